@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The wfsync command. Kept tiny so `wfsync --version` starts as fast as node itself:
+// everything else is loaded only when a command runs.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  // The one exit point: main() returns the exit code and never calls process.exit itself.
+  process.exitCode = await main(args);
+}

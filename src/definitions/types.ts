@@ -1,0 +1,27 @@
+import type { Diagnostic, Span } from '../diagnostic.js';
+
+/** One workflow definition file, parsed, with its source kept so every pointer maps back to a position. */
+export interface LoadedDefinition {
+  /** Display path (relative to the working directory, `/` separators). */
+  file: string;
+  /** The file's text (UTF-8 decoded, BOM removed). */
+  text: string;
+  /** The document as plain JSON data (aliases resolved, no YAML node objects). */
+  value: unknown;
+  /** Position of the node at a JSON pointer; for a missing node, the nearest existing ancestor. Pure. */
+  locate(pointer: string, target?: 'value' | 'key'): Span;
+}
+
+export interface ParseResult {
+  /** Absent when the file could not be turned into a document at all (syntax error, empty, too big…). */
+  definition?: LoadedDefinition;
+  diagnostics: Diagnostic[];
+}
+
+export interface ReadResult {
+  definitions: LoadedDefinition[];
+  /** Problems with files and their YAML (not schema or rule findings). */
+  diagnostics: Diagnostic[];
+  /** Every file that was looked at, in sorted order (also those that failed to parse). */
+  files: string[];
+}

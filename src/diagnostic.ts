@@ -1,0 +1,86 @@
+/**
+ * The one type for every problem a user can fix: YAML syntax errors, schema violations, rule findings,
+ * config problems and the service's 400/422 messages all become Diagnostics, collected and reported together.
+ */
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Span {
+  /** 1-based line of the first character. */
+  line: number;
+  /** 1-based column of the first character (in UTF-16 code units, as editors count). */
+  column: number;
+  /** 1-based line of the last character (inclusive). */
+  endLine: number;
+  /** 1-based column just after the last character. */
+  endColumn: number;
+}
+
+export interface Diagnostic extends Span {
+  /** Stable code, e.g. `yaml-syntax`, `schema-additional-property`, `identifier-duplicate`. */
+  code: string;
+  severity: Severity;
+  /** One sentence that says what is wrong and, where it helps, what to do. */
+  message: string;
+  /** Path as the user named it, relative to the working directory, with `/` separators. */
+  file: string;
+  /** RFC 6901 JSON pointer into the document (`""` for the whole document). */
+  pointer: string;
+}
+
+/** Span of an unknown position: the first character of a file. */
+export const FILE_START: Span = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Sort by file, then position, then severity, then code; drop exact duplicates. Pure. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const unique: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const key = `${d.file}\0${d.line}\0${d.column}\0${d.code}\0${d.pointer}\0${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(d);
+  }
+  return unique.sort(
+    (a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+}
+
+export interface DiagnosticCounts {
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+export function countDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticCounts {
+  const counts: DiagnosticCounts = { errors: 0, warnings: 0, infos: 0 };
+  for (const d of diagnostics) {
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
+    else counts.infos++;
+  }
+  return counts;
+}
+
+/** Escape one JSON-pointer segment (RFC 6901). */
+export function escapePointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function joinPointer(base: string, ...segments: Array<string | number>): string {
+  return base + segments.map((s) => `/${escapePointerSegment(s)}`).join('');
+}
+
+export function splitPointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
