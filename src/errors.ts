@@ -1,6 +1,13 @@
 import type { Diagnostic } from './diagnostic.js';
 import { ExitCode } from './exit-codes.js';
 
+export interface WfsyncErrorOptions {
+  exitCode?: ExitCode;
+  diagnostics?: Diagnostic[];
+  sources?: ReadonlyMap<string, string>;
+  cause?: unknown;
+}
+
 /**
  * An error wfsync expects and explains: it carries the exit code and a message for the user, and is printed
  * without a stack trace (unless `--verbose`). Anything else that reaches the exit point is a bug (exit 1).
@@ -9,12 +16,15 @@ export class WfsyncError extends Error {
   readonly exitCode: ExitCode;
   /** Problems the user can fix, reported with positions. */
   readonly diagnostics: readonly Diagnostic[];
+  /** Texts of the files the diagnostics point into, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
 
-  constructor(message: string, options: { exitCode?: ExitCode; diagnostics?: Diagnostic[]; cause?: unknown } = {}) {
+  constructor(message: string, options: WfsyncErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'WfsyncError';
     this.exitCode = options.exitCode ?? ExitCode.Failure;
     this.diagnostics = options.diagnostics ?? [];
+    this.sources = options.sources ?? new Map();
   }
 }
 
@@ -28,8 +38,8 @@ export class UsageError extends WfsyncError {
 
 /** Invalid config file or config values. Exit 3. */
 export class ConfigError extends WfsyncError {
-  constructor(message: string, diagnostics: Diagnostic[] = []) {
-    super(message, { exitCode: ExitCode.Invalid, diagnostics });
+  constructor(message: string, diagnostics: Diagnostic[] = [], sources?: ReadonlyMap<string, string>) {
+    super(message, { exitCode: ExitCode.Invalid, diagnostics, ...(sources ? { sources } : {}) });
     this.name = 'ConfigError';
   }
 }

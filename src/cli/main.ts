@@ -1,48 +1,75 @@
 import { Command, CommanderError } from 'commander';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { renderDiagnostics } from '../report/human.js';
+import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
+import { emulateCommand } from './commands/emulate.js';
+import { validateCommand } from './commands/validate.js';
+import { type CliIO, type CommandContext, processIO, useColor } from './context.js';
 
 /**
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
- * process.exitCode from the result. Commands return an exit code and never call process.exit.
+ * process.exitCode from the result. Commands set ctx.exitCode and never call process.exit.
  */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   const verbose = argv.includes('--verbose');
-  let exitCode: number = ExitCode.Ok;
-  const program = new Command('wfsync')
-    .description('Workflow-as-code for the notification service: validate, plan and sync YAML definitions.')
-    .version(VERSION, '-V, --version')
-    .option('--verbose', 'print debugging detail and stack traces')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
-    });
-  program.showHelpAfterError('(run "wfsync --help" for usage)');
+  const ctx: CommandContext = { ...io, exitCode: ExitCode.Ok };
+  const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
+    return ctx.exitCode;
   } catch (error) {
-    exitCode = toExitCode(error, verbose);
-    return exitCode;
+    return reportError(error, ctx, verbose);
   }
 }
 
-function toExitCode(error: unknown, verbose: boolean): number {
+function buildProgram(ctx: CommandContext): Command {
+  const program = new Command('wfsync')
+    .description(
+      'Workflow-as-code for the notification service: validate, plan and sync workflow definitions kept as YAML.',
+    )
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('-c, --config <file>', 'config file (default: wfsync.config.yaml, looked up from the working directory)')
+    .option('--verbose', 'print debugging detail and stack traces')
+    .helpCommand('help [command]', 'show help for a command')
+    .showHelpAfterError('(run "wfsync --help" for usage)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 unexpected failure, 2 changes or drift, 3 invalid definitions or config,\n' +
+        '            4 authentication rejected, 5 rate limited, 64 usage error.',
+    );
+  program.addCommand(validateCommand(ctx));
+  program.addCommand(emulateCommand(ctx));
+  // Usage errors and --help/--version surface as CommanderError; print through our streams.
+  const configure = (command: Command): void => {
+    command.exitOverride().configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    });
+    for (const sub of command.commands) configure(sub);
+  };
+  configure(program);
+  return program;
+}
+
+async function reportError(error: unknown, ctx: CommandContext, verbose: boolean): Promise<number> {
   if (error instanceof CommanderError) {
-    // --help and --version end with a CommanderError too; their exit code is 0.
-    if (error.exitCode === 0) return ExitCode.Ok;
-    return ExitCode.Usage;
+    // --help and --version also end in a CommanderError, with exit code 0.
+    return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
   }
   if (error instanceof WfsyncError) {
-    process.stderr.write(`wfsync: ${error.message}\n`);
-    if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
+    await writeOutput(ctx.stderr, `wfsync: ${error.message}\n`);
+    if (error.diagnostics.length > 0) {
+      const text = renderDiagnostics(error.diagnostics, error.sources, { color: useColor(ctx, 'stderr') });
+      await writeOutput(ctx.stderr, text);
+    }
+    if (verbose && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`wfsync: unexpected error: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write('Run again with --verbose for details, and please report this as a bug.\n');
+  await writeOutput(ctx.stderr, `wfsync: unexpected error: ${message}\n`);
+  if (verbose && error instanceof Error && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
+  else await writeOutput(ctx.stderr, 'Run again with --verbose for details; this is a bug, please report it.\n');
   return ExitCode.Failure;
 }

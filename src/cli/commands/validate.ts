@@ -1,0 +1,105 @@
+import { relative } from 'node:path';
+import { Command, Option } from 'commander';
+import { countDiagnostics, sortDiagnostics } from '../../diagnostic.js';
+import { readProject } from '../../config/project.js';
+import { readDefinitions } from '../../definitions/read.js';
+import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { type ValidateFormat, type ValidateReport, renderGithubStepSummary, validateRenderers } from '../../report/validate-report.js';
+import { appendFileText, writeOutput, writeFileText } from '../../report/write-output.js';
+import { buildValidation } from '../../validate/index.js';
+import { ruleInfos } from '../../validate/rules/index.js';
+import { VERSION } from '../../version.js';
+import { type CommandContext, useColor } from '../context.js';
+import { parseNonNegativeInt } from '../parse-args.js';
+
+interface ValidateFlags {
+  format: ValidateFormat;
+  maxWarnings?: number;
+  output?: string;
+  quiet?: boolean;
+  listRules?: boolean;
+}
+
+export function validateCommand(ctx: CommandContext): Command {
+  return new Command('validate')
+    .summary('check workflow definitions offline (schema + rules)')
+    .description(
+      'Check workflow definitions offline against the JSON Schema and the semantic rules. Every problem of every\n' +
+        'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
+    )
+    .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')
+    .addOption(
+      new Option('-f, --format <format>', 'output format')
+        .choices(['human', 'json', 'github', 'junit', 'sarif'])
+        .default('human'),
+    )
+    .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('-q, --quiet', 'report errors only')
+    .option('--list-rules', 'list every rule with its code and default severity, then exit')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  wfsync validate                          # everything under workflows/\n' +
+        '  wfsync validate workflows/order.yaml     # one file\n' +
+        '  wfsync validate --format github          # annotations in GitHub Actions\n' +
+        '  wfsync validate --format sarif -o wfsync.sarif\n' +
+        '\nExit codes: 0 valid, 3 errors (or more warnings than --max-warnings), 64 usage error.',
+    )
+    .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
+      ctx.exitCode = await runValidate(ctx, paths, flags, command.optsWithGlobals());
+    });
+}
+
+async function runValidate(
+  ctx: CommandContext,
+  paths: string[],
+  flags: ValidateFlags,
+  globals: { config?: string },
+): Promise<number> {
+  const rules = ruleInfos();
+  if (flags.listRules) {
+    const width = Math.max(...rules.map((r) => r.code.length));
+    const lines = rules.map((r) => `${r.code.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.description}`);
+    await writeOutput(ctx.stdout, `${lines.join('\n')}\n`);
+    return ExitCode.Ok;
+  }
+  // 1. Project config (optional): workflows directory, rule severities, known notification groups.
+  const project = readProject(globals, ctx.cwd);
+  // 2. Read every file; broken files become diagnostics, not exceptions.
+  const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
+  const read = await readDefinitions(paths, { cwd: ctx.cwd, defaultDir });
+  if (read.files.length === 0) {
+    const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
+    throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
+  }
+  // 3. Schema and rules.
+  const options = { severities: project.severities, notificationGroups: project.notificationGroups };
+  let diagnostics = [...read.diagnostics, ...buildValidation({ definitions: read.definitions, options })];
+  if (flags.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
+  // 4. Render and write.
+  const sources = new Map(read.definitions.map((d) => [d.file, d.text]));
+  const report: ValidateReport = {
+    version: 1,
+    tool: { name: 'wfsync', version: VERSION },
+    files: read.files,
+    diagnostics: sortDiagnostics(diagnostics),
+    sources,
+    rules,
+    ...(flags.maxWarnings === undefined ? {} : { maxWarnings: flags.maxWarnings }),
+  };
+  const text = validateRenderers[flags.format](report, {
+    color: flags.output === undefined && useColor(ctx),
+    cwd: ctx.cwd,
+  });
+  if (flags.output) await writeFileText(flags.output, text);
+  else await writeOutput(ctx.stdout, text);
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (flags.format === 'github' && summaryFile) await appendFileText(summaryFile, renderGithubStepSummary(report));
+  // 5. Exit code.
+  const counts = countDiagnostics(report.diagnostics);
+  if (counts.errors > 0) return ExitCode.Invalid;
+  if (flags.maxWarnings !== undefined && counts.warnings > flags.maxWarnings) return ExitCode.Invalid;
+  return ExitCode.Ok;
+}

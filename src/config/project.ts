@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import type { SeverityOverride } from '../validate/rules/index.js';
+import { findConfigFile } from './find.js';
+import { type LoadedConfig, readConfig } from './read.js';
+
+/** What every command needs to know about the project, whatever the target. */
+export interface ProjectOptions {
+  cwd: string;
+  config?: LoadedConfig;
+  /** Absolute path of the workflows directory (config `workflowsDir`, relative to the config file). */
+  workflowsDir: string;
+  severities: Record<string, SeverityOverride>;
+  /**
+   * Group names a `group:<name>` reference may use: those every configured target defines. Undefined when no target
+   * defines `notificationGroups` (references then cannot be resolved offline).
+   */
+  notificationGroups?: string[];
+}
+
+export interface ProjectFlags {
+  /** `--config FILE`; otherwise wfsync.config.yaml is looked up from cwd upwards. */
+  config?: string;
+}
+
+export const DEFAULT_WORKFLOWS_DIR = 'workflows';
+
+export function readProject(flags: ProjectFlags, cwd: string): ProjectOptions {
+  const configPath = flags.config ?? findConfigFile(cwd);
+  const config = configPath === undefined ? undefined : readConfig(configPath, cwd);
+  const baseDir = config?.dir ?? cwd;
+  const workflowsDir = resolve(baseDir, config?.config.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
+  const project: ProjectOptions = {
+    cwd,
+    workflowsDir,
+    severities: { ...(config?.config.rules ?? {}) } as Record<string, SeverityOverride>,
+  };
+  if (config) project.config = config;
+  const groups = buildKnownGroups(config);
+  if (groups) project.notificationGroups = groups;
+  return project;
+}
+
+function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefined {
+  const targets = Object.values(config?.config.targets ?? {}).filter((t) => t?.notificationGroups);
+  if (targets.length === 0) return undefined;
+  const [first, ...rest] = targets.map((t) => new Set(Object.keys(t?.notificationGroups ?? {})));
+  return [...first!].filter((name) => rest.every((set) => set.has(name))).sort();
+}

@@ -1,0 +1,194 @@
+import type { CST } from 'yaml';
+import { Composer, type Document, isMap, isScalar, isSeq, Lexer, type ParsedNode, Parser } from 'yaml';
+import { type Diagnostic, FILE_START, type Severity, type Span } from '../diagnostic.js';
+import { checkDocument } from './check.js';
+import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
+import { createLocate } from './locate.js';
+import { createPositions, type Positions } from './positions.js';
+import type { ParseResult } from './types.js';
+import { decodeUtf8 } from './utf8.js';
+import { yamlProblemDiagnostic } from './yaml-problems.js';
+
+export type { LoadLimits } from './limits.js';
+
+/**
+ * YAML 1.2 core schema only, so every value is JSON (no timestamps, binaries or sets; `yes` stays a string,
+ * whatever `%YAML` says). Merge keys (`<<`) are on because shared step defaults are a common use. Duplicate
+ * keys are found by our own check, which can name the first occurrence. `silent`: yaml must never print.
+ */
+const COMPOSE_OPTIONS = {
+  schema: 'core',
+  merge: true,
+  resolveKnownTags: false,
+  uniqueKeys: false,
+  strict: true,
+  intAsBigInt: false,
+  keepSourceTokens: false,
+  prettyErrors: false,
+  logLevel: 'silent',
+} as const;
+
+/** yaml's composer recurses once per level, and near the stack limit V8 can abort the process outright rather
+ * than throw, so nesting is bounded while the (non-recursive) parser runs, before anything recursive sees it.
+ * The parser stack holds the document and a node being read besides the collections. */
+const PARSER_STACK_SLACK = 8;
+/** yaml can report one error per line after a bad indent; the first few say what is wrong. */
+const MAX_YAML_ERRORS = 20;
+
+/** Parses one workflow definition file. Pure: every problem is a Diagnostic with a position, never a throw. */
+export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partial<LoadLimits>): ParseResult {
+  const { maxBytes, maxDepth, maxAliasCount } = resolveLoadLimits(limits);
+  const make = (code: string, severity: Severity, message: string, span: Span, pointer = ''): Diagnostic => ({
+    code,
+    severity,
+    message,
+    file,
+    pointer,
+    ...span,
+  });
+  const fail = (code: string, message: string, span: Span): ParseResult => ({
+    diagnostics: [make(code, 'error', message, span)],
+  });
+
+  if (bytes.length > maxBytes)
+    return fail('file-too-large', fileTooLargeMessage(bytes.length, maxBytes), FILE_START);
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const { line, column } = decoded;
+    return fail('file-encoding', decoded.message, { line, column, endLine: line, endColumn: column + 1 });
+  }
+  const text = decoded.text;
+  const positions = createPositions(text);
+
+  const parsed = parseTokens(text, maxDepth);
+  if ('tooDeepAt' in parsed) {
+    return fail(
+      'yaml-too-deep',
+      `nesting is deeper than ${maxDepth} levels`,
+      positions.lineSpan(parsed.tooDeepAt),
+    );
+  }
+  const { doc, nextDocumentAt } = compose(parsed.tokens, text.length);
+
+  const diagnostics = yamlDiagnostics(doc, { file, positions });
+  if (nextDocumentAt !== undefined) {
+    const message = 'a workflow file holds one YAML document; move what follows this "---" to its own file';
+    diagnostics.push(make('yaml-multiple-documents', 'error', message, positions.lineSpan(nextDocumentAt)));
+  }
+  if (doc.directives?.yaml.explicit && doc.directives.yaml.version === '1.1') {
+    const message =
+      '%YAML 1.1 is read with YAML 1.2 rules: yes/no/on/off stay text and dates are not converted';
+    diagnostics.push(
+      make('yaml-warning', 'warning', message, positions.lineSpan(Math.max(0, text.indexOf('%YAML')))),
+    );
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+
+  const root = doc.contents;
+  if (root === null || isEmptyScalar(root)) {
+    diagnostics.push(
+      make('file-empty', 'error', 'file is empty: expected a workflow definition', FILE_START),
+    );
+    return { diagnostics };
+  }
+  if (!isMap(root)) {
+    const message = `a workflow file must be a mapping (name: …, steps: …), but this one is ${describe(root)}`;
+    diagnostics.push(make('root-not-mapping', 'error', message, positions.lineSpan(root.range[0])));
+    return { diagnostics };
+  }
+
+  const checked = checkDocument(root, { file, positions, maxDepth });
+  diagnostics.push(...checked.diagnostics);
+  if (checked.diagnostics.length > 0) return { diagnostics };
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount });
+  } catch (error) {
+    // yaml throws a ReferenceError once aliases expand past maxAliasCount ("billion laughs").
+    const alias = checked.firstAlias?.range;
+    const span = alias ? positions.span(alias[0], alias[1]) : FILE_START;
+    const message =
+      error instanceof ReferenceError
+        ? `aliases expand too much (over ${maxAliasCount} alias uses); use fewer aliases or repeat the content`
+        : `cannot turn the YAML into data: ${error instanceof Error ? error.message : String(error)}`;
+    diagnostics.push(
+      make(error instanceof ReferenceError ? 'yaml-alias-limit' : 'yaml-syntax', 'error', message, span),
+    );
+    return { diagnostics };
+  }
+  return { definition: { file, text, value, locate: createLocate(doc, root, positions) }, diagnostics };
+}
+
+/** Lexes and parses to CST tokens, stopping as soon as the nesting passes the limit. */
+function parseTokens(text: string, maxDepth: number): { tokens: CST.Token[] } | { tooDeepAt: number } {
+  const parser = new Parser();
+  const tokens: CST.Token[] = [];
+  const maxStack = maxDepth + PARSER_STACK_SLACK;
+  for (const lexeme of new Lexer().lex(text)) {
+    for (const token of parser.next(lexeme)) tokens.push(token);
+    if (parser.stack.length > maxStack) {
+      // stack[0] is the document, stack[n] the collection n levels deep: point at the first one too deep.
+      const culprit = parser.stack[maxDepth + 1] ?? parser.stack[parser.stack.length - 1];
+      return { tooDeepAt: culprit && 'offset' in culprit ? culprit.offset : parser.offset };
+    }
+  }
+  for (const token of parser.end()) tokens.push(token);
+  return { tokens };
+}
+
+/** The first document, and where a second one starts (a workflow file holds exactly one). */
+function compose(
+  tokens: CST.Token[],
+  end: number,
+): { doc: Document.Parsed; nextDocumentAt: number | undefined } {
+  let doc: Document.Parsed | undefined;
+  let nextDocumentAt: number | undefined;
+  for (const composed of new Composer(COMPOSE_OPTIONS).compose(tokens, true, end)) {
+    if (doc === undefined) doc = composed;
+    else {
+      nextDocumentAt = composed.range[0];
+      break;
+    }
+  }
+  // compose(…, forceDoc) always yields a document, even for an empty stream.
+  return { doc: doc!, nextDocumentAt };
+}
+
+function yamlDiagnostics(
+  doc: Document.Parsed,
+  context: { file: string; positions: Positions },
+): Diagnostic[] {
+  const all = [
+    ...doc.errors.map((e) => yamlProblemDiagnostic(e, false, context)),
+    ...doc.warnings.map((w) => yamlProblemDiagnostic(w, true, context)),
+  ];
+  const errors = all.filter((d) => d.severity === 'error');
+  if (errors.length <= MAX_YAML_ERRORS) return all;
+  const kept = errors.slice(0, MAX_YAML_ERRORS);
+  const lastKept = kept[kept.length - 1]!;
+  kept[kept.length - 1] = {
+    ...lastKept,
+    message: `${lastKept.message} (and ${errors.length - MAX_YAML_ERRORS} more YAML errors in this file)`,
+  };
+  return [...kept, ...all.filter((d) => d.severity !== 'error')];
+}
+
+/** `---` with nothing after it: a document with no content at all (not even `~`). */
+function isEmptyScalar(node: ParsedNode): boolean {
+  return (
+    isScalar(node) &&
+    node.value === null &&
+    node.range[0] === node.range[1] &&
+    node.tag === undefined &&
+    node.anchor === undefined
+  );
+}
+
+function describe(node: ParsedNode): string {
+  if (isSeq(node)) return 'a list';
+  if (!isScalar(node)) return 'an alias';
+  if (node.value === null) return 'null';
+  if (typeof node.value === 'string') return 'a single string';
+  return `a ${typeof node.value}`;
+}

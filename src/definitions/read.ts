@@ -1,0 +1,111 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
+import { type FindOptions, scanDefinitionFiles } from './find.js';
+import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
+import { parseDefinition } from './parse.js';
+import type { LoadedDefinition, ReadResult } from './types.js';
+
+export interface ReadOptions extends FindOptions {
+  limits?: Partial<LoadLimits>;
+}
+
+/**
+ * Finds and parses every definition file; every broken file is reported in the same run. Only a path that
+ * does not exist throws (UsageError): an unreadable file or directory is a `file-unreadable` diagnostic.
+ * Reads are synchronous on purpose: for thousands of small files they measured 5× faster than bounded
+ * concurrent async reads, and parsing (CPU) dominates either way.
+ */
+export async function readDefinitions(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
+  const { files, unreadable } = await scanDefinitionFiles(paths, options);
+  const limits = resolveLoadLimits(options.limits);
+  const definitions: LoadedDefinition[] = [];
+  const diagnostics: Diagnostic[] = unreadable.map(({ path: dir, error }) =>
+    unreadableDiagnostic(dir, error, 'cannot list directory'),
+  );
+  for (const file of files) {
+    const loaded = readDefinitionFile(path.resolve(options.cwd, file), file, limits);
+    if ('definition' in loaded && loaded.definition) definitions.push(loaded.definition);
+    diagnostics.push(...loaded.diagnostics);
+  }
+  return { definitions, diagnostics: sortDiagnostics(diagnostics), files };
+}
+
+/** Reads one file (size checked on the open descriptor before any byte is read) and parses it. */
+export function readDefinitionFile(
+  absolute: string,
+  file: string,
+  limits: LoadLimits,
+): { definition?: LoadedDefinition; diagnostics: Diagnostic[] } {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO that merely looks like a definition must not hang; fstat then rejects it.
+    fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) {
+      return { diagnostics: [unreadableDiagnostic(file, { code: 'EISDIR' }, 'cannot read file')] };
+    }
+    if (!stats.isFile()) {
+      return { diagnostics: [make(file, 'file-unreadable', 'cannot read file: not a regular file')] };
+    }
+    if (stats.size > limits.maxBytes) {
+      return {
+        diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(stats.size, limits.maxBytes))],
+      };
+    }
+    return parseDefinition(file, readAll(fd, stats.size, limits.maxBytes), limits);
+  } catch (error) {
+    return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads to the end, trusting fstat's size only as a first guess (the file may grow or shrink meanwhile), and
+ * never past one byte over the cap: parseDefinition then reports the file as too large.
+ */
+function readAll(fd: number, expected: number, maxBytes: number): Uint8Array {
+  let buffer = new Uint8Array(Math.min(expected, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) break;
+      const bigger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.subarray(0, length);
+}
+
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a parent is not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+};
+
+function unreadableDiagnostic(
+  file: string,
+  error: { code?: string; message?: string },
+  what: string,
+): Diagnostic {
+  const reason = (error.code && REASONS[error.code]) ?? error.message ?? 'unknown error';
+  return make(file, 'file-unreadable', `${what}: ${reason}${error.code ? ` (${error.code})` : ''}`);
+}
+
+function make(file: string, code: string, message: string): Diagnostic {
+  return { code, severity: 'error', message, file, pointer: '', ...FILE_START };
+}

@@ -1,0 +1,34 @@
+/** The service's naming rules for template variables: its helpers and its own (system) variables. */
+
+// biome-ignore format: a list
+/** The service's Handlebars helpers: a name alone (`{{uppercase}}`) calls the helper, it is not a variable. */
+export const BUILT_IN_HELPERS: ReadonlySet<string> = new Set([
+  'equals', 'titlecase', 'uppercase', 'lowercase', 'pluralize', 'dateFormat', 'unique', 'groupBy', 'sortBy',
+  'numberFormat', 'i18n', 'gt', 'gte', 'lt', 'lte', 'eq', 'ne',
+  // Handlebars' own, which also run without arguments.
+  'lookup', 'log',
+]);
+
+/** First path segments the service provides itself and never puts on the trigger. */
+export const SYSTEM_VARIABLE_PREFIXES = [
+  'subscriber',
+  'step',
+  'branding',
+  'tenant',
+  'preheader',
+  'actor',
+] as const;
+
+/**
+ * Whether the service treats `name` as its own: its first dotted segment is a system prefix (`subscriber.firstName`,
+ * `step.events`, `preheader`). Like the service, `subscriberName` is not one: only the whole first segment counts.
+ */
+export function isSystemVariable(name: string): boolean {
+  return (SYSTEM_VARIABLE_PREFIXES as readonly string[]).includes(firstSegment(name));
+}
+
+/** `tenant.name` → `tenant`; `preheader` → `preheader`. */
+export function firstSegment(name: string): string {
+  const dot = name.indexOf('.');
+  return dot === -1 ? name : name.slice(0, dot);
+}

@@ -1,0 +1,71 @@
+import { deriveTrigger } from '../derive/index.js';
+import { buildNotificationGroup, buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
+import { badRequest, notFound } from './http-error.js';
+import { type Random, shortId, shortSlugId } from './random.js';
+import type { WorkflowStore } from './store.js';
+import { checkSteps, type Generation, validateCreateRequest } from './validate-request.js';
+
+/** The two operations, past routing, auth, rate limiting and idempotency. */
+
+export interface ServiceState {
+  identity: EnvironmentIdentity;
+  store: WorkflowStore;
+  generation: Generation;
+  newId: () => string;
+  suffixes: Random;
+  clock: () => number;
+}
+
+/** POST /v1/workflows → the 201 body. Throws the service's 400s. */
+export function createWorkflow(state: ServiceState, body: unknown): { data: Record<string, unknown> } {
+  const request = validateCreateRequest(body, state.generation);
+  checkSteps(request.steps, state.generation);
+  // The service's own extractor, quirks included (see DeriveOptions).
+  const derived = deriveTrigger(request, { extraction: 'server' });
+  if (derived.errors.length > 0) throw badRequest('Failed to extract variables');
+  const slug = state.generation === 'v2' ? derived.identifierV2 : derived.identifierV1;
+  const identifier = chooseIdentifier(state, slug);
+  const workflow = buildWorkflow(
+    request,
+    { ...derived, identifier },
+    { newId: state.newId, now: state.clock(), identity: state.identity },
+  );
+  state.store.add(workflow);
+  // Only the environment's own default group is known to the emulator, so only that one can be populated.
+  const group =
+    workflow._notificationGroupId === state.identity.notificationGroupId
+      ? { notificationGroup: buildNotificationGroup(state.identity) }
+      : {};
+  return { data: { ...workflow, ...group } };
+}
+
+/**
+ * A taken identifier is not an error. The older server appends `-<shortid>` once, without checking again (so a
+ * second collision is possible in principle); the newer one tries two suffixes, then gives up with a 400.
+ * An empty slug (a name without ASCII letters or digits) is stored as the empty identifier, and the next such
+ * workflow gets `-<suffix>`, exactly as the code does it.
+ */
+function chooseIdentifier(state: ServiceState, slug: string): string {
+  const environmentId = state.identity.environmentId;
+  const taken = (identifier: string): boolean => state.store.hasIdentifier(environmentId, identifier);
+  if (!taken(slug)) return slug;
+  if (state.generation === 'v1') return `${slug}-${shortId(state.suffixes)}`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const candidate = `${slug}-${shortSlugId(state.suffixes)}`;
+    if (!taken(candidate)) return candidate;
+  }
+  throw badRequest(
+    `Workflow identifier "${slug}" is already in use and no unique identifier could be generated`,
+  );
+}
+
+/** GET /v1/workflows/{workflowId} → the 200 body. `environmentId` is the key's environment. */
+export function getWorkflow(
+  state: ServiceState,
+  environmentId: string,
+  workflowId: string,
+): { data: Record<string, unknown> } {
+  const workflow = state.store.find(environmentId, workflowId);
+  if (workflow === undefined) throw notFound(`Template with id ${workflowId} not found`);
+  return { data: workflow };
+}

@@ -1,0 +1,68 @@
+/**
+ * The service's error answers. Nest's HttpExceptions carry `{statusCode, message, error}`; the service's global
+ * filter adds `timestamp` and `path` (the request URL, query included) and, for 500s, an `errorId`.
+ */
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export class EmulatorHttpError extends Error {
+  readonly status: number;
+  readonly body: { message: string | string[]; error?: string; [key: string]: unknown };
+  readonly headers: Record<string, string>;
+
+  /**
+   * `error` is the reason phrase Nest adds for exceptions built from a message (BadRequestException('…'));
+   * pass `null` for exceptions built from a bare string response (the throttler's 429).
+   */
+  constructor(
+    status: number,
+    message: string | string[],
+    options: {
+      error?: string | null;
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+    } = {},
+  ) {
+    super(Array.isArray(message) ? message.join('; ') : message);
+    this.name = 'EmulatorHttpError';
+    this.status = status;
+    const error = options.error === undefined ? REASONS[status] : options.error;
+    this.body = { message, ...(error === null || error === undefined ? {} : { error }), ...options.extra };
+    this.headers = options.headers ?? {};
+  }
+}
+
+export interface ErrorBody {
+  statusCode: number;
+  timestamp: string;
+  path: string;
+  message: string | string[];
+  error?: string;
+  [key: string]: unknown;
+}
+
+export function buildErrorBody(error: EmulatorHttpError, path: string, now: number): ErrorBody {
+  return { statusCode: error.status, timestamp: new Date(now).toISOString(), path, ...error.body };
+}
+
+export const badRequest = (message: string | string[]): EmulatorHttpError =>
+  new EmulatorHttpError(400, message);
+export const unauthorized = (message: string): EmulatorHttpError => new EmulatorHttpError(401, message);
+export const notFound = (message: string): EmulatorHttpError => new EmulatorHttpError(404, message);
+
+/** Express/Nest answer for a route that does not exist (any method, any path). */
+export const routeNotFound = (method: string, path: string): EmulatorHttpError =>
+  notFound(`Cannot ${method} ${path}`);
+
+export const INTERNAL_ERROR_MESSAGE =
+  'Internal server error, contact support and provide them with the errorId';
+export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded';

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { WfsyncError } from '../errors.js';
+import type { EnvironmentIdentity } from './build-workflow.js';
+import type { StoredIdempotencyEntry } from './idempotency.js';
+import type { StoredWorkflow } from './types.js';
+import { isPlainObject } from './validate-request.js';
+
+/**
+ * `--data <file>`: what the emulator stored, so a restart finds it again. JSON `{version: 1, identity, workflows,
+ * idempotency}`; the API key is never written. Writes are atomic (temp file + fsync + rename) and serialized.
+ */
+export interface EmulatorData {
+  version: 1;
+  /** The environment's ids, kept so that a restart serves the same environment. */
+  identity: EnvironmentIdentity;
+  workflows: StoredWorkflow[];
+  idempotency: StoredIdempotencyEntry[];
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+const IDENTITY_KEYS = [
+  'environmentId',
+  'organizationId',
+  'creatorId',
+  'notificationGroupId',
+  'layoutId',
+] as const;
+
+/** The data file, or undefined when it does not exist yet. A file that is not ours is an error naming it. */
+export async function readEmulatorData(file: string): Promise<EmulatorData | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new WfsyncError(`cannot read the emulator data file ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new WfsyncError(
+      `the emulator data file ${file} is not valid JSON (${(error as Error).message}); fix or delete it`,
+      { cause: error },
+    );
+  }
+  const problem = findProblem(parsed);
+  if (problem !== undefined) {
+    throw new WfsyncError(`the emulator data file ${file} is corrupted: ${problem}; fix or delete it`);
+  }
+  return parsed as EmulatorData;
+}
+
+function findProblem(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return 'expected a JSON object';
+  if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
+  const identity = data.identity;
+  if (!isPlainObject(identity)) return '"identity" must be an object';
+  for (const key of IDENTITY_KEYS) {
+    if (typeof identity[key] !== 'string' || !OBJECT_ID.test(identity[key]))
+      return `identity.${key} must be an ObjectId`;
+  }
+  if (!Array.isArray(data.workflows)) return '"workflows" must be an array';
+  for (const [i, w] of data.workflows.entries()) {
+    if (!isPlainObject(w)) return `workflows[${i}] must be an object`;
+    if (typeof w._id !== 'string' || !OBJECT_ID.test(w._id)) return `workflows[${i}]._id must be an ObjectId`;
+    if (typeof w._environmentId !== 'string') return `workflows[${i}]._environmentId must be a string`;
+    if (typeof w.name !== 'string') return `workflows[${i}].name must be a string`;
+    if (!Array.isArray(w.steps)) return `workflows[${i}].steps must be an array`;
+    if (
+      !Array.isArray(w.triggers) ||
+      !w.triggers.every((t) => isPlainObject(t) && typeof t.identifier === 'string')
+    ) {
+      return `workflows[${i}].triggers must be an array of triggers with an identifier`;
+    }
+  }
+  if (!Array.isArray(data.idempotency)) return '"idempotency" must be an array';
+  for (const [i, e] of data.idempotency.entries()) {
+    if (
+      !isPlainObject(e) ||
+      typeof e.key !== 'string' ||
+      typeof e.bodyHash !== 'string' ||
+      typeof e.status !== 'number'
+    ) {
+      return `idempotency[${i}] must be {key, bodyHash, status, body}`;
+    }
+  }
+  return undefined;
+}
+
+/** Every ObjectId the data holds, so a seeded restart never hands one out again. */
+export function objectIdsIn(data: EmulatorData | undefined): Set<string> {
+  const ids = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (OBJECT_ID.test(value)) ids.add(value);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(data);
+  return ids;
+}
+
+/** Serializes writes so a slow write can never land after a newer one. */
+export class DataFileWriter {
+  readonly file: string;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  /** Write this snapshot after every earlier one; resolves when it is on disk. */
+  write(data: EmulatorData): Promise<void> {
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    const next = this.#queue.then(() => writeAtomically(this.file, text));
+    // A failed write must not block later ones; the caller of this write still sees the failure.
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Resolves when every write queued so far has finished. */
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dirname(file));
+}
+
+/** Make the rename itself durable; not every platform lets a directory be opened, so this is best effort. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows cannot open directories; the rename is still atomic there.
+  }
+}

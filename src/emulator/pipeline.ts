@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type AuthKeys, assertCanCreate, authenticate } from './auth.js';
+import type { FaultPlan } from './faults.js';
+import { createWorkflow, getWorkflow, type ServiceState } from './handlers.js';
+import {
+  buildErrorBody,
+  EmulatorHttpError,
+  INTERNAL_ERROR_MESSAGE,
+  RATE_LIMIT_MESSAGE,
+} from './http-error.js';
+import { type Answer, errorAnswer, HTML_502, jsonAnswer, parseJsonBody, readBody } from './http-io.js';
+import { hashBody, type IdempotencyRegistry } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
+import { matchRoute } from './routes.js';
+
+/**
+ * One request through the service's layers, in the service's order: body parser (413, invalid JSON) → router
+ * (404) → API-key guard (401) → Development-only guard for creates (401) → rate limiter (429, and its headers on
+ * everything after it) → idempotency (400/409/422/replay) → processing time → handler.
+ */
+
+export interface PipelineDeps {
+  service: ServiceState;
+  keys: AuthKeys;
+  productionEnvironmentId: string;
+  rateLimiter: RateLimiter | undefined;
+  idempotency: IdempotencyRegistry | undefined;
+  /** Called after every POST that reached the handler (data file). */
+  persist: () => Promise<void>;
+  /** Aborted when the emulator closes: cuts processing time short. */
+  closing: AbortSignal;
+}
+
+export async function answerRequest(
+  req: IncomingMessage,
+  plan: FaultPlan,
+  deps: PipelineDeps,
+): Promise<Answer> {
+  const method = req.method ?? 'GET';
+  const url = req.url ?? '/';
+  const clock = deps.service.clock;
+  let headers: Record<string, string> = {};
+  try {
+    const { text, tooLarge } = await readBody(req);
+    if (plan.early !== undefined) return earlyFaultAnswer(plan.early, url, clock());
+    if (tooLarge) throw new EmulatorHttpError(413, 'request entity too large');
+    const body = parseJsonBody(req.headers['content-type'], text);
+    const route = matchRoute(method, url);
+    const environment = authenticate(header(req, 'authorization'), deps.keys);
+    const environmentId =
+      environment === 'development' ? deps.service.identity.environmentId : deps.productionEnvironmentId;
+    if (route.kind === 'create') assertCanCreate(environment);
+    if (deps.rateLimiter !== undefined) {
+      const limit = deps.rateLimiter.take(environmentId, clock());
+      headers = limit.headers;
+      if (!limit.allowed) throw new EmulatorHttpError(429, RATE_LIMIT_MESSAGE, { error: null });
+    }
+    if (route.kind === 'get') {
+      await delay(plan.latencyMs, undefined, { signal: deps.closing });
+      return jsonAnswer(200, getWorkflow(deps.service, environmentId, route.workflowId), headers);
+    }
+    const key = header(req, 'idempotency-key');
+    if (deps.idempotency === undefined || key === undefined || key === '') {
+      return await processCreate(deps, body, url, plan, headers);
+    }
+    return await processIdempotentCreate(deps, deps.idempotency, key, body, url, plan, headers);
+  } catch (error) {
+    return toErrorAnswer(error, url, clock(), headers);
+  }
+}
+
+async function processCreate(
+  deps: PipelineDeps,
+  body: unknown,
+  url: string,
+  plan: FaultPlan,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  await delay(plan.latencyMs, undefined, { signal: deps.closing });
+  try {
+    return jsonAnswer(201, createWorkflow(deps.service, body), headers);
+  } catch (error) {
+    return toErrorAnswer(error, url, deps.service.clock(), headers);
+  } finally {
+    await deps.persist();
+  }
+}
+
+async function processIdempotentCreate(
+  deps: PipelineDeps,
+  registry: IdempotencyRegistry,
+  key: string,
+  body: unknown,
+  url: string,
+  plan: FaultPlan,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const decision = registry.begin(key, hashBody(body));
+  const keyHeaders = { ...headers, 'Idempotency-Key': key };
+  if (decision.kind === 'replay') {
+    return jsonAnswer(decision.status, decision.body, { ...keyHeaders, 'Idempotency-Replay': 'true' });
+  }
+  try {
+    await delay(plan.latencyMs, undefined, { signal: deps.closing });
+    const created = createWorkflow(deps.service, body);
+    registry.complete(key, 201, created);
+    return jsonAnswer(201, created, keyHeaders);
+  } catch (error) {
+    if (!(error instanceof EmulatorHttpError)) {
+      registry.abandon(key);
+      throw error;
+    }
+    // The service remembers failures too: the same key and body get the same error back.
+    const errorBody = buildErrorBody(error, url, deps.service.clock());
+    registry.complete(key, error.status, errorBody);
+    return errorAnswer(error, errorBody, keyHeaders);
+  } finally {
+    await deps.persist();
+  }
+}
+
+function earlyFaultAnswer(fault: NonNullable<FaultPlan['early']>, url: string, now: number): Answer {
+  switch (fault) {
+    case 'rate-limit-burst': {
+      const error = new EmulatorHttpError(429, RATE_LIMIT_MESSAGE, {
+        error: null,
+        headers: { 'Retry-After': '1' },
+      });
+      return errorAnswer(error, buildErrorBody(error, url, now), {});
+    }
+    case 'html-502':
+      return { status: 502, headers: {}, body: HTML_502, contentType: 'text/html' };
+    default:
+      return toErrorAnswer(new Error('injected fault'), url, now, {});
+  }
+}
+
+/** EmulatorHttpErrors become the service's error body; anything else is its generic 500 with an errorId. */
+function toErrorAnswer(error: unknown, url: string, now: number, headers: Record<string, string>): Answer {
+  const httpError =
+    error instanceof EmulatorHttpError
+      ? error
+      : new EmulatorHttpError(500, INTERNAL_ERROR_MESSAGE, { error: null, extra: { errorId: randomUUID() } });
+  return errorAnswer(httpError, buildErrorBody(httpError, url, now), headers);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

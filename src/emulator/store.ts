@@ -1,0 +1,48 @@
+import type { StoredWorkflow } from './types.js';
+
+const CANONICAL_ID = /^[0-9a-f]{24}$/;
+
+/**
+ * Workflows of every environment, oldest first. Lookups follow the service: a canonical 24-hex lowercase id is
+ * looked up as `_id`, anything else as a trigger identifier; with duplicate identifiers the oldest wins.
+ * Documents are copied in and out so callers can never change what is stored.
+ */
+export class WorkflowStore {
+  #items: StoredWorkflow[] = [];
+
+  constructor(initial: readonly StoredWorkflow[] = []) {
+    this.#items = initial.map(copy);
+  }
+
+  add(workflow: StoredWorkflow): void {
+    this.#items.push(copy(workflow));
+  }
+
+  find(environmentId: string, idOrIdentifier: string): StoredWorkflow | undefined {
+    const inEnvironment = this.#items.filter((w) => w._environmentId === environmentId);
+    const found = CANONICAL_ID.test(idOrIdentifier)
+      ? inEnvironment.find((w) => w._id === idOrIdentifier)
+      : inEnvironment.find((w) => w.triggers.some((t) => t.identifier === idOrIdentifier));
+    return found === undefined ? undefined : copy(found);
+  }
+
+  hasIdentifier(environmentId: string, identifier: string): boolean {
+    return this.#items.some(
+      (w) => w._environmentId === environmentId && w.triggers.some((t) => t.identifier === identifier),
+    );
+  }
+
+  list(environmentId?: string): StoredWorkflow[] {
+    return this.#items
+      .filter((w) => environmentId === undefined || w._environmentId === environmentId)
+      .map(copy);
+  }
+
+  clear(): void {
+    this.#items = [];
+  }
+}
+
+function copy<T>(value: T): T {
+  return structuredClone(value);
+}

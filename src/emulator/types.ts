@@ -1,0 +1,110 @@
+/** Public types of the local emulator of the service's two workflow operations. */
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. Loopback only: anything else is refused. */
+  host?: string;
+  /** Default 0: pick a free port. */
+  port?: number;
+  /** Default: generated (`wfs_local_` + 32 hex). */
+  apiKey?: string;
+  /** Keys that authenticate but belong to a Production environment: create → 401, GET sees that (empty) environment. */
+  productionKeys?: string[];
+  /** Optional persistence: loaded at start, written atomically (temp + fsync + rename) after each create. */
+  dataFile?: string;
+  /**
+   * Which server generation to play. `v1` (default): the older server: `slugify {lower, strict}` identifiers and a
+   * silent `-<shortid>` suffix on collision. `v2`: the newer server: decamelized identifiers, two suffixed tries then
+   * 400, and the newer DTO bounds (name 1–128, description ≤ 256, ≤ 20 steps, unique tags of 1–64 characters).
+   */
+  slugGeneration?: 'v1' | 'v2';
+  /** Default true: `Idempotency-Key` replay / 409 / 422. */
+  idempotency?: boolean;
+  /** Default false. Token bucket: `limit` tokens per second, refilled every `windowSeconds`, holding `burst`. */
+  rateLimit?: false | RateLimitOptions;
+  faults?: FaultOptions;
+  /** Makes faults, ObjectIds and identifier suffixes deterministic (the generated API key stays crypto-random). */
+  seed?: number;
+  /** ms since the epoch; default Date.now. Drives timestamps and the rate limiter. */
+  clock?: () => number;
+  /** Called once per request when it has been answered (or its socket destroyed), e.g. to log it. */
+  onRequest?: (record: RequestRecord) => void;
+}
+
+export interface RateLimitOptions {
+  limit: number;
+  windowSeconds: number;
+  /** Bucket size; default `limit`. */
+  burst?: number;
+}
+
+export interface FaultOptions {
+  /** Processing time added before the handler runs (a fixed value or a uniform range). */
+  latencyMs?: number | [min: number, max: number];
+  /** 0..1 chance of 500 `{statusCode, timestamp, path, message, errorId}` (nothing stored). */
+  errorRate?: number;
+  /** Destroy the socket before processing: nothing is stored. */
+  resetBeforeRate?: number;
+  /** Process (store the workflow) then destroy the socket: the lost-response case. */
+  resetAfterRate?: number;
+  /** Send the headers, then dribble the body over this long. */
+  slowBodyMs?: number;
+  /** After every `every` requests, answer the next `count` with 429. */
+  rateLimitBurst?: { every: number; count: number };
+  /** A proxy's truncated body: the response is processed, but only part of its body arrives. */
+  truncateBodyRate?: number;
+  /** A proxy's HTML 502 page instead of the service's answer (nothing stored). */
+  htmlErrorRate?: number;
+  /** Apply faults only to these methods (default: all). */
+  only?: Array<'POST' | 'GET'>;
+}
+
+/** A workflow as GET returns it (the full document). */
+export interface StoredWorkflow {
+  _id: string;
+  id: string;
+  name: string;
+  _environmentId: string;
+  triggers: Array<{ identifier: string; [key: string]: unknown }>;
+  steps: Array<Record<string, unknown>>;
+  createdAt: string;
+  [key: string]: unknown;
+}
+
+export interface RequestRecord {
+  method: string;
+  /** Request target as sent (path and query). */
+  path: string;
+  /** Status sent, or 0 when the socket was destroyed before any answer. */
+  status: number;
+  idempotencyKey?: string;
+  /** ISO 8601 time the request arrived (emulator clock). */
+  time: string;
+  /** The fault injected into this request, if any. */
+  fault?: FaultKind;
+}
+
+export type FaultKind =
+  | 'reset-before'
+  | 'reset-after'
+  | 'error-500'
+  | 'html-502'
+  | 'rate-limit-burst'
+  | 'truncate-body'
+  | 'slow-body';
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  apiKey: string;
+  /** The environment's default notification group ("General"), to use as `notificationGroupId`. */
+  notificationGroupId: string;
+  environmentId: string;
+  close(): Promise<void>;
+  /** What is stored in the Development environment, oldest first (full documents as GET returns them). */
+  workflows(): StoredWorkflow[];
+  /** Every request answered so far, oldest first. Never holds the Authorization header. */
+  requests(): RequestRecord[];
+  setFaults(faults: FaultOptions | undefined): void;
+  /** Forget workflows, idempotency keys, rate-limit state, requests and fault counters (and persist that). */
+  reset(): void;
+}

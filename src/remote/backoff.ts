@@ -1,0 +1,79 @@
+/**
+ * Retry timing: full-jitter exponential backoff, server hints (Retry-After, RateLimit-Reset) and the retry
+ * budget shared by every call of one client.
+ */
+
+export interface BackoffSettings {
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * Delay before retry number `attempt` (1 = the first retry): a uniformly random point in
+ * [0, min(max, base·2^(attempt-1))) ("full jitter", so parallel callers spread out), but never sooner than the
+ * server asked, and never longer than maxDelayMs.
+ */
+export function backoffDelay(
+  attempt: number,
+  settings: BackoffSettings,
+  random: () => number,
+  serverHintMs?: number,
+): number {
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = Math.floor(random() * ceiling);
+  const delay = serverHintMs === undefined ? jittered : Math.max(serverHintMs, jittered);
+  return Math.max(0, Math.min(delay, settings.maxDelayMs));
+}
+
+/** `Retry-After` as milliseconds from `now`: delta seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  // Only a date that names a weekday/month form: Date.parse accepts far too much (e.g. "1 2").
+  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Values this large are epoch seconds, not delta seconds: some servers send the absolute reset time. */
+const EPOCH_SECONDS_THRESHOLD = 1_000_000_000;
+
+/** `RateLimit-Reset` as milliseconds from `now` (delta seconds per the draft standard; epoch seconds tolerated). */
+export function parseRateLimitReset(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  const seconds = Number(trimmed);
+  if (seconds >= EPOCH_SECONDS_THRESHOLD) return Math.max(0, seconds * 1000 - now);
+  return Math.ceil(seconds * 1000);
+}
+
+export function parseNonNegativeInteger(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/** Total retries one client may make across all its calls, so a sick service cannot stretch a run forever. */
+export class RetryBudget {
+  #remaining: number;
+  readonly total: number;
+
+  constructor(total: number) {
+    this.total = total;
+    this.#remaining = total;
+  }
+
+  get remaining(): number {
+    return this.#remaining;
+  }
+
+  /** Take one retry; false when none is left. */
+  take(): boolean {
+    if (this.#remaining <= 0) return false;
+    this.#remaining--;
+    return true;
+  }
+}

@@ -1,0 +1,194 @@
+import { backoffDelay } from './backoff.js';
+import { workflowPath, workflowsPath } from './endpoint.js';
+import { isRecord } from './error-body.js';
+import { fetchWorkflow } from './fetch-workflow.js';
+import type { Problem } from './interpret.js';
+import { RemoteError } from './remote-error.js';
+import { attempt, type Call, emit, failure, pause, pauseBeforeRetry, type Session } from './session.js';
+import type { CreateOptions, CreateResult, WorkflowResponse } from './types.js';
+
+const UNKNOWN_ADVICE = 'run `wfsync plan` (or `wfsync state`) to see whether it exists before syncing again';
+
+/**
+ * POST a workflow without ever creating it twice. The service does not reject duplicates (it suffixes the
+ * identifier), so a POST is re-sent only when it provably did nothing: it never left this machine, or the
+ * service answered 409/429/503+Retry-After. When the outcome is unknown (connection lost, timeout, 5xx, a 2xx
+ * whose body was lost), the workflow is looked up by identifier first; only if it is not there is the same
+ * request re-sent, with the same Idempotency-Key.
+ */
+export async function createWorkflow(
+  session: Session,
+  body: unknown,
+  options: CreateOptions,
+): Promise<CreateResult> {
+  const call: Call = {
+    method: 'POST',
+    path: workflowsPath(session.endpoint),
+    headers: {
+      'content-type': 'application/json',
+      'idempotency-key': checkIdempotencyKey(options.idempotencyKey),
+    },
+    body: serialize(body),
+  };
+  const lookups = lookupPaths(session, call, options);
+  const name = isRecord(body) && typeof body.name === 'string' ? body.name : undefined;
+  // Set while an attempt may have created the workflow and no lookup has ruled that out.
+  let pending: Problem | undefined;
+  let sent = 0;
+  try {
+    for (;;) {
+      sent++;
+      const outcome = await attempt(session, call, sent);
+      if (outcome.type === 'ok')
+        return { workflow: outcome.workflow, reconciled: false, replayed: outcome.replayed, attempts: sent };
+      if (outcome.type === 'absent') throw new Error('unreachable: a POST is never "absent"');
+      const { problem } = outcome;
+      if (problem.effect === 'none') {
+        if (!problem.transient) throw failure(session, call, problem);
+        // 409: an earlier request with this key is in flight and may yet create the workflow.
+        if (problem.status === 409) pending = problem;
+        await pauseBeforeRetry(session, call, sent, problem);
+        continue;
+      }
+      pending = problem;
+      if (problem.kind === 'cancelled' || problem.kind === 'deadline') {
+        throw outcomeUnknown(session, call, problem, problem.detail);
+      }
+      // Give a request the service may still be working on time to land before looking.
+      const delayMs = backoffDelay(sent, session.retry, session.random);
+      await pause(session, call, delayMs, {
+        type: 'reconcile',
+        attempt: sent,
+        reason: problem.detail,
+        ...statusOf(problem),
+      });
+      const found = await lookUp(session, lookups, name);
+      if (found !== undefined) return { workflow: found, reconciled: true, replayed: false, attempts: sent };
+      if (problem.effect === 'applied') {
+        const detail = `${problem.detail}; the service answered ${problem.status} but no workflow was found afterwards`;
+        throw outcomeUnknown(session, call, problem, detail);
+      }
+      pending = undefined;
+      const absent = `a lookup found no workflow ${lookups.map((l) => JSON.stringify(l.identifier)).join(' or ')}`;
+      if (!problem.transient) throw failure(session, call, problem, absent);
+      if (sent >= session.retry.maxAttempts) {
+        throw failure(session, call, problem, `gave up after ${attempts(sent)}; ${absent}`);
+      }
+      if (!session.budget.take()) {
+        throw failure(
+          session,
+          call,
+          problem,
+          `the retry budget of ${session.budget.total} retries is used up; ${absent}`,
+        );
+      }
+      emit(session, {
+        type: 'retry',
+        method: 'POST',
+        path: call.path,
+        attempt: sent + 1,
+        delayMs: 0,
+        reason: `${absent}: sending again with the same Idempotency-Key`,
+      });
+    }
+  } catch (error) {
+    if (pending !== undefined && !(error instanceof RemoteError && error.kind === 'outcome-unknown')) {
+      throw outcomeUnknown(session, call, pending, describeStop(error, pending), error);
+    }
+    throw error;
+  }
+}
+
+interface Lookup {
+  identifier: string;
+  path: string;
+}
+
+function lookupPaths(session: Session, call: Call, options: CreateOptions): Lookup[] {
+  const identifiers = [...new Set([options.identifier, ...(options.alternateIdentifiers ?? [])])];
+  return identifiers.map((identifier) => {
+    const result = workflowPath(session.endpoint, identifier);
+    if ('problem' in result) {
+      // Checked before the POST: a create we could not reconcile must not be sent at all.
+      throw new RemoteError({
+        kind: 'validation',
+        method: call.method,
+        path: call.path,
+        detail: `cannot create: ${result.problem}`,
+        secrets: session.secrets,
+      });
+    }
+    return { identifier, path: result.path };
+  });
+}
+
+/** The first candidate that exists and carries our name; a namesake-less match is someone else's workflow. */
+async function lookUp(
+  session: Session,
+  lookups: readonly Lookup[],
+  name: string | undefined,
+): Promise<WorkflowResponse | undefined> {
+  const others: string[] = [];
+  for (const lookup of lookups) {
+    const found = await fetchWorkflow(session, lookup.path);
+    if (found === undefined) continue;
+    if (name === undefined || found.name === name) return found;
+    others.push(
+      `${JSON.stringify(lookup.identifier)} belongs to the workflow named ${JSON.stringify(found.name)}`,
+    );
+  }
+  if (others.length > 0)
+    throw new Error(`the identifier ${others.join('; ')}, so it cannot tell whether this one was created`);
+  return undefined;
+}
+
+/** `detail` says what happened; the advice says what the user must do about it. */
+function outcomeUnknown(
+  session: Session,
+  call: Call,
+  problem: Problem,
+  detail: string,
+  cause?: unknown,
+): RemoteError {
+  return new RemoteError({
+    kind: 'outcome-unknown',
+    method: call.method,
+    path: call.path,
+    ...statusOf(problem),
+    detail: `${detail}: the workflow may or may not have been created; ${UNKNOWN_ADVICE}`,
+    secrets: session.secrets,
+    cause: cause ?? problem.cause,
+  });
+}
+
+/** What ended the create while `pending` may have created the workflow. */
+function describeStop(error: unknown, pending: Problem): string {
+  if (!(error instanceof RemoteError))
+    return `${pending.detail}; ${(error as Error).message ?? String(error)}`;
+  if (error.kind === 'cancelled') return `${pending.detail}; then the command was cancelled`;
+  if (error.kind === 'deadline') return `${pending.detail}; then the command's deadline passed`;
+  // The POST itself gave up (e.g. still 409): its own message says it all.
+  if (error.method === 'POST') return error.message.slice(`${error.method} ${error.path}: `.length);
+  return `${pending.detail}; looking it up failed (${error.message})`;
+}
+
+function attempts(n: number): string {
+  return n === 1 ? '1 attempt' : `${n} attempts`;
+}
+
+function checkIdempotencyKey(key: string): string {
+  // A programming error, not a user one: the apply layer makes the keys.
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw new TypeError('Idempotency-Key must be 1-255 printable ASCII characters');
+  return key;
+}
+
+function serialize(body: unknown): string {
+  const text = JSON.stringify(body);
+  if (!isRecord(body) || text === undefined) throw new TypeError('createWorkflow needs a JSON object body');
+  return text;
+}
+
+function statusOf(problem: Problem): { status?: number } {
+  return problem.status === undefined ? {} : { status: problem.status };
+}

@@ -1,0 +1,83 @@
+import type { ReceivedResponse } from './transport.js';
+
+/** What an error response says, read leniently: a proxy's page must still give a clear message. */
+export interface ErrorBody {
+  /** `message` (a string or an array), or a short plain-text body. */
+  messages: string[];
+  /** 422 `errors: {field: {messages[]}}`, flattened to `field: message` lines. */
+  fieldMessages: string[];
+  errorId: string | undefined;
+  /** The body was JSON (an object), as the service sends. */
+  json: boolean;
+  html: boolean;
+}
+
+const MAX_TEXT = 300;
+
+export function readErrorBody(response: ReceivedResponse): ErrorBody {
+  const text = response.body.toString('utf8');
+  const result: ErrorBody = {
+    messages: [],
+    fieldMessages: [],
+    errorId: undefined,
+    json: false,
+    html: isHtml(response),
+  };
+  if (result.html) return result;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const line = text.trim().split('\n')[0]?.trim() ?? '';
+    if (line !== '' && response.bodyFailure === undefined) result.messages.push(clip(line));
+    return result;
+  }
+  if (!isRecord(parsed)) return result;
+  result.json = true;
+  const { message, errors, errorId } = parsed;
+  if (typeof message === 'string') result.messages.push(message);
+  else if (Array.isArray(message))
+    result.messages.push(...message.filter((m): m is string => typeof m === 'string'));
+  if (typeof errorId === 'string') result.errorId = errorId;
+  if (isRecord(errors)) {
+    for (const [field, value] of Object.entries(errors)) {
+      const fieldMessages = isRecord(value) && Array.isArray(value.messages) ? value.messages : [value];
+      for (const m of fieldMessages) {
+        if (typeof m !== 'string') continue;
+        result.fieldMessages.push(m.startsWith(field) ? m : `${field}: ${m}`);
+      }
+    }
+  }
+  return result;
+}
+
+/** HTML by content type, or by the first characters when the type is missing or wrong. */
+export function isHtml(response: ReceivedResponse): boolean {
+  const type = mediaType(response.header('content-type'));
+  if (type === 'text/html' || type === 'application/xhtml+xml') return true;
+  const start = response.body.subarray(0, 256).toString('utf8').trimStart().toLowerCase();
+  return start.startsWith('<!doctype html') || start.startsWith('<html');
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+export function mediaType(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  return contentType.split(';')[0]?.trim().toLowerCase();
+}
+
+export function isJsonMediaType(type: string | undefined): boolean {
+  return type !== undefined && (type === 'application/json' || type.endsWith('+json'));
+}
+
+/** Messages for a one-line summary: `a; b; c`, clipped. */
+export function summarize(messages: readonly string[]): string {
+  return clip(messages.join('; '));
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+}

@@ -1,0 +1,80 @@
+import type { Severity } from '../diagnostic.js';
+import { summarizeReport } from './summary.js';
+import type { RenderOptions, ValidateReport } from './validate-report.js';
+
+/**
+ * `wfsync validate --format json`: a public, versioned format. Fields only get added within a version;
+ * renaming or removing one bumps `version`. Keys always come in this order; 2-space indent; trailing newline.
+ *
+ * ```
+ * {
+ *   "version": 1,                      // format version
+ *   "tool": { "name": "wfsync", "version": "0.1.0" },
+ *   "summary": {
+ *     "files": 12,                     // files checked
+ *     "filesWithProblems": 2,          // files with at least one diagnostic, of any severity
+ *     "errors": 2, "warnings": 1, "infos": 0
+ *   },
+ *   "diagnostics": [                   // sorted by file, line, column, severity, code
+ *     {
+ *       "file": "workflows/order.yaml", // relative to the working directory, `/` separators
+ *       "line": 12, "column": 7,        // 1-based; columns count UTF-16 code units
+ *       "endLine": 12, "endColumn": 11, // endLine inclusive, endColumn exclusive
+ *       "severity": "error",            // "error" | "warning" | "info"
+ *       "code": "schema-additional-property", // stable identifier
+ *       "message": "…",
+ *       "pointer": "/steps/0/nmae"       // RFC 6901 JSON pointer into the document ("" = whole document)
+ *     }
+ *   ]
+ * }
+ * ```
+ */
+export interface JsonValidateOutput {
+  version: 1;
+  tool: { name: string; version: string };
+  summary: { files: number; filesWithProblems: number; errors: number; warnings: number; infos: number };
+  diagnostics: JsonDiagnostic[];
+}
+
+export interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: Severity;
+  code: string;
+  message: string;
+  pointer: string;
+}
+
+export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
+  const s = summarizeReport(report);
+  return {
+    version: 1,
+    tool: { name: report.tool.name, version: report.tool.version },
+    summary: {
+      files: s.files,
+      filesWithProblems: s.filesWithProblems,
+      errors: s.errors,
+      warnings: s.warnings,
+      infos: s.infos,
+    },
+    // Rebuilt field by field: fixes the key order and keeps any extra runtime property out of a public format.
+    diagnostics: report.diagnostics.map((d) => ({
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      endLine: d.endLine,
+      endColumn: d.endColumn,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+      pointer: d.pointer,
+    })),
+  };
+}
+
+export function renderJson(report: ValidateReport, _options: RenderOptions): string {
+  return `${JSON.stringify(buildJsonOutput(report), null, 2)}\n`;
+}

@@ -1,0 +1,71 @@
+import { countDiagnostics, type Diagnostic, type DiagnosticCounts } from '../diagnostic.js';
+import type { Style } from './style.js';
+import type { ValidateReport } from './validate-report.js';
+
+export interface ReportSummary extends DiagnosticCounts {
+  /** Files checked (including any file a diagnostic names that was not in `report.files`, e.g. a config file). */
+  files: number;
+  /** Files with at least one diagnostic, of any severity. */
+  filesWithProblems: number;
+  /** Warnings above `report.maxWarnings`. */
+  maxWarningsExceeded: boolean;
+}
+
+/** Code-unit order, the same as sortDiagnostics, so every format lists files identically. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `report.files` plus any other file a diagnostic names, sorted and unique. */
+export function checkedFiles(report: ValidateReport): string[] {
+  const files = new Set(report.files);
+  for (const d of report.diagnostics) files.add(d.file);
+  return [...files].sort(compareText);
+}
+
+/** Diagnostics grouped by file, files sorted, each group keeping the report's order. */
+export function groupByFile(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const file of [...new Set(diagnostics.map((d) => d.file))].sort(compareText)) groups.set(file, []);
+  for (const d of diagnostics) groups.get(d.file)?.push(d);
+  return groups;
+}
+
+export function summarizeReport(report: ValidateReport): ReportSummary {
+  const counts = countDiagnostics(report.diagnostics);
+  return {
+    files: checkedFiles(report).length,
+    filesWithProblems: new Set(report.diagnostics.map((d) => d.file)).size,
+    ...counts,
+    maxWarningsExceeded: report.maxWarnings !== undefined && counts.warnings > report.maxWarnings,
+  };
+}
+
+/** `2 errors`, `1 warning`, `0 files`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The closing lines every text format shares:
+ * `✖ 4 problems (2 errors, 1 warning, 1 info) in 2 of 12 files` or `✔ 12 files valid`, then
+ * `✖ warnings: 5 > --max-warnings 3` when the limit is exceeded. Infos alone do not make files invalid.
+ */
+export function formatSummaryLines(report: ValidateReport, style: Style): string[] {
+  const s = summarizeReport(report);
+  const lines: string[] = [];
+  if (s.errors === 0 && s.warnings === 0) {
+    const infos = s.infos > 0 ? `, ${plural(s.infos, 'info')}` : '';
+    lines.push(style.green(`✔ ${plural(s.files, 'file')} valid${infos}`));
+  } else {
+    const parts = [plural(s.errors, 'error'), plural(s.warnings, 'warning')];
+    if (s.infos > 0) parts.push(plural(s.infos, 'info'));
+    const problems = s.errors + s.warnings + s.infos;
+    const text = `✖ ${plural(problems, 'problem')} (${parts.join(', ')}) in ${s.filesWithProblems} of ${plural(s.files, 'file')}`;
+    lines.push(style.bold(s.errors > 0 ? style.red(text) : style.yellow(text)));
+  }
+  if (s.maxWarningsExceeded) {
+    lines.push(style.bold(style.red(`✖ warnings: ${s.warnings} > --max-warnings ${report.maxWarnings}`)));
+  }
+  return lines;
+}

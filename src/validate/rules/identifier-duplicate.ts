@@ -1,0 +1,56 @@
+import type { LoadedDefinition } from '../../definitions/types.js';
+import type { RuleInfo } from './types.js';
+import { isRecord, listWords } from './walk.js';
+
+const POINTER = '/triggers/0/identifier';
+
+export const IDENTIFIER_DUPLICATE: RuleInfo = {
+  code: 'identifier-duplicate',
+  defaultSeverity: 'error',
+  description: 'each triggers[0].identifier must be used by one definition file only',
+};
+
+export interface ProjectFinding {
+  definition: LoadedDefinition;
+  pointer: string;
+  message: string;
+}
+
+function identifierOf(value: unknown): string | undefined {
+  if (!isRecord(value) || !Array.isArray(value.triggers)) return undefined;
+  const trigger: unknown = value.triggers[0];
+  return isRecord(trigger) && typeof trigger.identifier === 'string' ? trigger.identifier : undefined;
+}
+
+/**
+ * The same identifier in two or more files, reported on each occurrence with the others' positions. Runs on every
+ * parsed document, valid or not: the conflict matters whatever else is wrong with the files.
+ */
+export function findDuplicateIdentifiers(all: readonly LoadedDefinition[]): ProjectFinding[] {
+  const byIdentifier = new Map<string, LoadedDefinition[]>();
+  for (const definition of all) {
+    const identifier = identifierOf(definition.value);
+    if (identifier === undefined) continue;
+    const group = byIdentifier.get(identifier) ?? [];
+    group.push(definition);
+    byIdentifier.set(identifier, group);
+  }
+  const findings: ProjectFinding[] = [];
+  for (const [identifier, group] of byIdentifier) {
+    if (group.length < 2) continue;
+    for (const definition of group) {
+      const others = group
+        .filter((other) => other !== definition)
+        .map((other) => `${other.file}:${other.locate(POINTER).line}`);
+      findings.push({
+        definition,
+        pointer: POINTER,
+        message:
+          `identifier \`${identifier}\` is also used by ${listWords(others, 'and')}; the service cannot create ` +
+          `a second workflow under it (older servers silently add a random suffix, newer ones answer 400), so ` +
+          `give each workflow its own name and identifier.`,
+      });
+    }
+  }
+  return findings;
+}

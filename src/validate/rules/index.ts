@@ -1,0 +1,102 @@
+import type { LoadedDefinition } from '../../definitions/types.js';
+import type { Diagnostic, Severity } from '../../diagnostic.js';
+import { sortDiagnostics } from '../../diagnostic.js';
+import { ctaActionEmpty, emailSubjectMissing, pushTitleMissing, stepContentMissing } from './content.js';
+import { filterPartFields, variantFilterMissing } from './filters.js';
+import { identifierFormat, identifierNameMismatch, nameSlugEmpty } from './identifier.js';
+import { findDuplicateIdentifiers, IDENTIFIER_DUPLICATE } from './identifier-duplicate.js';
+import { metadataStepType } from './metadata.js';
+import { notificationGroupUnknown, notificationGroupUnresolved } from './notification-group.js';
+import { stepNameDuplicate, stepUuidDuplicate } from './steps.js';
+import { templateSyntax } from './template-syntax.js';
+import type { Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
+import { variableTypeMismatch, variableUndeclared, variableUnused } from './variables.js';
+import type { WorkflowDefinition } from './workflow.js';
+
+export type { ReportOptions, Rule, RuleContext, RuleInfo, RuleOptions, SeverityOverride } from './types.js';
+
+/** The per-file rules, in the order the docs list them. */
+export const RULES: readonly Rule[] = [
+  identifierFormat,
+  identifierNameMismatch,
+  nameSlugEmpty,
+  templateSyntax,
+  variableUndeclared,
+  variableUnused,
+  variableTypeMismatch,
+  metadataStepType,
+  filterPartFields,
+  stepContentMissing,
+  emailSubjectMissing,
+  pushTitleMissing,
+  ctaActionEmpty,
+  stepNameDuplicate,
+  variantFilterMissing,
+  notificationGroupUnknown,
+  notificationGroupUnresolved,
+  stepUuidDuplicate,
+];
+
+/** Every rule code, the project-wide one included: what a config's `rules:` map may name. */
+export const KNOWN_RULE_CODES: readonly string[] = [
+  IDENTIFIER_DUPLICATE.code,
+  ...RULES.map((rule) => rule.code),
+];
+
+/** Code, description and default severity of every rule, for `--list-rules`, SARIF and the docs. */
+export function ruleInfos(): RuleInfo[] {
+  return [IDENTIFIER_DUPLICATE, ...RULES].map(({ code, description, defaultSeverity }) => ({
+    code,
+    description,
+    defaultSeverity,
+  }));
+}
+
+function severityOf(info: RuleInfo, options: RuleOptions): Severity | undefined {
+  const override = options.severities?.[info.code];
+  if (override === 'off') return undefined;
+  return override ?? info.defaultSeverity;
+}
+
+export interface RuleInput {
+  /** Definitions that passed the JSON Schema: the per-file rules run on these. */
+  valid: readonly LoadedDefinition[];
+  /** Every parsed definition: the project-wide rules run on these. */
+  all: readonly LoadedDefinition[];
+  options: RuleOptions;
+}
+
+/** Run every rule not turned off; findings become Diagnostics with the configured severity. Pure; sorted. */
+export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const definition of valid) {
+    for (const rule of RULES) {
+      const severity = severityOf(rule, options);
+      if (severity === undefined) continue;
+      const ctx: RuleContext = {
+        definition,
+        workflow: definition.value as WorkflowDefinition,
+        options,
+        report(pointer, message, opts = {}) {
+          const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
+          diagnostics.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
+        },
+      };
+      rule.check(ctx);
+    }
+  }
+  const duplicateSeverity = severityOf(IDENTIFIER_DUPLICATE, options);
+  if (duplicateSeverity !== undefined) {
+    for (const { definition, pointer, message } of findDuplicateIdentifiers(all)) {
+      diagnostics.push({
+        code: IDENTIFIER_DUPLICATE.code,
+        severity: duplicateSeverity,
+        message,
+        file: definition.file,
+        pointer,
+        ...definition.locate(pointer, 'value'),
+      });
+    }
+  }
+  return sortDiagnostics(diagnostics);
+}

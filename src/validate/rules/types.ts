@@ -1,0 +1,44 @@
+import type { LoadedDefinition } from '../../definitions/types.js';
+import type { Severity, Span } from '../../diagnostic.js';
+import type { WorkflowDefinition } from './workflow.js';
+
+/** A severity from the config's `rules:` map; `off` drops the rule's findings. */
+export type SeverityOverride = Severity | 'off';
+
+export interface RuleOptions {
+  /** Per-code overrides (`wfsync.config.yaml` `rules:`); unknown codes are the config loader's problem. */
+  severities?: Record<string, SeverityOverride>;
+  /** Group names `group:NAME` may use; undefined when no config target defines `notificationGroups`. */
+  notificationGroups?: readonly string[] | undefined;
+}
+
+export interface ReportOptions {
+  /** Which part of the node at the pointer to highlight (default `value`). */
+  target?: 'key' | 'value';
+  /** An exact span (e.g. a position inside a string), instead of the node's. */
+  span?: Span;
+}
+
+export interface RuleContext {
+  definition: LoadedDefinition;
+  /** The definition's value; it passed the JSON Schema, so the types hold. */
+  workflow: WorkflowDefinition;
+  options: RuleOptions;
+  /** Record one finding of this rule at a JSON pointer into the definition. */
+  report(pointer: string, message: string, opts?: ReportOptions): void;
+}
+
+/** One named check on one definition. Pure: the same definition and options always report the same findings. */
+export interface Rule {
+  code: string;
+  defaultSeverity: Severity;
+  /** One line for `--list-rules`, SARIF and the docs. */
+  description: string;
+  check(ctx: RuleContext): void;
+}
+
+export interface RuleInfo {
+  code: string;
+  description: string;
+  defaultSeverity: Severity;
+}

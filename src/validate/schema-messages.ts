@@ -1,0 +1,139 @@
+/**
+ * Wording helpers for schema diagnostics: paths as users see them (`steps[0].template.type`), values as they wrote
+ * them (`"emial"`, `number 3`) and type names. Pure.
+ */
+import { splitPointer } from '../diagnostic.js';
+
+export type DocumentKind = 'definition' | 'config';
+
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+const MAX_SHOWN = 40;
+
+/** `/steps/0/template/type` → `steps[0].template.type`; keys that are not plain names are quoted. */
+export function displayPath(pointer: string): string {
+  let out = '';
+  for (const segment of splitPointer(pointer)) {
+    if (/^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/** How a message names a node: the path in backticks, or the document itself for the root. */
+export function subject(pointer: string, kind: DocumentKind): string {
+  if (pointer === '') return kind === 'config' ? 'the config file' : 'the workflow definition';
+  return `\`${displayPath(pointer)}\``;
+}
+
+export function truncate(text: string, max = MAX_SHOWN): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** A value as it appears after "got": strings quoted (and shortened), numbers and booleans with their type. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
+  switch (typeof value) {
+    case 'string':
+      return value === '' ? 'an empty string' : `string ${JSON.stringify(truncate(value))}`;
+    case 'number':
+    case 'boolean':
+      return `${typeof value} ${String(value)}`;
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+/** A value shown on its own (in enum/const messages): strings quoted, others as JSON. */
+export function showValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(truncate(value));
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** `["string", "array"]` → `a string or an array`. */
+export function typeNames(types: readonly string[]): string {
+  const names = types.map((t) => TYPE_NAMES[t] ?? t);
+  if (names.length <= 1) return names[0] ?? 'valid';
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** YAML 1.2 reads `yes`, `no`, `on`, `off` as strings: the usual reason a boolean field gets a string. */
+export function typeHint(expected: readonly string[], value: unknown): string | undefined {
+  if (expected.includes('boolean') && typeof value === 'string' && /^(yes|no|on|off|y|n)$/i.test(value)) {
+    return 'YAML reads it as a string; write true or false';
+  }
+  if (expected.includes('boolean') && typeof value === 'string' && /^(true|false)$/i.test(value)) {
+    return 'remove the quotes to make it a boolean';
+  }
+  if (expected.includes('string') && (typeof value === 'number' || typeof value === 'boolean')) {
+    return 'quote it to make it a string';
+  }
+  return undefined;
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Code points, as ajv counts minLength/maxLength (an emoji is one character). */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** The bound a value breaks, in words ("must be at most 128 characters long (got 130)"); undefined for other keywords. */
+export function boundsText(
+  keyword: string,
+  params: Record<string, unknown>,
+  schema: Record<string, unknown>,
+  value: unknown,
+): string | undefined {
+  const limit = Number(params.limit);
+  switch (keyword) {
+    case 'minLength':
+      return limit === 1
+        ? 'must not be empty'
+        : `must be at least ${plural(limit, 'character')} long (got ${characterCount(String(value))})`;
+    case 'maxLength':
+      return `must be at most ${plural(limit, 'character')} long (got ${characterCount(String(value))})`;
+    case 'minItems':
+    case 'maxItems': {
+      const count = Array.isArray(value) ? value.length : 0;
+      const exact = schema.minItems !== undefined && schema.minItems === schema.maxItems;
+      const quantity = exact ? 'exactly' : keyword === 'minItems' ? 'at least' : 'at most';
+      return `must have ${quantity} ${plural(limit, 'item')} (got ${count})`;
+    }
+    case 'minProperties':
+      return `must have at least ${limit} ${limit === 1 ? 'property' : 'properties'}`;
+    case 'maxProperties':
+      return `must have at most ${limit} ${limit === 1 ? 'property' : 'properties'}`;
+    case 'minimum':
+      return `must be at least ${limit} (got ${String(value)})`;
+    case 'maximum':
+      return `must be at most ${limit} (got ${String(value)})`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${limit} (got ${String(value)})`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit} (got ${String(value)})`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(params.multipleOf)} (got ${String(value)})`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * ajv errors → Diagnostics: one clear message per real problem, with a stable code and the position of the node
+ * the user has to change. The validators are ajv standalone code generated from schemas/ (src/generated). Pure.
+ */
+import type { ErrorObject } from 'ajv';
+import type { LoadedDefinition } from '../definitions/types.js';
+import type { Diagnostic, Span } from '../diagnostic.js';
+import { sortDiagnostics } from '../diagnostic.js';
+import { validateWfsyncConfig, validateWorkflowDefinition } from '../generated/validators.js';
+import { messageFor, type SchemaMessage, valueAt } from './schema-keywords.js';
+import type { DocumentKind } from './schema-messages.js';
+import { pruneSchemaErrors } from './schema-prune.js';
+
+/** Anything that validates like an ajv function: returns false and leaves `errors` behind. */
+export interface SchemaValidatorLike {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+export interface SchemaDiagnosticsInput {
+  validate: SchemaValidatorLike;
+  value: unknown;
+  file: string;
+  locate: LoadedDefinition['locate'];
+  /** Decides wording ("the workflow definition" / "the config file") and the special cases of each. */
+  kind?: DocumentKind;
+}
+
+/** Every code this module reports, for rule listings, SARIF `rules` and the docs. All are errors. */
+const SCHEMA_CODES = [
+  { code: 'schema-type', description: 'A value has the wrong type.' },
+  { code: 'schema-required', description: 'A required property is missing.' },
+  {
+    code: 'schema-additional-property',
+    description: 'A property the format does not know (with a did-you-mean).',
+  },
+  {
+    code: 'schema-server-managed-field',
+    description: 'A field the server sets (ids, timestamps, draft…) is in a definition.',
+  },
+  { code: 'schema-secret-in-file', description: 'An API key or other secret is written in the config file.' },
+  { code: 'schema-enum', description: 'A value is not one of the allowed values.' },
+  { code: 'schema-const', description: 'A value differs from the only allowed value.' },
+  { code: 'schema-pattern', description: 'A string or property name does not have the required form.' },
+  { code: 'schema-format', description: 'A string is not a valid URI or date-time.' },
+  { code: 'schema-bounds', description: 'A length, count or number is outside its bounds.' },
+  { code: 'schema-unique', description: 'A list that must hold unique items repeats one.' },
+  { code: 'schema-invalid', description: 'Any other schema violation.' },
+] as const;
+
+export type SchemaCode = (typeof SCHEMA_CODES)[number]['code'];
+
+export const SCHEMA_CODE_INFOS: ReadonlyArray<{
+  code: SchemaCode;
+  description: string;
+  defaultSeverity: 'error';
+}> = SCHEMA_CODES.map((info) => ({ ...info, defaultSeverity: 'error' }));
+
+export function buildSchemaDiagnostics(input: SchemaDiagnosticsInput): Diagnostic[] {
+  const { validate, value, file, locate } = input;
+  const kind = input.kind ?? 'definition';
+  if (validate(value)) return [];
+  const errors = pruneSchemaErrors(validate.errors ?? []);
+  const diagnostics = errors.map((error) => {
+    const message = messageFor(error, { kind, root: value });
+    return {
+      code: message.code,
+      severity: 'error' as const,
+      message: message.text,
+      file,
+      pointer: message.pointer,
+      ...spanOf(message, value, locate),
+    };
+  });
+  return sortDiagnostics(diagnostics);
+}
+
+/**
+ * Additional properties and bad property names point at the key; a missing property at the object that lacks it
+ * (its key when it has one); everything else at the offending value.
+ */
+function spanOf(message: SchemaMessage, root: unknown, locate: LoadedDefinition['locate']): Span {
+  const { pointer, target } = message.at;
+  if (target === 'owner') return locate(pointer, hasKey(root, pointer) ? 'key' : 'value');
+  return locate(pointer, target);
+}
+
+/** Whether the node at `pointer` is the value of a mapping key (not the root, not an array item). */
+function hasKey(root: unknown, pointer: string): boolean {
+  if (pointer === '') return false;
+  const cut = pointer.lastIndexOf('/');
+  const container = valueAt(root, pointer.slice(0, cut));
+  return container !== null && typeof container === 'object' && !Array.isArray(container);
+}
+
+/** Schema diagnostics of one workflow definition file. */
+export function validateDefinitionSchema(
+  definition: Pick<LoadedDefinition, 'file' | 'value' | 'locate'>,
+): Diagnostic[] {
+  return buildSchemaDiagnostics({
+    validate: validateWorkflowDefinition,
+    value: definition.value,
+    file: definition.file,
+    locate: definition.locate,
+    kind: 'definition',
+  });
+}
+
+/** Schema diagnostics of wfsync.config.yaml (parsed with positions like a definition). */
+export function validateConfigSchema(
+  config: Pick<LoadedDefinition, 'file' | 'value' | 'locate'>,
+): Diagnostic[] {
+  return buildSchemaDiagnostics({
+    validate: validateWfsyncConfig,
+    value: config.value,
+    file: config.file,
+    locate: config.locate,
+    kind: 'config',
+  });
+}

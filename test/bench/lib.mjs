@@ -1,0 +1,47 @@
+// Shared benchmark helpers: spawn a command, measure wall time and peak RSS (GNU time when present).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Run a command once; returns {ms, rssMb, status, stdout, stderr}. */
+export function measure(command, args, options = {}) {
+  const rssFile = join(tmpdir(), `wfsync-bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
+  const [cmd, argv] = GNU_TIME ? [GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  const start = process.hrtime.bigint();
+  const result = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...options });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  let rssMb;
+  if (GNU_TIME && existsSync(rssFile)) {
+    const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+    rssMb = kb / 1024;
+    rmSync(rssFile, { force: true });
+  }
+  return { ms, rssMb, status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Best (minimum) of n runs: the least disturbed by other load on a shared machine. */
+export function best(n, fn) {
+  let bestRun;
+  for (let i = 0; i < n; i++) {
+    const run = fn();
+    if (!bestRun || run.ms < bestRun.ms) bestRun = { ...run, rssMb: Math.max(run.rssMb ?? 0, bestRun?.rssMb ?? 0) };
+  }
+  return bestRun;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export function fmt(n, digits = 0) {
+  return n === undefined ? 'n/a' : n.toFixed(digits);
+}
+
+export function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ')).join('\n');
+}

@@ -1,0 +1,115 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WfsyncError } from '../../../src/errors.js';
+import { get, post, start, workflowBody } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('data file', () => {
+  it('keeps workflows, idempotency keys and the environment across a restart', async () => {
+    const dir = await tempDir();
+    const dataFile = join(dir, 'nested', 'emulator.json');
+    const first = await start({ dataFile, apiKey: 'local-secret' });
+    const body = workflowBody(first);
+    const created = await post(first, body, { headers: { 'Idempotency-Key': 'once' } });
+    expect(created.status).toBe(201);
+    await first.close();
+
+    const text = await readFile(dataFile, 'utf8');
+    expect(text).not.toContain('local-secret');
+    const saved = JSON.parse(text);
+    expect(saved.version).toBe(1);
+    expect(saved.workflows).toHaveLength(1);
+    expect(saved.idempotency).toMatchObject([{ key: 'once', status: 201 }]);
+    // Only the data file is left behind: no temp files.
+    expect(await readdir(join(dir, 'nested'))).toEqual(['emulator.json']);
+
+    const second = await start({ dataFile });
+    expect(second.environmentId).toBe(first.environmentId);
+    expect(second.notificationGroupId).toBe(first.notificationGroupId);
+    const { notificationGroup, ...stored } = created.body.data;
+    expect(second.workflows()).toEqual([stored]);
+    expect((await get(second, 'order-shipped')).body.data).toEqual(stored);
+    const replay = await post(second, body, { headers: { 'Idempotency-Key': 'once' } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotency-replay')).toBe('true');
+    expect(replay.body).toEqual(created.body);
+    // A name collision still sees the stored workflow.
+    const duplicate = await post(second, body);
+    expect(duplicate.body.data.triggers[0].identifier).not.toBe('order-shipped');
+  });
+
+  it('never reuses an id of the data file when restarted with the same seed', async () => {
+    const dataFile = join(await tempDir(), 'data.json');
+    const first = await start({ seed: 77, dataFile });
+    await post(first, workflowBody(first));
+    await first.close();
+    const saved = await readFile(dataFile, 'utf8');
+    const identity = new Set(Object.values(JSON.parse(saved).identity));
+    const oldIds = new Set(saved.match(/[0-9a-f]{24}/g));
+    const second = await start({ seed: 77, dataFile });
+    const created = await post(second, workflowBody(second, { name: 'Another' }));
+    // Every id of the new workflow except the environment's own (org, creator, group, layout…) is new.
+    const newIds = (JSON.stringify(created.body).match(/[0-9a-f]{24}/g) ?? []).filter(
+      (id) => !identity.has(id),
+    );
+    expect(newIds.length).toBeGreaterThan(5);
+    expect(newIds.filter((id) => oldIds.has(id))).toEqual([]);
+  });
+
+  it('starts empty when the file does not exist yet, and persists reset()', async () => {
+    const dataFile = join(await tempDir(), 'data.json');
+    const emulator = await start({ dataFile });
+    await post(emulator, workflowBody(emulator));
+    emulator.reset();
+    expect(emulator.workflows()).toEqual([]);
+    await emulator.close();
+    expect(JSON.parse(await readFile(dataFile, 'utf8')).workflows).toEqual([]);
+  });
+
+  it('writes every create of a concurrent burst', async () => {
+    const dataFile = join(await tempDir(), 'data.json');
+    const emulator = await start({ dataFile });
+    const names = Array.from({ length: 15 }, (_, i) => `Workflow ${i}`);
+    const replies = await Promise.all(names.map((name) => post(emulator, workflowBody(emulator, { name }))));
+    expect(replies.every((r) => r.status === 201)).toBe(true);
+    await emulator.close();
+    const saved = JSON.parse(await readFile(dataFile, 'utf8'));
+    expect(saved.workflows.map((w: { name: string }) => w.name).sort()).toEqual([...names].sort());
+  });
+
+  it.each([
+    ['not JSON', '{"version": 1,', /is not valid JSON/],
+    ['another version', '{"version": 2}', /unsupported version 2/],
+    ['a broken workflow', null, /workflows\[0\]\._id must be an ObjectId/],
+  ])('refuses to start on %s, naming the file', async (_what, content, pattern) => {
+    const dataFile = join(await tempDir(), 'data.json');
+    const identity = Object.fromEntries(
+      ['environmentId', 'organizationId', 'creatorId', 'notificationGroupId', 'layoutId'].map((k) => [
+        k,
+        'a'.repeat(24),
+      ]),
+    );
+    const broken = {
+      version: 1,
+      identity,
+      workflows: [{ _id: 'x', name: 'n', steps: [], triggers: [] }],
+      idempotency: [],
+    };
+    await writeFile(dataFile, content ?? JSON.stringify(broken));
+    const attempt = start({ dataFile });
+    await expect(attempt).rejects.toBeInstanceOf(WfsyncError);
+    await expect(attempt).rejects.toThrow(pattern);
+    await expect(attempt).rejects.toThrow(dataFile);
+  });
+});

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  isValidateFormat,
+  renderGithubStepSummary,
+  VALIDATE_FORMATS,
+  validateRenderers,
+} from '../../../src/report/validate-report.js';
+import { buildFixtureReport, reportOf } from './fixture-report.js';
+
+describe('validateRenderers', () => {
+  it('has a renderer for every format name, and only those', () => {
+    expect([...VALIDATE_FORMATS].sort()).toEqual(['github', 'human', 'json', 'junit', 'sarif']);
+    expect(isValidateFormat('sarif')).toBe(true);
+    expect(isValidateFormat('markdown')).toBe(false);
+    expect(isValidateFormat('toString')).toBe(false);
+  });
+
+  it('renders both a full and an empty report in every format, ending with one newline', () => {
+    for (const report of [buildFixtureReport(), reportOf([])]) {
+      for (const format of VALIDATE_FORMATS) {
+        const out = validateRenderers[format](report, { color: false });
+        expect(out.endsWith('\n'), format).toBe(true);
+        expect(out.endsWith('\n\n'), format).toBe(false);
+      }
+      expect(renderGithubStepSummary(report).endsWith('\n')).toBe(true);
+    }
+  });
+
+  it('does not change the report it renders', () => {
+    const report = buildFixtureReport();
+    const before = JSON.stringify({ ...report, sources: [...report.sources] });
+    for (const format of VALIDATE_FORMATS) validateRenderers[format](report, { color: true, cwd: '/x' });
+    renderGithubStepSummary(report);
+    expect(JSON.stringify({ ...report, sources: [...report.sources] })).toBe(before);
+  });
+});
+
+describe('purity of src/report', () => {
+  // Renderers are pure: only write-output.ts may do I/O. Checked on the source, as the lint rule cannot.
+  const dir = new URL('../../../src/report/', import.meta.url);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'write-output.ts');
+
+  it.each(files)('%s imports no node:* module and uses no console, process, clock or randomness', (file) => {
+    const source = readFileSync(new URL(file, dir), 'utf8');
+    expect(source).not.toMatch(/from ['"]node:|require\(|import\(['"]node:/);
+    expect(source).not.toMatch(/\b(console|process)\.|\bDate\b|Math\.random|\bBuffer\b/);
+  });
+});
