@@ -30,7 +30,10 @@ function buildProgram(ctx: CommandContext): Command {
       'Workflow-as-code for the notification service: validate, plan and sync workflow definitions kept as YAML.',
     )
     .version(VERSION, '-V, --version', 'print the version')
-    .option('-c, --config <file>', 'config file (default: wfsync.config.yaml, looked up from the working directory)')
+    .option(
+      '-c, --config <file>',
+      'config file (default: wfsync.config.yaml, looked up from the working directory)',
+    )
     .option('--verbose', 'print debugging detail and stack traces')
     .helpCommand('help [command]', 'show help for a command')
     .showHelpAfterError('(run "wfsync --help" for usage)')
@@ -70,6 +73,7 @@ async function reportError(error: unknown, ctx: CommandContext, verbose: boolean
   const message = error instanceof Error ? error.message : String(error);
   await writeOutput(ctx.stderr, `wfsync: unexpected error: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
-  else await writeOutput(ctx.stderr, 'Run again with --verbose for details; this is a bug, please report it.\n');
+  else
+    await writeOutput(ctx.stderr, 'Run again with --verbose for details; this is a bug, please report it.\n');
   return ExitCode.Failure;
 }

@@ -7,6 +7,7 @@ export function parseNonNegativeInt(value: string): number {
 }
 
 export function parsePositiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a whole number ≥ 1');
   return Number(value);
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { parseDefinition } from '../definitions/parse.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
-import { parseDefinition } from '../definitions/parse.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { WfsyncConfig } from '../generated/config.js';
 import { validateConfigSchema } from '../validate/schema.js';
@@ -47,7 +47,11 @@ export function readConfig(path: string, cwd: string): LoadedConfig {
   }
   const sorted = sortDiagnostics(diagnostics);
   if (!parsed.definition || sorted.some((d) => d.severity === 'error')) {
-    throw new ConfigError(`invalid config file ${file}`, sorted, new Map([[file, parsed.definition?.text ?? '']]));
+    throw new ConfigError(
+      `invalid config file ${file}`,
+      sorted,
+      new Map([[file, parsed.definition?.text ?? '']]),
+    );
   }
   return { path: absolute, file, dir: dirname(absolute), config: parsed.definition.value as WfsyncConfig };
 }

@@ -1,9 +1,9 @@
+import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { joinPointer } from '../diagnostic.js';
-import type { LoadedDefinition } from '../definitions/types.js';
 import type { WfsyncConfig } from '../generated/config.js';
 import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
-import { closestMatch } from '../validate/suggest.js';
+import { suggestName } from '../validate/schema-suggest.js';
 
 /** Checks the schema cannot express: rule codes that do not exist. Pure. */
 export function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic[] {
@@ -13,7 +13,7 @@ export function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic
   for (const code of Object.keys(config.rules ?? {})) {
     if (known.has(code)) continue;
     const pointer = joinPointer('/rules', code);
-    const suggestion = closestMatch(code, KNOWN_RULE_CODES);
+    const suggestion = suggestName(code, KNOWN_RULE_CODES);
     diagnostics.push({
       code: 'config-unknown-rule',
       severity: 'error',

@@ -43,11 +43,14 @@ export function createPositions(text: string): Positions {
   const span = (start: number, end: number): Span => {
     const s = clamp(start);
     let e = Math.max(s, clamp(end));
-    while (e > s && isLineBreak(text.charCodeAt(e - 1))) e--;
-    // Trailing blanks go too, unless they are all there is (a tab reported as bad indentation).
-    let blank = e;
-    while (blank > s && isBlank(text.charCodeAt(blank - 1))) blank--;
-    if (blank > s) e = blank;
+    // Trailing line breaks and blanks go, but blanks stay when they are all there is (a tab as bad indent).
+    for (;;) {
+      while (e > s && isLineBreak(text.charCodeAt(e - 1))) e--;
+      let blank = e;
+      while (blank > s && isBlank(text.charCodeAt(blank - 1))) blank--;
+      if (blank === e || blank === s) break;
+      e = blank;
+    }
     const table = lineStarts();
     const li = lineIndex(s);
     const line = li + 1;

@@ -1,6 +1,6 @@
+import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
-import type { LoadedDefinition } from '../definitions/types.js';
 import { buildRuleDiagnostics, type RuleOptions } from './rules/index.js';
 import { validateDefinitionSchema } from './schema.js';
 

@@ -27,7 +27,8 @@ export function best(n, fn) {
   let bestRun;
   for (let i = 0; i < n; i++) {
     const run = fn();
-    if (!bestRun || run.ms < bestRun.ms) bestRun = { ...run, rssMb: Math.max(run.rssMb ?? 0, bestRun?.rssMb ?? 0) };
+    if (!bestRun || run.ms < bestRun.ms)
+      bestRun = { ...run, rssMb: Math.max(run.rssMb ?? 0, bestRun?.rssMb ?? 0) };
   }
   return bestRun;
 }

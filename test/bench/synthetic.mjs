@@ -34,7 +34,13 @@ export function syntheticDefinition(i, options = {}) {
       '      - value: AND',
       '        children:',
       '          - { on: payload, field: region, value: eu, operator: EQUAL }',
-      ...trigger([['orderId', 'String'], ['customer.name', 'String'], ['carrier', 'String'], ['trackingUrl', 'String'], ['region', 'String']]),
+      ...trigger([
+        ['orderId', 'String'],
+        ['customer.name', 'String'],
+        ['carrier', 'String'],
+        ['trackingUrl', 'String'],
+        ['region', 'String'],
+      ]),
       '',
     ].join('\n');
   }
@@ -52,7 +58,14 @@ export function syntheticDefinition(i, options = {}) {
       '        <p>Invoice {{invoiceNumber}} totals {{amount}}.</p>',
       '        {{#each lines}}<li>{{description}}: {{price}}</li>{{/each}}',
       '        {{#if overdue}}<p>This invoice is overdue.</p>{{/if}}',
-      ...trigger([['invoiceNumber', 'String'], ['amount', 'String'], ['lines', 'Array'], ['lines.description', 'String'], ['lines.price', 'String'], ['overdue', 'Boolean']]),
+      ...trigger([
+        ['invoiceNumber', 'String'],
+        ['amount', 'String'],
+        ['lines', 'Array'],
+        ['lines.description', 'String'],
+        ['lines.price', 'String'],
+        ['overdue', 'Boolean'],
+      ]),
       '',
     ].join('\n');
   }
@@ -71,7 +84,11 @@ export function syntheticDefinition(i, options = {}) {
       '      - value: AND',
       '        children:',
       '          - { on: subscriber, field: age, value: "18", operator: LARGER }',
-      ...trigger([['actorName', 'String'], ['documentTitle', 'String'], ['documentId', 'String']]),
+      ...trigger([
+        ['actorName', 'String'],
+        ['documentTitle', 'String'],
+        ['documentId', 'String'],
+      ]),
       '',
     ].join('\n');
   }
@@ -92,7 +109,11 @@ export function syntheticDefinition(i, options = {}) {
     '    template:',
     '      type: in_app',
     '      content: "{{count}} updates in {{projectName}}"',
-    ...trigger([['projectId', 'String'], ['count', 'String'], ['projectName', 'String']]),
+    ...trigger([
+      ['projectId', 'String'],
+      ['count', 'String'],
+      ['projectName', 'String'],
+    ]),
     '',
   ].join('\n');
 }

@@ -22,17 +22,36 @@ for (const count of [1_000, 10_000]) {
   mkdirSync(workflows);
   for (let i = 0; i < count; i++) writeFileSync(join(workflows, `wf-${i}.yaml`), syntheticDefinition(i));
 
-  const ours = best(runs, () => measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json'], { cwd: dir }));
-  if (ours.status !== 0) throw new Error(`wfsync validate failed (${ours.status}):\n${ours.stdout.slice(0, 2000)}${ours.stderr}`);
+  const ours = best(runs, () =>
+    measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json'], { cwd: dir }),
+  );
+  if (ours.status !== 0)
+    throw new Error(`wfsync validate failed (${ours.status}):\n${ours.stdout.slice(0, 2000)}${ours.stderr}`);
   const ajv = best(runs, () =>
-    measure(process.execPath, [ajvCli, 'validate', '--spec=draft2020', '-s', schema, '-d', `${workflows}/*.yaml`], { cwd: dir }),
+    measure(
+      process.execPath,
+      [ajvCli, 'validate', '--spec=draft2020', '-s', schema, '-d', `${workflows}/*.yaml`],
+      { cwd: dir },
+    ),
   );
   if (ajv.status !== 0) throw new Error(`ajv-cli failed (${ajv.status}):\n${ajv.stderr.slice(0, 2000)}`);
   const bare = best(runs, () => measure(process.execPath, [floor, schema, workflows], { cwd: dir }));
   if (bare.status !== 0) throw new Error(`floor failed:\n${bare.stderr}`);
 
-  for (const [name, r] of [['wfsync validate', ours], ['ajv-cli validate', ajv], ['floor (yaml.parse+ajv)', bare]]) {
-    rows.push([count, name, fmt(r.ms), fmt((count / r.ms) * 1000), fmt(r.rssMb, 1), `${(r.ms / bare.ms).toFixed(2)}×`, `${(r.ms / ajv.ms).toFixed(2)}×`]);
+  for (const [name, r] of [
+    ['wfsync validate', ours],
+    ['ajv-cli validate', ajv],
+    ['floor (yaml.parse+ajv)', bare],
+  ]) {
+    rows.push([
+      count,
+      name,
+      fmt(r.ms),
+      fmt((count / r.ms) * 1000),
+      fmt(r.rssMb, 1),
+      `${(r.ms / bare.ms).toFixed(2)}×`,
+      `${(r.ms / ajv.ms).toFixed(2)}×`,
+    ]);
   }
   rmSync(dir, { recursive: true, force: true });
 }
@@ -47,4 +66,6 @@ for (let i = 0; i < 15; i++) {
 }
 const nodeMs = median(nodeTimes);
 const versionMs = median(versionTimes);
-console.log(`\nstart-up: node -e 0 ${fmt(nodeMs, 1)} ms, wfsync --version ${fmt(versionMs, 1)} ms, ratio ${(versionMs / nodeMs).toFixed(2)}× (goal ≤ 2×)`);
+console.log(
+  `\nstart-up: node -e 0 ${fmt(nodeMs, 1)} ms, wfsync --version ${fmt(versionMs, 1)} ms, ratio ${(versionMs / nodeMs).toFixed(2)}× (goal ≤ 2×)`,
+);

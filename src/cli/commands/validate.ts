@@ -1,12 +1,17 @@
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
-import { countDiagnostics, sortDiagnostics } from '../../diagnostic.js';
 import { readProject } from '../../config/project.js';
 import { readDefinitions } from '../../definitions/read.js';
+import { countDiagnostics, sortDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { type ValidateFormat, type ValidateReport, renderGithubStepSummary, validateRenderers } from '../../report/validate-report.js';
-import { appendFileText, writeOutput, writeFileText } from '../../report/write-output.js';
+import {
+  renderGithubStepSummary,
+  type ValidateFormat,
+  type ValidateReport,
+  validateRenderers,
+} from '../../report/validate-report.js';
+import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { buildValidation } from '../../validate/index.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import { VERSION } from '../../version.js';
@@ -61,7 +66,9 @@ async function runValidate(
   const rules = ruleInfos();
   if (flags.listRules) {
     const width = Math.max(...rules.map((r) => r.code.length));
-    const lines = rules.map((r) => `${r.code.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.description}`);
+    const lines = rules.map(
+      (r) => `${r.code.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.description}`,
+    );
     await writeOutput(ctx.stdout, `${lines.join('\n')}\n`);
     return ExitCode.Ok;
   }
@@ -96,7 +103,8 @@ async function runValidate(
   if (flags.output) await writeFileText(flags.output, text);
   else await writeOutput(ctx.stdout, text);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (flags.format === 'github' && summaryFile) await appendFileText(summaryFile, renderGithubStepSummary(report));
+  if (flags.format === 'github' && summaryFile)
+    await appendFileText(summaryFile, renderGithubStepSummary(report));
   // 5. Exit code.
   const counts = countDiagnostics(report.diagnostics);
   if (counts.errors > 0) return ExitCode.Invalid;
