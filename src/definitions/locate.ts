@@ -10,6 +10,8 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { FILE_START, type Span, splitPointer } from '../diagnostic.js';
+import { checkDocument } from './check.js';
+import { compose, parseTokens } from './compose.js';
 import type { Positions } from './positions.js';
 
 type Ranged = { range?: [number, number, number] | null };
@@ -79,6 +81,28 @@ export function createLocate(doc: Document, root: YAMLMap, positions: Positions)
       // A locate that throws would turn one misplaced diagnostic into a crash of the whole report.
       return FILE_START;
     }
+  };
+}
+
+/**
+ * A locate that builds the tree from the text on its first call. The text parsed cleanly once with the same
+ * options, so this cannot fail; if it somehow did, spans fall back to the start of the file.
+ */
+export function createLazyLocate(text: string, positions: Positions, maxDepth: number): Locate {
+  let locate: Locate | undefined;
+  return (pointer, target) => {
+    if (locate === undefined) {
+      const parsed = parseTokens(text, maxDepth);
+      const doc = 'tokens' in parsed ? compose(parsed.tokens, text.length).doc : undefined;
+      const root = doc?.contents;
+      if (doc === undefined || !isMap(root)) locate = () => FILE_START;
+      else {
+        // The check rewrites non-string keys (`1:`) to their text, as it did when the value was built.
+        checkDocument(root, { file: '', positions, maxDepth });
+        locate = createLocate(doc, root, positions);
+      }
+    }
+    return locate(pointer, target);
   };
 }
 

@@ -1,9 +1,9 @@
-import type { CST } from 'yaml';
-import { Composer, type Document, isMap, isScalar, isSeq, Lexer, type ParsedNode, Parser } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, type ParsedNode } from 'yaml';
 import { type Diagnostic, FILE_START, type Severity, type Span } from '../diagnostic.js';
 import { checkDocument } from './check.js';
+import { compose, parseTokens } from './compose.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
-import { createLocate } from './locate.js';
+import { createLazyLocate } from './locate.js';
 import { createPositions, type Positions } from './positions.js';
 import type { ParseResult } from './types.js';
 import { decodeUtf8 } from './utf8.js';
@@ -11,27 +11,6 @@ import { yamlProblemDiagnostic } from './yaml-problems.js';
 
 export type { LoadLimits } from './limits.js';
 
-/**
- * YAML 1.2 core schema only, so every value is JSON (no timestamps, binaries or sets; `yes` stays a string,
- * whatever `%YAML` says). Merge keys (`<<`) are on because shared step defaults are a common use. Duplicate
- * keys are found by our own check, which can name the first occurrence. `silent`: yaml must never print.
- */
-const COMPOSE_OPTIONS = {
-  schema: 'core',
-  merge: true,
-  resolveKnownTags: false,
-  uniqueKeys: false,
-  strict: true,
-  intAsBigInt: false,
-  keepSourceTokens: false,
-  prettyErrors: false,
-  logLevel: 'silent',
-} as const;
-
-/** yaml's composer recurses once per level, and near the stack limit V8 can abort the process outright rather
- * than throw, so nesting is bounded while the (non-recursive) parser runs, before anything recursive sees it.
- * The parser stack holds the document and a node being read besides the collections. */
-const PARSER_STACK_SLACK = 8;
 /** yaml can report one error per line after a bad indent; the first few say what is wrong. */
 const MAX_YAML_ERRORS = 20;
 
@@ -117,42 +96,10 @@ export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partia
     );
     return { diagnostics };
   }
-  return { definition: { file, text, value, locate: createLocate(doc, root, positions) }, diagnostics };
-}
-
-/** Lexes and parses to CST tokens, stopping as soon as the nesting passes the limit. */
-function parseTokens(text: string, maxDepth: number): { tokens: CST.Token[] } | { tooDeepAt: number } {
-  const parser = new Parser();
-  const tokens: CST.Token[] = [];
-  const maxStack = maxDepth + PARSER_STACK_SLACK;
-  for (const lexeme of new Lexer().lex(text)) {
-    for (const token of parser.next(lexeme)) tokens.push(token);
-    if (parser.stack.length > maxStack) {
-      // stack[0] is the document, stack[n] the collection n levels deep: point at the first one too deep.
-      const culprit = parser.stack[maxDepth + 1] ?? parser.stack[parser.stack.length - 1];
-      return { tooDeepAt: culprit && 'offset' in culprit ? culprit.offset : parser.offset };
-    }
-  }
-  for (const token of parser.end()) tokens.push(token);
-  return { tokens };
-}
-
-/** The first document, and where a second one starts (a workflow file holds exactly one). */
-function compose(
-  tokens: CST.Token[],
-  end: number,
-): { doc: Document.Parsed; nextDocumentAt: number | undefined } {
-  let doc: Document.Parsed | undefined;
-  let nextDocumentAt: number | undefined;
-  for (const composed of new Composer(COMPOSE_OPTIONS).compose(tokens, true, end)) {
-    if (doc === undefined) doc = composed;
-    else {
-      nextDocumentAt = composed.range[0];
-      break;
-    }
-  }
-  // compose(…, forceDoc) always yields a document, even for an empty stream.
-  return { doc: doc!, nextDocumentAt };
+  // The tree is not kept: 10,000 trees weigh ~300 MB and slow every GC. locate rebuilds it on first use,
+  // which only files with findings ever need.
+  const locate = createLazyLocate(text, positions, maxDepth);
+  return { definition: { file, text, value, locate }, diagnostics };
 }
 
 function yamlDiagnostics(

@@ -30,7 +30,7 @@ for (const count of [1_000, 10_000]) {
   const ajv = best(runs, () =>
     measure(
       process.execPath,
-      [ajvCli, 'validate', '--spec=draft2020', '-s', schema, '-d', `${workflows}/*.yaml`],
+      [ajvCli, 'validate', '--spec=draft2020', '--strict=false', '-s', schema, '-d', `${workflows}/*.yaml`],
       { cwd: dir },
     ),
   );

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
 import { readProject } from '../../config/project.js';
@@ -76,6 +77,11 @@ async function runValidate(
   const project = readProject(globals, ctx.cwd);
   // 2. Read every file; broken files become diagnostics, not exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
+  if (paths.length === 0 && !existsSync(project.workflowsDir)) {
+    throw new UsageError(
+      `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+    );
+  }
   const read = await readDefinitions(paths, { cwd: ctx.cwd, defaultDir });
   if (read.files.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;

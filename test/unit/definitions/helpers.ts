@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect } from 'vitest';
-import type { Diagnostic } from '../../../src/diagnostic.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { LoadedDefinition, ParseResult } from '../../../src/definitions/types.js';
+import type { Diagnostic } from '../../../src/diagnostic.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/definitions/', import.meta.url));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Span } from '../../../src/diagnostic.js';
 import type { LoadedDefinition } from '../../../src/definitions/types.js';
+import type { Span } from '../../../src/diagnostic.js';
 import { load } from './helpers.js';
 
 const TEXT = `name: Welcome   # trailing comment
@@ -31,12 +31,15 @@ data: {}
 /** The text a span covers (first line only when it spans several). */
 function covered(definition: LoadedDefinition, span: Span): string {
   const line = definition.text.split('\n')[span.line - 1] ?? '';
-  return span.endLine === span.line ? line.slice(span.column - 1, span.endColumn - 1) : `${line.slice(span.column - 1)}…`;
+  return span.endLine === span.line
+    ? line.slice(span.column - 1, span.endColumn - 1)
+    : `${line.slice(span.column - 1)}…`;
 }
 
 describe('LoadedDefinition.locate', () => {
   const definition = load(TEXT);
-  const at = (pointer: string, target?: 'value' | 'key') => covered(definition, definition.locate(pointer, target));
+  const at = (pointer: string, target?: 'value' | 'key') =>
+    covered(definition, definition.locate(pointer, target));
 
   it('finds values and keys of mappings, without trailing comments', () => {
     expect(definition.locate('/name')).toEqual({ line: 1, column: 7, endLine: 1, endColumn: 14 });
@@ -52,7 +55,12 @@ describe('LoadedDefinition.locate', () => {
   });
 
   it('spans a block scalar from its indicator to its last character, not the blank line after', () => {
-    expect(definition.locate('/steps/0/template/content')).toEqual({ line: 6, column: 16, endLine: 8, endColumn: 20 });
+    expect(definition.locate('/steps/0/template/content')).toEqual({
+      line: 6,
+      column: 16,
+      endLine: 8,
+      endColumn: 20,
+    });
   });
 
   it('finds keys and values inside flow collections', () => {
@@ -92,7 +100,8 @@ describe('LoadedDefinition.locate', () => {
   });
 
   it('answers a missing or malformed index with the sequence key', () => {
-    for (const pointer of ['/steps/6', '/steps/01', '/steps/-', '/steps/1e0', '/steps/-1']) expect(at(pointer)).toBe('steps');
+    for (const pointer of ['/steps/6', '/steps/01', '/steps/-', '/steps/1e0', '/steps/-1'])
+      expect(at(pointer)).toBe('steps');
   });
 
   it('answers a path below a scalar with the scalar', () => {
@@ -106,7 +115,17 @@ describe('LoadedDefinition.locate', () => {
   });
 
   it('never throws, whatever it is given', () => {
-    const odd = [undefined, null, 42, {}, '/\u0000', '/'.repeat(10_000), '/~', '/~2', `/${'a/'.repeat(5000)}`];
+    const odd = [
+      undefined,
+      null,
+      42,
+      {},
+      '/\u0000',
+      '/'.repeat(10_000),
+      '/~',
+      '/~2',
+      `/${'a/'.repeat(5000)}`,
+    ];
     for (const pointer of odd) expect(() => definition.locate(pointer as unknown as string)).not.toThrow();
     expect(() => definition.locate('/name', 'nonsense' as 'key')).not.toThrow();
   });

@@ -20,7 +20,10 @@ const CASES: Record<string, Case> = {
   valid: { diagnostics: [] },
   'flow-style': {
     diagnostics: [],
-    value: { name: 'Welcome', steps: [{ name: 'In-app', template: { type: 'in_app', content: 'Hi {{name}}' } }] },
+    value: {
+      name: 'Welcome',
+      steps: [{ name: 'In-app', template: { type: 'in_app', content: 'Hi {{name}}' } }],
+    },
   },
   directive: { diagnostics: [], value: { name: 'Welcome', steps: [] } },
   'end-marker': { diagnostics: [], value: { name: 'Welcome', steps: [] } },
@@ -30,7 +33,12 @@ const CASES: Record<string, Case> = {
       'x-step': { active: true, shouldStopOnFail: false },
       name: 'Welcome',
       steps: [
-        { active: true, shouldStopOnFail: false, name: 'In-app', template: { type: 'in_app', content: 'Hi' } },
+        {
+          active: true,
+          shouldStopOnFail: false,
+          name: 'In-app',
+          template: { type: 'in_app', content: 'Hi' },
+        },
         { active: false, shouldStopOnFail: false, name: 'SMS', template: { type: 'sms', content: 'Hi' } },
       ],
     },
@@ -38,17 +46,27 @@ const CASES: Record<string, Case> = {
   'numeric-keys': {
     diagnostics: [],
     // Keys keep the author's text: `1.0` is not folded into `1`, `null` is not the empty string.
-    value: { name: 'Welcome', steps: [], data: { '1': 'one', '1.0': 'one point zero', true: 'yes', null: 'nothing' } },
+    value: {
+      name: 'Welcome',
+      steps: [],
+      data: { '1': 'one', '1.0': 'one point zero', true: 'yes', null: 'nothing' },
+    },
   },
   'yaml-1-1': {
     diagnostics: ['yaml-warning@1:1'],
     message: '%YAML 1.1 is read with YAML 1.2 rules: yes/no/on/off stay text and dates are not converted',
     value: { name: 'Welcome', active: 'yes', steps: [] },
   },
-  'yaml-warning': { diagnostics: ['yaml-warning@1:7'], message: 'Unsupported YAML version 1.3 (BAD_DIRECTIVE)' },
+  'yaml-warning': {
+    diagnostics: ['yaml-warning@1:7'],
+    message: 'Unsupported YAML version 1.3 (BAD_DIRECTIVE)',
+  },
   empty: { diagnostics: ['file-empty@1:1'], message: 'file is empty: expected a workflow definition' },
   'comments-only': { diagnostics: ['file-empty@1:1'] },
-  'tab-indent': { diagnostics: ['yaml-tab-indent@3:1'], message: 'tabs are not allowed as indentation; use spaces' },
+  'tab-indent': {
+    diagnostics: ['yaml-tab-indent@3:1'],
+    message: 'tabs are not allowed as indentation; use spaces',
+  },
   'syntax-error': {
     diagnostics: ['yaml-syntax@3:1'],
     message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
@@ -116,6 +134,7 @@ describe('parseDefinition on fixture files', () => {
     expect(value.tags).toEqual(['orders', 'shipping']);
     const steps = value.steps as Array<Record<string, unknown>>;
     expect(steps.map((s) => s.name)).toEqual(['In-app notice', 'Wait a little', 'Email', 'SMS']);
-    expect((steps[2]?.template as { content: string }).content).toMatch(/^<p>Hello \{\{subscriber\.firstName\}\},<\/p>\n/);
+    const email = steps[2]?.template as { content: string } | undefined;
+    expect(email?.content).toMatch(/^<p>Hello \{\{subscriber\.firstName\}\},<\/p>\n/);
   });
 });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Span } from '../../../src/diagnostic.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { ParseResult } from '../../../src/definitions/types.js';
 import { findInvalidUtf8 } from '../../../src/definitions/utf8.js';
+import type { Span } from '../../../src/diagnostic.js';
 
 const encoder = new TextEncoder();
 /** Lenient decode, BOM dropped: the text positions refer to (up to the first bad byte, for broken files). */
@@ -41,9 +41,50 @@ function checkContract(bytes: Uint8Array): ParseResult {
 
 /** Fragments that exercise YAML's structure: indentation (spaces and tabs), flow, anchors, tags, quotes, markers. */
 const fragment = fc.constantFrom(
-  '  ', '    ', '\t', '- ', '? ', ': ', 'key', 'name', 'steps', '"', "'", '"q"', "'s'", '[', ']', '{', '}', ', ',
-  '&a ', '&b ', '*a', '*b', '<<: ', '!!str ', '!tag ', '!!binary ', '|', '>-', '# c', '1', '1.5', '.inf', '~',
-  'null', 'true', '---', '...', '%YAML 1.2', '%TAG ! tag:x,1:', '\\', '\u00e9', '\ud83d\ude00', '\r', ' ',
+  '  ',
+  '    ',
+  '\t',
+  '- ',
+  '? ',
+  ': ',
+  'key',
+  'name',
+  'steps',
+  '"',
+  "'",
+  '"q"',
+  "'s'",
+  '[',
+  ']',
+  '{',
+  '}',
+  ', ',
+  '&a ',
+  '&b ',
+  '*a',
+  '*b',
+  '<<: ',
+  '!!str ',
+  '!tag ',
+  '!!binary ',
+  '|',
+  '>-',
+  '# c',
+  '1',
+  '1.5',
+  '.inf',
+  '~',
+  'null',
+  'true',
+  '---',
+  '...',
+  '%YAML 1.2',
+  '%TAG ! tag:x,1:',
+  '\\',
+  '\u00e9',
+  '\ud83d\ude00',
+  '\r',
+  ' ',
 );
 const yamlish = fc
   .array(fc.array(fragment, { maxLength: 8 }), { maxLength: 12 })
@@ -122,8 +163,14 @@ describe('parseDefinition never throws and always answers (property-based)', () 
       encoder.encode('name: x\nsteps:\n  - a: &s {b: [1, 2]}\n  - *s\n  - <<: *s\n    c: "~/"\nk~/: v\n'),
     ).definition!;
     const lines = definition.text.split('\n');
-    const segment = fc.oneof(fc.constantFrom('steps', '0', '1', '2', 'a', 'b', 'c', 'k~0~1', '~', '-', '01'), fc.string());
-    const pointer = fc.oneof(fc.string(), fc.array(segment, { maxLength: 6 }).map((s) => s.map((x) => `/${x}`).join('')));
+    const segment = fc.oneof(
+      fc.constantFrom('steps', '0', '1', '2', 'a', 'b', 'c', 'k~0~1', '~', '-', '01'),
+      fc.string(),
+    );
+    const pointer = fc.oneof(
+      fc.string(),
+      fc.array(segment, { maxLength: 6 }).map((s) => s.map((x) => `/${x}`).join('')),
+    );
     fc.assert(
       fc.property(pointer, fc.constantFrom<'value' | 'key'>('value', 'key'), (p, target) => {
         expectInside(definition.locate(p, target), lines);

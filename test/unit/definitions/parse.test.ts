@@ -10,7 +10,8 @@ const bytes = (...parts: Array<string | number[]>): Uint8Array =>
 /** `depth` flow sequences nested under the key `a:` (the root mapping is level 1). */
 const flowNest = (depth: number) => `a: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
 /** `levels` block mappings, each key indented one more space than its parent. */
-const blockNest = (levels: number) => `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`;
+const blockNest = (levels: number) =>
+  `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`;
 
 describe('parseDefinition: bytes and encoding', () => {
   it('strips a UTF-8 BOM silently and counts columns after it', () => {
@@ -39,12 +40,19 @@ describe('parseDefinition: bytes and encoding', () => {
       },
     ]);
     // The emoji before the bad byte is two UTF-16 units, as editors count it.
-    expect(where(parseDefinition('w.yaml', bytes('x: 😀', [0xff], '\n')).diagnostics)).toEqual(['file-encoding@1:6']);
+    expect(where(parseDefinition('w.yaml', bytes('x: 😀', [0xff], '\n')).diagnostics)).toEqual([
+      'file-encoding@1:6',
+    ]);
   });
 
   it('recognises a UTF-16 file and says so', () => {
     const [d] = parseDefinition('w.yaml', bytes([0xff, 0xfe], [0x61, 0x00])).diagnostics;
-    expect(d).toMatchObject({ code: 'file-encoding', line: 1, column: 1, message: 'file is UTF-16 encoded; save it as UTF-8' });
+    expect(d).toMatchObject({
+      code: 'file-encoding',
+      line: 1,
+      column: 1,
+      message: 'file is UTF-16 encoded; save it as UTF-8',
+    });
   });
 
   it('refuses a file over the cap, naming its size and the cap, and accepts one exactly at it', () => {
@@ -56,9 +64,9 @@ describe('parseDefinition: bytes and encoding', () => {
     const text = `name: x\nsteps: []\n# ${'-'.repeat(80)}\n`;
     const size = encoder.encode(text).length;
     expect(parseDefinition('w.yaml', encoder.encode(text), { maxBytes: size }).diagnostics).toEqual([]);
-    expect(where(parseDefinition('w.yaml', encoder.encode(text), { maxBytes: size - 1 }).diagnostics)).toEqual([
-      'file-too-large@1:1',
-    ]);
+    expect(
+      where(parseDefinition('w.yaml', encoder.encode(text), { maxBytes: size - 1 }).diagnostics),
+    ).toEqual(['file-too-large@1:1']);
   });
 });
 
@@ -69,7 +77,13 @@ describe('parseDefinition: documents', () => {
     expect(definition.locate('/steps/0/active')).toEqual({ line: 4, column: 13, endLine: 4, endColumn: 18 });
     const duplicate = parseText('name: x\r\nsteps:\r\n  - a: 1\r\n    a: 2\r\n').diagnostics;
     expect(duplicate).toMatchObject([
-      { code: 'yaml-duplicate-key', line: 4, column: 5, endColumn: 6, message: 'duplicate key "a": it is already set on line 3' },
+      {
+        code: 'yaml-duplicate-key',
+        line: 4,
+        column: 5,
+        endColumn: 6,
+        message: 'duplicate key "a": it is already set on line 3',
+      },
     ]);
     expect(where(parseText('name: x\r\nsteps:\r\n\t- a\r\n').diagnostics)).toEqual(['yaml-tab-indent@3:1']);
   });
@@ -82,7 +96,9 @@ describe('parseDefinition: documents', () => {
   });
 
   it('reports a second document at its start, also after a "..." end marker', () => {
-    expect(where(parseText('name: a\n...\n---\nname: b\n').diagnostics)).toEqual(['yaml-multiple-documents@3:1']);
+    expect(where(parseText('name: a\n...\n---\nname: b\n').diagnostics)).toEqual([
+      'yaml-multiple-documents@3:1',
+    ]);
     expect(where(parseText('name: a\n---\n').diagnostics)).toEqual(['yaml-multiple-documents@2:1']);
   });
 
@@ -100,7 +116,13 @@ describe('parseDefinition: documents', () => {
 describe('parseDefinition: keys', () => {
   it('finds duplicates after keys become strings (`1` and "1" collide)', () => {
     expect(parseText('name: x\n1: a\n"1": b\n').diagnostics).toMatchObject([
-      { code: 'yaml-duplicate-key', line: 3, column: 1, pointer: '/1', message: 'duplicate key "1": it is already set on line 2' },
+      {
+        code: 'yaml-duplicate-key',
+        line: 3,
+        column: 1,
+        pointer: '/1',
+        message: 'duplicate key "1": it is already set on line 2',
+      },
     ]);
   });
 
@@ -137,11 +159,22 @@ describe('parseDefinition: aliases and merges', () => {
 
   it('stops a "billion laughs" document at its first alias', () => {
     const rows = ['lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i < 10; i++) rows.push(`lol${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 10; i++)
+      rows.push(
+        `lol${i}: &l${i} [${Array(9)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const result = parseText(`${rows.join('\n')}\n`);
     expect(result.definition).toBeUndefined();
     expect(result.diagnostics).toMatchObject([
-      { code: 'yaml-alias-limit', line: 2, column: 12, endColumn: 15, message: expect.stringContaining('over 100') },
+      {
+        code: 'yaml-alias-limit',
+        line: 2,
+        column: 12,
+        endColumn: 15,
+        message: expect.stringContaining('over 100'),
+      },
     ]);
   });
 
@@ -150,7 +183,10 @@ describe('parseDefinition: aliases and merges', () => {
     expect(where(parseDefinition('w.yaml', encoder.encode(text), { maxAliasCount: 0 }).diagnostics)).toEqual([
       'yaml-alias-limit@2:8',
     ]);
-    expect(parseDefinition('w.yaml', encoder.encode(text)).definition?.value).toEqual({ a: 'x', b: [1, 'x'] });
+    expect(parseDefinition('w.yaml', encoder.encode(text)).definition?.value).toEqual({
+      a: 'x',
+      b: [1, 'x'],
+    });
   });
 });
 
@@ -173,7 +209,12 @@ describe('parseDefinition: nesting', () => {
   it('counts what an alias brings in at the place it is used', () => {
     const text = `a: &a ${'['.repeat(40)}${']'.repeat(40)}\nb: ${'['.repeat(30)}*a${']'.repeat(30)}\n`;
     expect(parseText(text).diagnostics).toMatchObject([
-      { code: 'yaml-too-deep', line: 2, column: 34, message: 'alias *a nests the document 71 levels deep; the limit is 64' },
+      {
+        code: 'yaml-too-deep',
+        line: 2,
+        column: 34,
+        message: 'alias *a nests the document 71 levels deep; the limit is 64',
+      },
     ]);
   });
 
@@ -198,7 +239,13 @@ describe('parseDefinition: never prints', () => {
       vi.spyOn(console, 'error'),
       vi.spyOn(process, 'emitWarning'),
     ];
-    for (const text of ['%YAML 1.3\n---\na: 1\n', '? [a]\n: 1\n', 'a: !foo x\n', 'a: 1\n---\nb: 2\n', 'a: *x\n']) {
+    for (const text of [
+      '%YAML 1.3\n---\na: 1\n',
+      '? [a]\n: 1\n',
+      'a: !foo x\n',
+      'a: 1\n---\nb: 2\n',
+      'a: *x\n',
+    ]) {
       parseText(text);
     }
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();

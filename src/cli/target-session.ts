@@ -1,0 +1,85 @@
+import { type ResolvedTarget, readApiKey } from '../config/target.js';
+import { startEmulator } from '../emulator/index.js';
+import type { ClientEvent, ServiceClient } from '../remote/index.js';
+import { createClient } from '../remote/index.js';
+
+export interface GroupResolution {
+  defaultId?: string;
+  named: Record<string, string>;
+}
+
+/** A target ready to talk to: the client, and for `local` the embedded emulator it runs. */
+export interface TargetSession {
+  target: ResolvedTarget;
+  /** Base URL requests go to (the emulator's loopback URL for `local`). */
+  baseUrl: string;
+  client: ServiceClient;
+  /** How `notificationGroupId` references resolve on this target, for the given `group:<name>` names. */
+  groups(referenced: readonly string[]): GroupResolution;
+  close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  env: NodeJS.ProcessEnv;
+  onClientEvent?: (event: ClientEvent) => void;
+  /** Aborts requests in flight (a second Ctrl-C). */
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export async function openTargetSession(
+  target: ResolvedTarget,
+  options: SessionOptions,
+): Promise<TargetSession> {
+  const deadline =
+    target.timeouts.commandMs === undefined
+      ? undefined
+      : (options.now ?? Date.now)() + target.timeouts.commandMs;
+  const clientOptions = {
+    ...(target.timeouts ? { timeouts: target.timeouts } : {}),
+    ...(target.retries ? { retry: target.retries } : {}),
+    ...(target.rateLimit === undefined ? {} : { rateLimit: { requestsPerSecond: target.rateLimit } }),
+    ...(deadline === undefined ? {} : { deadline }),
+    ...(options.onClientEvent ? { onEvent: options.onClientEvent } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    allowInsecureHttp: target.allowInsecureHttp,
+    apiKeyEnv: target.apiKeyEnv,
+  };
+  if (target.kind === 'local') {
+    // The embedded service: in-process, loopback, persisted so the next run sees what this one created.
+    const emulator = await startEmulator({ ...(target.dataFile ? { dataFile: target.dataFile } : {}) });
+    const client = createClient({
+      ...clientOptions,
+      baseUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      rateLimit: { requestsPerSecond: 0 },
+    });
+    const defaultId = target.notificationGroupId ?? emulator.notificationGroupId;
+    return {
+      target,
+      baseUrl: emulator.url,
+      client,
+      // Locally every group reference the target does not map lands in the emulator's default group.
+      groups: (referenced) => ({
+        defaultId,
+        named: { ...Object.fromEntries(referenced.map((n) => [n, defaultId])), ...target.notificationGroups },
+      }),
+      close: async () => {
+        await client.close();
+        await emulator.close();
+      },
+    };
+  }
+  const baseUrl = target.baseUrl!;
+  const client = createClient({ ...clientOptions, baseUrl, apiKey: readApiKey(target, options.env) });
+  return {
+    target,
+    baseUrl,
+    client,
+    groups: () => ({
+      ...(target.notificationGroupId ? { defaultId: target.notificationGroupId } : {}),
+      named: target.notificationGroups,
+    }),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { ConfigError, UsageError, WfsyncError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import type { TargetConfig } from '../generated/config.js';
+import type { ProjectOptions } from './project.js';
+
+export const LOCAL_TARGET = 'local';
+export const DEFAULT_API_KEY_ENV = 'WFSYNC_API_KEY';
+
+/** Flags that override config for the target (environment variables sit between flags and config). */
+export interface TargetFlags {
+  target?: string;
+  baseUrl?: string;
+  state?: string;
+  concurrency?: number;
+  allowInsecureHttp?: boolean;
+}
+
+/** One target, every option resolved: flags > environment > wfsync.config.yaml > defaults. No secrets inside. */
+export interface ResolvedTarget {
+  name: string;
+  /** `local`: the embedded emulator, started in-process; `remote`: a real service at baseUrl. */
+  kind: 'local' | 'remote';
+  /** Remote only. */
+  baseUrl?: string;
+  /** The environment variable the API key is read from (its name, never its value). */
+  apiKeyEnv: string;
+  notificationGroupId?: string;
+  notificationGroups: Record<string, string>;
+  /** Absolute path of the state file. */
+  statePath: string;
+  /** Local only: where the embedded service persists its workflows. */
+  dataFile?: string;
+  concurrency: number;
+  /** Client-side cap in requests per second. */
+  rateLimit?: number;
+  timeouts: { connectMs?: number; headersMs?: number; bodyMs?: number; commandMs?: number };
+  retries: { maxAttempts?: number; budget?: number };
+  allowInsecureHttp: boolean;
+}
+
+export function resolveTarget(
+  project: ProjectOptions,
+  flags: TargetFlags,
+  env: NodeJS.ProcessEnv,
+): ResolvedTarget {
+  const configured = project.config?.config.targets ?? {};
+  const baseUrlOverride = nonEmpty(flags.baseUrl) ?? nonEmpty(env.WFSYNC_BASE_URL);
+  const name =
+    nonEmpty(flags.target) ??
+    nonEmpty(env.WFSYNC_TARGET) ??
+    project.config?.config.defaultTarget ??
+    (baseUrlOverride ? 'default' : LOCAL_TARGET);
+  const config: TargetConfig | undefined = configured[name];
+  const root = project.config?.dir ?? project.cwd;
+  const known = [LOCAL_TARGET, ...Object.keys(configured).filter((t) => t !== LOCAL_TARGET)];
+
+  if (name === LOCAL_TARGET) {
+    if (baseUrlOverride) {
+      throw new UsageError(
+        'the local target is the embedded emulator and has no base URL; pass --target NAME with --base-url ' +
+          '(or unset WFSYNC_BASE_URL) to use a real service',
+      );
+    }
+  } else if (!config && !baseUrlOverride) {
+    throw new UsageError(
+      `unknown target "${name}" (configured: ${known.join(', ')}); add it to wfsync.config.yaml`,
+    );
+  }
+  const kind = name === LOCAL_TARGET ? 'local' : 'remote';
+  const baseUrl = kind === 'remote' ? (baseUrlOverride ?? config?.baseUrl) : undefined;
+  if (kind === 'remote' && !baseUrl) {
+    throw new ConfigError(
+      `target "${name}" has no baseUrl: set it in wfsync.config.yaml, --base-url or WFSYNC_BASE_URL`,
+    );
+  }
+  const resolved: ResolvedTarget = {
+    name,
+    kind,
+    apiKeyEnv: config?.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+    notificationGroups: Object.fromEntries(
+      Object.entries(config?.notificationGroups ?? {}).filter(
+        (e): e is [string, string] => e[1] !== undefined,
+      ),
+    ),
+    statePath: resolve(
+      project.cwd,
+      flags.state ?? resolve(root, config?.state ?? `.wfsync/state/${name}.json`),
+    ),
+    concurrency: flags.concurrency ?? config?.concurrency ?? (kind === 'local' ? 8 : 4),
+    timeouts: { ...config?.timeouts },
+    retries: { ...config?.retries },
+    allowInsecureHttp: flags.allowInsecureHttp ?? config?.allowInsecureHttp ?? false,
+  };
+  if (baseUrl) resolved.baseUrl = baseUrl;
+  if (config?.notificationGroupId) resolved.notificationGroupId = config.notificationGroupId;
+  if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
+  if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');
+  return resolved;
+}
+
+/**
+ * The API key for a remote target: the variable the target names, else WFSYNC_API_KEY. Never read from a file,
+ * never printed. Missing → exit 4 naming the variable (not its value).
+ */
+export function readApiKey(target: ResolvedTarget, env: NodeJS.ProcessEnv): string {
+  const key = nonEmpty(env[target.apiKeyEnv]) ?? nonEmpty(env[DEFAULT_API_KEY_ENV]);
+  if (key) return key.trim();
+  const names =
+    target.apiKeyEnv === DEFAULT_API_KEY_ENV
+      ? DEFAULT_API_KEY_ENV
+      : `${target.apiKeyEnv} (or ${DEFAULT_API_KEY_ENV})`;
+  throw new WfsyncError(`no API key for target "${target.name}": set the environment variable ${names}`, {
+    exitCode: ExitCode.Auth,
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

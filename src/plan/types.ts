@@ -1,0 +1,121 @@
+/**
+ * The plan: what `wfsync plan` prints and `--out` writes, and what `wfsync sync` applies. Built by a pure function
+ * from (desired definitions, state, what the service returned); no I/O, no clock.
+ */
+import type { Diagnostic } from '../diagnostic.js';
+import type { WorkflowDefinition } from '../generated/workflow.js';
+import type { WorkflowResponse } from '../generated/workflow-response.js';
+
+/** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
+export interface DesiredWorkflow {
+  /** `triggers[0].identifier`: the workflow's stable key. */
+  identifier: string;
+  /** Display path of the definition file. */
+  file: string;
+  definition: WorkflowDefinition;
+  /** The POST /v1/workflows body: definition minus wfsync-only fields (`triggers`), group resolved to an id. */
+  body: CreateWorkflowBody;
+  /** `sha256:<hex>` of the canonical JSON of `body` (sorted keys). */
+  hash: string;
+}
+
+/** The request body of POST /v1/workflows, as wfsync sends it. */
+export interface CreateWorkflowBody {
+  name: string;
+  notificationGroupId: string;
+  steps: unknown[];
+  description?: string;
+  tags?: string[];
+  active?: boolean;
+  critical?: boolean;
+  preferenceSettings?: Record<string, boolean>;
+  data?: Record<string, unknown>;
+}
+
+/** What one lookup on the service found. `error` when the GET failed (network, 5xx after retries…). */
+export type RemoteLookup =
+  | { status: 'found'; workflow: WorkflowResponse; via: 'id' | 'identifier' }
+  | { status: 'not-found'; via: 'id' | 'identifier' }
+  | { status: 'error'; message: string; httpStatus?: number };
+
+/** What the service holds for one identifier, fetched before planning. */
+export interface RemoteObservation {
+  identifier: string;
+  /** GET by the id recorded in state (when state has one). */
+  byId?: RemoteLookup;
+  /** GET by identifier (when state has no id, or the id was not found). */
+  byIdentifier?: RemoteLookup;
+}
+
+export type PlanAction =
+  | 'create' // not on the service: sync will POST it
+  | 'in-sync' // the service matches the file
+  | 'drifted' // the service's workflow differs from the file, and the file has not changed since it was created
+  | 'changed-locally' // the file changed since the workflow was created; no update in scope: a person must act
+  | 'missing-remotely' // state has an id, the service says 404 (deleted in the dashboard?)
+  | 'conflict' // the identifier exists on the service but was not created from this definition
+  | 'orphaned' // in state, but no definition file has this identifier any more
+  | 'error'; // the service could not be asked (the GET failed)
+
+export interface FieldChange {
+  /** JSON pointer into the definition (`/steps/0/template/content`). */
+  pointer: string;
+  /** The same as the user reads it: `steps[0].template.content`. */
+  path: string;
+  kind: 'changed' | 'only-in-file' | 'only-on-service';
+  /** The file's value (after defaults). Absent for only-on-service. */
+  desired?: unknown;
+  /** The service's value. Absent for only-in-file. */
+  actual?: unknown;
+}
+
+export interface PlanItem {
+  identifier: string;
+  action: PlanAction;
+  /** Definition file (absent for orphaned). */
+  file?: string;
+  name?: string;
+  /** The workflow's `_id` on the service, when known. */
+  remoteId?: string;
+  /** The id state records, when it has one. */
+  stateId?: string;
+  desiredHash?: string;
+  /** Hash state recorded when the workflow was created (or adopted). */
+  stateHash?: string;
+  /** Identifies the service's version (`updatedAt`/`__v`) so `sync --plan` can refuse a stale plan. */
+  remoteVersion?: string;
+  /** Field-level differences (drifted, changed-locally, conflict). */
+  changes: FieldChange[];
+  /** Unified diff of the service's workflow (---) against the file (+++), as YAML of the compared fields. */
+  diff?: string;
+  /** What a person (or sync) should do next, one sentence. */
+  next: string;
+  /** create only: exactly what sync will POST. */
+  body?: CreateWorkflowBody;
+  /** error only. */
+  error?: string;
+  /** Problems the service would reject, found while planning (e.g. trigger variables it would derive differently). */
+  diagnostics?: Diagnostic[];
+}
+
+export interface PlanSummary {
+  create: number;
+  inSync: number;
+  drifted: number;
+  changedLocally: number;
+  missingRemotely: number;
+  conflict: number;
+  orphaned: number;
+  error: number;
+}
+
+export interface Plan {
+  /** Version of the plan JSON format. */
+  version: 1;
+  target: { name: string; baseUrl: string };
+  /** Sorted by identifier; orphaned entries last. */
+  items: PlanItem[];
+  summary: PlanSummary;
+  /** Server-managed fields never compared (shown with --show-ignored). */
+  ignoredFields: string[];
+}

@@ -1,0 +1,198 @@
+/**
+ * One view of a plan or a sync result that every text format (human, markdown, github) renders: which items need a
+ * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
+ */
+import type { Diagnostic } from '../../diagnostic.js';
+import type { FieldChange, Plan, PlanAction, PlanItem, PlanSummary } from '../../plan/types.js';
+import { plural } from '../summary.js';
+import type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
+
+/** How a status is painted: the human format maps tones to colors. */
+export type Tone = 'add' | 'ok' | 'warn' | 'error' | 'muted';
+
+/** The GitHub annotation kind an item becomes. */
+export type AnnotationKind = 'notice' | 'warning' | 'error';
+
+interface StatusMeta {
+  symbol: string;
+  label: string;
+  tone: Tone;
+  annotation: AnnotationKind;
+}
+
+/** Plan actions in summary order (the order of PlanAction), with how each one reads. */
+export const PLAN_ACTIONS: Record<PlanAction, StatusMeta> = {
+  create: { symbol: '+', label: 'create', tone: 'add', annotation: 'notice' },
+  'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
+  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
+  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
+  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
+  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
+  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'warning' },
+  error: { symbol: '✖', label: 'error', tone: 'error', annotation: 'error' },
+};
+
+/** Sync outcomes in summary order (the order of SyncOutcome). */
+export const SYNC_OUTCOMES: Record<SyncOutcome, StatusMeta> = {
+  created: { symbol: '+', label: 'created', tone: 'add', annotation: 'notice' },
+  'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
+  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
+  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
+  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
+  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
+  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'warning' },
+  failed: { symbol: '✖', label: 'failed', tone: 'error', annotation: 'error' },
+  // Not created because the run stopped: the next sync picks it up, but someone has to run it.
+  skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
+};
+
+const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
+  create: 'create',
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  'changed-locally': 'changedLocally',
+  'missing-remotely': 'missingRemotely',
+  conflict: 'conflict',
+  orphaned: 'orphaned',
+  error: 'error',
+};
+
+export interface ViewEntry extends StatusMeta {
+  identifier: string;
+  file?: string;
+  remoteId?: string;
+  /** Why it failed (plan `error`, sync `failed`…). */
+  message?: string;
+  changes: FieldChange[];
+  diff?: string;
+  diagnostics: Diagnostic[];
+  next?: string;
+}
+
+export interface CountRow {
+  /** The PlanAction or SyncOutcome counted. */
+  key: string;
+  symbol: string;
+  label: string;
+  tone: Tone;
+  count: number;
+}
+
+export interface ReportView {
+  command: 'plan' | 'sync';
+  /** `wfsync plan` / `wfsync sync`: what produced the result. */
+  title: string;
+  target: { name: string; baseUrl: string };
+  /** Everything but in-sync, in the input's order: each gets its own block. */
+  entries: ViewEntry[];
+  /** In sync: one compact line each. */
+  inSync: ViewEntry[];
+  /** Non-zero counts, in summary order. */
+  counts: CountRow[];
+  total: number;
+  /** `Plan: 2 to create, 7 in sync, 1 drifted. Run "wfsync sync" to create.` */
+  closing: string;
+  /** Further sentences after the closing line (attention needed, interrupted…). */
+  notes: string[];
+  ignoredFields: string[];
+}
+
+/** The view of a plan. `command` is the command printing it: `sync` prints its plan without telling to run sync. */
+export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView {
+  const toEntry = (item: PlanItem): ViewEntry => ({
+    ...PLAN_ACTIONS[item.action],
+    identifier: item.identifier,
+    file: item.file,
+    remoteId: item.remoteId,
+    message: item.error,
+    changes: item.changes,
+    diff: item.diff,
+    diagnostics: item.diagnostics ?? [],
+    next: item.next,
+  });
+  const s = plan.summary;
+  const counts = countRows(PLAN_ACTIONS, (action) => s[SUMMARY_KEY[action]]);
+  const total = counts.reduce((sum, row) => sum + row.count, 0);
+  const attention = total - s.create - s.inSync;
+
+  let closing: string;
+  if (total === 0) closing = 'No changes. No workflow definitions and nothing in state.';
+  else if (total === s.inSync) closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
+  else {
+    const parts = [`${s.create} to create`, `${s.inSync} in sync`];
+    for (const row of counts) {
+      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(`${row.count} ${row.label}`);
+    }
+    const hint = s.create > 0 && command === 'plan' ? ' Run "wfsync sync" to create.' : '';
+    closing = `Plan: ${parts.join(', ')}.${hint}`;
+  }
+  return {
+    command,
+    title: `wfsync ${command}`,
+    target: plan.target,
+    entries: plan.items.filter((i) => i.action !== 'in-sync').map(toEntry),
+    inSync: plan.items.filter((i) => i.action === 'in-sync').map(toEntry),
+    counts,
+    total,
+    closing,
+    notes: attention > 0 ? [attentionNote(attention)] : [],
+    ignoredFields: plan.ignoredFields,
+  };
+}
+
+/** The view of a sync result: same layout, outcomes instead of actions. */
+export function buildSyncView(result: SyncResult): ReportView {
+  const toEntry = (item: SyncItemResult): ViewEntry => ({
+    ...SYNC_OUTCOMES[item.outcome],
+    identifier: item.identifier,
+    file: item.file,
+    remoteId: item.remoteId,
+    message: item.message,
+    changes: item.changes ?? [],
+    diff: item.diff,
+    diagnostics: item.diagnostics ?? [],
+    next: item.next,
+  });
+  const s = result.summary;
+  const counts = countRows(SYNC_OUTCOMES, (outcome) => s[outcome]);
+  // Always listed, so scripts and eyes find them in the same place; the rest only when they happened.
+  const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
+  const parts = (Object.keys(SYNC_OUTCOMES) as SyncOutcome[])
+    .filter((outcome) => always.has(outcome) || s[outcome] > 0)
+    .map((outcome) => `${s[outcome]} ${SYNC_OUTCOMES[outcome].label}`);
+  const attention = s.drifted + s['changed-locally'] + s['missing-remotely'] + s.conflict + s.orphaned;
+
+  const notes: string[] = [];
+  if (result.interrupted) {
+    notes.push('Interrupted: no create was started after the signal. Run "wfsync sync" again to finish.');
+  }
+  if (result.status === 'auth') {
+    notes.push('Stopped: the service refused the API key for this target (see the failure above).');
+  } else if (result.status === 'rate-limited') {
+    notes.push('Stopped: the service kept rate-limiting requests. Run "wfsync sync" again later.');
+  }
+  if (attention > 0) notes.push(attentionNote(attention));
+  return {
+    command: 'sync',
+    title: 'wfsync sync',
+    target: result.plan.target,
+    entries: result.outcomes.filter((i) => i.outcome !== 'in-sync').map(toEntry),
+    inSync: result.outcomes.filter((i) => i.outcome === 'in-sync').map(toEntry),
+    counts,
+    total: counts.reduce((sum, row) => sum + row.count, 0),
+    closing: `Sync: ${parts.join(', ')}.`,
+    notes,
+    ignoredFields: result.plan.ignoredFields,
+  };
+}
+
+function countRows<K extends string>(meta: Record<K, StatusMeta>, count: (key: K) => number): CountRow[] {
+  return (Object.keys(meta) as K[])
+    .map((key) => ({ key, symbol: meta[key].symbol, label: meta[key].label, tone: meta[key].tone, count: count(key) }))
+    .filter((row) => row.count > 0);
+}
+
+function attentionNote(count: number): string {
+  const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
+  return `${needs} attention: wfsync never updates or deletes a workflow, so a person must act (see each "next").`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Per-target state: a cache of identity (identifier → workflow _id) plus the hash of the definition each workflow
+ * was created from. Never the only truth: plan/sync look identifiers up on the service when an entry is missing.
+ */
+export interface StateEntry {
+  /** The workflow's `_id` on the service. */
+  id: string;
+  /** `sha256:<hex>` of the create body it was created (or adopted) from. */
+  hash: string;
+  /** created: by sync; adopted: by pull or because the service already matched; rebuilt: by `wfsync state rebuild`. */
+  origin: 'created' | 'adopted' | 'rebuilt';
+  /** Definition file when recorded (display path), for humans. */
+  file?: string;
+  /** ISO timestamp of when the entry was written. */
+  recordedAt: string;
+}
+
+/** Written (atomically) BEFORE each POST, removed after the create is recorded: an interrupted create is reconciled. */
+export interface PendingCreate {
+  identifier: string;
+  /** Every identifier the service might derive (both slug generations): all are looked up when reconciling. */
+  lookupIdentifiers: string[];
+  name: string;
+  hash: string;
+  idempotencyKey: string;
+  startedAt: string;
+}
+
+export interface StateFile {
+  version: 1;
+  /** Target name and base URL (no credentials) the file belongs to: refuse to mix targets. */
+  target: string;
+  baseUrl: string;
+  workflows: Record<string, StateEntry>;
+  pending: Record<string, PendingCreate>;
+}

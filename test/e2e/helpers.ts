@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin/wfsync.js');
+
+export interface RunResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawn the built CLI as a user would (no TTY, NO_COLOR, TZ=UTC), in `cwd`. */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number },
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      TZ: 'UTC',
+    };
+    for (const [k, v] of Object.entries(options.env ?? {})) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A temp project directory with the given files (path → content). */
+export function makeProject(files: Record<string, string | Uint8Array>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wfsync-e2e-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+/** A temp project holding a copy of the repository's example workflows and schemas. */
+export function makeExampleProject(extra: Record<string, string> = {}): string {
+  const dir = makeProject(extra);
+  cpSync(join(ROOT, 'workflows'), join(dir, 'workflows'), { recursive: true });
+  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
+  cpSync(join(ROOT, 'wfsync.config.yaml'), join(dir, 'wfsync.config.yaml'));
+  return dir;
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { makeExampleProject, makeProject, runCli } from './helpers.js';
+
+const VALID = `name: order shipped
+steps:
+  - name: chat
+    template:
+      type: chat
+      content: "Order {{orderId}} shipped"
+triggers:
+  - type: event
+    identifier: order-shipped
+    variables:
+      - { name: orderId, type: String }
+`;
+
+describe('wfsync validate (the built CLI)', () => {
+  it('accepts the example workflows: exit 0 and a one-line summary', async () => {
+    const cwd = makeExampleProject();
+    const result = await runCli(['validate'], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^✔ 9 files valid/m);
+    expect(result.status).toBe(0);
+  });
+
+  it('reports every problem of every file in one run, sorted, with file:line:col and a code frame; exit 3', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml': VALID.replace('type: chat', 'type: chatt'),
+      'workflows/b.yaml': 'name: [unclosed\n',
+      'workflows/c.yaml': VALID.replace('name: order shipped', 'name: order shipped\nnmae: typo').replace(
+        'order-shipped',
+        'order-shipped-two',
+      ),
+    });
+    const result = await runCli(['validate'], { cwd });
+    expect(result.status).toBe(3);
+    const headers = result.stdout.split('\n').filter((l) => /^workflows\/\S+:\d+:\d+ /.test(l));
+    expect(headers).toEqual([
+      expect.stringMatching(/^workflows\/a\.yaml:5:13 error .*chatt.*\[schema-enum\]$/),
+      expect.stringMatching(/^workflows\/b\.yaml:2:1 error .*\[yaml-syntax\]$/),
+      expect.stringMatching(/^workflows\/c\.yaml:2:1 error .*nmae.*\[schema-additional-property\]$/),
+    ]);
+    expect(result.stdout).toContain('> 5 |       type: chatt');
+    expect(result.stdout).toMatch(/✖ 3 problems \(3 errors, 0 warnings\) in 3 of 3 files/);
+    expect(result.stdout).not.toContain('\x1b[');
+    expect(result.stderr).toBe('');
+  });
+
+  it('json output is versioned and machine-readable', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': VALID.replace('type: chat', 'type: chatt') });
+    const result = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(result.status).toBe(3);
+    const report = JSON.parse(result.stdout);
+    expect(report.version).toBe(1);
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'schema-enum',
+        severity: 'error',
+        file: 'workflows/a.yaml',
+        line: 5,
+        column: 13,
+        pointer: '/steps/0/template/type',
+      }),
+    ]);
+  });
+
+  it('github format prints annotations and writes the step summary', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': VALID.replace('type: chat', 'type: chatt') });
+    const summary = `${cwd}/summary.md`;
+    const result = await runCli(['validate', '--format', 'github'], {
+      cwd,
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/^::error file=workflows\/a\.yaml,line=5,col=13,/m);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(summary, 'utf8')).toContain('workflows/a.yaml');
+  });
+
+  it('--max-warnings turns warnings into a failure', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml': VALID.replace('identifier: order-shipped', 'identifier: shipped'),
+    });
+    const lenient = await runCli(['validate'], { cwd });
+    expect(lenient.status).toBe(0);
+    expect(lenient.stdout).toContain('[identifier-name-mismatch]');
+    const strict = await runCli(['validate', '--max-warnings', '0'], { cwd });
+    expect(strict.status).toBe(3);
+  });
+
+  it('rule severities come from wfsync.config.yaml', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'rules:\n  identifier-name-mismatch: error\n',
+      'workflows/a.yaml': VALID.replace('identifier: order-shipped', 'identifier: shipped'),
+    });
+    const result = await runCli(['validate'], { cwd });
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/a\.yaml:\d+:\d+ error .*\[identifier-name-mismatch\]/);
+  });
+
+  it('an invalid config is reported with its position on stderr; exit 3', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'rules:\n  identifer-name-mismatch: error\n',
+      'workflows/a.yaml': VALID,
+    });
+    const result = await runCli(['validate'], { cwd });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain('wfsync: invalid config file wfsync.config.yaml');
+    expect(result.stderr).toMatch(
+      /wfsync\.config\.yaml:2:3 error .*identifier-name-mismatch.*\[config-unknown-rule\]/,
+    );
+  });
+
+  it('usage errors exit 64 without a stack trace', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': VALID });
+    const badFormat = await runCli(['validate', '--format', 'xml'], { cwd });
+    expect(badFormat.status).toBe(64);
+    expect(badFormat.stderr).toContain("argument 'xml' is invalid");
+    const missing = await runCli(['validate', 'nope.yaml'], { cwd });
+    expect(missing.status).toBe(64);
+    expect(missing.stderr).toContain('nope.yaml');
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+    const empty = await runCli(['validate'], { cwd: makeProject({ 'README.md': '' }) });
+    expect(empty.status).toBe(64);
+    expect(empty.stderr).toContain('no workflow definitions');
+  });
+
+  it('--list-rules lists every rule code', async () => {
+    const result = await runCli(['validate', '--list-rules'], { cwd: makeProject({}) });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^identifier-duplicate\s+error\s+/m);
+    expect(result.stdout).toMatch(/^identifier-name-mismatch\s+warning\s+/m);
+  });
+
+  it('--version and --help', async () => {
+    const cwd = makeProject({});
+    const version = await runCli(['--version'], { cwd });
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = await runCli(['validate', '--help'], { cwd });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--max-warnings');
+  });
+});
