@@ -5,6 +5,8 @@ import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
 import { emulateCommand } from './commands/emulate.js';
+import { planCommand } from './commands/plan.js';
+import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
 import { type CliIO, type CommandContext, processIO, useColor } from './context.js';
 
@@ -43,6 +45,8 @@ function buildProgram(ctx: CommandContext): Command {
         '            4 authentication rejected, 5 rate limited, 64 usage error.',
     );
   program.addCommand(validateCommand(ctx));
+  program.addCommand(planCommand(ctx));
+  program.addCommand(syncCommand(ctx));
   program.addCommand(emulateCommand(ctx));
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {

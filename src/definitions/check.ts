@@ -11,14 +11,14 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import { type Diagnostic, joinPointer, type Span } from '../diagnostic.js';
+import { propertyName } from './keys.js';
 import type { Positions } from './positions.js';
 
 /**
  * What yaml accepts but a workflow file must not hold, found in one pass over the document without recursion:
  * nesting deeper than the limit (aliases count where they are used), duplicate keys, keys that are not
  * strings, aliases without an anchor or inside their own anchor, bad merge keys, and numbers JSON cannot carry.
- * Plain non-string keys (`1:`, `true:`) are rewritten in place to the text the author wrote, so toJS, locate and
- * duplicate detection all see the same string.
+ * Non-string keys are rewritten to their text on the way (see propertyName).
  */
 export interface CheckResult {
   diagnostics: Diagnostic[];
@@ -57,13 +57,7 @@ export function checkDocument(
   const heights = new Map<unknown, number>();
   let firstAlias: Alias | undefined;
 
-  const report = (
-    code: string,
-    message: string,
-    span: Span,
-    frame: Frame | undefined,
-    segment?: string | undefined,
-  ) => {
+  const report = (code: string, message: string, span: Span, frame: Frame, segment?: string) => {
     diagnostics.push({ code, severity: 'error', message, file, pointer: pointerOf(frame, segment), ...span });
   };
   const nodeSpan = (node: { range?: [number, number, number] | null }) =>
@@ -88,52 +82,33 @@ export function checkDocument(
       firstAlias ??= child;
       const source = anchors.get(child.source);
       if (source === undefined) {
-        report(
-          'yaml-unresolved-alias',
-          `alias *${child.source} has no anchor &${child.source} before it`,
-          nodeSpan(child),
-          frame,
-          segment,
-        );
+        const message = `alias *${child.source} has no anchor &${child.source} before it`;
+        report('yaml-unresolved-alias', message, nodeSpan(child), frame, segment);
         return;
       }
       const height = heights.get(source);
       if (height === undefined) {
-        report(
-          'yaml-recursive-alias',
-          `alias *${child.source} is inside its own anchor, which would make the value infinite`,
-          nodeSpan(child),
-          frame,
-          segment,
-        );
+        const message = `alias *${child.source} is inside its own anchor, which would make the value infinite`;
+        report('yaml-recursive-alias', message, nodeSpan(child), frame, segment);
         return;
       }
       // A merged mapping lends its pairs to this mapping rather than nesting one level down.
-      const reach = frame.depth + height - (merged && height > 0 ? 1 : 0);
+      const below = merged && height > 0 ? height - 1 : height;
+      const reach = frame.depth + below;
       if (reach > maxDepth) {
-        report(
-          'yaml-too-deep',
-          `alias *${child.source} nests the document ${reach} levels deep; the limit is ${maxDepth}`,
-          nodeSpan(child),
-          frame,
-          segment,
-        );
+        const message = `alias *${child.source} nests the document ${reach} levels deep; the limit is ${maxDepth}`;
+        report('yaml-too-deep', message, nodeSpan(child), frame, segment);
         return;
       }
-      frame.below = Math.max(frame.below, height - (merged && height > 0 ? 1 : 0));
+      frame.below = Math.max(frame.below, below);
       return;
     }
     if (isMap(child) || isSeq(child) || isPair(child)) {
       const depth = frame.depth + (merged && isMap(child) ? 0 : 1);
       if (!isPair(child) && child.anchor !== undefined) anchors.set(child.anchor, child);
       if (depth > maxDepth) {
-        report(
-          'yaml-too-deep',
-          `nesting is deeper than ${maxDepth} levels`,
-          startSpan(isPair(child) ? (child.key as Scalar) : child),
-          frame,
-          segment,
-        );
+        const at = startSpan(isPair(child) ? (child.key as Scalar) : child);
+        report('yaml-too-deep', `nesting is deeper than ${maxDepth} levels`, at, frame, segment);
         if (!isPair(child)) heights.set(child, maxDepth);
         return;
       }
@@ -145,63 +120,33 @@ export function checkDocument(
     const value: unknown = node.value;
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
     if (typeof value === 'number' && Number.isFinite(value)) return;
-    report(
-      'yaml-non-json-value',
-      `${node.source ?? String(value)} is not a JSON value; quote it if you mean the text`,
-      nodeSpan(node),
-      frame,
-      segment,
-    );
-  };
-
-  /** The key as a JSON property name, or undefined after reporting why it cannot be one. `null` marks `<<`. */
-  const keyOf = (pair: Pair, frame: Frame): string | null | undefined => {
-    const key = pair.key;
-    if (isScalar(key)) {
-      if (key.anchor !== undefined) {
-        anchors.set(key.anchor, key);
-        heights.set(key, 0);
-      }
-      if (typeof key.value === 'string') return key.value;
-      if (typeof key.value === 'symbol') return null;
-      const source = key.source ?? '';
-      if (source === '' || key.type !== 'PLAIN') {
-        const at = key.range && key.range[0] === key.range[1] && isScalar(pair.value) ? pair.value : key;
-        report('yaml-non-string-key', 'empty key: every key needs a name', nodeSpan(at), frame);
-        return undefined;
-      }
-      // `1:`, `true:`, `null:`: JSON keys are strings, so keep exactly what the author typed (`1.0`, not `1`).
-      key.value = source;
-      return source;
-    }
-    const what = isAlias(key) ? 'an alias' : isSeq(key) ? 'a list' : isMap(key) ? 'a mapping' : 'not text';
-    const at =
-      key && typeof key === 'object' && 'range' in key
-        ? startSpan(key as Scalar)
-        : startSpan(frame.node as Collection);
-    report('yaml-non-string-key', `a key must be plain text, but this key is ${what}`, at, frame);
-    return undefined;
+    const message = `${node.source ?? String(value)} is not a JSON value; quote it if you mean the text`;
+    report('yaml-non-json-value', message, nodeSpan(node), frame, segment);
   };
 
   const visitPair = (frame: Frame, pair: Pair) => {
-    const key = keyOf(pair, frame);
-    if (key === undefined) return;
-    if (key === null) {
+    if (isScalar(pair.key) && pair.key.anchor !== undefined) {
+      anchors.set(pair.key.anchor, pair.key);
+      heights.set(pair.key, 0);
+    }
+    const property = propertyName(pair);
+    if ('problem' in property) {
+      const at = property.at ?? (frame.node as Collection);
+      report('yaml-non-string-key', property.problem, isScalar(at) ? nodeSpan(at) : startSpan(at), frame);
+      return;
+    }
+    if ('merge' in property) {
       visitMerge(frame, pair);
       return;
     }
+    const key = property.name;
     frame.keys ??= new Map();
     const first = frame.keys.get(key);
     if (first === undefined) frame.keys.set(key, pair.key as Scalar);
     else {
       const line = positions.lineOf(first.range?.[0] ?? 0);
-      report(
-        'yaml-duplicate-key',
-        `duplicate key "${key}": it is already set on line ${line}`,
-        nodeSpan(pair.key as Scalar),
-        frame,
-        key,
-      );
+      const message = `duplicate key "${key}": it is already set on line ${line}`;
+      report('yaml-duplicate-key', message, nodeSpan(pair.key as Scalar), frame, key);
     }
     visitChild(frame, pair.value, key, false);
   };
@@ -262,7 +207,7 @@ function frameFor(
   return { node, items, index: 0, depth, below: 0, parent, segment, merged, keys: undefined };
 }
 
-function pointerOf(frame: Frame | undefined, segment: string | undefined): string {
+function pointerOf(frame: Frame, segment: string | undefined): string {
   const segments: string[] = segment === undefined ? [] : [segment];
   for (let f = frame; f?.parent; f = f.parent)
     if (!f.merged && f.segment !== undefined) segments.push(f.segment);

@@ -37,5 +37,5 @@ export function formatBytes(bytes: number): string {
 }
 
 export function fileTooLargeMessage(size: number, maxBytes: number): string {
-  return `file is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(maxBytes)} limit for a workflow definition`;
+  return `file is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(maxBytes)} limit`;
 }

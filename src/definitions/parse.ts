@@ -51,7 +51,7 @@ export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partia
 
   const diagnostics = yamlDiagnostics(doc, { file, positions });
   if (nextDocumentAt !== undefined) {
-    const message = 'a workflow file holds one YAML document; move what follows this "---" to its own file';
+    const message = 'a file holds one YAML document; move what follows this "---" to a file of its own';
     diagnostics.push(make('yaml-multiple-documents', 'error', message, positions.lineSpan(nextDocumentAt)));
   }
   if (doc.directives?.yaml.explicit && doc.directives.yaml.version === '1.1') {
@@ -66,12 +66,12 @@ export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partia
   const root = doc.contents;
   if (root === null || isEmptyScalar(root)) {
     diagnostics.push(
-      make('file-empty', 'error', 'file is empty: expected a workflow definition', FILE_START),
+      make('file-empty', 'error', 'file is empty: there is no YAML document in it', FILE_START),
     );
     return { diagnostics };
   }
   if (!isMap(root)) {
-    const message = `a workflow file must be a mapping (name: …, steps: …), but this one is ${describe(root)}`;
+    const message = `the top level must be a mapping of keys to values (name: …), but this file holds ${describe(root)}`;
     diagnostics.push(make('root-not-mapping', 'error', message, positions.lineSpan(root.range[0])));
     return { diagnostics };
   }

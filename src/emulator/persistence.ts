@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { WfsyncError } from '../errors.js';
+import { writeFileAtomically } from '../state/atomic-write.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
 import type { StoredIdempotencyEntry } from './idempotency.js';
 import type { StoredWorkflow } from './types.js';
@@ -117,7 +116,7 @@ export class DataFileWriter {
   /** Write this snapshot after every earlier one; resolves when it is on disk. */
   write(data: EmulatorData): Promise<void> {
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    const next = this.#queue.then(() => writeAtomically(this.file, text));
+    const next = this.#queue.then(() => writeFileAtomically(this.file, text, { mode: 0o600 }));
     // A failed write must not block later ones; the caller of this write still sees the failure.
     this.#queue = next.catch(() => undefined);
     return next;
@@ -126,38 +125,5 @@ export class DataFileWriter {
   /** Resolves when every write queued so far has finished. */
   async flush(): Promise<void> {
     await this.#queue;
-  }
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await syncDirectory(dirname(file));
-}
-
-/** Make the rename itself durable; not every platform lets a directory be opened, so this is best effort. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows cannot open directories; the rename is still atomic there.
   }
 }

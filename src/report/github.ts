@@ -92,7 +92,7 @@ function formatPlainLine(d: Diagnostic): string {
 }
 
 /** `a`, `a and b`, `a, b and c`. */
-function joinWords(words: readonly string[]): string {
+export function joinWords(words: readonly string[]): string {
   if (words.length <= 1) return words.join('');
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }

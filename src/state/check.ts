@@ -19,7 +19,10 @@ export function checkState(value: unknown): StateCheck {
   if (!isRecord(value)) return corrupt('expected a JSON object');
   const version = value.version;
   if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
-    return { kind: 'newer', problem: `it has format version ${version}; this wfsync reads version 1` };
+    return {
+      kind: 'newer',
+      problem: `format version ${version}; this wfsync reads version ${STATE_VERSION}`,
+    };
   }
   if (version !== STATE_VERSION) return corrupt(`"version" must be 1, found ${JSON.stringify(version)}`);
   if (typeof value.target !== 'string' || value.target === '') return corrupt('"target" must be a string');

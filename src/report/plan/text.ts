@@ -8,6 +8,9 @@ export const MAX_VALUE_LENGTH = 60;
 /** Field changes listed per workflow; the rest are counted (the diff shows them all). */
 export const MAX_CHANGES_LISTED = 30;
 
+/** How an absent side of a change reads. JSON never produces this text, so it cannot be mistaken for a value. */
+export const NOT_SET = '(not set)';
+
 /** Cuts `text` to at most `max` characters (code points, so no surrogate pair is split), ending with `…`. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -20,7 +23,7 @@ export function truncateText(text: string, max: number): string {
  * JSON escapes line breaks and C0 controls; the rest (bidi overrides…) is made visible.
  */
 export function formatValue(value: unknown, max = MAX_VALUE_LENGTH): string {
-  if (value === undefined) return '(not set)';
+  if (value === undefined) return NOT_SET;
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
@@ -38,8 +41,8 @@ export function formatPath(change: FieldChange): string {
 /** The two sides of a change, service first (as in the diff): `false`, `true`. */
 export function formatChangeValues(change: FieldChange): { actual: string; desired: string } {
   return {
-    actual: change.kind === 'only-in-file' ? '(not set)' : formatValue(change.actual),
-    desired: change.kind === 'only-on-service' ? '(not set)' : formatValue(change.desired),
+    actual: change.kind === 'only-in-file' ? NOT_SET : formatValue(change.actual),
+    desired: change.kind === 'only-on-service' ? NOT_SET : formatValue(change.desired),
   };
 }
 

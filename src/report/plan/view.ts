@@ -61,6 +61,8 @@ export interface ViewEntry extends StatusMeta {
   identifier: string;
   file?: string;
   remoteId?: string;
+  /** The id state records (shown when the service's is unknown: missing remotely, orphaned). */
+  stateId?: string;
   /** Why it failed (plan `error`, sync `failed`…). */
   message?: string;
   changes: FieldChange[];
@@ -104,6 +106,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
     identifier: item.identifier,
     file: item.file,
     remoteId: item.remoteId,
+    stateId: item.stateId,
     message: item.error,
     changes: item.changes,
     diff: item.diff,
@@ -188,7 +191,13 @@ export function buildSyncView(result: SyncResult): ReportView {
 
 function countRows<K extends string>(meta: Record<K, StatusMeta>, count: (key: K) => number): CountRow[] {
   return (Object.keys(meta) as K[])
-    .map((key) => ({ key, symbol: meta[key].symbol, label: meta[key].label, tone: meta[key].tone, count: count(key) }))
+    .map((key) => ({
+      key,
+      symbol: meta[key].symbol,
+      label: meta[key].label,
+      tone: meta[key].tone,
+      count: count(key),
+    }))
     .filter((row) => row.count > 0);
 }
 

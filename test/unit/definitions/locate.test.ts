@@ -104,6 +104,13 @@ describe('LoadedDefinition.locate', () => {
       expect(at(pointer)).toBe('steps');
   });
 
+  it('matches keys written as numbers or booleans by their text', () => {
+    const numeric = load('name: x\ndata:\n  1.0: one\n  true: yes\n');
+    expect(covered(numeric, numeric.locate('/data/1.0'))).toBe('one');
+    expect(covered(numeric, numeric.locate('/data/true', 'key'))).toBe('true');
+    expect(covered(numeric, numeric.locate('/data/1'))).toBe('data');
+  });
+
   it('answers a path below a scalar with the scalar', () => {
     expect(at('/name/deeper/still')).toBe('Welcome');
   });

@@ -61,7 +61,7 @@ const CASES: Record<string, Case> = {
     diagnostics: ['yaml-warning@1:7'],
     message: 'Unsupported YAML version 1.3 (BAD_DIRECTIVE)',
   },
-  empty: { diagnostics: ['file-empty@1:1'], message: 'file is empty: expected a workflow definition' },
+  empty: { diagnostics: ['file-empty@1:1'], message: 'file is empty: there is no YAML document in it' },
   'comments-only': { diagnostics: ['file-empty@1:1'] },
   'tab-indent': {
     diagnostics: ['yaml-tab-indent@3:1'],
@@ -80,7 +80,8 @@ const CASES: Record<string, Case> = {
   'root-sequence': { diagnostics: ['root-not-mapping@1:1'] },
   'root-scalar': {
     diagnostics: ['root-not-mapping@1:1'],
-    message: 'a workflow file must be a mapping (name: …, steps: …), but this one is a single string',
+    message:
+      'the top level must be a mapping of keys to values (name: …), but this file holds a single string',
   },
   'root-null': { diagnostics: ['root-not-mapping@2:1'] },
   'non-string-key': { diagnostics: ['yaml-non-string-key@3:5'], pointer: '/data' },

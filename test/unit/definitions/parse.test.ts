@@ -190,6 +190,21 @@ describe('parseDefinition: aliases and merges', () => {
   });
 });
 
+describe('parseDefinition: merge keys', () => {
+  it('rejects merging anything but mappings, pointing at the culprit', () => {
+    expect(parseText('a: &a {x: 1}\nb:\n  <<: [*a, 1]\n').diagnostics).toMatchObject([
+      { code: 'yaml-invalid-merge', line: 3, column: 12, pointer: '/b' },
+    ]);
+    expect(where(parseText('b:\n  <<: *nowhere\n').diagnostics)).toEqual(['yaml-unresolved-alias@2:7']);
+  });
+
+  it('reports problems inside an inline merged mapping at the pointer where its keys land', () => {
+    expect(parseText('s:\n  <<: {a: 1, a: 2}\n').diagnostics).toMatchObject([
+      { code: 'yaml-duplicate-key', line: 2, column: 14, pointer: '/s/a' },
+    ]);
+  });
+});
+
 describe('parseDefinition: nesting', () => {
   it('accepts 64 levels and rejects 65 at the first collection too deep', () => {
     expect(parseText(flowNest(63)).diagnostics).toEqual([]);
@@ -216,6 +231,15 @@ describe('parseDefinition: nesting', () => {
         message: 'alias *a nests the document 71 levels deep; the limit is 64',
       },
     ]);
+  });
+
+  it('counts a merged mapping at the level of the mapping it joins', () => {
+    const limits = { maxDepth: 2 };
+    const parse = (text: string) =>
+      where(parseDefinition('w.yaml', encoder.encode(text), limits).diagnostics);
+    expect(parse('a: &a {x: 1}\nb:\n  <<: *a\n  <<: {y: 2}\n')).toEqual([]);
+    expect(parse('a: &a {x: 1}\nb: *a\n')).toEqual([]);
+    expect(parse('a: &a {x: 1}\nb: [*a]\n')).toEqual(['yaml-too-deep@2:5']);
   });
 
   it('honours a custom depth limit', () => {

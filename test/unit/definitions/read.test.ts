@@ -69,13 +69,13 @@ describe('readDefinitions', () => {
         code: 'file-too-large',
         line: 1,
         column: 1,
-        message: 'file is 3 MiB (3145728 bytes), over the 1 MiB limit for a workflow definition',
+        message: 'file is 3 MiB (3145728 bytes), over the 1 MiB limit',
       },
     ]);
     const strict = await readDefinitions([], { cwd, defaultDir: 'w', limits: { maxBytes: 20 } });
     expect(where(strict.diagnostics)).toEqual(['file-too-large@1:1', 'file-too-large@1:1']);
     expect(strict.diagnostics[1]?.message).toBe(
-      `file is ${VALID.length} B (${VALID.length} bytes), over the 20 B limit for a workflow definition`,
+      `file is ${VALID.length} B (${VALID.length} bytes), over the 20 B limit`,
     );
   });
 

@@ -1,0 +1,195 @@
+import pLimit from 'p-limit';
+import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
+import type { ServiceClient } from '../remote/index.js';
+import type { StateFile } from '../state/types.js';
+import { type StopReason, skippedMessage } from './create-failure.js';
+import { type CreateContext, createOne } from './create-one.js';
+import { guardedEmitter } from './emit.js';
+import type { ApplyEvent, SyncItemResult, SyncResult } from './events.js';
+import { messageOf } from './remote-failure.js';
+import { buildSyncStatus, summarizeOutcomes } from './result.js';
+import type { ApplyStore } from './store.js';
+
+export interface ApplyPlanInput {
+  plan: Plan;
+  desired: readonly DesiredWorkflow[];
+  client: ServiceClient;
+  store: ApplyStore;
+  concurrency: number;
+  onEvent?: (event: ApplyEvent) => void;
+  /** Stops STARTING creates (the rest are `skipped`); creates in flight finish and are recorded. */
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
+  drifted: "the service's workflow differs from the file, and the file has not changed since it was created",
+  'changed-locally':
+    'the file changed since the workflow was created, and workflows cannot be updated through the API',
+  'missing-remotely': 'state records this workflow, but the service no longer has it',
+  conflict: 'the identifier exists on the service, but that workflow was not created from this definition',
+  orphaned: 'in state, but no definition has this identifier any more',
+};
+
+/**
+ * Run a plan: POST what it says to create (journaled, bounded concurrency, verified by reading it back), record
+ * workflows the service already matches, and report everything else for a person to act on: nothing is updated
+ * or deleted. One workflow's failure does not stop the others, except failures every later create would share.
+ */
+export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
+  const { plan, store, signal } = input;
+  const emit = guardedEmitter(input.onEvent);
+  const now = input.now ?? (() => new Date());
+  const desired = new Map(input.desired.map((d) => [d.identifier, d]));
+  const initial = store.snapshot;
+  const results: SyncItemResult[] = [];
+  let stop: StopReason | undefined;
+  const creates: number[] = [];
+  for (const [index, item] of plan.items.entries()) {
+    if (item.action === 'create') creates.push(index);
+    else if (item.action === 'in-sync') {
+      const adopted = await adopt(store, initial, item, now);
+      results[index] = adopted.result;
+      stop ??= adopted.stop;
+    } else results[index] = reportOnly(item);
+  }
+  const orphaned = plan.items.filter((i) => i.action === 'orphaned').length;
+  if (orphaned > 0) {
+    emit({
+      type: 'notice',
+      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'}: the API cannot delete workflows, so delete them in the dashboard, then \`wfsync state forget <identifier>\``,
+    });
+  }
+
+  emit({ type: 'phase', phase: 'create', total: creates.length });
+  const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit };
+  const limit = pLimit(Number.isFinite(input.concurrency) ? Math.max(1, Math.floor(input.concurrency)) : 1);
+  let interrupted = false;
+  await Promise.all(
+    creates.map((index) =>
+      limit(async () => {
+        const item = plan.items[index]!;
+        if (stop === undefined && signal?.aborted) stop = 'interrupted';
+        let result: SyncItemResult;
+        if (stop !== undefined) {
+          interrupted ||= stop === 'interrupted' || stop === 'cancelled';
+          result = {
+            identifier: item.identifier,
+            outcome: 'skipped',
+            message: skippedMessage(stop),
+            next: 'run `wfsync sync` again',
+          };
+          if (item.file !== undefined) result.file = item.file;
+        } else {
+          const outcome = await createChecked(ctx, item, desired.get(item.identifier), initial);
+          result = outcome.result;
+          stop ??= outcome.stop;
+          if (outcome.stop === 'cancelled') interrupted = true;
+        }
+        results[index] = result;
+        emit({
+          type: 'workflow',
+          identifier: item.identifier,
+          status: 'done',
+          outcome: result.outcome,
+          ...(result.message === undefined ? {} : { message: result.message }),
+        });
+      }),
+    ),
+  );
+  const stoppedBy = stop === 'auth' || stop === 'rate-limited' ? stop : undefined;
+  return {
+    plan,
+    outcomes: results,
+    summary: summarizeOutcomes(results),
+    interrupted,
+    status: buildSyncStatus(results, stoppedBy),
+  };
+}
+
+async function createChecked(
+  ctx: CreateContext,
+  item: PlanItem,
+  desired: DesiredWorkflow | undefined,
+  initial: StateFile,
+): Promise<{ result: SyncItemResult; stop?: StopReason }> {
+  const base = { identifier: item.identifier, ...(item.file === undefined ? {} : { file: item.file }) };
+  if (desired === undefined) {
+    return {
+      result: {
+        ...base,
+        outcome: 'failed',
+        message: 'the plan creates a workflow no definition given to sync has',
+      },
+    };
+  }
+  if (initial.pending[item.identifier] !== undefined) {
+    // An earlier create of it was interrupted and reconciling could not tell whether it landed.
+    return {
+      result: {
+        ...base,
+        outcome: 'failed',
+        message:
+          'an earlier create of this workflow may have reached the service and could not be checked; it is not sent again until a run can tell',
+        next: 'run `wfsync sync` again when the service can be reached',
+      },
+    };
+  }
+  return createOne(ctx, item, desired);
+}
+
+/** The service already matches the file: make state say so (new entry or refreshed hash). */
+async function adopt(
+  store: ApplyStore,
+  initial: StateFile,
+  item: PlanItem,
+  now: () => Date,
+): Promise<{ result: SyncItemResult; stop?: StopReason }> {
+  const result = reportOnly(item);
+  const entry = initial.workflows[item.identifier];
+  const { remoteId, desiredHash } = item;
+  if (remoteId === undefined || desiredHash === undefined) return { result };
+  if (entry !== undefined && entry.id === remoteId && entry.hash === desiredHash) return { result };
+  // Still the workflow wfsync created (or rebuilt) when the id is the same: only the hash is refreshed.
+  const origin = entry !== undefined && entry.id === remoteId ? entry.origin : 'adopted';
+  try {
+    await store.recordWorkflow(item.identifier, {
+      id: remoteId,
+      hash: desiredHash,
+      origin,
+      ...(item.file === undefined ? {} : { file: item.file }),
+      recordedAt: now().toISOString(),
+    });
+  } catch (error) {
+    const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
+    return {
+      result: { ...result, outcome: 'failed', message, next: 'run `wfsync sync` again' },
+      stop: 'state',
+    };
+  }
+  result.message =
+    origin === 'adopted'
+      ? 'already on the service and matching the file: recorded in state'
+      : "matches the service: recorded the file's new hash";
+  return { result };
+}
+
+/** Plan items sync does not act on, carried into the result as they are. */
+function reportOnly(item: PlanItem): SyncItemResult {
+  const outcome = item.action === 'error' ? 'failed' : item.action === 'create' ? 'failed' : item.action;
+  const message =
+    item.action === 'error' ? (item.error ?? 'the service could not be asked') : MESSAGES[item.action];
+  return {
+    identifier: item.identifier,
+    outcome,
+    ...(item.file === undefined ? {} : { file: item.file }),
+    ...(item.remoteId === undefined ? {} : { remoteId: item.remoteId }),
+    ...(message === undefined ? {} : { message }),
+    ...(item.changes.length === 0 ? {} : { changes: item.changes }),
+    ...(item.diff === undefined ? {} : { diff: item.diff }),
+    ...(item.diagnostics === undefined || item.diagnostics.length === 0
+      ? {}
+      : { diagnostics: item.diagnostics }),
+    next: item.next,
+  };
+}

@@ -1,0 +1,210 @@
+import { compareWorkflow } from '../plan/index.js';
+import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
+import type { CreateResult, ServiceClient, WorkflowResponse } from '../remote/index.js';
+import { describeCreateFailure, type StopReason } from './create-failure.js';
+import type { ApplyEvent, SyncItemResult } from './events.js';
+import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
+import { commandEndingKind, messageOf } from './remote-failure.js';
+import type { ApplyStore } from './store.js';
+import { runForWorkflow } from './workflow-context.js';
+
+export interface CreateContext {
+  client: ServiceClient;
+  store: ApplyStore;
+  target: string;
+  now: () => Date;
+  emit: (event: ApplyEvent) => void;
+}
+
+export interface CreateOneResult {
+  result: SyncItemResult;
+  stop?: StopReason;
+}
+
+const AGAIN = 'run `wfsync sync` again';
+
+/**
+ * One create, journaled: (1) write the pending entry, (2) POST, (3) check the identifier the service gave it,
+ * (4) record it in state (which clears the journal entry), (5) read it back and compare with the file.
+ */
+export async function createOne(
+  ctx: CreateContext,
+  item: PlanItem,
+  desired: DesiredWorkflow,
+): Promise<CreateOneResult> {
+  const { identifier } = item;
+  const file = desired.file;
+  const body = item.body ?? desired.body;
+  const hash = item.desiredHash ?? desired.hash;
+  const lookups = lookupIdentifiersFor(identifier, body.name);
+  const idempotencyKey = buildIdempotencyKey(ctx.target, identifier, hash);
+  try {
+    await ctx.store.recordPending({
+      identifier,
+      lookupIdentifiers: lookups,
+      name: body.name,
+      hash,
+      idempotencyKey,
+      startedAt: ctx.now().toISOString(),
+    });
+  } catch (error) {
+    const message = `nothing was sent: the journal entry could not be written (${messageOf(error)})`;
+    return {
+      result: {
+        identifier,
+        file,
+        outcome: 'failed',
+        message,
+        next: `fix the state file's directory, then ${AGAIN}`,
+      },
+      stop: 'state',
+    };
+  }
+  ctx.emit({ type: 'workflow', identifier, status: 'creating' });
+  let created: CreateResult;
+  try {
+    created = await runForWorkflow(identifier, () =>
+      ctx.client.createWorkflow(body, {
+        idempotencyKey,
+        identifier,
+        alternateIdentifiers: lookups.filter((id) => id !== identifier),
+      }),
+    );
+  } catch (error) {
+    const failure = describeCreateFailure(error, identifier, file);
+    if (!failure.keepPending) await clearQuietly(ctx.store, identifier);
+    return { result: failure.result, ...(failure.stop === undefined ? {} : { stop: failure.stop }) };
+  }
+  const id = created.workflow._id;
+  const given = created.workflow.triggers[0]?.identifier;
+  if (given !== identifier) return identifierMismatch(ctx, desired, { id, given, hash });
+  try {
+    await ctx.store.recordWorkflow(identifier, {
+      id,
+      hash,
+      origin: 'created',
+      file,
+      recordedAt: ctx.now().toISOString(),
+    });
+  } catch (error) {
+    const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
+    return {
+      result: { identifier, file, remoteId: id, outcome: 'failed', message, next: AGAIN },
+      stop: 'state',
+    };
+  }
+  return verify(ctx, desired, created);
+}
+
+/**
+ * The service gave the workflow another identifier. If the declared one belongs to another workflow, the service
+ * made a duplicate (`<identifier>-<suffix>`): nothing may be recorded under the declared identifier, and a person
+ * deletes the duplicate. Otherwise the service derives another identifier from the name: the workflow is recorded
+ * anyway, since with no entry the next run would find nothing under the declared identifier and create it again.
+ */
+async function identifierMismatch(
+  ctx: CreateContext,
+  desired: DesiredWorkflow,
+  created: { id: string; given: string | undefined; hash: string },
+): Promise<CreateOneResult> {
+  const { identifier, file } = desired;
+  const { id, given, hash } = created;
+  const base = { identifier, file, remoteId: id, outcome: 'failed' as const };
+  const shown = given ?? '(none)';
+  let holder: WorkflowResponse | undefined;
+  try {
+    holder = await runForWorkflow(identifier, () => ctx.client.getWorkflow(identifier));
+  } catch {
+    holder = undefined; // cannot tell: recording is the side that never creates twice
+  }
+  if (holder !== undefined && holder._id !== id) {
+    await clearQuietly(ctx.store, identifier);
+    return {
+      result: {
+        ...base,
+        message: `the identifier ${identifier} is taken by another workflow (id ${holder._id}), so the service created a duplicate: workflow ${id} with the identifier ${shown}`,
+        next: `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with \`wfsync pull ${identifier}\``,
+      },
+    };
+  }
+  try {
+    await ctx.store.recordWorkflow(identifier, {
+      id,
+      hash,
+      origin: 'created',
+      file,
+      recordedAt: ctx.now().toISOString(),
+    });
+  } catch (error) {
+    const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
+    return { result: { ...base, message, next: AGAIN }, stop: 'state' };
+  }
+  return {
+    result: {
+      ...base,
+      message: `the service gave workflow ${id} the identifier ${shown}, not ${identifier}: triggers of ${identifier} will not reach it`,
+      next: `rename the workflow so the service derives ${identifier}, delete workflow ${id} in the dashboard, then \`wfsync state forget ${identifier}\``,
+    },
+  };
+}
+
+async function verify(
+  ctx: CreateContext,
+  desired: DesiredWorkflow,
+  created: CreateResult,
+): Promise<CreateOneResult> {
+  const { identifier, file } = desired;
+  const id = created.workflow._id;
+  const base = { identifier, file, remoteId: id };
+  ctx.emit({ type: 'workflow', identifier, status: 'verifying' });
+  let actual: WorkflowResponse | undefined;
+  try {
+    actual = await runForWorkflow(identifier, () => ctx.client.getWorkflow(id));
+  } catch (error) {
+    const message = `created (id ${id}) and recorded, but reading it back failed: ${messageOf(error)}`;
+    const stop = commandEndingKind(error);
+    return {
+      result: { ...base, outcome: 'failed', message, next: 'run `wfsync plan` to compare it' },
+      ...(stop ? { stop } : {}),
+    };
+  }
+  if (actual === undefined) {
+    const message = `created (id ${id}) and recorded, but the service finds no workflow with that id`;
+    return {
+      result: {
+        ...base,
+        outcome: 'failed',
+        message,
+        next: 'run `wfsync plan` to see what the service holds',
+      },
+    };
+  }
+  const { changes, diff } = compareWorkflow(desired, actual);
+  if (changes.length > 0) {
+    return {
+      result: {
+        ...base,
+        outcome: 'failed',
+        message: `created (id ${id}), but the service stored something else than was sent`,
+        changes,
+        diff,
+        next: 'compare the diff with the definition; the difference may need a change in the file or a report to the service',
+      },
+    };
+  }
+  const how = created.replayed
+    ? '; the service replayed an earlier attempt'
+    : created.reconciled
+      ? '; the response was lost, found by a lookup'
+      : '';
+  return { result: { ...base, outcome: 'created', message: `id ${id}${how}` } };
+}
+
+/** Best effort: a journal entry left behind is looked up again by the next run, which is safe. */
+async function clearQuietly(store: ApplyStore, identifier: string): Promise<void> {
+  try {
+    await store.clearPending(identifier);
+  } catch {
+    // The next run's reconcile finds nothing and clears it.
+  }
+}

@@ -1,0 +1,157 @@
+import { Listr, ListrLogger, ProcessOutput } from 'listr2';
+import { sanitizeTerminalText } from '../../report/terminal-text.js';
+import type { ApplyEvent, ApplyPhase } from '../events.js';
+import { describeRow, plural } from './format.js';
+import { type PhaseEnd, PhaseView } from './phase-view.js';
+import { PhaseTally } from './tally.js';
+import type { Progress } from './types.js';
+
+export interface TtyProgressOptions {
+  /** Workflows in flight shown under the phase (default 8); the rest are counted. */
+  maxRows?: number;
+}
+
+/** Lines kept under a phase once it ends (failures, notices): the report has the details. */
+const KEPT_LINES = 5;
+
+/**
+ * listr2 on a terminal: one task per phase (lock, reconcile, fetch, plan, create…), titled with its counter
+ * (`Creating workflows (3/12)`), with a row per workflow in flight showing its status and retries. Finished
+ * workflows leave the display, so it stays a few lines high for 1,000 workflows; failures and notices stay
+ * under their phase. Phases run one listr2 list each, one after the other, so each leaves its final line.
+ */
+export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyProgressOptions = {}): Progress {
+  const maxRows = Math.max(1, options.maxRows ?? 8);
+  const tally = new PhaseTally();
+  let view: PhaseView | undefined;
+  let kept: string[] = [];
+  let failures = 0;
+  // Each phase's list starts once the previous one has closed: two renderers must never share the terminal.
+  let chain: Promise<unknown> = Promise.resolve();
+
+  const liveOutput = (): string => {
+    const rows = [...tally.running.values()];
+    const lines = rows.slice(0, maxRows).map(describeRow);
+    if (rows.length > maxRows) lines.push(`…and ${rows.length - maxRows} more`);
+    return [...lines, ...kept].map((line) => sanitizeTerminalText(line)).join('\n');
+  };
+  const refresh = () => view?.show(runningTitle(tally), liveOutput());
+  const endPhase = () => {
+    if (view === undefined || tally.phase === undefined) return;
+    view.end(finalState(tally, failures, kept.map((line) => sanitizeTerminalText(line)).join('\n')));
+    view = undefined;
+  };
+  const keep = (line: string) => {
+    kept = [...kept, line].slice(-KEPT_LINES);
+  };
+
+  return {
+    onEvent(event: ApplyEvent) {
+      if (event.type === 'notice') {
+        keep(event.message);
+        refresh();
+        return;
+      }
+      if (event.type === 'phase') {
+        endPhase();
+        tally.apply(event);
+        kept = [];
+        failures = 0;
+        if (event.phase === 'done') return;
+        const next = new PhaseView(runningTitle(tally));
+        view = next;
+        chain = chain.then(() => runPhase(stream, next));
+        return;
+      }
+      const finished = tally.apply(event);
+      if (finished !== undefined) {
+        const { row, outcome } = finished;
+        if (outcome === 'failed') {
+          failures++;
+          keep(`✖ ${row.identifier}: ${row.message ?? 'failed'}`);
+        } else if (outcome === undefined && tally.phase === 'reconcile' && row.message !== undefined) {
+          keep(`${row.identifier}: ${row.message}`);
+        }
+      }
+      refresh();
+    },
+    async done() {
+      endPhase();
+      await chain;
+    },
+  };
+}
+
+async function runPhase(stream: NodeJS.WritableStream, view: PhaseView): Promise<void> {
+  const out = stream as NodeJS.WriteStream;
+  const rendererOptions = {
+    logger: new ListrLogger({ processOutput: new ProcessOutput(out, out) }),
+    formatOutput: 'truncate' as const,
+    collapseErrors: true,
+    showErrorMessage: true,
+  };
+  const list = new Listr(
+    [{ title: '', task: (_ctx, task) => view.run(task), rendererOptions: { persistentOutput: true } }],
+    {
+      // The CLI decided this stream is a terminal; listr2 would otherwise look at process.stdout.
+      renderer: 'default',
+      fallbackRenderer: 'default',
+      rendererOptions,
+      fallbackRendererOptions: rendererOptions,
+      exitOnError: false,
+      // The CLI owns Ctrl-C (first: stop starting creates; second: abort); listr2's handler would exit the process.
+      registerSignalListeners: false,
+    },
+  );
+  await list.run();
+}
+
+const RUNNING: Record<Exclude<ApplyPhase, 'done'>, string> = {
+  lock: 'Locking the state file',
+  reconcile: 'Checking interrupted creates',
+  fetch: 'Looking up workflows',
+  plan: 'Planning',
+  create: 'Creating workflows',
+  verify: 'Verifying',
+};
+
+function runningTitle(tally: PhaseTally): string {
+  const phase = tally.phase === undefined || tally.phase === 'done' ? 'plan' : tally.phase;
+  const counter =
+    tally.total === undefined
+      ? tally.finished > 0
+        ? ` (${tally.finished})`
+        : ''
+      : ` (${tally.finished}/${tally.total})`;
+  return `${RUNNING[phase]}${phase === 'lock' || phase === 'plan' ? '' : counter}`;
+}
+
+function finalState(tally: PhaseTally, failures: number, output: string): PhaseEnd {
+  const count = tally.total ?? tally.finished;
+  switch (tally.phase) {
+    case 'lock':
+      return { title: 'Locked the state file', output, failed: false };
+    case 'reconcile':
+      return {
+        title: count === 0 ? 'No interrupted creates' : `Checked ${plural(count, 'interrupted create')}`,
+        output,
+        failed: false,
+      };
+    case 'fetch':
+      return { title: `Looked up ${plural(count, 'workflow')}`, output, failed: false };
+    case 'create': {
+      if (count === 0) return { title: 'Nothing to create', output, failed: false };
+      const created = tally.outcomes.get('created') ?? 0;
+      const skipped = tally.outcomes.get('skipped') ?? 0;
+      const extra = [failures > 0 ? `${failures} failed` : '', skipped > 0 ? `${skipped} skipped` : '']
+        .filter((part) => part !== '')
+        .join(', ');
+      const title = `Created ${created} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
+      return { title, output, failed: failures > 0 };
+    }
+    case 'verify':
+      return { title: 'Verified', output, failed: false };
+    default:
+      return { title: 'Planned', output, failed: false };
+  }
+}

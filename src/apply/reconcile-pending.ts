@@ -1,0 +1,95 @@
+import { RemoteError, type ServiceClient, type WorkflowResponse } from '../remote/index.js';
+import type { PendingCreate } from '../state/types.js';
+import { guardedEmitter } from './emit.js';
+import type { ApplyEvent } from './events.js';
+import { endsCommand } from './remote-failure.js';
+import type { ApplyStore } from './store.js';
+import { runForWorkflow } from './workflow-context.js';
+
+export interface ReconcileInput {
+  client: ServiceClient;
+  store: ApplyStore;
+  onEvent?: (event: ApplyEvent) => void;
+  now?: () => Date;
+}
+
+export interface ReconcileReport {
+  /** The interrupted POST had landed: recorded in state without sending anything. */
+  recovered: Array<{ identifier: string; id: string; foundAs: string }>;
+  /** It had not landed (or its identifier is another workflow's): removed from the journal. */
+  cleared: Array<{ identifier: string; reason: string }>;
+  /** The lookup failed: the entry stays in the journal and apply will not create this workflow in this run. */
+  unresolved: Array<{ identifier: string; message: string }>;
+}
+
+/**
+ * Settle the creates a previous run started but did not record (it crashed, was killed, or lost the response):
+ * each journal entry is looked up under every identifier the service may have given it. Run under the lock,
+ * before fetching, so the plan sees recovered workflows as known and never creates them a second time.
+ */
+export async function reconcilePending(input: ReconcileInput): Promise<ReconcileReport> {
+  const { client, store } = input;
+  const emit = guardedEmitter(input.onEvent);
+  const now = input.now ?? (() => new Date());
+  const entries = Object.values(store.snapshot.pending).sort((a, b) =>
+    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
+  );
+  const report: ReconcileReport = { recovered: [], cleared: [], unresolved: [] };
+  emit({ type: 'phase', phase: 'reconcile', total: entries.length });
+  for (const entry of entries) {
+    const { identifier } = entry;
+    emit({ type: 'workflow', identifier, status: 'fetching' });
+    let search: Search;
+    try {
+      search = await runForWorkflow(identifier, () => findCreated(client, entry));
+    } catch (error) {
+      if (!(error instanceof RemoteError) || endsCommand(error)) throw error;
+      const message = `could not tell whether the interrupted create of ${identifier} reached the service (${error.message}); it stays in the journal and is not created again until a later run can tell`;
+      report.unresolved.push({ identifier, message });
+      emit({ type: 'workflow', identifier, status: 'done', message });
+      continue;
+    }
+    if (search.found !== undefined) {
+      const { workflow, foundAs } = search.found;
+      await store.recordWorkflow(identifier, {
+        id: workflow._id,
+        hash: entry.hash,
+        origin: 'created',
+        recordedAt: now().toISOString(),
+      });
+      report.recovered.push({ identifier, id: workflow._id, foundAs });
+      const message = `recovered an interrupted create: it had been created (id ${workflow._id}); recorded without sending it again`;
+      emit({ type: 'workflow', identifier, status: 'done', message });
+      continue;
+    }
+    await store.clearPending(identifier);
+    const reason =
+      search.others.length === 0
+        ? 'the interrupted create had not reached the service'
+        : `${search.others.join('; ')}: if the interrupted create reached the service, it made a duplicate with a suffixed identifier (look for a second workflow named ${JSON.stringify(entry.name)} in the dashboard)`;
+    report.cleared.push({ identifier, reason });
+    emit({ type: 'workflow', identifier, status: 'done', message: reason });
+  }
+  return report;
+}
+
+interface Search {
+  found?: { workflow: WorkflowResponse; foundAs: string };
+  /** Identifiers held by workflows with another name. */
+  others: string[];
+}
+
+async function findCreated(client: ServiceClient, entry: PendingCreate): Promise<Search> {
+  const candidates = entry.lookupIdentifiers.length > 0 ? entry.lookupIdentifiers : [entry.identifier];
+  const others: string[] = [];
+  for (const candidate of new Set(candidates)) {
+    const workflow = await client.getWorkflow(candidate);
+    if (workflow === undefined) continue;
+    // Someone else's workflow under one of our candidate identifiers is not our create.
+    if (workflow.name === entry.name) return { found: { workflow, foundAs: candidate }, others };
+    others.push(
+      `${JSON.stringify(candidate)} belongs to the workflow named ${JSON.stringify(workflow.name)}`,
+    );
+  }
+  return { others };
+}

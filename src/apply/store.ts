@@ -1,0 +1,14 @@
+import type { PendingCreate, StateEntry, StateFile } from '../state/types.js';
+
+/**
+ * What apply needs of the state store (src/state's StateStore satisfies it): the journal written before each
+ * POST, and the entries written after. Each call must be durable when its promise resolves.
+ */
+export interface ApplyStore {
+  /** A deep copy of the current state. */
+  readonly snapshot: StateFile;
+  recordPending(entry: PendingCreate): Promise<void>;
+  /** Also clears `pending[identifier]`. */
+  recordWorkflow(identifier: string, entry: StateEntry): Promise<void>;
+  clearPending(identifier: string): Promise<void>;
+}

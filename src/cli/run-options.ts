@@ -1,0 +1,58 @@
+import { type Command, Option } from 'commander';
+import { chooseProgressKind, createProgress, type Progress } from '../apply/progress/index.js';
+import type { ServiceClient } from '../remote/index.js';
+import type { CommandContext } from './context.js';
+import { parsePositiveInt } from './parse-args.js';
+
+/** Options shared by every command that talks to a target. */
+export interface TargetCommandFlags {
+  target?: string;
+  baseUrl?: string;
+  state?: string;
+  concurrency?: number;
+  allowInsecureHttp?: boolean;
+  only?: string[];
+  quiet?: boolean;
+}
+
+export function addTargetOptions(command: Command): Command {
+  return command
+    .option(
+      '-t, --target <name>',
+      'target from wfsync.config.yaml (default: defaultTarget, else the built-in "local")',
+    )
+    .option('--base-url <url>', 'service base URL (overrides the target; env WFSYNC_BASE_URL)')
+    .option('--state <file>', "state file (default: the target's, .wfsync/state/<target>.json)")
+    .option('--concurrency <n>', "requests in parallel (default: the target's, else 4)", parsePositiveInt)
+    .option(
+      '--allow-insecure-http',
+      'allow http:// to a non-loopback host (the API key travels in clear text)',
+    )
+    .option('-q, --quiet', 'no progress output');
+}
+
+export function addOnlyOption(command: Command): Command {
+  return command.option(
+    '--only <pattern...>',
+    'only these workflows: identifiers or globs over identifiers or file paths (order-*, workflows/billing/**)',
+  );
+}
+
+export function formatOption(formats: string[]): Option {
+  return new Option('-f, --format <format>', 'output format').choices(formats).default('human');
+}
+
+export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {
+  const kind = chooseProgressKind({ quiet: quiet === true, stream: ctx.stderr, env: ctx.env });
+  return createProgress(kind, ctx.stderr);
+}
+
+/** The client `plan` uses: any attempt to create is a bug, and fails loudly instead of reaching the service. */
+export function readOnlyClient(client: ServiceClient): ServiceClient {
+  return {
+    getWorkflow: (id) => client.getWorkflow(id),
+    createWorkflow: () =>
+      Promise.reject(new Error('internal error: plan is read-only and must never create')),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * (desired definitions, state, what the service returned) → the Plan `wfsync plan` prints and `wfsync sync`
+ * applies. Pure: the lookups were made before; nothing here asks the service or reads a clock.
+ */
+import type { WorkflowResponse } from '../generated/workflow-response.js';
+import type { StateEntry, StateFile } from '../state/types.js';
+import { compareWorkflow } from './compare.js';
+import { IGNORED_FIELDS } from './ignored-fields.js';
+import { duplicateNote, NEXT } from './next-steps.js';
+import { remoteVersionOf } from './remote-version.js';
+import type {
+  DesiredWorkflow,
+  Plan,
+  PlanAction,
+  PlanItem,
+  PlanSummary,
+  RemoteLookup,
+  RemoteObservation,
+} from './types.js';
+
+export interface PlanInput {
+  target: { name: string; baseUrl: string };
+  desired: DesiredWorkflow[];
+  state: StateFile;
+  /** By identifier: every desired identifier and every identifier state records. */
+  observations: ReadonlyMap<string, RemoteObservation>;
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const { desired, state, observations } = input;
+  const filesById = new Map<string, string[]>();
+  for (const d of desired) filesById.set(d.identifier, [...(filesById.get(d.identifier) ?? []), d.file]);
+  const planned = desired.map((d) => {
+    const files = filesById.get(d.identifier) ?? [];
+    if (files.length > 1) return duplicateItem(d, files);
+    return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier));
+  });
+  planned.sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file ?? '', b.file ?? ''));
+  const orphans = Object.keys(state.workflows)
+    .filter((identifier) => !filesById.has(identifier))
+    .sort(compareText)
+    .map((identifier) => planOrphan(identifier, entryOf(state, identifier)!, observations.get(identifier)));
+  const items = [...planned, ...orphans];
+  return {
+    version: 1,
+    target: { name: input.target.name, baseUrl: input.target.baseUrl },
+    items,
+    summary: summarize(items),
+    ignoredFields: [...IGNORED_FIELDS],
+  };
+}
+
+/** Own properties only: an identifier such as `constructor` must not find Object.prototype's. */
+function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
+  return Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier] : undefined;
+}
+
+function planDesired(
+  desired: DesiredWorkflow,
+  entry: StateEntry | undefined,
+  observation: RemoteObservation | undefined,
+): PlanItem {
+  const base: PlanItem = {
+    identifier: desired.identifier,
+    action: 'create',
+    file: desired.file,
+    name: desired.definition.name,
+    desiredHash: desired.hash,
+    ...(entry === undefined ? {} : { stateId: entry.id, stateHash: entry.hash }),
+    changes: [],
+    next: '',
+  };
+  if (entry !== undefined) {
+    const byId = observation?.byId;
+    if (byId?.status === 'found') return compared(base, desired, byId.workflow, entry);
+    if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id');
+    // The recorded id is gone: a workflow with the identifier may still exist (recreated in the dashboard).
+    const byIdentifier = observation?.byIdentifier;
+    if (byIdentifier?.status === 'found') return compared(base, desired, byIdentifier.workflow, undefined);
+    if (byIdentifier?.status === 'error') return failed(base, byIdentifier, 'by identifier');
+    return {
+      ...base,
+      action: 'missing-remotely',
+      next: NEXT.missingRemotely(desired.identifier, entry.id, desired.file),
+    };
+  }
+  const lookup = observation?.byIdentifier;
+  if (lookup?.status === 'found') return compared(base, desired, lookup.workflow, undefined);
+  if (lookup?.status !== 'not-found') return failed(base, lookup, 'by identifier');
+  return { ...base, action: 'create', body: desired.body, next: NEXT.create() };
+}
+
+/**
+ * A workflow found on the service. With `entry` (found by the recorded id) differences are drift or a changed
+ * file, told apart by the hash state recorded; without (found by identifier only) they are a conflict.
+ */
+function compared(
+  base: PlanItem,
+  desired: DesiredWorkflow,
+  workflow: WorkflowResponse,
+  entry: StateEntry | undefined,
+): PlanItem {
+  const { changes, diff } = compareWorkflow(desired, workflow);
+  const found = { ...base, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow), changes };
+  if (changes.length === 0) {
+    let next = NEXT.inSyncAdopt();
+    if (entry !== undefined) next = entry.hash === desired.hash ? NEXT.inSync() : NEXT.inSyncNewHash();
+    else if (base.stateId !== undefined) next = NEXT.inSyncReplaced(base.stateId, workflow._id);
+    return { ...found, action: 'in-sync', next };
+  }
+  let action: PlanAction = 'conflict';
+  let next = NEXT.conflict(desired.identifier);
+  if (entry !== undefined && entry.hash === desired.hash) {
+    action = 'drifted';
+    next = NEXT.drifted(desired.identifier);
+  } else if (entry !== undefined) {
+    action = 'changed-locally';
+    next = NEXT.changedLocally(desired.identifier);
+  }
+  const note = duplicateNote(desired.identifier, changes);
+  return { ...found, action, diff, next: note === undefined ? next : `${note} ${next}` };
+}
+
+function failed(base: PlanItem, lookup: RemoteLookup | undefined, how: string): PlanItem {
+  const error =
+    lookup?.status === 'error'
+      ? lookup.message
+      : `the service was not asked for this workflow ${how} (a wfsync bug: please report it)`;
+  return { ...base, action: 'error', error, next: NEXT.error() };
+}
+
+function duplicateItem(desired: DesiredWorkflow, files: readonly string[]): PlanItem {
+  return {
+    identifier: desired.identifier,
+    action: 'error',
+    file: desired.file,
+    name: desired.definition.name,
+    desiredHash: desired.hash,
+    changes: [],
+    error: `${files.length} definitions declare identifier ${desired.identifier}: ${files.join(', ')}`,
+    next: NEXT.duplicate(),
+  };
+}
+
+function planOrphan(
+  identifier: string,
+  entry: StateEntry,
+  observation: RemoteObservation | undefined,
+): PlanItem {
+  const base: PlanItem = {
+    identifier,
+    action: 'orphaned',
+    stateId: entry.id,
+    stateHash: entry.hash,
+    changes: [],
+    next: NEXT.orphaned(identifier),
+  };
+  const byId = observation?.byId;
+  if (byId?.status === 'not-found') return { ...base, next: NEXT.orphanedGone(identifier) };
+  if (byId?.status !== 'found') return base;
+  const { workflow } = byId;
+  return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
+}
+
+const SUMMARY_KEYS: Record<PlanAction, keyof PlanSummary> = {
+  create: 'create',
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  'changed-locally': 'changedLocally',
+  'missing-remotely': 'missingRemotely',
+  conflict: 'conflict',
+  orphaned: 'orphaned',
+  error: 'error',
+};
+
+function summarize(items: readonly PlanItem[]): PlanSummary {
+  const summary: PlanSummary = {
+    create: 0,
+    inSync: 0,
+    drifted: 0,
+    changedLocally: 0,
+    missingRemotely: 0,
+    conflict: 0,
+    orphaned: 0,
+    error: 0,
+  };
+  for (const item of items) summary[SUMMARY_KEYS[item.action]]++;
+  return summary;
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

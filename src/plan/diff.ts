@@ -1,0 +1,29 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { stringify } from 'yaml';
+
+/** Block YAML, no folding (a changed long line stays one -/+ pair), no anchors for repeated values. */
+const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
+
+export interface ProjectionDiffInput {
+  /** The service's projection (---). */
+  service: unknown;
+  /** The file's projection (+++). */
+  file: unknown;
+  /** The workflow's name on the service, for the `--- service: <name>` header. */
+  serviceName: string;
+  /** Display path of the definition, for the `+++` header. */
+  fileName: string;
+}
+
+/** Unified diff (3 lines of context) of the YAML of two projections. No timestamps: the same input, the same text. */
+export function buildProjectionDiff(input: ProjectionDiffInput): string {
+  return createTwoFilesPatch(
+    `service: ${input.serviceName}`,
+    input.fileName,
+    stringify(input.service, YAML_OPTIONS),
+    stringify(input.file, YAML_OPTIONS),
+    undefined,
+    undefined,
+    { context: 3, headerOptions: FILE_HEADERS_ONLY },
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * A stored workflow → the definition file `wfsync pull` writes: declarable fields only, in schema order, without
+ * server defaults or fill-ins, the group named as the target's config names it, and the trigger as the service
+ * derived it. Creating from the result gives a workflow that compares equal to the one pulled. Pure.
+ */
+import { stringify } from 'yaml';
+import type { WorkflowDefinition } from '../generated/workflow.js';
+import type { WorkflowResponse } from '../generated/workflow-response.js';
+import { groupReferenceOf, type TargetGroups } from './create-body.js';
+import { isRecord, type Json } from './json.js';
+import { fromRemote } from './project.js';
+import { readRemote, WORKFLOW_SHAPE } from './shape.js';
+
+export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schemas/workflow.schema.json';
+
+/** Block style, no anchors for repeated values, long lines kept whole so a later diff of the file stays small. */
+const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
+
+export interface PulledDefinition {
+  definition: WorkflowDefinition;
+  /** The file's text: the schema modeline, then the definition. */
+  yaml: string;
+}
+
+export function buildDefinitionFromRemote(
+  actual: WorkflowResponse,
+  options: { groups: TargetGroups },
+): PulledDefinition {
+  const converted = fromRemote(actual, WORKFLOW_SHAPE);
+  const fields: Json = isRecord(converted) ? converted : {};
+  const definition: Json = {};
+  for (const key of Object.keys(WORKFLOW_SHAPE.fields)) {
+    const value = key === 'notificationGroupId' ? groupOf(actual, options.groups) : fields[key];
+    if (value !== undefined) definition[key] = value;
+  }
+  // The service always returns the name and the trigger; keep the keys a definition requires even if it did not.
+  definition.name ??= actual.name;
+  definition.steps ??= [];
+  definition.triggers ??= [];
+  return {
+    definition: definition as unknown as WorkflowDefinition,
+    yaml: `${SCHEMA_MODELINE}\n${stringify(definition, YAML_OPTIONS)}`,
+  };
+}
+
+function groupOf(actual: WorkflowResponse, groups: TargetGroups): string | undefined {
+  const id = readRemote(actual, 'notificationGroupId', WORKFLOW_SHAPE);
+  return typeof id === 'string' ? groupReferenceOf(id, groups) : undefined;
+}

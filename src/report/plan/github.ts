@@ -1,0 +1,117 @@
+/**
+ * `--format github` for plan and sync: one annotation per workflow needing attention (and one per diagnostic the
+ * service's answer was mapped to), then the human output without color for the log.
+ *
+ * ```
+ * ::warning file=workflows/welcome.yaml,title=wfsync plan (drifted)::welcome: drifted%0Acritical: true → false%0A…
+ * ```
+ */
+import type { Severity } from '../../diagnostic.js';
+import type { Plan } from '../../plan/types.js';
+import { ANNOTATIONS_PER_KIND, escapeData, escapeProperty, formatAnnotation, joinWords } from '../github.js';
+import { plural } from '../summary.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
+import { renderViewHuman } from './human.js';
+import type { SyncResult } from './sync-result.js';
+import { formatChange, truncateText } from './text.js';
+import {
+  type AnnotationKind,
+  buildPlanView,
+  buildSyncView,
+  type ReportView,
+  type ViewEntry,
+} from './view.js';
+
+/** Field changes quoted in one annotation; the log below has them all. */
+const CHANGES_PER_ANNOTATION = 5;
+const MAX_MESSAGE_LENGTH = 1_000;
+
+const KIND_OF_SEVERITY: Record<Severity, AnnotationKind> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'notice',
+};
+
+export interface GithubOptions {
+  showIgnored?: boolean;
+  command: 'plan' | 'sync';
+}
+
+export function renderPlanGithub(plan: Plan, options: GithubOptions): string {
+  return renderViewGithub(buildPlanView(plan, options.command), options);
+}
+
+export function renderSyncGithub(result: SyncResult, options: GithubOptions): string {
+  return renderViewGithub(buildSyncView(result), options);
+}
+
+interface Annotation {
+  kind: AnnotationKind;
+  text: string;
+}
+
+export function renderViewGithub(view: ReportView, options: Pick<GithubOptions, 'showIgnored'>): string {
+  const annotations: Annotation[] = [];
+  for (const entry of view.entries) {
+    annotations.push({ kind: entry.annotation, text: entryAnnotation(entry, view) });
+    for (const d of entry.diagnostics)
+      annotations.push({ kind: KIND_OF_SEVERITY[d.severity], text: formatAnnotation(d) });
+  }
+  const human = renderViewHuman(view, { color: false, showIgnored: options.showIgnored });
+  return [...capAnnotations(annotations), neutralizeCommands(human)].join('\n');
+}
+
+/**
+ * GitHub shows 10 annotations of each kind per step. The first ones of each kind are kept; when any kind overflows,
+ * one notice (taking a notice slot) counts the rest, which the log below lists in full.
+ */
+export function capAnnotations(annotations: readonly Annotation[]): string[] {
+  const kinds: AnnotationKind[] = ['error', 'warning', 'notice'];
+  const totals: Record<AnnotationKind, number> = { error: 0, warning: 0, notice: 0 };
+  for (const a of annotations) totals[a.kind]++;
+  const overflows = kinds.some((k) => totals[k] > ANNOTATIONS_PER_KIND);
+  const limits: Record<AnnotationKind, number> = {
+    error: ANNOTATIONS_PER_KIND,
+    warning: ANNOTATIONS_PER_KIND,
+    notice: overflows ? ANNOTATIONS_PER_KIND - 1 : ANNOTATIONS_PER_KIND,
+  };
+  const shown: Record<AnnotationKind, number> = { error: 0, warning: 0, notice: 0 };
+  const out: string[] = [];
+  for (const a of annotations) {
+    if (shown[a.kind] >= limits[a.kind]) continue;
+    shown[a.kind]++;
+    out.push(a.text);
+  }
+  const omitted = kinds
+    .filter((k) => totals[k] > shown[k])
+    .map((k) => plural(totals[k] - shown[k], `more ${k}`));
+  if (omitted.length > 0) {
+    out.push(`::notice::${escapeData(`${joinWords(omitted)} not shown as annotations; see the log`)}`);
+  }
+  return out;
+}
+
+/** `::warning file=…,title=wfsync plan (drifted)::welcome: drifted%0A<changes>%0ANext: …` */
+function entryAnnotation(entry: ViewEntry, view: ReportView): string {
+  const props: string[] = [];
+  if (entry.file !== undefined && entry.file !== '') props.push(`file=${escapeProperty(entry.file)}`);
+  props.push(`title=${escapeProperty(`${view.title} (${entry.label})`)}`);
+  const lines = [`${entry.identifier}: ${entry.label}`];
+  if (entry.message !== undefined) lines.push(truncateText(entry.message, MAX_MESSAGE_LENGTH));
+  for (const change of entry.changes.slice(0, CHANGES_PER_ANNOTATION)) lines.push(formatChange(change));
+  if (entry.changes.length > CHANGES_PER_ANNOTATION) {
+    lines.push(`… and ${entry.changes.length - CHANGES_PER_ANNOTATION} more changes (see the log)`);
+  }
+  if (entry.next !== undefined && entry.next !== '') lines.push(`Next: ${entry.next}`);
+  // Escape codes would show raw in the annotation; line breaks survive as %0A.
+  return `::${entry.annotation} ${props.join(',')}::${escapeData(sanitizeTerminalText(lines.join('\n'), '\n\r\t'))}`;
+}
+
+/**
+ * The runner reads a log line that starts (after leading whitespace) with `::` or `##[` as a command. Lines of the
+ * human output hold workflow content (diff lines, messages), so such a line gets a zero-width space in front,
+ * which is not whitespace to the runner and invisible to a reader.
+ */
+export function neutralizeCommands(text: string): string {
+  return text.replace(/^([^\S\n]*)(::|##\[)/gm, '$1\u200b$2');
+}

@@ -1,0 +1,132 @@
+/**
+ * `--format json` (and `plan --out`): the plan object itself, versioned (`version: 1`), read back by `sync --plan`.
+ * Keys come in a fixed order so the same plan always gives the same bytes; a field added later (not listed below)
+ * is kept, after the known ones, in sorted order. User data (`body`, change values) keeps its own order.
+ *
+ * Sync: `{version: 1, plan, outcomes, summary, interrupted, status}`.
+ */
+import type { Plan } from '../../plan/types.js';
+import type { SyncResult } from './sync-result.js';
+import { SYNC_OUTCOMES } from './view.js';
+
+const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
+const TARGET_KEYS = ['name', 'baseUrl'] as const;
+const SUMMARY_KEYS = [
+  'create',
+  'inSync',
+  'drifted',
+  'changedLocally',
+  'missingRemotely',
+  'conflict',
+  'orphaned',
+  'error',
+] as const;
+const ITEM_KEYS = [
+  'identifier',
+  'action',
+  'file',
+  'name',
+  'remoteId',
+  'stateId',
+  'desiredHash',
+  'stateHash',
+  'remoteVersion',
+  'error',
+  'changes',
+  'diff',
+  'diagnostics',
+  'next',
+  'body',
+] as const;
+const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
+/** The same order as `wfsync validate --format json`. */
+const DIAGNOSTIC_KEYS = [
+  'file',
+  'line',
+  'column',
+  'endLine',
+  'endColumn',
+  'severity',
+  'code',
+  'message',
+  'pointer',
+] as const;
+const SYNC_KEYS = ['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
+const OUTCOME_KEYS = [
+  'identifier',
+  'outcome',
+  'file',
+  'remoteId',
+  'message',
+  'changes',
+  'diff',
+  'diagnostics',
+  'next',
+] as const;
+
+type Json = Record<string, unknown>;
+
+/**
+ * A copy of `value` with `keys` first (in that order), then any other own key in sorted order. Absent and
+ * undefined values are left out (JSON would drop them anyway). `map` rewrites nested values by key.
+ */
+function ordered(
+  value: object,
+  keys: readonly string[],
+  map: Record<string, (v: unknown) => unknown> = {},
+): Json {
+  const source = value as Json;
+  const rest = Object.keys(source)
+    .filter((k) => !keys.includes(k))
+    .sort();
+  const out: Json = {};
+  for (const key of [...keys, ...rest]) {
+    const v = source[key];
+    if (v === undefined || !Object.hasOwn(source, key)) continue;
+    const rewrite = map[key];
+    out[key] = rewrite ? rewrite(v) : v;
+  }
+  return out;
+}
+
+const eachOrdered =
+  (keys: readonly string[], map?: Record<string, (v: unknown) => unknown>) =>
+  (list: unknown): unknown =>
+    Array.isArray(list) ? list.map((v) => (isObject(v) ? ordered(v, keys, map) : v)) : list;
+
+const objectOrdered =
+  (keys: readonly string[]) =>
+  (v: unknown): unknown =>
+    isObject(v) ? ordered(v, keys) : v;
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const changesOrdered = eachOrdered(CHANGE_KEYS);
+const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
+
+/** The plan as the JSON format writes it: the same data, keys in the documented order. */
+export function buildPlanJson(plan: Plan): Json {
+  return ordered(plan, PLAN_KEYS, {
+    target: objectOrdered(TARGET_KEYS),
+    summary: objectOrdered(SUMMARY_KEYS),
+    items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
+  });
+}
+
+export function buildSyncJson(result: SyncResult): Json {
+  return ordered({ ...result, version: 1 }, SYNC_KEYS, {
+    plan: (plan) => buildPlanJson(plan as Plan),
+    outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
+    summary: objectOrdered(Object.keys(SYNC_OUTCOMES)),
+  });
+}
+
+export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify(buildPlanJson(plan), null, 2)}\n`;
+}
+
+export function renderSyncJson(result: SyncResult): string {
+  return `${JSON.stringify(buildSyncJson(result), null, 2)}\n`;
+}

@@ -1,0 +1,187 @@
+/**
+ * Markdown for a pull-request comment (`--format markdown`) and for `$GITHUB_STEP_SUMMARY`: the summary first, then
+ * one collapsed `<details>` per workflow needing attention, then the in-sync ones in one collapsed list.
+ */
+import type { Plan } from '../../plan/types.js';
+import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
+import { type FitBlock, fitMarkdown } from './markdown-fit.js';
+import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
+import type { SyncResult } from './sync-result.js';
+import {
+  diffLines,
+  formatChangeValues,
+  formatPath,
+  MAX_CHANGES_LISTED,
+  NOT_SET,
+  truncateText,
+} from './text.js';
+import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
+
+/** First line of every plan comment: finds wfsync's comments among a PR's. */
+export const PR_COMMENT_MARKER = '<!-- wfsync-plan -->';
+/** First line of a sync result rendered as Markdown (a different comment from the plan's). */
+export const SYNC_COMMENT_MARKER = '<!-- wfsync-sync -->';
+
+/** Second line of a plan comment: the comment for one target (two targets, two comments). */
+export function prCommentMarker(target: string): string {
+  return targetMarker('wfsync-plan', target);
+}
+
+/** GitHub rejects a comment body over 65,536 characters; stay under with a margin. */
+export const PR_COMMENT_MAX_CHARS = 65_000;
+
+/** Longest message or next step kept in Markdown (characters). */
+const MAX_MESSAGE_LENGTH = 2_000;
+const MAX_DIAGNOSTICS_LISTED = 20;
+
+export interface MarkdownOptions {
+  showIgnored?: boolean;
+  command: 'plan' | 'sync';
+}
+
+export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
+  const view = buildPlanView(plan, options.command);
+  const markers = [PR_COMMENT_MARKER, prCommentMarker(plan.target.name)];
+  return renderViewMarkdown(view, { ...options, markers, ...COMMENT_BUDGET });
+}
+
+export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions): string {
+  const markers = [SYNC_COMMENT_MARKER, targetMarker('wfsync-sync', result.plan.target.name)];
+  return renderViewMarkdown(buildSyncView(result), { ...options, markers, ...COMMENT_BUDGET });
+}
+
+/** Markdown for `$GITHUB_STEP_SUMMARY`: the comment's content, no marker, within the step summary's 1 MiB. */
+export function renderPlanStepSummary(plan: Plan): string {
+  return renderViewMarkdown(buildPlanView(plan, 'plan'), { markers: [], ...STEP_SUMMARY_BUDGET });
+}
+
+export function renderSyncStepSummary(result: SyncResult): string {
+  return renderViewMarkdown(buildSyncView(result), { markers: [], ...STEP_SUMMARY_BUDGET });
+}
+
+interface Budget {
+  limit: number;
+  measure: (text: string) => number;
+  /** Where the limit comes from, for the notes. */
+  where: string;
+}
+
+const COMMENT_BUDGET: Budget = {
+  limit: PR_COMMENT_MAX_CHARS,
+  measure: (text) => text.length,
+  where: 'a comment',
+};
+const STEP_SUMMARY_BUDGET: Budget = {
+  limit: STEP_SUMMARY_MAX_BYTES,
+  measure: utf8Length,
+  where: 'a step summary',
+};
+
+export interface ViewMarkdownOptions extends Budget {
+  markers: readonly string[];
+  showIgnored?: boolean;
+}
+
+export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOptions): string {
+  const local = view.command === 'sync' ? 'the sync log' : 'the plan artifact, or run `wfsync plan` locally';
+  return fitMarkdown({
+    head: buildHead(view, options),
+    details: view.entries.map((entry) => detailsBlock(entry, options.where)),
+    inSync: view.inSync.length > 0 ? inSyncBlock(view.inSync) : undefined,
+    notice: (n) =>
+      `_… ${n} ${n === 1 ? 'workflow' : 'workflows'} not shown to fit ${options.where}; see ${local}._`,
+    limit: options.limit,
+    measure: options.measure,
+  });
+}
+
+function targetMarker(kind: string, target: string): string {
+  // Percent-encoding keeps `-->` (and anything else) from ending the comment early.
+  return `<!-- ${kind} target=${encodeURIComponent(target)} -->`;
+}
+
+function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
+  const name = escapeMarkdown(truncateText(view.target.name, 100)).replace(/#/g, '\\#');
+  const lines = [
+    ...options.markers,
+    `## ${view.title} · ${name}`,
+    '',
+    `Service: ${inlineCode(truncateText(view.target.baseUrl, 200))}`,
+    '',
+    `**${escapeMarkdown(view.closing)}**`,
+  ];
+  if (view.notes.length > 0) lines.push('', view.notes.map(escapeMarkdown).join('<br>\n'));
+  lines.push('', '| Action | Count |', '| --- | ---: |');
+  for (const row of view.counts)
+    lines.push(`| ${escapeMarkdown(`${row.symbol} ${row.label}`)} | ${row.count} |`);
+  lines.push(`| **Total** | **${view.total}** |`);
+  if (options.showIgnored) {
+    const fields = view.ignoredFields.map((f) => inlineCode(f)).join(', ');
+    lines.push('', `Ignored (server-managed, never compared): ${fields === '' ? '(none)' : fields}`);
+  }
+  return lines.join('\n');
+}
+
+function detailsBlock(entry: ViewEntry, where: string): FitBlock {
+  const file = entry.file === undefined ? '' : ` · ${escapeHtml(entry.file)}`;
+  const summary = `<summary>${escapeHtml(`${entry.symbol} ${entry.label}`)} · <code>${escapeHtml(entry.identifier)}</code>${file}</summary>`;
+  const before: string[] = [];
+  if (entry.remoteId !== undefined) before.push(`Service id: ${inlineCode(entry.remoteId)}`);
+  if (entry.message !== undefined) {
+    before.push(
+      `**${escapeMarkdown(entry.label)}:** ${escapeMarkdown(truncateText(entry.message, MAX_MESSAGE_LENGTH))}`,
+    );
+  }
+  if (entry.diagnostics.length > 0) before.push(diagnosticList(entry));
+  if (entry.changes.length > 0) before.push(changeList(entry));
+  const after =
+    entry.next === undefined || entry.next === ''
+      ? []
+      : [`**Next:** ${escapeProse(truncateText(entry.next, MAX_MESSAGE_LENGTH))}`];
+  const open = ['<details>', summary];
+  const close = '</details>';
+  const hasDiff = entry.diff !== undefined && entry.diff !== '';
+  const diff = hasDiff ? [fencedBlock(diffLines(entry.diff ?? ''), 'diff')] : [];
+  const omitted = hasDiff ? [`_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`] : [];
+  // A blank line after </summary> and before </details>, or GitHub renders the Markdown inside as plain text.
+  const join = (middle: string[]) => [open.join('\n'), ...before, ...middle, ...after, close].join('\n\n');
+  return { full: join(diff), lite: join(omitted) };
+}
+
+function changeList(entry: ViewEntry): string {
+  const lines = ['Fields (service → file):', ''];
+  for (const change of entry.changes.slice(0, MAX_CHANGES_LISTED)) {
+    const { actual, desired } = formatChangeValues(change);
+    lines.push(`- ${inlineCode(formatPath(change))}: ${valueCode(actual)} → ${valueCode(desired)}`);
+  }
+  const more = entry.changes.length - MAX_CHANGES_LISTED;
+  if (more > 0) lines.push(`- … and ${more} more (see the diff)`);
+  return lines.join('\n');
+}
+
+function valueCode(value: string): string {
+  return value === NOT_SET ? `_${NOT_SET}_` : inlineCode(value);
+}
+
+function diagnosticList(entry: ViewEntry): string {
+  const lines = entry.diagnostics.slice(0, MAX_DIAGNOSTICS_LISTED).map((d) => {
+    const where = inlineCode(`${d.file}:${d.line}:${d.column}`);
+    const message = escapeProse(truncateText(d.message, MAX_MESSAGE_LENGTH));
+    return `- ${where} **${d.severity}** ${message} (${inlineCode(d.code)})`;
+  });
+  const more = entry.diagnostics.length - MAX_DIAGNOSTICS_LISTED;
+  if (more > 0) lines.push(`- … and ${more} more problems`);
+  return lines.join('\n');
+}
+
+function inSyncBlock(entries: readonly ViewEntry[]): FitBlock {
+  const summary = `<summary>${escapeHtml(`✔ ${entries.length} in sync`)}</summary>`;
+  const list = entries.map((e) => {
+    const file = e.file === undefined ? '' : ` · ${escapeMarkdown(e.file)}`;
+    return `- ${inlineCode(e.identifier)}${file}`;
+  });
+  return {
+    full: [`<details>\n${summary}`, list.join('\n'), '</details>'].join('\n\n'),
+    lite: `${entries.length === 1 ? '1 workflow' : `${entries.length} workflows`} in sync (not listed, to save space).`,
+  };
+}

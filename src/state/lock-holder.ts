@@ -1,0 +1,80 @@
+import { readFile, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+/** Who holds a state lock: written into the lock file by the holder, read by whoever waits for it. */
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  /** ISO timestamp of when the lock was taken. */
+  startedAt: string;
+  /** What the holder runs, for humans (`wfsync sync`); never carries flags, which may hold secrets. */
+  command: string;
+}
+
+export type LockInspection =
+  | { state: 'free' }
+  | {
+      state: 'held';
+      /** Undefined when the file is empty or unreadable (its creator may be writing it right now). */
+      holder: LockHolder | undefined;
+      /** The heartbeat: when the holder last touched the file. */
+      mtime: Date;
+      stale: boolean;
+    };
+
+/**
+ * Look at a lock file and decide whether its holder is gone. On this host the pid answers at once (a SIGKILLed
+ * sync must not block the next run); another host's pid means nothing here, so only a heartbeat (mtime) older
+ * than `staleMs` does. A file without a readable holder is stale only by age: its creator died between creating
+ * and writing it.
+ */
+export async function inspectLock(path: string, staleMs: number, now = Date.now()): Promise<LockInspection> {
+  let text: string;
+  let mtime: Date;
+  try {
+    text = await readFile(path, 'utf8');
+    mtime = (await stat(path)).mtime;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'free' };
+    throw error;
+  }
+  const holder = parseHolder(text);
+  const expired = now - mtime.getTime() > staleMs;
+  const stale =
+    holder === undefined ? expired : holder.hostname === hostname() ? !isProcessAlive(holder.pid) : expired;
+  return { state: 'held', holder, mtime, stale };
+}
+
+export function parseHolder(text: string): LockHolder | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { pid, hostname, startedAt, command } = value as Record<string, unknown>;
+  // pid 0 and negative pids address process groups in kill(): never treat them as one process.
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  if (typeof hostname !== 'string' || typeof startedAt !== 'string' || typeof command !== 'string')
+    return undefined;
+  return { pid, hostname, startedAt, command };
+}
+
+/** Signal 0 checks existence only. EPERM: alive, but another user's. A reused pid looks alive (see the timeout hint). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** `pid 123 on host build-7 (wfsync sync, since 2025-01-02T03:04:05.000Z)`. */
+export function describeHolder(holder: LockHolder | undefined): string {
+  if (holder === undefined)
+    return 'a process that has not written its details (the lock file is empty or unreadable)';
+  const command = holder.command === '' ? '' : `${holder.command}, `;
+  return `pid ${holder.pid} on host ${holder.hostname} (${command}since ${holder.startedAt})`;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { harness, posts, readStateFile, runSync, withFreshState } from './harness.js';
+
+describe('sync of the example workflows against the emulator', () => {
+  it('creates every workflow once, records every id, leaves no journal entry', async () => {
+    const h = await harness();
+    const { result } = await runSync(h);
+
+    expect(result.status).toBe('ok');
+    expect(result.interrupted).toBe(false);
+    expect(result.summary).toEqual({
+      created: h.desired.length,
+      'in-sync': 0,
+      drifted: 0,
+      'changed-locally': 0,
+      'missing-remotely': 0,
+      conflict: 0,
+      orphaned: 0,
+      failed: 0,
+      skipped: 0,
+    });
+    const stored = h.emu.workflows();
+    expect(stored).toHaveLength(h.desired.length);
+    expect(posts(h.emu)).toHaveLength(h.desired.length);
+
+    const state = await readStateFile(h);
+    expect(state.pending).toEqual({});
+    for (const d of h.desired) {
+      const onService = stored.find((w) => w.triggers[0]?.identifier === d.identifier);
+      expect(onService, d.identifier).toBeDefined();
+      expect(state.workflows[d.identifier]).toMatchObject({ id: onService?._id, hash: d.hash, origin: 'created' });
+      const outcome = result.outcomes.find((o) => o.identifier === d.identifier);
+      expect(outcome).toMatchObject({ outcome: 'created', remoteId: onService?._id, file: d.file });
+    }
+  });
+
+  it('a second run finds everything in sync and sends no POST', async () => {
+    const h = await harness();
+    await runSync(h);
+    const stateAfterFirst = await readStateFile(h);
+    const postsBefore = posts(h.emu).length;
+
+    const { plan, result } = await runSync(h);
+
+    expect(plan.items.map((i) => i.action)).toEqual(h.desired.map(() => 'in-sync'));
+    expect(result.status).toBe('ok');
+    expect(result.summary['in-sync']).toBe(h.desired.length);
+    expect(posts(h.emu)).toHaveLength(postsBefore);
+    // Nothing to refresh: the state file is byte-for-byte what the first run wrote.
+    expect(await readStateFile(h)).toEqual(stateAfterFirst);
+  });
+
+  it('emits a create phase with its total and one done event per create, with the outcome', async () => {
+    const h = await harness();
+    await runSync(h, { concurrency: 2 });
+    const phases = h.events.filter((e) => e.type === 'phase');
+    expect(phases).toEqual([
+      { type: 'phase', phase: 'reconcile', total: 0 },
+      { type: 'phase', phase: 'fetch', total: h.desired.length },
+      { type: 'phase', phase: 'create', total: h.desired.length },
+    ]);
+    const done = h.events.filter((e) => e.type === 'workflow' && e.status === 'done' && e.outcome !== undefined);
+    expect(done).toHaveLength(h.desired.length);
+    expect(new Set(done.map((e) => (e.type === 'workflow' ? e.identifier : '')))).toEqual(
+      new Set(h.desired.map((d) => d.identifier)),
+    );
+    for (const identifier of h.desired.map((d) => d.identifier)) {
+      const statuses = h.events.flatMap((e) =>
+        e.type === 'workflow' && e.identifier === identifier ? [e.status] : [],
+      );
+      expect(statuses).toEqual(['fetching', 'done', 'creating', 'verifying', 'done']);
+    }
+  });
+
+  it('records a workflow the service already matches as adopted, without a POST', async () => {
+    const h = await harness();
+    await runSync(h);
+    const again = await withFreshState(h);
+    const postsBefore = posts(h.emu).length;
+    const { result } = await runSync(again);
+    expect(result.summary['in-sync']).toBe(h.desired.length);
+    expect(result.status).toBe('ok');
+    expect(posts(h.emu)).toHaveLength(postsBefore);
+    const state = again.store.snapshot;
+    for (const d of h.desired) expect(state.workflows[d.identifier]).toMatchObject({ origin: 'adopted', hash: d.hash });
+  });
+});
