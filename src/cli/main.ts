@@ -6,6 +6,8 @@ import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
 import { emulateCommand } from './commands/emulate.js';
 import { planCommand } from './commands/plan.js';
+import { pullCommand } from './commands/pull.js';
+import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
 import { type CliIO, type CommandContext, processIO, useColor } from './context.js';
@@ -47,6 +49,8 @@ function buildProgram(ctx: CommandContext): Command {
   program.addCommand(validateCommand(ctx));
   program.addCommand(planCommand(ctx));
   program.addCommand(syncCommand(ctx));
+  program.addCommand(pullCommand(ctx));
+  program.addCommand(stateCommand(ctx));
   program.addCommand(emulateCommand(ctx));
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {
