@@ -19,7 +19,9 @@ export function normalizeStateBaseUrl(baseUrl: string): string {
     return trimmed.replace(/\/+$/, '');
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return `${url.origin}${path}`;
+  // Non-http schemes (the local target's `embedded:local`) have an opaque origin: keep scheme and host as written.
+  const origin = url.origin === 'null' ? `${url.protocol}${url.host ? `//${url.host}` : ''}` : url.origin;
+  return `${origin}${path}`;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { WfsyncError } from '../errors.js';
+import { describeFsError } from './atomic-write.js';
 
 /** Who holds a state lock: written into the lock file by the holder, read by whoever waits for it. */
 export interface LockHolder {
@@ -36,7 +38,7 @@ export async function inspectLock(path: string, staleMs: number, now = Date.now(
     mtime = (await stat(path)).mtime;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'free' };
-    throw error;
+    throw new WfsyncError(`cannot read the lock file ${path}: ${describeFsError(error)}`, { cause: error });
   }
   const holder = parseHolder(text);
   const expired = now - mtime.getTime() > staleMs;
@@ -77,4 +79,26 @@ export function describeHolder(holder: LockHolder | undefined): string {
     return 'a process that has not written its details (the lock file is empty or unreadable)';
   const command = holder.command === '' ? '' : `${holder.command}, `;
   return `pid ${holder.pid} on host ${holder.hostname} (${command}since ${holder.startedAt})`;
+}
+
+export function lockTimeout(path: string, holder: LockHolder | undefined, timeoutMs: number): WfsyncError {
+  const waited = timeoutMs > 0 ? ` (waited ${formatDuration(timeoutMs)}; raise it with --lock-timeout)` : '';
+  return new WfsyncError(
+    `the state is locked by ${describeHolder(holder)}: another wfsync is working on this target${waited}. ` +
+      `If that process is no longer running (it was on another host, or its pid was reused), delete ${path} by hand.`,
+  );
+}
+
+function formatDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** `wfsync sync` from `node bin/wfsync.js sync --target prod`: positional words only, flags may carry secrets. */
+export function commandFromArgv(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of argv.slice(2)) {
+    if (arg.startsWith('-') || words.length === 2) break;
+    words.push(arg);
+  }
+  return ['wfsync', ...words].join(' ');
 }

@@ -5,9 +5,9 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WfsyncError } from '../errors.js';
 import { describeFsError } from './atomic-write.js';
-import { describeHolder, inspectLock, type LockHolder } from './lock-holder.js';
+import { commandFromArgv, inspectLock, type LockHolder, lockTimeout } from './lock-holder.js';
 
-export type { LockHolder } from './lock-holder.js';
+export { commandFromArgv, type LockHolder } from './lock-holder.js';
 
 export interface LockOptions {
   /** How long to wait for another holder (`--lock-timeout`); 0 fails at once. */
@@ -197,26 +197,4 @@ function removeIfOursSync(path: string, text: string): void {
   } catch {
     // Exiting anyway: a lock left behind is found stale by pid on the next run.
   }
-}
-
-function lockTimeout(path: string, holder: LockHolder | undefined, timeoutMs: number): WfsyncError {
-  const waited = timeoutMs > 0 ? ` (waited ${formatDuration(timeoutMs)}; raise it with --lock-timeout)` : '';
-  return new WfsyncError(
-    `the state is locked by ${describeHolder(holder)}: another wfsync is working on this target${waited}. ` +
-      `If that process is no longer running (it was on another host, or its pid was reused), delete ${path} by hand.`,
-  );
-}
-
-function formatDuration(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}
-
-/** `wfsync sync` from `node bin/wfsync.js sync --target prod`: positional words only, flags may carry secrets. */
-export function commandFromArgv(argv: readonly string[]): string {
-  const words: string[] = [];
-  for (const arg of argv.slice(2)) {
-    if (arg.startsWith('-') || words.length === 2) break;
-    words.push(arg);
-  }
-  return ['wfsync', ...words].join(' ');
 }

@@ -28,6 +28,11 @@ export class PhaseView {
     });
   }
 
+  /** The title now: listr2 needs one when the task is created, or it sends the output to its bottom bar. */
+  get title(): string {
+    return this.#title;
+  }
+
   /** listr2's task function: shows the view until the phase ends, then its final state. */
   async run(task: AnyTaskWrapper): Promise<void> {
     this.#task = task;

@@ -11,20 +11,21 @@ export interface TtyProgressOptions {
   maxRows?: number;
 }
 
-/** Lines kept under a phase once it ends (failures, notices): the report has the details. */
+/** Lines kept under a phase once it ends (the latest failures, reconcile results): the report has the rest. */
 const KEPT_LINES = 5;
 
 /**
  * listr2 on a terminal: one task per phase (lock, reconcile, fetch, plan, create…), titled with its counter
  * (`Creating workflows (3/12)`), with a row per workflow in flight showing its status and retries. Finished
- * workflows leave the display, so it stays a few lines high for 1,000 workflows; failures and notices stay
- * under their phase. Phases run one listr2 list each, one after the other, so each leaves its final line.
+ * workflows leave the display, so it stays a few lines high for 1,000 workflows; the latest failures stay under
+ * their phase. Phases run one listr2 list each, one after the other, so each leaves its final line.
  */
 export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyProgressOptions = {}): Progress {
   const maxRows = Math.max(1, options.maxRows ?? 8);
   const tally = new PhaseTally();
   let view: PhaseView | undefined;
   let kept: string[] = [];
+  let notice: string | undefined;
   let failures = 0;
   // Each phase's list starts once the previous one has closed: two renderers must never share the terminal.
   let chain: Promise<unknown> = Promise.resolve();
@@ -33,6 +34,7 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
     const rows = [...tally.running.values()];
     const lines = rows.slice(0, maxRows).map(describeRow);
     if (rows.length > maxRows) lines.push(`…and ${rows.length - maxRows} more`);
+    if (notice !== undefined) lines.push(notice);
     return [...lines, ...kept].map((line) => sanitizeTerminalText(line)).join('\n');
   };
   const refresh = () => view?.show(runningTitle(tally), liveOutput());
@@ -48,7 +50,8 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
   return {
     onEvent(event: ApplyEvent) {
       if (event.type === 'notice') {
-        keep(event.message);
+        // Notices are of the moment (a wait, a lock held by another run): the latest one shows while it matters.
+        notice = event.message;
         refresh();
         return;
       }
@@ -56,6 +59,7 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
         endPhase();
         tally.apply(event);
         kept = [];
+        notice = undefined;
         failures = 0;
         if (event.phase === 'done') return;
         const next = new PhaseView(runningTitle(tally));
@@ -91,7 +95,15 @@ async function runPhase(stream: NodeJS.WritableStream, view: PhaseView): Promise
     showErrorMessage: true,
   };
   const list = new Listr(
-    [{ title: '', task: (_ctx, task) => view.run(task), rendererOptions: { persistentOutput: true } }],
+    [
+      {
+        title: view.title,
+        task: (_ctx, task) => view.run(task),
+        // Both: listr2 reads the fallback's when process.stdout is not a terminal, whatever renderer is named.
+        rendererOptions: { persistentOutput: true },
+        fallbackRendererOptions: { persistentOutput: true },
+      },
+    ],
     {
       // The CLI decided this stream is a terminal; listr2 would otherwise look at process.stdout.
       renderer: 'default',

@@ -5,9 +5,9 @@
  *
  * Sync: `{version: 1, plan, outcomes, summary, interrupted, status}`.
  */
+import { SYNC_OUTCOMES } from '../../apply/events.js';
 import type { Plan } from '../../plan/types.js';
 import type { SyncResult } from './sync-result.js';
-import { SYNC_OUTCOMES } from './view.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;
@@ -119,7 +119,7 @@ export function buildSyncJson(result: SyncResult): Json {
   return ordered({ ...result, version: 1 }, SYNC_KEYS, {
     plan: (plan) => buildPlanJson(plan as Plan),
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-    summary: objectOrdered(Object.keys(SYNC_OUTCOMES)),
+    summary: objectOrdered(SYNC_OUTCOMES),
   });
 }
 

@@ -21,26 +21,29 @@ interface StatusMeta {
 }
 
 /** Plan actions in summary order (the order of PlanAction), with how each one reads. */
-export const PLAN_ACTIONS: Record<PlanAction, StatusMeta> = {
+export const PLAN_ACTION_LABELS: Record<PlanAction, StatusMeta> = {
   create: { symbol: '+', label: 'create', tone: 'add', annotation: 'notice' },
   'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
   drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
   'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
   'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
   conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
-  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'warning' },
+  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
   error: { symbol: '✖', label: 'error', tone: 'error', annotation: 'error' },
 };
 
-/** Sync outcomes in summary order (the order of SyncOutcome). */
-export const SYNC_OUTCOMES: Record<SyncOutcome, StatusMeta> = {
+/**
+ * Sync outcomes in summary order (the order of SyncOutcome). Orphaned entries are notices, as in the sync status:
+ * the API cannot delete them, so they must not read as something that failed the run.
+ */
+export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, StatusMeta> = {
   created: { symbol: '+', label: 'created', tone: 'add', annotation: 'notice' },
   'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
   drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
   'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
   'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
   conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
-  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'warning' },
+  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
   failed: { symbol: '✖', label: 'failed', tone: 'error', annotation: 'error' },
   // Not created because the run stopped: the next sync picks it up, but someone has to run it.
   skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
@@ -102,7 +105,7 @@ export interface ReportView {
 /** The view of a plan. `command` is the command printing it: `sync` prints its plan without telling to run sync. */
 export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView {
   const toEntry = (item: PlanItem): ViewEntry => ({
-    ...PLAN_ACTIONS[item.action],
+    ...PLAN_ACTION_LABELS[item.action],
     identifier: item.identifier,
     file: item.file,
     remoteId: item.remoteId,
@@ -114,9 +117,9 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
     next: item.next,
   });
   const s = plan.summary;
-  const counts = countRows(PLAN_ACTIONS, (action) => s[SUMMARY_KEY[action]]);
+  const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEY[action]]);
   const total = counts.reduce((sum, row) => sum + row.count, 0);
-  const attention = total - s.create - s.inSync;
+  const attention = s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned;
 
   let closing: string;
   if (total === 0) closing = 'No changes. No workflow definitions and nothing in state.';
@@ -138,7 +141,12 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
     counts,
     total,
     closing,
-    notes: attention > 0 ? [attentionNote(attention)] : [],
+    notes: [
+      ...(attention > 0 ? [attentionNote(attention)] : []),
+      ...(s.error > 0
+        ? [`${plural(s.error, 'workflow')} could not be checked on the service (see each error).`]
+        : []),
+    ],
     ignoredFields: plan.ignoredFields,
   };
 }
@@ -146,7 +154,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
 /** The view of a sync result: same layout, outcomes instead of actions. */
 export function buildSyncView(result: SyncResult): ReportView {
   const toEntry = (item: SyncItemResult): ViewEntry => ({
-    ...SYNC_OUTCOMES[item.outcome],
+    ...SYNC_OUTCOME_LABELS[item.outcome],
     identifier: item.identifier,
     file: item.file,
     remoteId: item.remoteId,
@@ -157,12 +165,12 @@ export function buildSyncView(result: SyncResult): ReportView {
     next: item.next,
   });
   const s = result.summary;
-  const counts = countRows(SYNC_OUTCOMES, (outcome) => s[outcome]);
+  const counts = countRows(SYNC_OUTCOME_LABELS, (outcome) => s[outcome]);
   // Always listed, so scripts and eyes find them in the same place; the rest only when they happened.
   const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
-  const parts = (Object.keys(SYNC_OUTCOMES) as SyncOutcome[])
+  const parts = (Object.keys(SYNC_OUTCOME_LABELS) as SyncOutcome[])
     .filter((outcome) => always.has(outcome) || s[outcome] > 0)
-    .map((outcome) => `${s[outcome]} ${SYNC_OUTCOMES[outcome].label}`);
+    .map((outcome) => `${s[outcome]} ${SYNC_OUTCOME_LABELS[outcome].label}`);
   const attention = s.drifted + s['changed-locally'] + s['missing-remotely'] + s.conflict + s.orphaned;
 
   const notes: string[] = [];

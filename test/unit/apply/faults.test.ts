@@ -23,28 +23,34 @@ const FAULTS: Array<[string, FaultOptions]> = [
   // POST only: a cut-short 404 to a GET is read by the client as "no such endpoint" (reported to the remote owner).
   ['bodies cut short', { truncateBodyRate: 0.4, only: ['POST'] }],
   ['bursts of 429', { rateLimitBurst: { every: 3, count: 2 } }],
-  ['everything at once', { resetAfterRate: 0.2, resetBeforeRate: 0.1, errorRate: 0.1, rateLimitBurst: { every: 7, count: 1 } }],
+  [
+    'everything at once',
+    { resetAfterRate: 0.2, resetBeforeRate: 0.1, errorRate: 0.1, rateLimitBurst: { every: 7, count: 1 } },
+  ],
 ];
 
 describe('sync through a faulty network', () => {
-  it.each(FAULTS)('%s: every workflow exists exactly once, and a second run has nothing to do', async (_, faults) => {
-    const h = await harness({
-      emulator: { faults },
-      // Generous retries: the point is that retries never duplicate, not that they run out.
-      client: { retry: { maxAttempts: 8, budget: 1000 } },
-    });
-    const first = await runSync(h);
-    expect(first.result.status).toBe('ok');
-    expect(first.result.summary.created).toBe(h.desired.length);
-    expect(h.emu.requests().some((r) => r.fault !== undefined)).toBe(true);
-    await expectEachExactlyOnce(h);
+  it.each(FAULTS)(
+    '%s: every workflow exists exactly once, and a second run has nothing to do',
+    async (_, faults) => {
+      const h = await harness({
+        emulator: { faults },
+        // Generous retries: the point is that retries never duplicate, not that they run out.
+        client: { retry: { maxAttempts: 8, budget: 1000 } },
+      });
+      const first = await runSync(h);
+      expect(first.result.status).toBe('ok');
+      expect(first.result.summary.created).toBe(h.desired.length);
+      expect(h.emu.requests().some((r) => r.fault !== undefined)).toBe(true);
+      await expectEachExactlyOnce(h);
 
-    h.emu.setFaults(undefined);
-    const second = await runSync(h);
-    expect(second.result.summary['in-sync']).toBe(h.desired.length);
-    expect(second.result.status).toBe('ok');
-    await expectEachExactlyOnce(h);
-  });
+      h.emu.setFaults(undefined);
+      const second = await runSync(h);
+      expect(second.result.summary['in-sync']).toBe(h.desired.length);
+      expect(second.result.status).toBe('ok');
+      await expectEachExactlyOnce(h);
+    },
+  );
 
   it('retries reach progress as retrying events of the workflow they belong to', async () => {
     const h = await harness({
@@ -61,7 +67,9 @@ describe('sync through a faulty network', () => {
         (e) => e.type === 'workflow' && e.identifier === d.identifier && e.status === 'retrying',
       );
       expect(retries.length, d.identifier).toBeGreaterThan(0);
-      expect(retries[0]).toMatchObject({ message: expect.stringContaining('checking whether it was created') });
+      expect(retries[0]).toMatchObject({
+        message: expect.stringContaining('checking whether it was created'),
+      });
     }
     h.emu.setFaults(undefined);
     const second = await runSync(h);

@@ -14,7 +14,12 @@ import { parseDefinition } from '../../../src/definitions/parse.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { buildCreateBody, buildPlan, canonicalJson, type DesiredWorkflow } from '../../../src/plan/index.js';
-import { type ClientEvent, type ClientOptions, createClient, type ServiceClient } from '../../../src/remote/index.js';
+import {
+  type ClientEvent,
+  type ClientOptions,
+  createClient,
+  type ServiceClient,
+} from '../../../src/remote/index.js';
 import { StateStore } from '../../../src/state/index.js';
 import { VirtualClock } from '../remote/helpers.js';
 
@@ -150,11 +155,19 @@ const exampleFiles = await Promise.all(
   (await readdir(EXAMPLES))
     .filter((name) => name.endsWith('.yaml'))
     .sort()
-    .map(async (name) => ({ file: `workflows/${name}`, text: await readFile(path.join(EXAMPLES, name), 'utf8') })),
+    .map(async (name) => ({
+      file: `workflows/${name}`,
+      text: await readFile(path.join(EXAMPLES, name), 'utf8'),
+    })),
 );
 
 /** A minimal definition for cases the examples do not cover. */
-export function simpleDesired(groupId: string, name: string, identifier: string, extra: object = {}): DesiredWorkflow {
+export function simpleDesired(
+  groupId: string,
+  name: string,
+  identifier: string,
+  extra: object = {},
+): DesiredWorkflow {
   const definition = {
     name,
     active: true,
@@ -165,7 +178,12 @@ export function simpleDesired(groupId: string, name: string, identifier: string,
   return desiredOf(definition, `workflows/${identifier}.yaml`, groupId);
 }
 
-export async function readStateFile(h: Harness): Promise<{ workflows: Record<string, { id: string; hash: string; origin: string }>; pending: Record<string, unknown> }> {
+export async function readStateFile(
+  h: Harness,
+): Promise<{
+  workflows: Record<string, { id: string; hash: string; origin: string }>;
+  pending: Record<string, unknown>;
+}> {
   return JSON.parse(await readFile(h.statePath, 'utf8'));
 }
 

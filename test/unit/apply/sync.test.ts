@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { harness, posts, readStateFile, runSync, withFreshState } from './harness.js';
+import type { ApplyEvent } from '../../../src/apply/index.js';
+import { harness, posts, readStateFile, runSync, simpleDesired, withFreshState } from './harness.js';
 
 describe('sync of the example workflows against the emulator', () => {
   it('creates every workflow once, records every id, leaves no journal entry', async () => {
@@ -28,7 +29,11 @@ describe('sync of the example workflows against the emulator', () => {
     for (const d of h.desired) {
       const onService = stored.find((w) => w.triggers[0]?.identifier === d.identifier);
       expect(onService, d.identifier).toBeDefined();
-      expect(state.workflows[d.identifier]).toMatchObject({ id: onService?._id, hash: d.hash, origin: 'created' });
+      expect(state.workflows[d.identifier]).toMatchObject({
+        id: onService?._id,
+        hash: d.hash,
+        origin: 'created',
+      });
       const outcome = result.outcomes.find((o) => o.identifier === d.identifier);
       expect(outcome).toMatchObject({ outcome: 'created', remoteId: onService?._id, file: d.file });
     }
@@ -59,7 +64,9 @@ describe('sync of the example workflows against the emulator', () => {
       { type: 'phase', phase: 'fetch', total: h.desired.length },
       { type: 'phase', phase: 'create', total: h.desired.length },
     ]);
-    const done = h.events.filter((e) => e.type === 'workflow' && e.status === 'done' && e.outcome !== undefined);
+    const done = h.events.filter(
+      (e) => e.type === 'workflow' && e.status === 'done' && e.outcome !== undefined,
+    );
     expect(done).toHaveLength(h.desired.length);
     expect(new Set(done.map((e) => (e.type === 'workflow' ? e.identifier : '')))).toEqual(
       new Set(h.desired.map((d) => d.identifier)),
@@ -82,6 +89,72 @@ describe('sync of the example workflows against the emulator', () => {
     expect(result.status).toBe('ok');
     expect(posts(h.emu)).toHaveLength(postsBefore);
     const state = again.store.snapshot;
-    for (const d of h.desired) expect(state.workflows[d.identifier]).toMatchObject({ origin: 'adopted', hash: d.hash });
+    for (const d of h.desired)
+      expect(state.workflows[d.identifier]).toMatchObject({ origin: 'adopted', hash: d.hash });
+  });
+
+  it('refreshes the hash of a workflow that already matches a changed file, keeping its origin', async () => {
+    const h = await harness();
+    await runSync(h);
+    const [first] = h.desired;
+    if (first === undefined) throw new Error('no examples');
+    const entry = h.store.snapshot.workflows[first.identifier];
+    if (entry === undefined) throw new Error('not recorded');
+    // As if the file had changed and the same change had been made in the dashboard.
+    await h.store.recordWorkflow(first.identifier, { ...entry, hash: `sha256:${'0'.repeat(64)}` });
+
+    const { result } = await runSync(h);
+
+    expect(result.outcomes.find((o) => o.identifier === first.identifier)).toMatchObject({
+      outcome: 'in-sync',
+      message: "matches the service: recorded the file's new hash",
+    });
+    expect((await readStateFile(h)).workflows[first.identifier]).toMatchObject({
+      id: entry.id,
+      hash: first.hash,
+      origin: 'created',
+    });
+    expect(result.status).toBe('ok');
+  });
+
+  it('a changed file is reported for a person, never sent: action-needed', async () => {
+    const h = await harness();
+    await runSync(h);
+    const [first, ...rest] = h.desired;
+    if (first === undefined) throw new Error('no examples');
+    const changed = simpleDesired(h.emu.notificationGroupId, first.body.name, first.identifier, {
+      description: 'changed in the file',
+    });
+    const postsBefore = posts(h.emu).length;
+
+    const { result } = await runSync({ ...h, desired: [{ ...changed, file: first.file }, ...rest] });
+
+    const outcome = result.outcomes.find((o) => o.identifier === first.identifier);
+    expect(outcome).toMatchObject({ outcome: 'changed-locally', file: first.file });
+    expect(outcome?.changes?.length).toBeGreaterThan(0);
+    expect(outcome?.diff).toContain('+++ ');
+    expect(outcome?.next).toBeTruthy();
+    expect(result.status).toBe('action-needed');
+    expect(posts(h.emu)).toHaveLength(postsBefore);
+  });
+
+  it('an orphaned state entry is reported with a notice; alone it does not fail the sync', async () => {
+    const h = await harness();
+    await runSync(h);
+    const [first, ...rest] = h.desired;
+    if (first === undefined) throw new Error('no examples');
+    const fewer = { ...h, desired: rest };
+    const events: ApplyEvent[] = [];
+
+    const { result } = await runSync(fewer, { onEvent: (event) => events.push(event) });
+
+    expect(result.outcomes.at(-1)).toMatchObject({ identifier: first.identifier, outcome: 'orphaned' });
+    expect(result.summary).toMatchObject({ orphaned: 1, 'in-sync': rest.length });
+    expect(result.status).toBe('ok');
+    expect(events).toContainEqual({
+      type: 'notice',
+      message:
+        '1 workflow in state no longer has a definition: the API cannot delete workflows, so delete them in the dashboard, then `wfsync state forget <identifier>`',
+    });
   });
 });

@@ -82,7 +82,9 @@ describe('buildPlan: a definition state knows nothing of', () => {
       remoteVersion: `${workflow._id}@${workflow.updatedAt}#0`,
       changes: [],
     });
-    expect(item.next).toBe('the service already has it as the file says: sync will record it in state without creating it.');
+    expect(item.next).toBe(
+      'the service already has it as the file says: sync will record it in state without creating it.',
+    );
     expect(item.body).toBeUndefined();
     expect(item.diff).toBeUndefined();
   });
@@ -93,14 +95,17 @@ describe('buildPlan: a definition state knows nothing of', () => {
     expect(item.action).toBe('conflict');
     expect(item.changes.map((c) => c.path)).toEqual(['steps[0].template.content']);
     expect(item.diff).toContain('+      content: Hello {{who}}\n');
-    expect(item.next).toContain('`wfsync pull alpha` to adopt the service\'s version, or rename the workflow');
+    expect(item.next).toContain("`wfsync pull alpha` to adopt the service's version, or rename the workflow");
     expect(item.remoteVersion).toBe(`${workflow._id}@2024-11-01T00:00:00.000Z#1`);
   });
 
   it('a lookup that failed: error, nothing created', () => {
     const item = only(
       planOf([ALPHA], stateWith(), [
-        { identifier: 'alpha', byIdentifier: { status: 'error', message: 'GET /v1/workflows/alpha: 503', httpStatus: 503 } },
+        {
+          identifier: 'alpha',
+          byIdentifier: { status: 'error', message: 'GET /v1/workflows/alpha: 503', httpStatus: 503 },
+        },
       ]),
     );
     expect(item).toMatchObject({ action: 'error', error: 'GET /v1/workflows/alpha: 503' });
@@ -116,7 +121,9 @@ describe('buildPlan: a definition state knows nothing of', () => {
 
   it('an identifier that is an Object.prototype property is looked up like any other', () => {
     const desired = desiredNamed('constructor');
-    const item = only(planOf([desired], stateWith(), [{ identifier: 'constructor', byIdentifier: notFound() }]));
+    const item = only(
+      planOf([desired], stateWith(), [{ identifier: 'constructor', byIdentifier: notFound() }]),
+    );
     expect(item.action).toBe('create');
     expect(item.stateId).toBeUndefined();
   });
@@ -127,8 +134,15 @@ describe('buildPlan: a definition state records', () => {
 
   it('unchanged on both sides: in-sync, nothing to do', () => {
     const workflow = stored(ALPHA);
-    const item = only(planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(workflow, 'id') }]));
-    expect(item).toMatchObject({ action: 'in-sync', stateId: workflow._id, stateHash: ALPHA.hash, next: 'nothing to do.' });
+    const item = only(
+      planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(workflow, 'id') }]),
+    );
+    expect(item).toMatchObject({
+      action: 'in-sync',
+      stateId: workflow._id,
+      stateHash: ALPHA.hash,
+      next: 'nothing to do.',
+    });
   });
 
   it('the same change made in the file and in the dashboard: in-sync, sync records the new hash', () => {
@@ -140,7 +154,9 @@ describe('buildPlan: a definition state records', () => {
   });
 
   it('the service changed, the file did not: drifted', () => {
-    const item = only(planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]));
+    const item = only(
+      planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]),
+    );
     expect(item.action).toBe('drifted');
     expect(item.changes).toHaveLength(1);
     expect(item.next).toBe(
@@ -150,7 +166,9 @@ describe('buildPlan: a definition state records', () => {
   });
 
   it('the file changed since it was created: changed-locally', () => {
-    const item = only(planOf([ALPHA], recorded('sha256:old'), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]));
+    const item = only(
+      planOf([ALPHA], recorded('sha256:old'), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]),
+    );
     expect(item.action).toBe('changed-locally');
     expect(item.next).toMatch(/apply the change in the dashboard and run `wfsync pull alpha`/);
   });
@@ -158,9 +176,13 @@ describe('buildPlan: a definition state records', () => {
   it('a duplicate the service made is named in the next step', () => {
     const workflow = clone(stored(ALPHA));
     workflow.triggers[0]!.identifier = 'alpha-x7k2p';
-    const item = only(planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(workflow, 'id') }]));
+    const item = only(
+      planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(workflow, 'id') }]),
+    );
     expect(item.action).toBe('drifted');
-    expect(item.next).toMatch(/^the service holds it as `alpha-x7k2p`: it was created while `alpha` was taken/);
+    expect(item.next).toMatch(
+      /^the service holds it as `alpha-x7k2p`: it was created while `alpha` was taken/,
+    );
   });
 
   it('gone from the service: missing-remotely', () => {
@@ -183,7 +205,11 @@ describe('buildPlan: a definition state records', () => {
         { identifier: 'alpha', byId: notFound('id'), byIdentifier: found(workflow) },
       ]),
     );
-    expect(item).toMatchObject({ action: 'in-sync', stateId: 'dddddddddddddddddddddddd', remoteId: workflow._id });
+    expect(item).toMatchObject({
+      action: 'in-sync',
+      stateId: 'dddddddddddddddddddddddd',
+      remoteId: workflow._id,
+    });
     expect(item.next).toMatch(/sync will record/);
   });
 
@@ -198,7 +224,9 @@ describe('buildPlan: a definition state records', () => {
 
   it('a failed lookup by id: error', () => {
     const item = only(
-      planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: { status: 'error', message: 'timeout' } }]),
+      planOf([ALPHA], recorded(ALPHA.hash), [
+        { identifier: 'alpha', byId: { status: 'error', message: 'timeout' } },
+      ]),
     );
     expect(item).toMatchObject({ action: 'error', error: 'timeout' });
   });
@@ -249,7 +277,9 @@ describe('buildPlan: the whole plan', () => {
       'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
         'dashboard, then run `wfsync state forget aardvark`.',
     );
-    expect(zebra!.next).toBe('no definition has this identifier and the service no longer has it: run `wfsync state forget zebra`.');
+    expect(zebra!.next).toBe(
+      'no definition has this identifier and the service no longer has it: run `wfsync state forget zebra`.',
+    );
     for (const item of plan.items) expect(item.next).not.toBe('');
   });
 
@@ -261,7 +291,9 @@ describe('buildPlan: the whole plan', () => {
       ['workflows/a.yaml', 'error'],
       ['workflows/b.yaml', 'error'],
     ]);
-    expect(plan.items[0]!.error).toBe('2 definitions declare identifier alpha: workflows/b.yaml, workflows/a.yaml');
+    expect(plan.items[0]!.error).toBe(
+      '2 definitions declare identifier alpha: workflows/b.yaml, workflows/a.yaml',
+    );
     expect(plan.summary.create).toBe(0);
   });
 

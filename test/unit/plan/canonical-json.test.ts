@@ -10,7 +10,9 @@ describe('canonicalJson', () => {
   });
 
   it('follows JSON.stringify for undefined, non-finite numbers and toJSON', () => {
-    expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN], c: null })).toBe('{"b":[null,null],"c":null}');
+    expect(canonicalJson({ a: undefined, b: [undefined, Number.NaN], c: null })).toBe(
+      '{"b":[null,null],"c":null}',
+    );
     expect(canonicalJson(undefined)).toBe('null');
     expect(canonicalJson({ when: new Date(0) })).toBe('{"when":"1970-01-01T00:00:00.000Z"}');
   });
@@ -25,7 +27,9 @@ describe('canonicalJson', () => {
         const text = canonicalJson(value);
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
         const reordered = JSON.parse(JSON.stringify(value), (_key, v) =>
-          v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+          v && typeof v === 'object' && !Array.isArray(v)
+            ? Object.fromEntries(Object.entries(v).reverse())
+            : v,
         );
         expect(canonicalJson(reordered)).toBe(text);
       }),

@@ -56,7 +56,13 @@ const cases: Case[] = [
     mutate: (s) => {
       s.name = 'invoice late';
     },
-    change: { pointer: '/name', path: 'name', kind: 'changed', desired: 'invoice overdue', actual: 'invoice late' },
+    change: {
+      pointer: '/name',
+      path: 'name',
+      kind: 'changed',
+      desired: 'invoice overdue',
+      actual: 'invoice late',
+    },
     diff: ['-name: invoice late', '+name: invoice overdue'],
   },
   {
@@ -209,7 +215,11 @@ const cases: Case[] = [
         name: 'reminder push',
         active: true,
         shouldStopOnFail: false,
-        template: { type: 'push', content: '{{serviceName}} at {{appointmentTime}}', title: 'Upcoming appointment' },
+        template: {
+          type: 'push',
+          content: '{{serviceName}} at {{appointmentTime}}',
+          title: 'Upcoming appointment',
+        },
         filters: [],
       },
     },

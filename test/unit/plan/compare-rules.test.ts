@@ -40,7 +40,11 @@ describe('compareWorkflow: what is not drift', () => {
   it('ignores the empty `timed` arrays the service adds to metadata', () => {
     const desired = weekly();
     const stored = storedFor(desired.body);
-    expect(stored.steps[0]!.metadata!.timed).toEqual({ atTime: '09:00', weekDays: ['monday'], monthDays: [] });
+    expect(stored.steps[0]!.metadata!.timed).toEqual({
+      atTime: '09:00',
+      weekDays: ['monday'],
+      monthDays: [],
+    });
     expect(stored.steps[1]!.metadata).toEqual({ timed: { weekDays: [], monthDays: [] } });
     expect(changesAfter(desired)).toEqual([]);
   });
@@ -51,7 +55,9 @@ describe('compareWorkflow: what is not drift', () => {
       Object.assign(s, { userPreferences: { all: { enabled: true } }, payloadSchema: {}, status: 'ACTIVE' });
       Object.assign(s.steps[0]!, { stepId: 'collect', controlVariables: {}, issues: {} });
       Object.assign(s.steps[1]!.template!, { controls: { schema: {} }, variables: [] });
-      Object.assign(s.steps[0]!.metadata!, { timed: { ...s.steps[0]!.metadata!.timed, cronExpression: '0 9 * * 1' } });
+      Object.assign(s.steps[0]!.metadata!, {
+        timed: { ...s.steps[0]!.metadata!.timed, cronExpression: '0 9 * * 1' },
+      });
       Object.assign(s.triggers[0]!, { payloadSchema: {} });
     });
     expect(changes).toEqual([]);
@@ -108,8 +114,16 @@ describe('compareWorkflow: what is not drift', () => {
 
   it('compares free-form data as data: key order does not matter, values do', () => {
     const desired = desiredOf(definition({ data: { team: 'billing', limits: { a: 1, b: 2 } } }));
-    expect(changesAfter(desired, (s) => (s.data = { limits: { b: 2, a: 1 }, team: 'billing' }))).toEqual([]);
-    expect(changesAfter(desired, (s) => (s.data = { team: 'billing', limits: { a: 1, b: 3 } }))).toEqual([
+    expect(
+      changesAfter(desired, (s) => {
+        s.data = { limits: { b: 2, a: 1 }, team: 'billing' };
+      }),
+    ).toEqual([]);
+    expect(
+      changesAfter(desired, (s) => {
+        s.data = { team: 'billing', limits: { a: 1, b: 3 } };
+      }),
+    ).toEqual([
       {
         pointer: '/data',
         path: 'data',
@@ -125,30 +139,107 @@ describe('compareWorkflow: undeclared fields compared against server defaults', 
   const single = (def: WorkflowDefinition, mutate: (s: WorkflowResponse) => void) =>
     changesAfter(desiredOf(def), mutate);
 
-  it.each([
-    ['critical', (s: WorkflowResponse) => (s.critical = true), '/critical', false, true],
-    ['active', (s: WorkflowResponse) => (s.active = true), '/active', false, true],
-    ['tags', (s: WorkflowResponse) => (s.tags = ['x']), '/tags', [], ['x']],
-    ['a channel', (s: WorkflowResponse) => (s.preferenceSettings!.sms = false), '/preferenceSettings/sms', true, false],
-    ['step active', (s: WorkflowResponse) => (s.steps[0]!.active = false), '/steps/0/active', true, false],
-    ['shouldStopOnFail', (s: WorkflowResponse) => (s.steps[0]!.shouldStopOnFail = true), '/steps/0/shouldStopOnFail', false, true],
-  ] as const)('%s', (_what, mutate, pointer, desiredValue, actualValue) => {
+  type Mutation = [
+    what: string,
+    mutate: (s: WorkflowResponse) => void,
+    pointer: string,
+    desired: unknown,
+    actual: unknown,
+  ];
+  const mutations: Mutation[] = [
+    [
+      'critical',
+      (s) => {
+        s.critical = true;
+      },
+      '/critical',
+      false,
+      true,
+    ],
+    [
+      'active',
+      (s) => {
+        s.active = true;
+      },
+      '/active',
+      false,
+      true,
+    ],
+    [
+      'tags',
+      (s) => {
+        s.tags = ['x'];
+      },
+      '/tags',
+      [],
+      ['x'],
+    ],
+    [
+      'a channel',
+      (s) => {
+        s.preferenceSettings!.sms = false;
+      },
+      '/preferenceSettings/sms',
+      true,
+      false,
+    ],
+    [
+      'step active',
+      (s) => {
+        s.steps[0]!.active = false;
+      },
+      '/steps/0/active',
+      true,
+      false,
+    ],
+    [
+      'shouldStopOnFail',
+      (s) => {
+        s.steps[0]!.shouldStopOnFail = true;
+      },
+      '/steps/0/shouldStopOnFail',
+      false,
+      true,
+    ],
+  ];
+
+  it.each(mutations)('%s', (_what, mutate, pointer, desiredValue, actualValue) => {
     const changes = single(definition(), mutate);
-    expect(changes).toEqual([expect.objectContaining({ pointer, kind: 'changed', desired: desiredValue, actual: actualValue })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ pointer, kind: 'changed', desired: desiredValue, actual: actualValue }),
+    ]);
   });
 
   it('a partial preferenceSettings is completed with true', () => {
     const def = definition({ preferenceSettings: { email: false } });
     expect(single(def, () => {})).toEqual([]);
-    expect(single(def, (s) => (s.preferenceSettings!.email = true))).toEqual([
-      { pointer: '/preferenceSettings/email', path: 'preferenceSettings.email', kind: 'changed', desired: false, actual: true },
+    expect(
+      single(def, (s) => {
+        s.preferenceSettings!.email = true;
+      }),
+    ).toEqual([
+      {
+        pointer: '/preferenceSettings/email',
+        path: 'preferenceSettings.email',
+        kind: 'changed',
+        desired: false,
+        actual: true,
+      },
     ]);
   });
 
   it('filters added in the dashboard to a step the file gives none', () => {
-    const filter = { value: 'AND', children: [{ on: 'subscriber', field: 'plan', operator: 'EQUAL', value: 'pro' }] };
-    const changes = single(definition(), (s) => (s.steps[0]!.filters = [{ ...filter, _id: 'f00000000000000000000001' }]));
-    expect(changes).toEqual([{ pointer: '/steps/0/filters/0', path: 'steps[0].filters[0]', kind: 'only-on-service', actual: filter }]);
+    const filter = {
+      value: 'AND',
+      children: [{ on: 'subscriber', field: 'plan', operator: 'EQUAL', value: 'pro' }],
+    };
+    const changes = single(
+      definition(),
+      (s) => (s.steps[0]!.filters = [{ ...filter, _id: 'f00000000000000000000001' }]),
+    );
+    expect(changes).toEqual([
+      { pointer: '/steps/0/filters/0', path: 'steps[0].filters[0]', kind: 'only-on-service', actual: filter },
+    ]);
   });
 
   it('template variable `required` defaults to false', () => {
@@ -156,7 +247,11 @@ describe('compareWorkflow: undeclared fields compared against server defaults', 
       steps: [{ template: { type: 'in_app', content: '{{a}}', variables: [{ name: 'a', type: 'String' }] } }],
     });
     expect(single(def, () => {})).toEqual([]);
-    expect(single(def, (s) => (s.steps[0]!.template!.variables![0]!.required = true))).toEqual([
+    expect(
+      single(def, (s) => {
+        s.steps[0]!.template!.variables![0]!.required = true;
+      }),
+    ).toEqual([
       {
         pointer: '/steps/0/template/variables/0/required',
         path: 'steps[0].template.variables[0].required',
@@ -207,7 +302,11 @@ describe('compareWorkflow: undeclared fields compared against server defaults', 
         ],
       },
     ]);
-    expect(single(def, (s) => (s.triggers[0]!.subscriberVariables = []))).toEqual([
+    expect(
+      single(def, (s) => {
+        s.triggers[0]!.subscriberVariables = [];
+      }),
+    ).toEqual([
       {
         pointer: '/triggers/0/subscriberVariables',
         path: 'triggers[0].subscriberVariables',
@@ -229,7 +328,11 @@ describe('compareWorkflow: undeclared fields compared against server defaults', 
       steps: [{ template: { type: 'in_app', content: 'x', feedId: 'c00000000000000000000001' } }],
     });
     expect(single(def, () => {})).toEqual([]);
-    expect(single(def, (s) => (s.steps[0]!.template!._feedId = OTHER_GROUP_ID))).toEqual([
+    expect(
+      single(def, (s) => {
+        s.steps[0]!.template!._feedId = OTHER_GROUP_ID;
+      }),
+    ).toEqual([
       {
         pointer: '/steps/0/template/feedId',
         path: 'steps[0].template.feedId',
@@ -259,6 +362,8 @@ describe('compareWorkflow: undeclared fields compared against server defaults', 
 
   it('a field the file declares that the service lost is only in the file', () => {
     const changes = changesAfter(desiredOf(definition({ description: 'd' })), (s) => delete s.description);
-    expect(changes).toEqual([{ pointer: '/description', path: 'description', kind: 'only-in-file', desired: 'd' }]);
+    expect(changes).toEqual([
+      { pointer: '/description', path: 'description', kind: 'only-in-file', desired: 'd' },
+    ]);
   });
 });

@@ -19,7 +19,15 @@ describe('buildCreateBody', () => {
     });
     if (!('body' in result)) throw new Error('expected a body');
     // The group takes the schema's place (before data and steps) when the file names none.
-    expect(Object.keys(result.body)).toEqual(['name', 'notificationGroupId', 'steps', 'description', 'tags', 'active', 'data']);
+    expect(Object.keys(result.body)).toEqual([
+      'name',
+      'notificationGroupId',
+      'steps',
+      'description',
+      'tags',
+      'active',
+      'data',
+    ]);
     expect(result.body).not.toHaveProperty('triggers');
     // Steps go exactly as declared.
     expect(result.body.steps).toBe(def.steps);

@@ -110,9 +110,16 @@ export async function emulator(): Promise<RunningEmulator> {
 }
 
 /** POST then GET by identifier, over real HTTP: what sync creates and plan then reads back. */
-export async function createAndFetch(emu: RunningEmulator, body: CreateWorkflowBody): Promise<WorkflowResponse> {
+export async function createAndFetch(
+  emu: RunningEmulator,
+  body: CreateWorkflowBody,
+): Promise<WorkflowResponse> {
   const headers = { authorization: `ApiKey ${emu.apiKey}`, 'content-type': 'application/json' };
-  const created = await fetch(`${emu.url}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const created = await fetch(`${emu.url}/v1/workflows`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
   const createdText = await created.text();
   if (created.status !== 201) throw new Error(`POST answered ${created.status}: ${createdText}`);
   const { data } = JSON.parse(createdText) as { data: WorkflowResponse };

@@ -48,9 +48,18 @@ describe('buildDefinitionFromRemote: every example, through the emulator', () =>
     // The schema's key order, and no flow collections.
     const order = Object.keys(fromFile);
     expect(order).toEqual(
-      ['name', 'description', 'tags', 'active', 'critical', 'preferenceSettings', 'notificationGroupId', 'data', 'steps', 'triggers'].filter(
-        (key) => key in fromFile,
-      ),
+      [
+        'name',
+        'description',
+        'tags',
+        'active',
+        'critical',
+        'preferenceSettings',
+        'notificationGroupId',
+        'data',
+        'steps',
+        'triggers',
+      ].filter((key) => key in fromFile),
     );
     expect(flowCollections(pulled.yaml)).toBe(0);
 
@@ -83,7 +92,11 @@ describe('buildDefinitionFromRemote', () => {
           active: true,
           shouldStopOnFail: false,
           filters: [],
-          template: { type: 'in_app', content: '{{a}}', variables: [{ name: 'a', type: 'String', required: false }] },
+          template: {
+            type: 'in_app',
+            content: '{{a}}',
+            variables: [{ name: 'a', type: 'String', required: false }],
+          },
         },
         { template: { type: 'email', subject: 'Hi', content: 'Hello {{b}}' } },
       ],
@@ -96,7 +109,10 @@ describe('buildDefinitionFromRemote', () => {
     expect(pulled).toEqual({
       name: 'order shipped',
       steps: [
-        { name: 'inbox', template: { type: 'in_app', content: '{{a}}', variables: [{ name: 'a', type: 'String' }] } },
+        {
+          name: 'inbox',
+          template: { type: 'in_app', content: '{{a}}', variables: [{ name: 'a', type: 'String' }] },
+        },
         { template: { type: 'email', content: 'Hello {{b}}', subject: 'Hi' } },
       ],
       triggers: [
@@ -159,7 +175,9 @@ describe('buildDefinitionFromRemote', () => {
     ['any other group keeps its id', 'cccccccccccccccccccccccc', 'cccccccccccccccccccccccc'],
   ])('%s', (_what, id, expected) => {
     const stored = storedFor(bodyOf(definition({ notificationGroupId: id })));
-    expect(buildDefinitionFromRemote(stored, { groups: GROUPS }).definition.notificationGroupId).toBe(expected);
+    expect(buildDefinitionFromRemote(stored, { groups: GROUPS }).definition.notificationGroupId).toBe(
+      expected,
+    );
   });
 
   it('writes multi-line text as block scalars that read back unchanged', () => {

@@ -10,9 +10,17 @@ export const TARGET = { name: 'staging', baseUrl: 'https://api.staging.example.c
 
 /** A diff as the plan builds it: YAML of the service's projection against the file's, context 3. */
 export function yamlDiff(name: string, file: string, actual: unknown, desired: unknown): string {
-  return createTwoFilesPatch(`service: ${name}`, file, stringify(actual), stringify(desired), undefined, undefined, {
-    context: 3,
-  });
+  return createTwoFilesPatch(
+    `service: ${name}`,
+    file,
+    stringify(actual),
+    stringify(desired),
+    undefined,
+    undefined,
+    {
+      context: 3,
+    },
+  );
 }
 
 export function change(path: string, pointer: string, actual: unknown, desired: unknown): FieldChange {
@@ -65,14 +73,19 @@ export function item(identifier: string, action: PlanAction, fields: Partial<Pla
 }
 
 const welcomeService = { critical: true, steps: [{ template: { type: 'in_app', content: 'Hi {{name}}!' } }] };
-const welcomeFile = { critical: false, steps: [{ template: { type: 'in_app', content: 'Welcome, {{name}}!' } }] };
+const welcomeFile = {
+  critical: false,
+  steps: [{ template: { type: 'in_app', content: 'Welcome, {{name}}!' } }],
+};
 const invoiceService = { name: 'Invoice paid', steps: [{ template: { type: 'email', subject: 'Paid' } }] };
 const invoiceFile = {
   name: 'Invoice paid',
   description: 'Sent when Stripe confirms a payment',
   steps: [{ template: { type: 'email', subject: 'Invoice {{invoice.number}} paid' } }],
 };
-const replyService = { steps: [{ template: { type: 'in_app', content: 'New reply' } }, { template: { type: 'email' } }] };
+const replyService = {
+  steps: [{ template: { type: 'in_app', content: 'New reply' } }, { template: { type: 'email' } }],
+};
 const replyFile = { steps: [{ template: { type: 'in_app', content: 'New reply' } }] };
 
 /** A fixed plan with every action, in the order buildPlan sorts (by identifier, orphaned last). */
@@ -91,7 +104,12 @@ export function buildFixturePlan(): Plan {
       stateId: '65f1c0ffee00000000000002',
       changes: [
         change('description', '/description', undefined, 'Sent when Stripe confirms a payment'),
-        change('steps[0].template.subject', '/steps/0/template/subject', 'Paid', 'Invoice {{invoice.number}} paid'),
+        change(
+          'steps[0].template.subject',
+          '/steps/0/template/subject',
+          'Paid',
+          'Invoice {{invoice.number}} paid',
+        ),
       ],
       diff: yamlDiff('Invoice paid', 'workflows/invoice-paid.yaml', invoiceService, invoiceFile),
       next: 'The file changed since the workflow was created and the API cannot update it: apply the change in the dashboard, or create it under a new name.',
@@ -117,7 +135,12 @@ export function buildFixturePlan(): Plan {
       stateId: '65f1c0ffee00000000000001',
       changes: [
         change('critical', '/critical', true, false),
-        change('steps[0].template.content', '/steps/0/template/content', 'Hi {{name}}!', 'Welcome, {{name}}!'),
+        change(
+          'steps[0].template.content',
+          '/steps/0/template/content',
+          'Hi {{name}}!',
+          'Welcome, {{name}}!',
+        ),
       ],
       diff: yamlDiff('Welcome', 'workflows/welcome.yaml', welcomeService, welcomeFile),
       next: 'Someone changed the workflow on the service: change it back in the dashboard, or copy the change into the file with `wfsync pull welcome`.',
@@ -186,7 +209,12 @@ export function buildFixtureSync(): SyncResult {
   return syncOf(
     [
       fromPlan('comment-reply', 'conflict'),
-      { identifier: 'invoice-paid', outcome: 'changed-locally', file: 'workflows/invoice-paid.yaml', next: 'Apply the change in the dashboard.' },
+      {
+        identifier: 'invoice-paid',
+        outcome: 'changed-locally',
+        file: 'workflows/invoice-paid.yaml',
+        next: 'Apply the change in the dashboard.',
+      },
       {
         identifier: 'order-shipped',
         outcome: 'created',

@@ -16,12 +16,14 @@ describe('renderPlanGithub', () => {
       'changed-locally': 'warning',
       'missing-remotely': 'warning',
       conflict: 'warning',
-      orphaned: 'warning',
+      orphaned: 'notice',
       error: 'error',
     };
     for (const [action, kind] of Object.entries(kinds)) {
       const out = renderPlanGithub(planOf([item('wf', action as PlanAction)]), options);
-      expect(commands(out)[0], action).toMatch(new RegExp(`^::${kind} file=workflows/wf.yaml,title=wfsync plan \\(`));
+      expect(commands(out)[0], action).toMatch(
+        new RegExp(`^::${kind} file=workflows/wf.yaml,title=wfsync plan \\(`),
+      );
     }
     expect(commands(renderPlanGithub(planOf([item('wf', 'in-sync')]), options))).toEqual([]);
   });
@@ -42,7 +44,7 @@ describe('renderPlanGithub', () => {
   it('leaves the file out for an orphaned entry', () => {
     const plan = planOf([item('old', 'orphaned', { file: undefined, next: 'Delete it.' })]);
     expect(commands(renderPlanGithub(plan, options))).toEqual([
-      '::warning title=wfsync plan (orphaned)::old: orphaned%0ANext: Delete it.',
+      '::notice title=wfsync plan (orphaned)::old: orphaned%0ANext: Delete it.',
     ]);
   });
 
@@ -65,13 +67,21 @@ describe('renderPlanGithub', () => {
     expect(lines.filter((l) => l.startsWith('::error'))).toHaveLength(3);
     const notices = lines.filter((l) => l.startsWith('::notice'));
     expect(notices).toHaveLength(ANNOTATIONS_PER_KIND);
-    expect(notices.at(-1)).toBe('::notice::2 more warnings and 2 more notices not shown as annotations; see the log');
+    expect(notices.at(-1)).toBe(
+      '::notice::2 more warnings and 2 more notices not shown as annotations; see the log',
+    );
   });
 
   it('cannot be made to emit a workflow command through a diff or a message', () => {
     const plan = planOf([
       item('x', 'drifted', {
-        diff: yamlDiff('x', 'x.yaml', { a: 'x\n::add-mask::secret\n##[group]x' }, { a: 'b' }),
+        // Context lines start with a space: the payload sits in them, unchanged on both sides.
+        diff: yamlDiff(
+          'x',
+          'x.yaml',
+          { a: 'x\n::add-mask::secret\n##[group]x', b: 1 },
+          { a: 'x\n::add-mask::secret\n##[group]x', b: 2 },
+        ),
         next: 'line\n::error::forged',
         error: '  ::set-output name=a::b',
       }),
@@ -86,14 +96,22 @@ describe('renderPlanGithub', () => {
 
 describe('neutralizeCommands', () => {
   it('guards lines that start with :: or ##[ after whitespace, and nothing else', () => {
-    expect(neutralizeCommands('::a\n  ::b\n\u00a0##[c\nx ::d\n')).toBe('\u200b::a\n  \u200b::b\n\u00a0\u200b##[c\nx ::d\n');
+    expect(neutralizeCommands('::a\n  ::b\n\u00a0##[c\nx ::d\n')).toBe(
+      '\u200b::a\n  \u200b::b\n\u00a0\u200b##[c\nx ::d\n',
+    );
   });
 });
 
 describe('renderSyncGithub', () => {
   it('annotates a failure and each of its diagnostics at their line', () => {
     const result = syncOf([
-      { identifier: 'p', outcome: 'failed', file: 'workflows/p.yaml', message: 'Rejected.', diagnostics: [diagnostic()] },
+      {
+        identifier: 'p',
+        outcome: 'failed',
+        file: 'workflows/p.yaml',
+        message: 'Rejected.',
+        diagnostics: [diagnostic()],
+      },
       { identifier: 'n', outcome: 'created', file: 'workflows/n.yaml' },
       { identifier: 's', outcome: 'skipped', file: 'workflows/s.yaml' },
     ]);

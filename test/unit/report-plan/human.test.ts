@@ -22,7 +22,9 @@ describe('renderPlanHuman', () => {
     const out = renderPlanHuman(plan, plain);
     expect(lastLines(out, 1)).toEqual(['No changes. 2 workflows in sync.']);
     expect(out).toContain('✔ in sync  a  workflows/a.yaml\n✔ in sync  b  workflows/b.yaml\n');
-    expect(renderPlanHuman(planOf([item('a', 'in-sync')]), plain)).toContain('No changes. 1 workflow in sync.\n');
+    expect(renderPlanHuman(planOf([item('a', 'in-sync')]), plain)).toContain(
+      'No changes. 1 workflow in sync.\n',
+    );
     expect(lastLines(renderPlanHuman(planOf([]), plain), 1)).toEqual([
       'No changes. No workflow definitions and nothing in state.',
     ]);
@@ -86,7 +88,9 @@ describe('renderPlanHuman', () => {
       change(`tags[${i}]`, `/tags/${i}`, undefined, `t${i}`),
     );
     const out = renderPlanHuman(planOf([item('a', 'changed-locally', { changes })]), plain);
-    expect(out).toContain(`      tags[${MAX_CHANGES_LISTED - 1}]: (not set) → "t${MAX_CHANGES_LISTED - 1}"\n`);
+    expect(out).toContain(
+      `      tags[${MAX_CHANGES_LISTED - 1}]: (not set) → "t${MAX_CHANGES_LISTED - 1}"\n`,
+    );
     expect(out).not.toContain(`tags[${MAX_CHANGES_LISTED}]:`);
     expect(out).toContain('      … and 7 more (see the diff)\n');
   });
@@ -129,7 +133,10 @@ describe('renderPlanHuman', () => {
           ],
           { name: value, baseUrl: message },
         );
-        for (const out of [renderPlanHuman(plan, plain), renderPlanHuman(plan, { ...plain, showIgnored: true })]) {
+        for (const out of [
+          renderPlanHuman(plan, plain),
+          renderPlanHuman(plan, { ...plain, showIgnored: true }),
+        ]) {
           // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the test
           expect(out).not.toMatch(/[\x1b\u009b\u202e]/);
         }
@@ -164,7 +171,9 @@ describe('renderSyncHuman', () => {
   });
 
   it('shows the diagnostics a failure was mapped to', () => {
-    const result = syncOf([{ identifier: 'p', outcome: 'failed', message: 'Rejected.', diagnostics: [diagnostic()] }]);
+    const result = syncOf([
+      { identifier: 'p', outcome: 'failed', message: 'Rejected.', diagnostics: [diagnostic()] },
+    ]);
     expect(renderSyncHuman(result, { color: false, command: 'sync' })).toContain(
       '    workflows/payment-failed.yaml:14:18 error Failed to extract variables: Parse error on line 1: expecting ID, got INVALID [service-rejected]\n',
     );
@@ -175,8 +184,12 @@ describe('renderSyncHuman', () => {
     expect(renderSyncHuman(interrupted, { color: false, command: 'sync' })).toContain(
       '\nInterrupted: no create was started after the signal. Run "wfsync sync" again to finish.\n',
     );
-    const auth = syncOf([{ identifier: 'a', outcome: 'failed', message: '401 API Key not found' }], { status: 'auth' });
-    expect(renderSyncHuman(auth, { color: false, command: 'sync' })).toContain('Stopped: the service refused the API key');
+    const auth = syncOf([{ identifier: 'a', outcome: 'failed', message: '401 API Key not found' }], {
+      status: 'auth',
+    });
+    expect(renderSyncHuman(auth, { color: false, command: 'sync' })).toContain(
+      'Stopped: the service refused the API key',
+    );
     const limited = syncOf([{ identifier: 'a', outcome: 'failed' }], { status: 'rate-limited' });
     expect(renderSyncHuman(limited, { color: false, command: 'sync' })).toContain('kept rate-limiting');
   });

@@ -56,7 +56,12 @@ describe('renderPlanJson', () => {
   });
 
   it('leaves the body (what sync will POST) exactly as given', () => {
-    const body = { name: 'N', notificationGroupId: 'g', steps: [{ template: { type: 'sms', content: 'x' } }], active: true };
+    const body = {
+      name: 'N',
+      notificationGroupId: 'g',
+      steps: [{ template: { type: 'sms', content: 'x' } }],
+      active: true,
+    };
     const parsed = JSON.parse(renderPlanJson(planOf([item('n', 'create', { body })])));
     expect(JSON.stringify(parsed.items[0].body)).toBe(JSON.stringify(body));
   });

@@ -12,7 +12,15 @@ import {
   renderSyncStepSummary,
   SYNC_COMMENT_MARKER,
 } from '../../../src/report/plan/markdown.js';
-import { buildFixturePlan, buildFixtureSync, change, item, planOf, TARGET, yamlDiff } from './fixture-plan.js';
+import {
+  buildFixturePlan,
+  buildFixtureSync,
+  change,
+  item,
+  planOf,
+  TARGET,
+  yamlDiff,
+} from './fixture-plan.js';
 
 const options = { command: 'plan' } as const;
 
@@ -29,22 +37,30 @@ function bigItem(identifier: string, size: number): PlanItem {
 
 /** The `<details>` blocks of a comment, by identifier, with whether each kept its diff. */
 function detailsOf(markdown: string): Array<{ identifier: string; diff: boolean }> {
-  return [...markdown.matchAll(/<details>\n<summary>[^<]*<code>([^<]+)<\/code>[\s\S]*?<\/details>/g)].map((m) => ({
-    identifier: m[1] ?? '',
-    diff: m[0].includes('```diff'),
-  }));
+  return [...markdown.matchAll(/<details>\n<summary>[^<]*<code>([^<]+)<\/code>[\s\S]*?<\/details>/g)].map(
+    (m) => ({
+      identifier: m[1] ?? '',
+      diff: m[0].includes('```diff'),
+    }),
+  );
 }
 
 describe('renderPlanMarkdown', () => {
   it('starts with the marker, then the per-target marker, then the heading', () => {
     const lines = renderPlanMarkdown(buildFixturePlan(), options).split('\n');
-    expect(lines.slice(0, 3)).toEqual([PR_COMMENT_MARKER, prCommentMarker('staging'), '## wfsync plan · staging']);
+    expect(lines.slice(0, 3)).toEqual([
+      PR_COMMENT_MARKER,
+      prCommentMarker('staging'),
+      '## wfsync plan · staging',
+    ]);
     expect(PR_COMMENT_MARKER).toBe('<!-- wfsync-plan -->');
     expect(prCommentMarker('staging')).not.toBe(prCommentMarker('prod'));
   });
 
   it('keeps a hostile target name from ending the marker comment', () => {
-    expect(prCommentMarker('x --> <b>y</b>')).toBe('<!-- wfsync-plan target=x%20--%3E%20%3Cb%3Ey%3C%2Fb%3E -->');
+    expect(prCommentMarker('x --> <b>y</b>')).toBe(
+      '<!-- wfsync-plan target=x%20--%3E%20%3Cb%3Ey%3C%2Fb%3E -->',
+    );
   });
 
   it('puts the summary table before any workflow', () => {
@@ -106,8 +122,12 @@ describe('renderPlanMarkdown', () => {
 
   it('then drops whole workflows from the end, with a notice counting them', () => {
     // Changes are listed without the diff, so many items with long change lists overflow even without diffs.
-    const changes = Array.from({ length: 30 }, (_, i) => change(`tags[${i}]`, `/tags/${i}`, 'x'.repeat(80), 'y'));
-    const items = Array.from({ length: 60 }, (_, i) => item(`wf-${String(i).padStart(2, '0')}`, 'drifted', { changes }));
+    const changes = Array.from({ length: 30 }, (_, i) =>
+      change(`tags[${i}]`, `/tags/${i}`, 'x'.repeat(80), 'y'),
+    );
+    const items = Array.from({ length: 60 }, (_, i) =>
+      item(`wf-${String(i).padStart(2, '0')}`, 'drifted', { changes }),
+    );
     const out = renderPlanMarkdown(planOf([...items, item('ok', 'in-sync')]), options);
     expect(out.length).toBeLessThanOrEqual(PR_COMMENT_MAX_CHARS);
     const shown = detailsOf(out).map((d) => d.identifier);
@@ -197,5 +217,7 @@ describe('renderSyncMarkdown', () => {
 });
 
 it('uses the target from the plan', () => {
-  expect(renderPlanMarkdown(planOf([], { ...TARGET, name: 'prod' }), options)).toContain('## wfsync plan · prod\n');
+  expect(renderPlanMarkdown(planOf([], { ...TARGET, name: 'prod' }), options)).toContain(
+    '## wfsync plan · prod\n',
+  );
 });

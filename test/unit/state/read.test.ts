@@ -77,7 +77,11 @@ describe('readState', () => {
       state({ workflows: { a: entry(1, { hash: `md5:${'0'.repeat(64)}` }) } }),
       /hash/,
     ],
-    ['an unknown origin', state({ workflows: { a: { ...entry(1), origin: 'magic' } } }), /\.origin must be/],
+    [
+      'an unknown origin',
+      { ...state(), workflows: { a: { ...entry(1), origin: 'magic' } } },
+      /\.origin must be/,
+    ],
     ['a bad timestamp', state({ workflows: { a: entry(1, { recordedAt: 'yesterday' }) } }), /recordedAt/],
     ['workflows as a list', { ...state(), workflows: [] }, /"workflows" must be an object/],
     ['no pending', { ...state(), pending: undefined }, /"pending" must be an object/],
@@ -165,5 +169,13 @@ describe('normalizeStateBaseUrl', () => {
     expect(normalizeStateBaseUrl('https://api.example.com/eu')).not.toBe(
       normalizeStateBaseUrl('https://api.example.com'),
     );
+  });
+});
+
+describe('normalizeStateBaseUrl with a non-http identity', () => {
+  it('keeps the local target identity readable', async () => {
+    const { normalizeStateBaseUrl } = await import('../../../src/state/format.js');
+    expect(normalizeStateBaseUrl('embedded:local')).toBe('embedded:local');
+    expect(normalizeStateBaseUrl('https://api.example.com/v1/')).toBe('https://api.example.com');
   });
 });

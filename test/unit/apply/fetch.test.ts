@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { fetchObservations } from '../../../src/apply/index.js';
+import { RemoteError } from '../../../src/remote/index.js';
+import { emptyState } from '../../../src/state/index.js';
+import { harness, simpleDesired, TARGET } from './harness.js';
+
+const GONE_ID = '0123456789abcdef01234567';
+
+async function setup(options: Parameters<typeof harness>[0] = {}) {
+  const h = await harness({
+    desired: (groupId) => [simpleDesired(groupId, 'order shipped', 'order-shipped')],
+    ...options,
+  });
+  const body = h.desired[0]?.body;
+  return { h, body: body! };
+}
+
+describe('fetchObservations', () => {
+  it('looks a workflow without a state entry up by identifier', async () => {
+    const { h, body } = await setup();
+    const created = await h.client.createWorkflow(body, {
+      idempotencyKey: 'k1',
+      identifier: 'order-shipped',
+    });
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: ['order-shipped', 'welcome', 'order-shipped'],
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 2,
+    });
+    expect([...observations.keys()]).toEqual(['order-shipped', 'welcome']);
+    expect(observations.get('order-shipped')).toEqual({
+      identifier: 'order-shipped',
+      byIdentifier: {
+        status: 'found',
+        via: 'identifier',
+        workflow: expect.objectContaining({ _id: created.workflow._id }),
+      },
+    });
+    expect(observations.get('welcome')).toEqual({
+      identifier: 'welcome',
+      byIdentifier: { status: 'not-found', via: 'identifier' },
+    });
+  });
+
+  it('uses the recorded id, and only when it is gone asks by identifier too', async () => {
+    const { h, body } = await setup();
+    const created = await h.client.createWorkflow(body, {
+      idempotencyKey: 'k1',
+      identifier: 'order-shipped',
+    });
+    const state = emptyState(TARGET, h.emu.url);
+    const entry = {
+      hash: `sha256:${'0'.repeat(64)}`,
+      origin: 'created' as const,
+      recordedAt: '2024-10-01T00:00:00.000Z',
+    };
+    state.workflows['order-shipped'] = { id: created.workflow._id, ...entry };
+    state.workflows.welcome = { id: GONE_ID, ...entry };
+    const before = h.emu.requests().length;
+
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: ['order-shipped', 'welcome'],
+      state,
+      concurrency: 1,
+    });
+
+    expect(observations.get('order-shipped')).toEqual({
+      identifier: 'order-shipped',
+      byId: { status: 'found', via: 'id', workflow: expect.objectContaining({ _id: created.workflow._id }) },
+    });
+    expect(observations.get('welcome')).toEqual({
+      identifier: 'welcome',
+      byId: { status: 'not-found', via: 'id' },
+      byIdentifier: { status: 'not-found', via: 'identifier' },
+    });
+    expect(
+      h.emu
+        .requests()
+        .slice(before)
+        .map((r) => r.path),
+    ).toEqual([`/v1/workflows/${created.workflow._id}`, `/v1/workflows/${GONE_ID}`, '/v1/workflows/welcome']);
+  });
+
+  it('a lookup that fails becomes an error observation; the others go on', async () => {
+    const { h } = await setup({
+      emulator: { faults: { errorRate: 1, only: ['GET'] } },
+      client: { retry: { maxAttempts: 1 } },
+    });
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: ['order-shipped', 'welcome'],
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 2,
+    });
+    for (const identifier of ['order-shipped', 'welcome']) {
+      expect(observations.get(identifier)?.byIdentifier).toEqual({
+        status: 'error',
+        httpStatus: 500,
+        message: expect.stringContaining(`GET /v1/workflows/${identifier}: 500`),
+      });
+    }
+  });
+
+  it('a rejected key rejects the whole call', async () => {
+    const { h } = await setup({ client: { apiKey: 'wfs_not_a_key_of_this_service_00000' } });
+    const error = await fetchObservations({
+      client: h.client,
+      identifiers: ['order-shipped', 'welcome', 'other'],
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 1,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RemoteError);
+    expect((error as RemoteError).kind).toBe('auth');
+    // The first 401 stopped the lookups that had not started.
+    expect(h.emu.requests()).toHaveLength(1);
+  });
+
+  it('an aborted signal starts no lookup and rejects with its reason', async () => {
+    const { h } = await setup();
+    const controller = new AbortController();
+    const reason = new Error('interrupted');
+    controller.abort(reason);
+    const error = await fetchObservations({
+      client: h.client,
+      identifiers: ['order-shipped'],
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 1,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(h.emu.requests()).toHaveLength(0);
+  });
+});
