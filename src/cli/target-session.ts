@@ -6,6 +6,8 @@ import { createClient } from '../remote/index.js';
 export interface GroupResolution {
   defaultId?: string;
   named: Record<string, string>;
+  /** Target name, for messages. */
+  target?: string;
 }
 
 /** A target ready to talk to: the client, and for `local` the embedded emulator it runs. */
@@ -61,6 +63,7 @@ export async function openTargetSession(
       client,
       // Locally every group reference the target does not map lands in the emulator's default group.
       groups: (referenced) => ({
+        target: target.name,
         defaultId,
         named: { ...Object.fromEntries(referenced.map((n) => [n, defaultId])), ...target.notificationGroups },
       }),
@@ -77,6 +80,7 @@ export async function openTargetSession(
     baseUrl,
     client,
     groups: () => ({
+      target: target.name,
       ...(target.notificationGroupId ? { defaultId: target.notificationGroupId } : {}),
       named: target.notificationGroups,
     }),

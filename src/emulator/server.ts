@@ -132,6 +132,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     workflows: () => store.list(identity.environmentId),
     requests: () => records.map((r) => ({ ...r })),
     setFaults: (next) => faults.set(next),
+    editWorkflow(idOrIdentifier, mutate) {
+      const edited = store.update(identity.environmentId, idOrIdentifier, (workflow) => {
+        const { _id } = workflow;
+        mutate(workflow);
+        // Identity is the service's, not the edit's: only content changes.
+        return {
+          ...workflow,
+          _id,
+          _environmentId: identity.environmentId,
+          updatedAt: new Date(clock()).toISOString(),
+          __v: (typeof workflow.__v === 'number' ? workflow.__v : 0) + 1,
+        };
+      });
+      if (edited === undefined) throw new Error(`editWorkflow: no workflow ${JSON.stringify(idOrIdentifier)}`);
+      persist().catch(() => undefined);
+      return edited;
+    },
     reset() {
       store.clear();
       idempotency?.clear();

@@ -26,6 +26,23 @@ export class WorkflowStore {
     return found === undefined ? undefined : copy(found);
   }
 
+  /**
+   * Change a stored workflow in place (a test's stand-in for an edit in the dashboard); the same lookup rules as
+   * find. Returns the stored result, or undefined when there is no such workflow.
+   */
+  update(
+    environmentId: string,
+    idOrIdentifier: string,
+    change: (workflow: StoredWorkflow) => StoredWorkflow,
+  ): StoredWorkflow | undefined {
+    const current = this.find(environmentId, idOrIdentifier);
+    if (current === undefined) return undefined;
+    const index = this.#items.findIndex((w) => w._id === current._id);
+    const next = copy(change(current));
+    this.#items[index] = next;
+    return copy(next);
+  }
+
   hasIdentifier(environmentId: string, identifier: string): boolean {
     return this.#items.some(
       (w) => w._environmentId === environmentId && w.triggers.some((t) => t.identifier === identifier),

@@ -105,6 +105,13 @@ export interface RunningEmulator {
   /** Every request answered so far, oldest first. Never holds the Authorization header. */
   requests(): RequestRecord[];
   setFaults(faults: FaultOptions | undefined): void;
+  /**
+   * For tests: simulate an edit made in the dashboard. `mutate` changes a copy of the Development environment's
+   * workflow (by `_id` or trigger identifier, as GET looks it up); `_id` and `_environmentId` are kept, `updatedAt`
+   * is set to now and `__v` bumped, as the service's update does. Returns the stored result (and persists it).
+   * Throws when there is no such workflow.
+   */
+  editWorkflow(idOrIdentifier: string, mutate: (workflow: StoredWorkflow) => void): StoredWorkflow;
   /** Forget workflows, idempotency keys, rate-limit state, requests and fault counters (and persist that). */
   reset(): void;
 }

@@ -73,7 +73,12 @@ async function runPull(
         }
         // 3. Convert, decide where it goes, write, record.
         const pulled = buildDefinitionFromRemote(actual, { groups });
-        const identifier = pulled.definition.triggers[0].identifier;
+        const identifier = pulled.definition.triggers[0]?.identifier;
+        if (!identifier) {
+          failures++;
+          await writeOutput(ctx.stderr, `wfsync: ${id}: the service's workflow has no trigger identifier; nothing written\n`);
+          continue;
+        }
         const path =
           byIdentifier.get(identifier) ??
           join(resolve(ctx.cwd, flags.dir ?? loaded.project.workflowsDir), `${identifier}.yaml`);

@@ -127,7 +127,8 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(`${row.count} ${row.label}`);
+      if (row.key !== 'create' && row.key !== 'in-sync')
+        parts.push(countPhrase(row.key, row.count, row.label));
     }
     const hint = s.create > 0 && command === 'plan' ? ' Run "wfsync sync" to create.' : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
@@ -170,7 +171,7 @@ export function buildSyncView(result: SyncResult): ReportView {
   const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
   const parts = (Object.keys(SYNC_OUTCOME_LABELS) as SyncOutcome[])
     .filter((outcome) => always.has(outcome) || s[outcome] > 0)
-    .map((outcome) => `${s[outcome]} ${SYNC_OUTCOME_LABELS[outcome].label}`);
+    .map((outcome) => countPhrase(outcome, s[outcome], SYNC_OUTCOME_LABELS[outcome].label));
   const attention = s.drifted + s['changed-locally'] + s['missing-remotely'] + s.conflict + s.orphaned;
 
   const notes: string[] = [];
@@ -207,6 +208,11 @@ function countRows<K extends string>(meta: Record<K, StatusMeta>, count: (key: K
       count: count(key),
     }))
     .filter((row) => row.count > 0);
+}
+
+/** `2 conflicts`, `1 error`, but `2 drifted`: only the labels that are nouns take a plural. */
+function countPhrase(key: string, count: number, label: string): string {
+  return key === 'conflict' || key === 'error' ? plural(count, label) : `${count} ${label}`;
 }
 
 function attentionNote(count: number): string {

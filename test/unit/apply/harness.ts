@@ -20,7 +20,7 @@ import {
   createClient,
   type ServiceClient,
 } from '../../../src/remote/index.js';
-import { StateStore } from '../../../src/state/index.js';
+import { StateStore, type StateStoreOptions } from '../../../src/state/index.js';
 import { VirtualClock } from '../remote/helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -47,6 +47,8 @@ export interface Harness {
 export interface HarnessOptions {
   emulator?: EmulatorOptions;
   client?: Partial<ClientOptions>;
+  /** For failing state writes. */
+  store?: StateStoreOptions;
   /** Definitions to sync; default: every example in workflows/. */
   desired?: (groupId: string) => DesiredWorkflow[];
 }
@@ -73,7 +75,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     },
   });
   cleanups.push(() => client.close());
-  const store = await StateStore.open(statePath, { target: TARGET, baseUrl: emu.url });
+  const store = await StateStore.open(statePath, { target: TARGET, baseUrl: emu.url }, options.store);
   const desired = (options.desired ?? loadExamples)(emu.notificationGroupId);
   return { emu, client, store, statePath, desired, events, clientEvents };
 }
@@ -178,9 +180,7 @@ export function simpleDesired(
   return desiredOf(definition, `workflows/${identifier}.yaml`, groupId);
 }
 
-export async function readStateFile(
-  h: Harness,
-): Promise<{
+export async function readStateFile(h: Harness): Promise<{
   workflows: Record<string, { id: string; hash: string; origin: string }>;
   pending: Record<string, unknown>;
 }> {

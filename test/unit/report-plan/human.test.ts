@@ -49,6 +49,11 @@ describe('renderPlanHuman', () => {
     const plan = planOf([item('a', 'create'), item('b', 'error', { error: 'boom' }), item('c', 'error')]);
     const out = renderPlanHuman(plan, plain);
     expect(out).toContain('Action    Count\n+ create      1\n✖ error       2\nTotal         3\n');
+    // A failed lookup is not something a person must fix in the dashboard: it gets its own note.
+    expect(lastLines(out, 2)).toEqual([
+      'Plan: 1 to create, 0 in sync, 2 errors.',
+      '2 workflows could not be checked on the service (see each error).',
+    ]);
   });
 
   it('labels every action with its symbol', () => {
@@ -167,6 +172,14 @@ describe('renderSyncHuman', () => {
     const conflict = syncOf([{ identifier: 'a', outcome: 'conflict' }], { status: 'action-needed' });
     expect(renderSyncHuman(conflict, { color: false, command: 'sync' })).toContain(
       'Sync: 0 created, 0 in sync, 0 drifted, 1 conflict, 0 failed, 0 skipped.\n',
+    );
+    const two = syncOf([
+      { identifier: 'a', outcome: 'conflict' },
+      { identifier: 'b', outcome: 'conflict' },
+      { identifier: 'c', outcome: 'orphaned' },
+    ]);
+    expect(renderSyncHuman(two, { color: false, command: 'sync' })).toContain(
+      'Sync: 0 created, 0 in sync, 0 drifted, 2 conflicts, 1 orphaned, 0 failed, 0 skipped.\n',
     );
   });
 
