@@ -45,14 +45,20 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const results: SyncItemResult[] = [];
   let stop: StopReason | undefined;
   const creates: number[] = [];
+  const adoptions: Array<Promise<void>> = [];
   for (const [index, item] of plan.items.entries()) {
     if (item.action === 'create') creates.push(index);
     else if (item.action === 'in-sync') {
-      const adopted = await adopt(store, initial, item, now);
-      results[index] = adopted.result;
-      stop ??= adopted.stop;
+      // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
+      adoptions.push(
+        adopt(store, initial, item, now).then((adopted) => {
+          results[index] = adopted.result;
+          stop ??= adopted.stop;
+        }),
+      );
     } else results[index] = reportOnly(item);
   }
+  await Promise.all(adoptions);
   const orphaned = plan.items.filter((i) => i.action === 'orphaned').length;
   if (orphaned > 0) {
     emit({
@@ -123,7 +129,7 @@ async function createChecked(
       },
     };
   }
-  if (initial.pending[item.identifier] !== undefined) {
+  if (Object.hasOwn(initial.pending, item.identifier)) {
     // An earlier create of it was interrupted and reconciling could not tell whether it landed.
     return {
       result: {
@@ -146,7 +152,9 @@ async function adopt(
   now: () => Date,
 ): Promise<{ result: SyncItemResult; stop?: StopReason }> {
   const result = reportOnly(item);
-  const entry = initial.workflows[item.identifier];
+  const entry = Object.hasOwn(initial.workflows, item.identifier)
+    ? initial.workflows[item.identifier]
+    : undefined;
   const { remoteId, desiredHash } = item;
   if (remoteId === undefined || desiredHash === undefined) return { result };
   if (entry !== undefined && entry.id === remoteId && entry.hash === desiredHash) return { result };

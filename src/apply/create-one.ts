@@ -78,22 +78,7 @@ export async function createOne(
   const id = created.workflow._id;
   const given = created.workflow.triggers[0]?.identifier;
   if (given !== identifier) return identifierMismatch(ctx, desired, { id, given, hash });
-  try {
-    await ctx.store.recordWorkflow(identifier, {
-      id,
-      hash,
-      origin: 'created',
-      file,
-      recordedAt: ctx.now().toISOString(),
-    });
-  } catch (error) {
-    const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
-    return {
-      result: { identifier, file, remoteId: id, outcome: 'failed', message, next: AGAIN },
-      stop: 'state',
-    };
-  }
-  return verify(ctx, desired, created);
+  return (await record(ctx, desired, id, hash)) ?? verify(ctx, desired, created);
 }
 
 /**
@@ -127,18 +112,8 @@ async function identifierMismatch(
       },
     };
   }
-  try {
-    await ctx.store.recordWorkflow(identifier, {
-      id,
-      hash,
-      origin: 'created',
-      file,
-      recordedAt: ctx.now().toISOString(),
-    });
-  } catch (error) {
-    const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
-    return { result: { ...base, message, next: AGAIN }, stop: 'state' };
-  }
+  const unrecorded = await record(ctx, desired, id, hash);
+  if (unrecorded !== undefined) return unrecorded;
   return {
     result: {
       ...base,
@@ -198,6 +173,33 @@ async function verify(
       ? '; the response was lost, found by a lookup'
       : '';
   return { result: { ...base, outcome: 'created', message: `id ${id}${how}` } };
+}
+
+/** Record a created workflow (clearing its journal entry); if that fails, the result to report instead. */
+async function record(
+  ctx: CreateContext,
+  desired: DesiredWorkflow,
+  id: string,
+  hash: string,
+): Promise<CreateOneResult | undefined> {
+  const { identifier, file } = desired;
+  try {
+    await ctx.store.recordWorkflow(identifier, {
+      id,
+      hash,
+      origin: 'created',
+      file,
+      recordedAt: ctx.now().toISOString(),
+    });
+    return undefined;
+  } catch (error) {
+    // The journal entry on disk still names this create: the next run's reconcile records it.
+    const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
+    return {
+      result: { identifier, file, remoteId: id, outcome: 'failed', message, next: AGAIN },
+      stop: 'state',
+    };
+  }
 }
 
 /** Best effort: a journal entry left behind is looked up again by the next run, which is safe. */

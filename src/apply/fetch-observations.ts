@@ -41,7 +41,11 @@ export async function fetchObservations(
         emit({ type: 'workflow', identifier, status: 'fetching' });
         try {
           const observation = await runForWorkflow(identifier, () =>
-            observe(client, identifier, state.workflows[identifier]?.id),
+            observe(
+              client,
+              identifier,
+              Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier]?.id : undefined,
+            ),
           );
           found.set(identifier, observation);
           emit({ type: 'workflow', identifier, status: 'done', message: describe(observation) });

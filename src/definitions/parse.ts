@@ -17,26 +17,31 @@ const MAX_YAML_ERRORS = 20;
 /** Parses one workflow definition file. Pure: every problem is a Diagnostic with a position, never a throw. */
 export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partial<LoadLimits>): ParseResult {
   const { maxBytes, maxDepth, maxAliasCount } = resolveLoadLimits(limits);
-  const make = (code: string, severity: Severity, message: string, span: Span, pointer = ''): Diagnostic => ({
-    code,
-    severity,
-    message,
-    file,
-    pointer,
-    ...span,
-  });
-  const fail = (code: string, message: string, span: Span): ParseResult => ({
-    diagnostics: [make(code, 'error', message, span)],
-  });
-
-  if (bytes.length > maxBytes)
-    return fail('file-too-large', fileTooLargeMessage(bytes.length, maxBytes), FILE_START);
+  if (bytes.length > maxBytes) {
+    const message = fileTooLargeMessage(bytes.length, maxBytes);
+    return { diagnostics: [fileDiagnostic(file, 'file-too-large', 'error', message, FILE_START)] };
+  }
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     const { line, column } = decoded;
-    return fail('file-encoding', decoded.message, { line, column, endLine: line, endColumn: column + 1 });
+    const span = { line, column, endLine: line, endColumn: column + 1 };
+    return { diagnostics: [fileDiagnostic(file, 'file-encoding', 'error', decoded.message, span)] };
   }
-  const text = decoded.text;
+  return { ...parseText(file, decoded.text, { maxDepth, maxAliasCount }), text: decoded.text };
+}
+
+/** Everything after decoding: the YAML document, its checks and its JSON value. */
+function parseText(
+  file: string,
+  text: string,
+  limits: { maxDepth: number; maxAliasCount: number },
+): ParseResult {
+  const { maxDepth, maxAliasCount } = limits;
+  const make = (code: string, severity: Severity, message: string, span: Span): Diagnostic =>
+    fileDiagnostic(file, code, severity, message, span);
+  const fail = (code: string, message: string, span: Span): ParseResult => ({
+    diagnostics: [make(code, 'error', message, span)],
+  });
   const positions = createPositions(text);
 
   const parsed = parseTokens(text, maxDepth);
@@ -100,6 +105,16 @@ export function parseDefinition(file: string, bytes: Uint8Array, limits?: Partia
   // which only files with findings ever need.
   const locate = createLazyLocate(text, positions, maxDepth);
   return { definition: { file, text, value, locate }, diagnostics };
+}
+
+function fileDiagnostic(
+  file: string,
+  code: string,
+  severity: Severity,
+  message: string,
+  span: Span,
+): Diagnostic {
+  return { code, severity, message, file, pointer: '', ...span };
 }
 
 function yamlDiagnostics(

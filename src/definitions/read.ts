@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
-import { type FindOptions, scanDefinitionFiles } from './find.js';
+import { type FindOptions, type ScanResult, scanDefinitionFiles } from './find.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
-import type { LoadedDefinition, ReadResult } from './types.js';
+import type { LoadedDefinition, ParseResult, ReadResult } from './types.js';
 
 export interface ReadOptions extends FindOptions {
   limits?: Partial<LoadLimits>;
@@ -14,29 +14,41 @@ export interface ReadOptions extends FindOptions {
  * Finds and parses every definition file; every broken file is reported in the same run. Only a path that
  * does not exist throws (UsageError): an unreadable file or directory is a `file-unreadable` diagnostic.
  * Reads are synchronous on purpose: for thousands of small files they measured 5× faster than bounded
- * concurrent async reads, and parsing (CPU) dominates either way.
+ * concurrent async reads, and parsing (CPU) dominates either way. So, after the directory scan, this blocks the
+ * event loop until every file is read and parsed: right for the CLI, which has nothing else to do meanwhile; a
+ * caller that must stay responsive should run it in a worker thread.
  */
 export async function readDefinitions(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
-  const { files, unreadable } = await scanDefinitionFiles(paths, options);
+  return readScannedDefinitions(await scanDefinitionFiles(paths, options), options);
+}
+
+/** readDefinitions for files already found (synchronous: see readDefinitions). */
+export function readScannedDefinitions(
+  scan: ScanResult,
+  options: { cwd: string; limits?: Partial<LoadLimits> },
+): ReadResult {
   const limits = resolveLoadLimits(options.limits);
   const definitions: LoadedDefinition[] = [];
-  const diagnostics: Diagnostic[] = unreadable.map(({ path: dir, error }) =>
-    unreadableDiagnostic(dir, error, 'cannot list directory'),
-  );
-  for (const file of files) {
+  const diagnostics = scanDiagnostics(scan);
+  const sources = new Map<string, string>();
+  for (const file of scan.files) {
     const loaded = readDefinitionFile(path.resolve(options.cwd, file), file, limits);
-    if ('definition' in loaded && loaded.definition) definitions.push(loaded.definition);
+    if (loaded.definition) definitions.push(loaded.definition);
+    if (loaded.text !== undefined) sources.set(file, loaded.text);
     diagnostics.push(...loaded.diagnostics);
   }
-  return { definitions, diagnostics: sortDiagnostics(diagnostics), files };
+  return { definitions, diagnostics: sortDiagnostics(diagnostics), files: scan.files, sources };
+}
+
+/** The directories a scan could not list, as `file-unreadable` diagnostics. */
+export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
+  return scan.unreadable.map(({ path: dir, error }) =>
+    unreadableDiagnostic(dir, error, 'cannot list directory'),
+  );
 }
 
 /** Reads one file (size checked on the open descriptor before any byte is read) and parses it. */
-export function readDefinitionFile(
-  absolute: string,
-  file: string,
-  limits: LoadLimits,
-): { definition?: LoadedDefinition; diagnostics: Diagnostic[] } {
+export function readDefinitionFile(absolute: string, file: string, limits: LoadLimits): ParseResult {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO that merely looks like a definition must not hang; fstat then rejects it.

@@ -16,6 +16,11 @@ export interface ParseResult {
   /** Absent when the file could not be turned into a document at all (syntax error, empty, too big…). */
   definition?: LoadedDefinition;
   diagnostics: Diagnostic[];
+  /**
+   * The decoded text whenever the bytes were UTF-8, also when the YAML is broken, so reports can show a code frame
+   * for a syntax error too. Absent for a file too large to decode or not UTF-8.
+   */
+  text?: string;
 }
 
 export interface ReadResult {
@@ -24,4 +29,6 @@ export interface ReadResult {
   diagnostics: Diagnostic[];
   /** Every file that was looked at, in sorted order (also those that failed to parse). */
   files: string[];
+  /** file → text of every file that decoded as UTF-8, parsed or not: what code frames are drawn from. */
+  sources: Map<string, string>;
 }

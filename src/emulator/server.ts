@@ -145,7 +145,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           __v: (typeof workflow.__v === 'number' ? workflow.__v : 0) + 1,
         };
       });
-      if (edited === undefined) throw new Error(`editWorkflow: no workflow ${JSON.stringify(idOrIdentifier)}`);
+      if (edited === undefined)
+        throw new Error(`editWorkflow: no workflow ${JSON.stringify(idOrIdentifier)}`);
       persist().catch(() => undefined);
       return edited;
     },

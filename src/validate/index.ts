@@ -13,7 +13,16 @@ export interface ValidationInput {
  * Schema first, then the named rules on every definition the schema accepted (their types hold there), plus the
  * project-wide rules on all. Pure: the same definitions and options always give the same sorted diagnostics.
  */
-export function buildValidation({ definitions, options }: ValidationInput): Diagnostic[] {
+export function buildValidation(input: ValidationInput): Diagnostic[] {
+  return sortDiagnostics([...buildFileValidation(input), ...buildProjectValidation(input)]);
+}
+
+/**
+ * What each definition alone can tell: the schema, then the per-file rules where the schema passed. Each file's
+ * findings depend on that file only, so the definitions may be split into groups and the results concatenated
+ * (worker threads do that); sorting the concatenation gives buildValidation's order. Pure; sorted.
+ */
+export function buildFileValidation({ definitions, options }: ValidationInput): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const valid: LoadedDefinition[] = [];
   for (const definition of definitions) {
@@ -21,6 +30,11 @@ export function buildValidation({ definitions, options }: ValidationInput): Diag
     diagnostics.push(...schemaDiagnostics);
     if (schemaDiagnostics.length === 0) valid.push(definition);
   }
-  diagnostics.push(...buildRuleDiagnostics({ valid, all: [...definitions], options }));
+  diagnostics.push(...buildRuleDiagnostics({ valid, all: [], options }));
   return sortDiagnostics(diagnostics);
+}
+
+/** The rules that compare files with each other (`identifier-duplicate`), on every parsed definition. Pure; sorted. */
+export function buildProjectValidation({ definitions, options }: ValidationInput): Diagnostic[] {
+  return buildRuleDiagnostics({ valid: [], all: definitions, options });
 }

@@ -26,7 +26,6 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
   let view: PhaseView | undefined;
   let kept: string[] = [];
   let notice: string | undefined;
-  let failures = 0;
   // Each phase's list starts once the previous one has closed: two renderers must never share the terminal.
   let chain: Promise<unknown> = Promise.resolve();
 
@@ -40,7 +39,7 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
   const refresh = () => view?.show(runningTitle(tally), liveOutput());
   const endPhase = () => {
     if (view === undefined || tally.phase === undefined) return;
-    view.end(finalState(tally, failures, kept.map((line) => sanitizeTerminalText(line)).join('\n')));
+    view.end(finalState(tally, kept.map((line) => sanitizeTerminalText(line)).join('\n')));
     view = undefined;
   };
   const keep = (line: string) => {
@@ -60,7 +59,6 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
         tally.apply(event);
         kept = [];
         notice = undefined;
-        failures = 0;
         if (event.phase === 'done') return;
         const next = new PhaseView(runningTitle(tally));
         view = next;
@@ -71,7 +69,6 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
       if (finished !== undefined) {
         const { row, outcome } = finished;
         if (outcome === 'failed') {
-          failures++;
           keep(`✖ ${row.identifier}: ${row.message ?? 'failed'}`);
         } else if (outcome === undefined && tally.phase === 'reconcile' && row.message !== undefined) {
           keep(`${row.identifier}: ${row.message}`);
@@ -138,7 +135,7 @@ function runningTitle(tally: PhaseTally): string {
   return `${RUNNING[phase]}${phase === 'lock' || phase === 'plan' ? '' : counter}`;
 }
 
-function finalState(tally: PhaseTally, failures: number, output: string): PhaseEnd {
+function finalState(tally: PhaseTally, output: string): PhaseEnd {
   const count = tally.total ?? tally.finished;
   switch (tally.phase) {
     case 'lock':
@@ -155,6 +152,7 @@ function finalState(tally: PhaseTally, failures: number, output: string): PhaseE
       if (count === 0) return { title: 'Nothing to create', output, failed: false };
       const created = tally.outcomes.get('created') ?? 0;
       const skipped = tally.outcomes.get('skipped') ?? 0;
+      const failures = tally.outcomes.get('failed') ?? 0;
       const extra = [failures > 0 ? `${failures} failed` : '', skipped > 0 ? `${skipped} skipped` : '']
         .filter((part) => part !== '')
         .join(', ');

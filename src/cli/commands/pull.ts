@@ -76,7 +76,10 @@ async function runPull(
         const identifier = pulled.definition.triggers[0]?.identifier;
         if (!identifier) {
           failures++;
-          await writeOutput(ctx.stderr, `wfsync: ${id}: the service's workflow has no trigger identifier; nothing written\n`);
+          await writeOutput(
+            ctx.stderr,
+            `wfsync: ${id}: the service's workflow has no trigger identifier; nothing written\n`,
+          );
           continue;
         }
         const path =

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { Command, Option } from 'commander';
 import { readProject } from '../../config/project.js';
-import { readDefinitions } from '../../definitions/read.js';
-import { countDiagnostics, sortDiagnostics } from '../../diagnostic.js';
+import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
+import { resolveWorkerSettings } from '../../parallel/settings.js';
 import {
   renderGithubStepSummary,
   type ValidateFormat,
@@ -13,7 +15,6 @@ import {
   validateRenderers,
 } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
-import { buildValidation } from '../../validate/index.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import { VERSION } from '../../version.js';
 import { type CommandContext, useColor } from '../context.js';
@@ -75,30 +76,33 @@ async function runValidate(
   }
   // 1. Project config (optional): workflows directory, rule severities, known notification groups.
   const project = readProject(globals, ctx.cwd);
-  // 2. Read every file; broken files become diagnostics, not exceptions.
+  // 2. Read, parse and check every file (on worker threads when there are many); broken files become
+  //    diagnostics, not exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
   if (paths.length === 0 && !existsSync(project.workflowsDir)) {
     throw new UsageError(
       `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
     );
   }
-  const read = await readDefinitions(paths, { cwd: ctx.cwd, defaultDir });
-  if (read.files.length === 0) {
+  const checked = await readAndValidateDefinitions(paths, {
+    cwd: ctx.cwd,
+    defaultDir,
+    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    ...resolveWorkerSettings(ctx.env, availableParallelism()),
+  });
+  if (checked.files.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
-  // 3. Schema and rules.
-  const options = { severities: project.severities, notificationGroups: project.notificationGroups };
-  let diagnostics = [...read.diagnostics, ...buildValidation({ definitions: read.definitions, options })];
-  if (flags.quiet) diagnostics = diagnostics.filter((d) => d.severity === 'error');
-  // 4. Render and write.
-  const sources = new Map(read.definitions.map((d) => [d.file, d.text]));
+  // 3. Render and write.
   const report: ValidateReport = {
     version: 1,
     tool: { name: 'wfsync', version: VERSION },
-    files: read.files,
-    diagnostics: sortDiagnostics(diagnostics),
-    sources,
+    files: checked.files,
+    diagnostics: flags.quiet
+      ? checked.diagnostics.filter((d) => d.severity === 'error')
+      : checked.diagnostics,
+    sources: checked.sources,
     rules,
     ...(flags.maxWarnings === undefined ? {} : { maxWarnings: flags.maxWarnings }),
   };
@@ -111,7 +115,7 @@ async function runValidate(
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (flags.format === 'github' && summaryFile)
     await appendFileText(summaryFile, renderGithubStepSummary(report));
-  // 5. Exit code.
+  // 4. Exit code.
   const counts = countDiagnostics(report.diagnostics);
   if (counts.errors > 0) return ExitCode.Invalid;
   if (flags.maxWarnings !== undefined && counts.warnings > flags.maxWarnings) return ExitCode.Invalid;

@@ -45,7 +45,7 @@ export function renderSyncGithub(result: SyncResult, options: GithubOptions): st
   return renderViewGithub(buildSyncView(result), options);
 }
 
-interface Annotation {
+export interface Annotation {
   kind: AnnotationKind;
   text: string;
 }

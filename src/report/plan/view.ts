@@ -159,7 +159,7 @@ export function buildSyncView(result: SyncResult): ReportView {
     identifier: item.identifier,
     file: item.file,
     remoteId: item.remoteId,
-    message: item.message,
+    message: withoutRepeatedId(item.message, item.remoteId),
     changes: item.changes ?? [],
     diff: item.diff,
     diagnostics: item.diagnostics ?? [],
@@ -218,4 +218,13 @@ function countPhrase(key: string, count: number, label: string): string {
 function attentionNote(count: number): string {
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
   return `${needs} attention: wfsync never updates or deletes a workflow, so a person must act (see each "next").`;
+}
+
+/** Apply's messages start with `id <id>` for progress lines; the report already shows the id on its own line. */
+function withoutRepeatedId(message: string | undefined, remoteId: string | undefined): string | undefined {
+  if (message === undefined || remoteId === undefined) return message;
+  const prefix = `id ${remoteId}`;
+  if (!message.startsWith(prefix)) return message;
+  const rest = message.slice(prefix.length).replace(/^;\s*/, '');
+  return rest === '' ? undefined : rest;
 }

@@ -138,6 +138,23 @@ describe('terminal progress (listr2)', () => {
   });
 });
 
+describe('terminal progress with 1,000 workflows', () => {
+  it('shows a few rows and a count, whatever the number in flight', async () => {
+    const stream = new Capture(true);
+    const progress = createProgress('tty', stream);
+    progress.onEvent({ type: 'phase', phase: 'fetch', total: 1000 });
+    for (let i = 0; i < 1000; i++)
+      progress.onEvent({ type: 'workflow', identifier: `w${i}`, status: 'fetching' });
+    await vi.waitFor(() => expect(stream.text.replace(ANSI, '')).toContain('…and 992 more'));
+    const lastFrame = stream.text.replace(ANSI, '').split('Looking up workflows (0/1000)').at(-1) ?? '';
+    expect(lastFrame.trim().split('\n')).toHaveLength(9);
+    for (let i = 0; i < 1000; i++)
+      progress.onEvent({ type: 'workflow', identifier: `w${i}`, status: 'done', message: 'found' });
+    await progress.done();
+    expect(stream.text.replace(ANSI, '')).toContain('✔ Looked up 1000 workflows');
+  });
+});
+
 describe('chooseProgressKind', () => {
   it('quiet wins; CI, a dumb terminal or a pipe get plain lines; a terminal gets listr2', () => {
     const tty = { isTTY: true };

@@ -157,4 +157,21 @@ describe('sync of the example workflows against the emulator', () => {
         '1 workflow in state no longer has a definition: the API cannot delete workflows, so delete them in the dashboard, then `wfsync state forget <identifier>`',
     });
   });
+
+  it('many workflows with bounded concurrency: each created once, then all in sync', async () => {
+    const names = Array.from({ length: 120 }, (_, i) => `bulk workflow ${i}`);
+    const h = await harness({
+      desired: (groupId) => names.map((name) => simpleDesired(groupId, name, name.replace(/ /g, '-'))),
+    });
+    const first = await runSync(h, { concurrency: 8 });
+    expect(first.result.summary.created).toBe(names.length);
+    expect(posts(h.emu)).toHaveLength(names.length);
+    const state = await readStateFile(h);
+    expect(Object.keys(state.workflows)).toHaveLength(names.length);
+    expect(state.pending).toEqual({});
+
+    const second = await runSync(h, { concurrency: 8 });
+    expect(second.result.summary['in-sync']).toBe(names.length);
+    expect(posts(h.emu)).toHaveLength(names.length);
+  });
 });

@@ -26,6 +26,7 @@ describe('parseDefinition: bytes and encoding', () => {
   it('reports invalid UTF-8 at the first bad byte, columns in UTF-16 units', () => {
     const result = parseDefinition('w.yaml', bytes('name: ok\nsteps: [caf', [0xc3, 0x28], ']\n'));
     expect(result.definition).toBeUndefined();
+    expect(result.text).toBeUndefined(); // nothing decoded, so no code frame can be drawn
     expect(result.diagnostics).toEqual([
       {
         code: 'file-encoding',
@@ -61,6 +62,7 @@ describe('parseDefinition: bytes and encoding', () => {
       { code: 'file-too-large', line: 1, column: 1, message: expect.stringContaining('1048577 bytes') },
     ]);
     expect(over.diagnostics[0]?.message).toContain('1 MiB limit');
+    expect(over.text).toBeUndefined();
     const text = `name: x\nsteps: []\n# ${'-'.repeat(80)}\n`;
     const size = encoder.encode(text).length;
     expect(parseDefinition('w.yaml', encoder.encode(text), { maxBytes: size }).diagnostics).toEqual([]);
@@ -71,6 +73,17 @@ describe('parseDefinition: bytes and encoding', () => {
 });
 
 describe('parseDefinition: documents', () => {
+  it('keeps the text of a file whose YAML is broken, for code frames, and of a clean one', () => {
+    const broken = parseText('name: [unclosed\n');
+    expect(broken.definition).toBeUndefined();
+    expect(where(broken.diagnostics)).toEqual(['yaml-syntax@2:1']);
+    expect(broken.text).toBe('name: [unclosed\n');
+    expect(parseText('- a\n').text).toBe('- a\n'); // root-not-mapping
+    const clean = parseText('name: x\nsteps: []\n');
+    expect(clean.text).toBe('name: x\nsteps: []\n');
+    expect(clean.definition?.text).toBe(clean.text);
+  });
+
   it('keeps positions right with CRLF line endings', () => {
     const definition = load('name: Welcome\r\nsteps:\r\n  - name: In-app\r\n    active: false\r\n');
     expect(definition.value).toEqual({ name: 'Welcome', steps: [{ name: 'In-app', active: false }] });

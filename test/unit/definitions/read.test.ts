@@ -44,6 +44,14 @@ describe('readDefinitions', () => {
       'workflows/broken/list.yaml root-not-mapping@1:1',
       'workflows/broken/tabs.yaml yaml-tab-indent@3:1',
     ]);
+    // Every file that decoded keeps its text, parsed or not, so a syntax error gets a code frame too.
+    expect([...result.sources.keys()]).toEqual([
+      'workflows/broken/list.yaml',
+      'workflows/broken/tabs.yaml',
+      'workflows/orders/shipped.yml',
+      'workflows/welcome.yaml',
+    ]);
+    expect(result.sources.get('workflows/broken/tabs.yaml')).toBe('name: Tabs\nsteps:\n\t- x\n');
     const welcome = result.definitions[1]!;
     expect(welcome.value).toEqual({
       name: 'Welcome',
@@ -120,6 +128,7 @@ describe('readDefinitions', () => {
       definitions: [],
       diagnostics: [],
       files: [],
+      sources: new Map(),
     });
   });
 });

@@ -51,7 +51,7 @@ describe('renderPlanHuman', () => {
     expect(out).toContain('Action    Count\n+ create      1\n✖ error       2\nTotal         3\n');
     // A failed lookup is not something a person must fix in the dashboard: it gets its own note.
     expect(lastLines(out, 2)).toEqual([
-      'Plan: 1 to create, 0 in sync, 2 errors.',
+      'Plan: 1 to create, 0 in sync, 2 errors. Run "wfsync sync" to create.',
       '2 workflows could not be checked on the service (see each error).',
     ]);
   });

@@ -1,0 +1,101 @@
+/**
+ * `wfsync validate`'s work: find, read, parse and validate every definition file, on worker threads when there are
+ * enough files to pay for starting them. Both paths give the same report, byte for byte (an e2e test holds them to
+ * it); the single-thread path is the reference, the same readDefinitions + buildValidation that plan and sync use.
+ */
+import path from 'node:path';
+import { type FindOptions, scanDefinitionFiles } from '../definitions/find.js';
+import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
+import { readDefinitionFile, readScannedDefinitions, scanDiagnostics } from '../definitions/read.js';
+import type { LoadedDefinition } from '../definitions/types.js';
+import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
+import { buildProjectValidation, buildValidation } from '../validate/index.js';
+import type { RuleOptions } from '../validate/rules/index.js';
+import type { CheckSetup, FileOutcome } from './check-file.js';
+import { checkFilesInWorkers, workersAvailable } from './pool.js';
+import type { WorkerSettings } from './settings.js';
+
+export interface ReadAndValidateOptions extends FindOptions, WorkerSettings {
+  rules: RuleOptions;
+  limits?: Partial<LoadLimits>;
+}
+
+export interface DefinitionsValidation {
+  /** Every file looked at, sorted (display paths). */
+  files: string[];
+  /** Every finding: reading, YAML, schema and rules; sorted (sortDiagnostics). */
+  diagnostics: Diagnostic[];
+  /** file → text, at least for every file with a finding that decoded as UTF-8: for code frames. */
+  sources: ReadonlyMap<string, string>;
+  /** Worker threads used; 0 when everything ran on the main thread. */
+  workers: number;
+}
+
+/** Only a path that does not exist throws (UsageError); every other problem is a diagnostic. */
+export async function readAndValidateDefinitions(
+  paths: readonly string[],
+  options: ReadAndValidateOptions,
+): Promise<DefinitionsValidation> {
+  const scan = await scanDefinitionFiles(paths, options);
+  const useWorkers =
+    options.workers > 0 && scan.files.length >= Math.max(1, options.minFiles) && workersAvailable();
+  if (!useWorkers) {
+    const read = readScannedDefinitions(scan, options);
+    const validation = buildValidation({ definitions: read.definitions, options: options.rules });
+    return {
+      files: read.files,
+      diagnostics: sortDiagnostics([...read.diagnostics, ...validation]),
+      sources: read.sources,
+      workers: 0,
+    };
+  }
+  const setup: CheckSetup = {
+    cwd: options.cwd,
+    limits: resolveLoadLimits(options.limits),
+    rules: options.rules,
+  };
+  const workers = Math.min(options.workers, scan.files.length);
+  const outcomes = await checkFilesInWorkers(scan.files, setup, workers);
+  const diagnostics = scanDiagnostics(scan);
+  const sources = new Map<string, string>();
+  outcomes.forEach((outcome, i) => {
+    diagnostics.push(...outcome.diagnostics);
+    if (outcome.text !== undefined) sources.set(scan.files[i]!, outcome.text);
+  });
+  // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
+  diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, setup, sources));
+  return { files: scan.files, diagnostics: sortDiagnostics(diagnostics), sources, workers };
+}
+
+/**
+ * The project-wide rule, on the files whose identifier another file shares (rare), read again on this thread:
+ * the rule needs their positions, which workers do not keep. Run over those files in file order, it reports
+ * exactly what it reports over all of them.
+ */
+function duplicateDiagnostics(
+  files: readonly string[],
+  outcomes: readonly FileOutcome[],
+  setup: CheckSetup,
+  sources: Map<string, string>,
+): Diagnostic[] {
+  const byIdentifier = new Map<string, number[]>();
+  outcomes.forEach((outcome, i) => {
+    if (outcome.identifier === undefined) return;
+    const group = byIdentifier.get(outcome.identifier);
+    if (group) group.push(i);
+    else byIdentifier.set(outcome.identifier, [i]);
+  });
+  const shared = [...byIdentifier.values()]
+    .filter((group) => group.length > 1)
+    .flat()
+    .sort((a, b) => a - b);
+  if (shared.length === 0) return [];
+  const definitions: LoadedDefinition[] = [];
+  for (const i of shared) {
+    const file = files[i]!;
+    const loaded = readDefinitionFile(path.resolve(setup.cwd, file), file, setup.limits);
+    if (loaded.definition) definitions.push(loaded.definition);
+    if (loaded.text !== undefined) sources.set(file, loaded.text);
+  }
+  return buildProjectValidation({ definitions, options: setup.rules });
+}

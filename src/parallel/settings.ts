@@ -1,0 +1,28 @@
+import { UsageError } from '../errors.js';
+
+export interface WorkerSettings {
+  /** Worker threads for a large run; 0 checks every file on the main thread. */
+  workers: number;
+  /** Fewest files worth starting workers for: each costs ~30-50 ms (and ~150 ms of CPU) before its first file. */
+  minFiles: number;
+}
+
+export const DEFAULT_MIN_FILES_FOR_WORKERS = 200;
+
+/**
+ * `WFSYNC_WORKERS` (how many worker threads; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES` (the threshold),
+ * for machines where the default (one worker per available CPU, from 200 files) is wrong, and for tests.
+ */
+export function resolveWorkerSettings(env: NodeJS.ProcessEnv, availableCpus: number): WorkerSettings {
+  return {
+    workers: wholeNumber(env, 'WFSYNC_WORKERS') ?? (availableCpus > 1 ? availableCpus : 0),
+    minFiles: wholeNumber(env, 'WFSYNC_WORKERS_MIN_FILES') ?? DEFAULT_MIN_FILES_FOR_WORKERS,
+  };
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!/^\s*\d{1,4}\s*$/.test(raw)) throw new UsageError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
