@@ -13,6 +13,8 @@ export interface TargetCommandFlags {
   allowInsecureHttp?: boolean;
   only?: string[];
   quiet?: boolean;
+  /** Global `--verbose`. */
+  verbose?: boolean;
 }
 
 export function addTargetOptions(command: Command): Command {

@@ -15,6 +15,7 @@ import {
   readOnlyClient,
   type TargetCommandFlags,
 } from '../run-options.js';
+import { combineListeners, verboseClientLog } from '../verbose.js';
 
 interface PlanFlags extends TargetCommandFlags {
   format: PlanFormat;
@@ -57,7 +58,10 @@ async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?: string
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
     ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: clientEventsForProgress(progress.onEvent),
+    onClientEvent: combineListeners(
+      clientEventsForProgress(progress.onEvent),
+      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
+    ),
   });
   let plan: Plan;
   try {

@@ -13,6 +13,7 @@ import { hashBody } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
 import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
+import { verboseClientLog } from '../verbose.js';
 
 interface PullFlags extends TargetCommandFlags {
   dir?: string;
@@ -56,7 +57,10 @@ async function runPull(
       resolve(ctx.cwd, d.file),
     ]),
   );
-  const session = await openTargetSession(loaded.target, { env: ctx.env });
+  const session = await openTargetSession(loaded.target, {
+    env: ctx.env,
+    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+  });
   let failures = 0;
   try {
     // 2. State is written: take the target's lock like sync does.

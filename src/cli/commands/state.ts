@@ -11,6 +11,7 @@ import { hashBody } from '../desired.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { addTargetOptions, progressFor, type TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
+import { verboseClientLog } from '../verbose.js';
 
 type Globals = TargetCommandFlags & { config?: string };
 
@@ -89,7 +90,10 @@ function renderState(state: StateFile): string {
 async function runRebuild(ctx: CommandContext, flags: Globals): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const progress = progressFor(ctx, flags.quiet);
-  const { session, desired } = await openRun(loaded, { env: ctx.env });
+  const { session, desired } = await openRun(loaded, {
+    env: ctx.env,
+    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+  });
   try {
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {

@@ -25,6 +25,7 @@ import {
   progressFor,
   type TargetCommandFlags,
 } from '../run-options.js';
+import { combineListeners, verboseClientLog } from '../verbose.js';
 import { planExitCode } from './plan.js';
 
 interface SyncFlags extends TargetCommandFlags {
@@ -91,7 +92,10 @@ async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
     ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: clientEventsForProgress(progress.onEvent),
+    onClientEvent: combineListeners(
+      clientEventsForProgress(progress.onEvent),
+      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
+    ),
     signal: abort.signal,
   }).catch(async (error: unknown) => {
     removeInterrupt();
