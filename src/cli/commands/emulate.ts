@@ -1,10 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { type EmulatorOptions, type RequestRecord, startEmulator } from '../../emulator/index.js';
-import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../context.js';
 import { parseNonNegativeInt, parsePositiveInt } from '../parse-args.js';
 
-interface EmulateFlags {
+export interface EmulateFlags {
   port: number;
   host: string;
   apiKey?: string;
@@ -63,66 +61,8 @@ export function emulateCommand(ctx: CommandContext, options: EmulateCommandOptio
         '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n',
     )
     .action(async (flags: EmulateFlags) => {
-      ctx.exitCode = await runEmulate(ctx, flags, options.signal);
+      ctx.exitCode = await (await import('./emulate-run.js')).runEmulate(ctx, flags, options.signal);
     });
-}
-
-async function runEmulate(
-  ctx: CommandContext,
-  flags: EmulateFlags,
-  signal: AbortSignal | undefined,
-): Promise<number> {
-  const faults: NonNullable<EmulatorOptions['faults']> = {
-    ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),
-    ...(flags.errorRate === undefined ? {} : { errorRate: flags.errorRate }),
-  };
-  const emulator = await startEmulator({
-    host: flags.host,
-    port: flags.port,
-    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
-    productionKeys: flags.productionKey,
-    ...(flags.data === undefined ? {} : { dataFile: flags.data }),
-    slugGeneration: flags.slugGeneration,
-    rateLimit: flags.rateLimit === undefined ? false : { limit: flags.rateLimit, windowSeconds: 1 },
-    ...(Object.keys(faults).length === 0 ? {} : { faults }),
-    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-    ...(flags.quiet ? {} : { onRequest: (record: RequestRecord) => ctx.stdout.write(formatRequest(record)) }),
-  });
-  // A key the user chose is theirs to know; only a generated one needs showing.
-  const shownKey = flags.apiKey === undefined ? emulator.apiKey : '<your --api-key>';
-  ctx.stdout.write(
-    `wfsync emulator listening on ${emulator.url} (API key: ${shownKey})\n` +
-      `  notification group id: ${emulator.notificationGroupId}\n` +
-      `  use it: WFSYNC_BASE_URL=${emulator.url} WFSYNC_API_KEY=${shownKey} wfsync sync\n` +
-      `  ${flags.data === undefined ? 'workflows are kept in memory' : `workflows are kept in ${flags.data}`}; ` +
-      'stop with Ctrl+C\n',
-  );
-  await waitForStop(signal);
-  await emulator.close();
-  ctx.stdout.write('wfsync emulator stopped\n');
-  return ExitCode.Ok;
-}
-
-function formatRequest(record: RequestRecord): string {
-  const fault = record.fault === undefined ? '' : ` [fault: ${record.fault}]`;
-  const key = record.idempotencyKey === undefined ? '' : ` (Idempotency-Key ${record.idempotencyKey})`;
-  const status = record.status === 0 ? 'no answer' : String(record.status);
-  return `${record.time} ${record.method} ${record.path} → ${status}${key}${fault}\n`;
-}
-
-function waitForStop(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop);
-  });
 }
 
 function parseRate(value: string): number {

@@ -1,19 +1,8 @@
 import { Command, Option } from 'commander';
-import { fetchObservations, reconcilePending } from '../../apply/index.js';
-import { UsageError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { buildCreateBody, buildDefinitionFromRemote, compareWorkflow } from '../../plan/index.js';
-import { writeOutput } from '../../report/write-output.js';
-import { acquireLock, readState, StateStore } from '../../state/index.js';
-import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { hashBody } from '../desired.js';
-import { loadRun, openRun, stateIdentity } from '../pipeline.js';
-import { addTargetOptions, progressFor, type TargetCommandFlags } from '../run-options.js';
-import { openTargetSession } from '../target-session.js';
-import { verboseClientLog } from '../verbose.js';
+import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
 
-type Globals = TargetCommandFlags & { config?: string };
+export type Globals = TargetCommandFlags & { config?: string };
 
 export function stateCommand(ctx: CommandContext): Command {
   const state = new Command('state')
@@ -30,14 +19,20 @@ export function stateCommand(ctx: CommandContext): Command {
         new Option('-f, --format <format>', 'output format').choices(['human', 'json']).default('human'),
       ),
   ).action(async (flags: Globals & { format: 'human' | 'json' }, cmd: Command) => {
-    ctx.exitCode = await runShow(ctx, { ...cmd.optsWithGlobals(), ...flags });
+    ctx.exitCode = await (await import('./state-run.js')).runShow(ctx, {
+      ...cmd.optsWithGlobals(),
+      ...flags,
+    });
   });
   const rebuild = addTargetOptions(
     new Command('rebuild').description(
       'rebuild the state file from the service: look every definition up by identifier (after settling interrupted creates)',
     ),
   ).action(async (flags: Globals, cmd: Command) => {
-    ctx.exitCode = await runRebuild(ctx, { ...cmd.optsWithGlobals(), ...flags });
+    ctx.exitCode = await (await import('./state-run.js')).runRebuild(ctx, {
+      ...cmd.optsWithGlobals(),
+      ...flags,
+    });
   });
   const forget = addTargetOptions(
     new Command('forget')
@@ -46,136 +41,10 @@ export function stateCommand(ctx: CommandContext): Command {
       )
       .argument('<identifier...>', 'trigger identifiers to remove'),
   ).action(async (identifiers: string[], flags: Globals, cmd: Command) => {
-    ctx.exitCode = await runForget(ctx, identifiers, { ...cmd.optsWithGlobals(), ...flags });
+    ctx.exitCode = await (await import('./state-run.js')).runForget(ctx, identifiers, {
+      ...cmd.optsWithGlobals(),
+      ...flags,
+    });
   });
   return state.addCommand(show).addCommand(rebuild).addCommand(forget);
-}
-
-async function runShow(ctx: CommandContext, flags: Globals & { format: 'human' | 'json' }): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const identity =
-    loaded.target.kind === 'local' ? { target: 'local', baseUrl: 'embedded:local' } : undefined;
-  const session = identity ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
-  try {
-    const state = await readState(loaded.target.statePath, identity ?? stateIdentity(session!));
-    await writeOutput(
-      ctx.stdout,
-      flags.format === 'json' ? `${JSON.stringify(state, null, 2)}\n` : renderState(state),
-    );
-    return ExitCode.Ok;
-  } finally {
-    await session?.close();
-  }
-}
-
-function renderState(state: StateFile): string {
-  const rows = Object.entries(state.workflows).sort(([a], [b]) => (a < b ? -1 : 1));
-  const lines = [`state of target ${state.target} (${state.baseUrl}): ${rows.length} workflows`];
-  const width = Math.max(10, ...rows.map(([id]) => id.length));
-  for (const [identifier, entry] of rows) {
-    lines.push(
-      `  ${identifier.padEnd(width)}  ${entry.id}  ${entry.origin.padEnd(7)}  ${entry.recordedAt}  ${entry.file ?? ''}`.trimEnd(),
-    );
-  }
-  const pending = Object.values(state.pending);
-  if (pending.length > 0) {
-    lines.push(
-      `${pending.length} interrupted create(s), settled by the next sync or "wfsync state rebuild":`,
-    );
-    for (const p of pending) lines.push(`  ${p.identifier}  started ${p.startedAt}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-async function runRebuild(ctx: CommandContext, flags: Globals): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const progress = progressFor(ctx, flags.quiet);
-  const { session, desired } = await openRun(loaded, {
-    env: ctx.env,
-    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
-  });
-  try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
-      await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
-      const previous = store.snapshot;
-      // Look everything up by identifier (not by the recorded ids: the point is not to trust the file).
-      const lookups = await fetchObservations({
-        client: session.client,
-        identifiers: desired.map((d) => d.identifier),
-        state: { ...previous, workflows: {}, pending: {} },
-        concurrency: loaded.target.concurrency,
-        onEvent: progress.onEvent,
-      });
-      await progress.done();
-      const workflows: Record<string, StateEntry> = {};
-      const lines: string[] = [];
-      const groups = session.groups([]);
-      for (const d of desired) {
-        const found = lookups.get(d.identifier)?.byIdentifier;
-        if (found?.status !== 'found') {
-          lines.push(
-            `  ${d.identifier}: ${found?.status === 'error' ? `lookup failed: ${found.message}` : 'not on the service'}`,
-          );
-          continue;
-        }
-        const same = compareWorkflow(d, found.workflow).changes.length === 0;
-        // A workflow that differs is recorded with the hash of the service's version, so the plan reports the
-        // file as changed since then instead of claiming the service drifted from a file it never saw.
-        const pulled = buildCreateBody(
-          buildDefinitionFromRemote(found.workflow, { groups }).definition,
-          groups,
-        );
-        const hash = same || !('body' in pulled) ? d.hash : hashBody(pulled.body);
-        workflows[d.identifier] = {
-          id: found.workflow._id,
-          hash,
-          origin: 'rebuilt',
-          file: d.file,
-          recordedAt: new Date().toISOString(),
-        };
-        lines.push(
-          `  ${d.identifier}: ${found.workflow._id}${same ? '' : ' (differs from the file: see "wfsync plan")'}`,
-        );
-      }
-      await store.replace({ ...store.snapshot, workflows });
-      const dropped = Object.keys(previous.workflows).filter((id) => !workflows[id]);
-      await writeOutput(
-        ctx.stdout,
-        `rebuilt ${loaded.target.statePath}: ${Object.keys(workflows).length} of ${desired.length} definitions found on the service\n${lines.join('\n')}\n` +
-          (dropped.length > 0
-            ? `dropped entries with no definition or no workflow: ${dropped.join(', ')}\n`
-            : ''),
-      );
-      return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
-  } finally {
-    await progress.done();
-    await session.close();
-  }
-}
-
-async function runForget(ctx: CommandContext, identifiers: string[], flags: Globals): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const session = await openTargetSession(loaded.target, { env: ctx.env });
-  try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
-      const unknown = identifiers.filter(
-        (id) => !store.snapshot.workflows[id] && !store.snapshot.pending[id],
-      );
-      if (unknown.length > 0) throw new UsageError(`not in state: ${unknown.join(', ')}`);
-      for (const id of identifiers) await store.forget(id);
-      await writeOutput(ctx.stdout, `forgot ${identifiers.join(', ')}\n`);
-      return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
-  } finally {
-    await session.close();
-  }
 }

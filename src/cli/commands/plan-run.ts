@@ -1,0 +1,62 @@
+import { clientEventsForProgress } from '../../apply/index.js';
+import { ExitCode } from '../../exit-codes.js';
+import type { Plan } from '../../plan/types.js';
+import { planRenderers, renderPlanStepSummary } from '../../report/plan/renderers.js';
+import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { readState } from '../../state/index.js';
+import { type CommandContext, useColor } from '../context.js';
+import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { progressFor, readOnlyClient } from '../run-helpers.js';
+import { combineListeners, verboseClientLog } from '../verbose.js';
+import type { PlanFlags } from './plan.js';
+
+export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?: string }): Promise<number> {
+  // 1. Config, target and definitions, all validated before anything goes out.
+  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const progress = progressFor(ctx, flags.quiet);
+  // 2. The target (and for `local`, the embedded service) and the bodies that would be sent.
+  const { session, desired } = await openRun(loaded, {
+    env: ctx.env,
+    ...(flags.only ? { only: flags.only } : {}),
+    onClientEvent: combineListeners(
+      clientEventsForProgress(progress.onEvent),
+      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
+    ),
+  });
+  let plan: Plan;
+  try {
+    // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
+    const state = await readState(loaded.target.statePath, stateIdentity(session));
+    plan = await planRun({
+      session: { ...session, client: readOnlyClient(session.client) },
+      desired,
+      state,
+      concurrency: loaded.target.concurrency,
+      ...(flags.only ? { only: flags.only } : {}),
+      onEvent: progress.onEvent,
+    });
+  } finally {
+    await progress.done();
+    await session.close();
+  }
+  // 4. Report.
+  const text = planRenderers[flags.format](plan, {
+    color: useColor(ctx),
+    command: 'plan',
+    ...(flags.showIgnored ? { showIgnored: true } : {}),
+  });
+  await writeOutput(ctx.stdout, text);
+  if (flags.out) await writeFileText(flags.out, `${JSON.stringify(plan, null, 2)}\n`);
+  if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, renderPlanStepSummary(plan));
+  }
+  return planExitCode(plan);
+}
+
+/** 0 nothing to do; 2 something to create or act on; 1 when the service could not be asked about some. */
+export function planExitCode(plan: Plan): number {
+  const s = plan.summary;
+  if (s.error > 0) return ExitCode.Failure;
+  const actionable = s.create + s.drifted + s.changedLocally + s.missingRemotely + s.conflict;
+  return actionable > 0 ? ExitCode.Changes : ExitCode.Ok;
+}

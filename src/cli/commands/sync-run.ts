@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises';
+import type { SyncResult } from '../../apply/events.js';
+import { applyPlan, clientEventsForProgress, reconcilePending } from '../../apply/index.js';
+import { WfsyncError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { findPlanStaleness } from '../../plan/staleness.js';
+import type { Plan } from '../../plan/types.js';
+import { planRenderers, renderSyncStepSummary, syncRenderers } from '../../report/plan/renderers.js';
+import { appendFileText, writeOutput } from '../../report/write-output.js';
+import { acquireLock, readState, StateStore } from '../../state/index.js';
+import { type CommandContext, useColor } from '../context.js';
+import { onInterrupt } from '../interrupt.js';
+import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { progressFor } from '../run-helpers.js';
+import { combineListeners, verboseClientLog } from '../verbose.js';
+import { planExitCode } from './plan-run.js';
+import type { SyncFlags } from './sync.js';
+
+export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string }): Promise<number> {
+  // 1. Config, target, definitions: every check that can fail does so before the first request.
+  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
+  const progress = progressFor(ctx, flags.quiet);
+  // Ctrl-C once: stop starting creates. Twice: abort requests in flight (the journal settles them next run).
+  const stop = new AbortController();
+  const abort = new AbortController();
+  const removeInterrupt = onInterrupt(() => {
+    if (!stop.signal.aborted) {
+      stop.abort(new Error('interrupted'));
+      progress.onEvent({
+        type: 'notice',
+        message: 'stopping: finishing creates in flight (Ctrl-C again to abort them)',
+      });
+    } else abort.abort(new Error('aborted'));
+  });
+  const { session, desired } = await openRun(loaded, {
+    env: ctx.env,
+    ...(flags.only ? { only: flags.only } : {}),
+    onClientEvent: combineListeners(
+      clientEventsForProgress(progress.onEvent),
+      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
+    ),
+    signal: abort.signal,
+  }).catch(async (error: unknown) => {
+    removeInterrupt();
+    await progress.done();
+    throw error;
+  });
+  const identity = stateIdentity(session);
+  const common = {
+    session,
+    desired,
+    concurrency: loaded.target.concurrency,
+    ...(flags.only ? { only: flags.only } : {}),
+    onEvent: progress.onEvent,
+  };
+  try {
+    if (flags.dryRun) {
+      // 2a. Dry run: exactly what `plan` does.
+      const plan = await planRun({ ...common, state: await readState(loaded.target.statePath, identity) });
+      await progress.done();
+      await writeOutput(
+        ctx.stdout,
+        planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }),
+      );
+      return planExitCode(plan);
+    }
+    // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
+    progress.onEvent({ type: 'phase', phase: 'lock' });
+    const lock = await acquireLock(loaded.target.statePath, {
+      timeoutMs: flags.lockTimeout * 1000,
+      signal: stop.signal,
+      onWait: (holder) =>
+        progress.onEvent({
+          type: 'notice',
+          message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
+        }),
+    });
+    try {
+      const store = await StateStore.open(loaded.target.statePath, identity);
+      await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
+      // 3. What the service holds, and the plan.
+      const plan = await planRun({ ...common, state: store.snapshot, signal: stop.signal });
+      if (reviewed) assertPlanHolds(reviewed, plan, flags.plan!);
+      // 4. Apply: create, verify, record.
+      const result = await applyPlan({
+        plan,
+        desired,
+        client: session.client,
+        store,
+        concurrency: loaded.target.concurrency,
+        onEvent: progress.onEvent,
+        signal: stop.signal,
+      });
+      await progress.done();
+      return await reportSync(ctx, flags, result);
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    removeInterrupt();
+    await progress.done();
+    await session.close();
+  }
+}
+
+async function reportSync(ctx: CommandContext, flags: SyncFlags, result: SyncResult): Promise<number> {
+  await writeOutput(
+    ctx.stdout,
+    syncRenderers[flags.format](result, { color: useColor(ctx), command: 'sync' }),
+  );
+  if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, renderSyncStepSummary(result));
+  }
+  const byStatus = {
+    ok: ExitCode.Ok,
+    'action-needed': ExitCode.Changes,
+    failed: ExitCode.Failure,
+    auth: ExitCode.Auth,
+    'rate-limited': ExitCode.RateLimited,
+  } as const;
+  const code: number = byStatus[result.status];
+  // Interrupted with nothing else wrong still must not look like success.
+  return result.interrupted && code === ExitCode.Ok ? ExitCode.Failure : code;
+}
+
+async function readReviewedPlan(file: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new WfsyncError(
+      `cannot read the plan ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        exitCode: ExitCode.Usage,
+      },
+    );
+  }
+  try {
+    const plan = JSON.parse(text) as Plan;
+    if (plan?.version !== 1 || !Array.isArray(plan.items)) throw new Error('not a wfsync plan (version 1)');
+    return plan;
+  } catch (error) {
+    throw new WfsyncError(
+      `${file} is not a plan written by "wfsync plan --out": ${(error as Error).message}`,
+      {
+        exitCode: ExitCode.Invalid,
+      },
+    );
+  }
+}
+
+function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string): void {
+  const reasons = findPlanStaleness(reviewed, fresh);
+  if (reasons.length === 0) return;
+  const shown = reasons.slice(0, 20).map((r) => `  - ${r}`);
+  if (reasons.length > 20) shown.push(`  … and ${reasons.length - 20} more`);
+  throw new WfsyncError(
+    `the reviewed plan ${file} is stale; nothing was sent. Run "wfsync plan --out ${file}" again and review it:\n${shown.join('\n')}`,
+    { exitCode: ExitCode.Changes },
+  );
+}

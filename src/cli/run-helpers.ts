@@ -1,0 +1,18 @@
+import { chooseProgressKind, createProgress, type Progress } from '../apply/progress/index.js';
+import type { ServiceClient } from '../remote/index.js';
+import type { CommandContext } from './context.js';
+
+export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {
+  const kind = chooseProgressKind({ quiet: quiet === true, stream: ctx.stderr, env: ctx.env });
+  return createProgress(kind, ctx.stderr);
+}
+
+/** The client `plan` uses: any attempt to create is a bug, and fails loudly instead of reaching the service. */
+export function readOnlyClient(client: ServiceClient): ServiceClient {
+  return {
+    getWorkflow: (id) => client.getWorkflow(id),
+    createWorkflow: () =>
+      Promise.reject(new Error('internal error: plan is read-only and must never create')),
+    close: () => client.close(),
+  };
+}
