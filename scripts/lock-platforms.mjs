@@ -18,7 +18,14 @@ for (const [path, entry] of Object.entries(packages)) {
     const match = PLATFORM.exec(name);
     const key = `node_modules/${name}`;
     if (!match || packages[key]) continue;
-    const added = { version, cpu: [match[2]], dev: entry.dev, license: entry.license, optional: true, os: [match[1]] };
+    const added = {
+      version,
+      cpu: [match[2]],
+      dev: entry.dev,
+      license: entry.license,
+      optional: true,
+      os: [match[1]],
+    };
     if (match[3]) added.libc = ['musl'];
     if (entry.engines) added.engines = entry.engines;
     if (added.dev === undefined) delete added.dev;
@@ -27,7 +34,9 @@ for (const [path, entry] of Object.entries(packages)) {
 }
 if (process.argv.includes('--check')) {
   if (missing.length > 0) {
-    console.error(`package-lock.json lacks ${missing.length} platform packages; run "npm run lock:platforms"`);
+    console.error(
+      `package-lock.json lacks ${missing.length} platform packages; run "npm run lock:platforms"`,
+    );
     process.exit(1);
   }
   process.exit(0);
@@ -37,4 +46,8 @@ lock.packages = Object.fromEntries(
   Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
 );
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(missing.length === 0 ? 'package-lock.json: nothing to add' : `package-lock.json: added ${missing.map(([k]) => k).join(', ')}`);
+console.log(
+  missing.length === 0
+    ? 'package-lock.json: nothing to add'
+    : `package-lock.json: added ${missing.map(([k]) => k).join(', ')}`,
+);
