@@ -79,7 +79,8 @@ async function lookUp(client: ServiceClient, key: string, via: 'id' | 'identifie
     const workflow = await client.getWorkflow(key);
     return workflow === undefined ? { status: 'not-found', via } : { status: 'found', workflow, via };
   } catch (error) {
-    if (!(error instanceof RemoteError) || endsCommand(error)) throw error;
+    // An unreachable service fails every lookup the same way: one clear error beats N identical ones.
+    if (!(error instanceof RemoteError) || endsCommand(error) || error.unreachable) throw error;
     return {
       status: 'error',
       message: error.message,

@@ -46,6 +46,8 @@ export async function openTargetSession(
     ...(options.signal ? { signal: options.signal } : {}),
     allowInsecureHttp: target.allowInsecureHttp,
     apiKeyEnv: target.apiKeyEnv,
+    targetName: target.name,
+    ...(target.baseUrlFrom ? { baseUrlFrom: target.baseUrlFrom } : {}),
   };
   if (target.kind === 'local') {
     // The embedded service: in-process, loopback, persisted so the next run sees what this one created.

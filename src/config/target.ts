@@ -23,6 +23,8 @@ export interface ResolvedTarget {
   kind: 'local' | 'remote';
   /** Remote only. */
   baseUrl?: string;
+  /** Where baseUrl came from when not from wfsync.config.yaml, for messages: `--base-url` or `WFSYNC_BASE_URL`. */
+  baseUrlFrom?: string;
   /** The environment variable the API key is read from (its name, never its value). */
   apiKeyEnv: string;
   notificationGroupId?: string;
@@ -93,6 +95,8 @@ export function resolveTarget(
     allowInsecureHttp: flags.allowInsecureHttp ?? config?.allowInsecureHttp ?? false,
   };
   if (baseUrl) resolved.baseUrl = baseUrl;
+  if (kind === 'remote' && baseUrlOverride)
+    resolved.baseUrlFrom = nonEmpty(flags.baseUrl) ? '--base-url' : 'WFSYNC_BASE_URL';
   if (config?.notificationGroupId) resolved.notificationGroupId = config.notificationGroupId;
   if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
   if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');

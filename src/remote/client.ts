@@ -82,7 +82,11 @@ export function createClient(options: ClientOptions): ServiceClient {
     }),
     deadline: options.deadline,
     maxResponseBytes,
-    apiKeyEnv: options.apiKeyEnv,
+    advice: {
+      targetName: options.targetName,
+      baseUrlFrom: options.baseUrlFrom,
+      apiKeyEnv: options.apiKeyEnv,
+    },
     secrets: [apiKey],
     now,
     random: options.random ?? Math.random,

@@ -1,3 +1,4 @@
+import { count } from './advice.js';
 import { backoffDelay } from './backoff.js';
 import { workflowPath, workflowsPath } from './endpoint.js';
 import { isRecord } from './error-body.js';
@@ -72,14 +73,19 @@ export async function createWorkflow(
       const absent = `a lookup found no workflow ${lookups.map((l) => JSON.stringify(l.identifier)).join(' or ')}`;
       if (!problem.transient) throw failure(session, call, problem, absent);
       if (sent >= session.retry.maxAttempts) {
-        throw failure(session, call, problem, `gave up after ${attempts(sent)}; ${absent}`);
+        throw failure(
+          session,
+          call,
+          problem,
+          `gave up after ${count(sent, 'attempt', 'attempts')}; ${absent}`,
+        );
       }
       if (!session.budget.take()) {
         throw failure(
           session,
           call,
           problem,
-          `the retry budget of ${session.budget.total} retries is used up; ${absent}`,
+          `the retry budget of ${count(session.budget.total, 'retry', 'retries')} is used up; ${absent}`,
         );
       }
       emit(session, {
@@ -155,7 +161,8 @@ function outcomeUnknown(
     method: call.method,
     path: call.path,
     ...statusOf(problem),
-    detail: `${detail}: the workflow may or may not have been created; ${UNKNOWN_ADVICE}`,
+    detail: `${detail}: the workflow may or may not have been created`,
+    advice: UNKNOWN_ADVICE,
     secrets: session.secrets,
     cause: cause ?? problem.cause,
   });
@@ -167,13 +174,9 @@ function describeStop(error: unknown, pending: Problem): string {
     return `${pending.detail}; ${(error as Error).message ?? String(error)}`;
   if (error.kind === 'cancelled') return `${pending.detail}; then the command was cancelled`;
   if (error.kind === 'deadline') return `${pending.detail}; then the command's deadline passed`;
-  // The POST itself gave up (e.g. still 409): its own message says it all.
-  if (error.method === 'POST') return error.message.slice(`${error.method} ${error.path}: `.length);
-  return `${pending.detail}; looking it up failed (${error.message})`;
-}
-
-function attempts(n: number): string {
-  return n === 1 ? '1 attempt' : `${n} attempts`;
+  // The POST itself gave up (e.g. still 409): its own detail says it all.
+  if (error.method === 'POST') return error.detail;
+  return `${pending.detail}; looking it up failed (${error.method} ${error.path}: ${error.detail})`;
 }
 
 function checkIdempotencyKey(key: string): string {

@@ -10,6 +10,8 @@ export interface ErrorBody {
   /** The body was JSON (an object), as the service sends. */
   json: boolean;
   html: boolean;
+  /** Why a non-empty body labelled JSON does not parse (usually: cut short); undefined otherwise. */
+  invalidJson: string | undefined;
 }
 
 const MAX_TEXT = 300;
@@ -22,14 +24,21 @@ export function readErrorBody(response: ReceivedResponse): ErrorBody {
     errorId: undefined,
     json: false,
     html: isHtml(response),
+    invalidJson: undefined,
   };
   if (result.html) return result;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (text.trim() !== '' && isJsonMediaType(mediaType(response.header('content-type')))) {
+      result.invalidJson = (error as Error).message;
+    }
     const line = text.trim().split('\n')[0]?.trim() ?? '';
-    if (line !== '' && response.bodyFailure === undefined) result.messages.push(clip(line));
+    // A cut-short body is no message: its first line would be half a JSON object.
+    if (line !== '' && response.bodyFailure === undefined && result.invalidJson === undefined) {
+      result.messages.push(clip(line));
+    }
     return result;
   }
   if (!isRecord(parsed)) return result;

@@ -1,69 +1,101 @@
-import { type Problem, seconds } from './interpret.js';
+import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, seconds, setting } from './advice.js';
+import type { Problem } from './interpret.js';
 import type { RemoteErrorKind } from './remote-error.js';
 import type { FailureReason, TransportFailure } from './transport.js';
 
 export interface FailureContext {
   connectMs: number;
   headersMs: number;
+  /** `host[:port]`, as the user wrote it in the base URL. */
   host: string;
+  advice: AdviceContext;
+}
+
+interface Said {
+  detail: string;
+  advice?: string;
 }
 
 interface Meaning {
   kind: RemoteErrorKind;
-  detail: (context: FailureContext, code: string) => string;
+  say: (context: FailureContext, code: string | undefined) => Said;
   transient: boolean;
 }
 
+const NETWORK_ADVICE = "check this machine's network connection (VPN, proxy, firewall)";
+
 /**
- * What each transport failure means. `effect` follows from `notSent`: a request that never left this machine did
- * nothing; anything else may have reached the service.
+ * What each transport failure means, in plain words, and what the user can do. `effect` follows from `notSent`:
+ * a request that never left this machine did nothing; anything else may have reached the service.
  */
 const MEANINGS: Record<FailureReason, Meaning> = {
   refused: {
     kind: 'network',
-    detail: (c) => `could not connect to ${c.host}: connection refused (is the service running?)`,
+    say: (c) => ({
+      detail: `could not connect to ${c.host}: connection refused`,
+      advice: `is the service up? ${checkBaseUrl(c.advice)}`,
+    }),
     transient: true,
   },
   dns: {
     kind: 'network',
-    detail: (c, code) => `could not resolve the host name ${c.host}${code}`,
+    say: (c, code) =>
+      code === 'EAI_AGAIN'
+        ? {
+            detail: `DNS lookup failed for host ${hostname(c.host)} (the DNS server did not answer, EAI_AGAIN)`,
+            advice: NETWORK_ADVICE,
+          }
+        : {
+            detail: `DNS lookup failed for host ${hostname(c.host)}${inParentheses(code)}`,
+            advice: `${checkBaseUrl(c.advice)} (is the host name right?)`,
+          },
     transient: true,
   },
   unreachable: {
     kind: 'network',
-    detail: (c, code) => `could not reach ${c.host}: the network or host is unreachable${code}`,
+    say: (c, code) => ({
+      detail: `could not reach ${c.host}: ${code === 'EHOSTUNREACH' ? 'no route to the host' : 'the network is unreachable'}${inParentheses(code)}`,
+      advice: NETWORK_ADVICE,
+    }),
     transient: true,
   },
   'connect-timeout': {
     kind: 'timeout',
-    detail: (c) => `could not connect to ${c.host} within ${seconds(c.connectMs)}`,
+    say: (c) => ({
+      detail: `timed out after ${seconds(c.connectMs)} connecting to ${c.host}`,
+      advice: `is the service up, and reachable from this machine (VPN, firewall)? ${checkBaseUrl(c.advice)}`,
+    }),
     transient: true,
   },
   // Certificates do not fix themselves between attempts.
-  tls: {
-    kind: 'network',
-    detail: (c, code) =>
-      `the TLS handshake with ${c.host} failed${code}: check the base URL and the server's certificate`,
-    transient: false,
-  },
+  tls: { kind: 'network', say: describeTls, transient: false },
   'headers-timeout': {
     kind: 'timeout',
-    detail: (c) => `no response within ${seconds(c.headersMs)}`,
+    say: (c) => ({
+      detail: `timed out after ${seconds(c.headersMs)} waiting for response headers`,
+      advice: `is the service up? if it is only slow, raise ${setting(c.advice, 'timeouts.headersMs')}`,
+    }),
     transient: true,
   },
   reset: {
     kind: 'network',
-    detail: (_c, code) => `the connection was closed before a response arrived${code}`,
+    say: (c, code) => ({
+      detail: `the connection to ${c.host} was ${closedHow(code)} before the response arrived${inParentheses(code)}`,
+      advice: IN_TRANSIT_ADVICE,
+    }),
     transient: true,
   },
   cancelled: {
     kind: 'cancelled',
-    detail: () => 'cancelled while waiting for the response',
+    say: () => ({ detail: 'cancelled while waiting for the response' }),
     transient: false,
   },
   deadline: {
     kind: 'deadline',
-    detail: () => "the command's deadline passed before the response arrived",
+    say: (c) => ({
+      detail: "the command's deadline passed before the response arrived",
+      advice: `if the run needs more time, raise ${setting(c.advice, 'timeouts.commandMs')}`,
+    }),
     transient: false,
   },
 };
@@ -71,13 +103,78 @@ const MEANINGS: Record<FailureReason, Meaning> = {
 /** What a transport failure means for retrying, and how to say it. */
 export function interpretFailure(failure: TransportFailure, context: FailureContext): Problem {
   const meaning = MEANINGS[failure.reason];
-  const code = (failure.cause as { code?: unknown } | null)?.code;
+  const said = meaning.say(context, failure.code);
   return {
     kind: meaning.kind,
-    detail: meaning.detail(context, typeof code === 'string' && code !== '' ? ` (${code})` : ''),
+    detail: said.detail,
+    ...(said.advice === undefined ? {} : { advice: said.advice }),
     serverMessages: [],
     transient: meaning.transient,
     effect: failure.notSent ? 'none' : 'unknown',
+    ...(failure.notSent && meaning.kind !== 'cancelled' && meaning.kind !== 'deadline'
+      ? { unreachable: true }
+      : {}),
     cause: failure.cause,
   };
+}
+
+const UNTRUSTED = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+
+// What OpenSSL versions say when the other side answers in plain text (an http port).
+const NOT_TLS = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_RECORD_LAYER_FAILURE',
+  'EPROTO',
+]);
+
+function describeTls(c: FailureContext, code: string | undefined): Said {
+  const failed = `the TLS handshake with ${c.host} failed`;
+  const detail = (what: string) => `${failed}: ${what}${inParentheses(code)}`;
+  if (code !== undefined && UNTRUSTED.has(code)) {
+    return {
+      detail: detail('its certificate is not signed by an authority this machine trusts'),
+      advice: `${checkBaseUrl(c.advice)}; if the service (or a proxy on your network) uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate`,
+    };
+  }
+  if (code === 'CERT_HAS_EXPIRED') {
+    return { detail: detail('its certificate has expired'), advice: 'tell whoever runs the service' };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return {
+      detail: detail(`its certificate is not for ${hostname(c.host)}`),
+      advice: `${checkBaseUrl(c.advice)}: use the host name the service's certificate names`,
+    };
+  }
+  if (code !== undefined && NOT_TLS.has(code)) {
+    return {
+      detail: detail('the server did not answer in TLS'),
+      advice: `is it a plain-http port? ${checkBaseUrl(c.advice)} (https:// or http://)`,
+    };
+  }
+  return { detail: `${failed}${inParentheses(code)}`, advice: checkBaseUrl(c.advice) };
+}
+
+function closedHow(code: string | undefined): string {
+  if (code === 'ECONNRESET') return 'reset';
+  if (code === 'UND_ERR_SOCKET') return 'closed by the other side';
+  return 'closed';
+}
+
+/** ` (ECONNRESET)`: system codes help a search; undici's own (`UND_ERR_SOCKET`) say nothing the words do not. */
+function inParentheses(code: string | undefined): string {
+  return code === undefined || code === '' || code.startsWith('UND_ERR') ? '' : ` (${code})`;
+}
+
+/** `api.example.com` from `api.example.com:8443`, `::1` from `[::1]:3000`. */
+function hostname(host: string): string {
+  const bracketed = /^\[([^\]]+)\]/.exec(host);
+  if (bracketed !== null) return bracketed[1] ?? host;
+  return host.replace(/:\d+$/, '');
 }

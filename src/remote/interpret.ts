@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import { type AdviceContext, checkBaseUrl, notTheService, setting } from './advice.js';
 import { parseRateLimitReset, parseRetryAfter } from './backoff.js';
-import { isHtml, isJsonMediaType, isRecord, mediaType, readErrorBody, summarize } from './error-body.js';
+import { type ErrorBody, readErrorBody, summarize } from './error-body.js';
+import { explainAuth } from './explain-auth.js';
+import { bodyLost, interpretSuccess, invalidJson } from './interpret-success.js';
 import type { RemoteErrorKind } from './remote-error.js';
-import { checkWorkflowEnvelope } from './response-schema.js';
 import type { ReceivedResponse } from './transport.js';
 import type { HttpMethod, WorkflowResponse } from './types.js';
 
@@ -15,12 +17,16 @@ export type Outcome =
 export interface Problem {
   /** The error kind if the client gives up here. */
   kind: RemoteErrorKind;
-  /** The message after `METHOD path: `. */
+  /** The message after `METHOD path: `: what happened, starting with the status when there is one. */
   detail: string;
+  /** What the user can do about it, shown after the detail (and after why the client stopped trying). */
+  advice?: string;
   status?: number;
   serverMessages: string[];
   /** Sending the same request again may get a different answer. */
   transient: boolean;
+  /** The service could not be reached at all (refused, DNS, unreachable, connect timeout, TLS): nothing was sent. */
+  unreachable?: boolean;
   /** What a POST may have done on the service: `none` (known not applied), `unknown`, `applied` (201 seen). */
   effect: 'none' | 'unknown' | 'applied';
   /** How long the service asked us to wait (Retry-After, or RateLimit-Reset on a 429). */
@@ -31,9 +37,9 @@ export interface Problem {
 export interface InterpretContext {
   method: HttpMethod;
   now: number;
-  apiKeyEnv: string | undefined;
   maxResponseBytes: number;
   bodyMs: number;
+  advice: AdviceContext;
 }
 
 /** Turn a received response into a workflow, "absent" (GET 404), or a Problem. Pure apart from the schema load. */
@@ -41,6 +47,21 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
   const { status } = response;
   if (status >= 200 && status < 300) return interpretSuccess(response, context);
   const body = readErrorBody(response);
+  const outcome = interpretError(response, body, context);
+  // A GET's answer depends on its body (a 404 is "no such workflow" only when the service's JSON says so), and
+  // asking again is harmless: a body cut short, whether the connection showed it or a proxy fixed up the
+  // Content-Length (JSON that does not parse), is retried like a lost connection. Already-transient answers
+  // (429, 5xx) keep their own meaning and Retry-After.
+  if (context.method !== 'GET' || (outcome.type === 'problem' && outcome.problem.transient)) return outcome;
+  if (response.bodyFailure === 'truncated' || response.bodyFailure === 'body-timeout') {
+    return bodyLost(response, context, 'none');
+  }
+  if (body.invalidJson !== undefined) return invalidJson(status, body.invalidJson, 'none');
+  return outcome;
+}
+
+function interpretError(response: ReceivedResponse, body: ErrorBody, context: InterpretContext): Outcome {
+  const { status } = response;
   const problem = (
     p: Omit<Problem, 'status' | 'serverMessages'> & { serverMessages?: string[] },
   ): Outcome => ({
@@ -52,6 +73,7 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
     return problem({
       kind: 'protocol',
       detail: describeRedirect(response),
+      advice: `${checkBaseUrl(context.advice)}: if the service moved, use the address it redirects to`,
       transient: false,
       effect: 'none',
     });
@@ -64,20 +86,33 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
     return problem({
       kind: 'validation',
       detail: `${status} ${why}${listed}`,
+      ...(status === 413 ? { advice: 'make the workflow smaller (shorter contents, fewer steps)' } : {}),
       serverMessages: messages,
       transient: false,
       effect: 'none',
     });
   }
   if (status === 401 || status === 403) {
-    const detail = `${status} ${explainAuth(body.messages, context)}`;
-    return problem({ kind: 'auth', detail, serverMessages: body.messages, transient: false, effect: 'none' });
+    const { detail, advice } = explainAuth(status, body.messages, context.advice);
+    return problem({
+      kind: 'auth',
+      detail: `${status} ${detail}`,
+      advice,
+      serverMessages: body.messages,
+      transient: false,
+      effect: 'none',
+    });
   }
   if (status === 404) {
     const routeMissing = !body.json || body.messages.some((m) => /^Cannot [A-Z]+ \//.test(m));
     if (context.method === 'GET' && !routeMissing) return { type: 'absent' };
-    const detail = `404 the service has no such endpoint${said}: check the base URL (the API root; wfsync adds /v1 itself)`;
-    return problem({ kind: 'not-found', detail, transient: false, effect: 'none' });
+    return problem({
+      kind: 'not-found',
+      detail: `404 the service has no such endpoint${said}`,
+      advice: `${checkBaseUrl(context.advice)}: it must be the API root (wfsync adds /v1 itself)`,
+      transient: false,
+      effect: 'none',
+    });
   }
   const retryAfterMs = parseRetryAfter(response.header('retry-after'), context.now);
   if (status === 429) {
@@ -85,6 +120,7 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
     return problem({
       kind: 'rate-limited',
       detail: `429 rate limited${said}`,
+      advice: `wait a minute before running again, or lower ${setting(context.advice, 'rateLimit')}`,
       transient: true,
       effect: 'none',
       ...(hint === undefined ? {} : { retryAfterMs: hint }),
@@ -100,6 +136,7 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
     return problem({
       kind: 'timeout',
       detail: `408 the service timed out reading the request${said}`,
+      advice: 'if this keeps happening, look for a slow proxy between wfsync and the service',
       transient: true,
       effect: 'unknown',
       ...withHint,
@@ -110,73 +147,38 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
     // proxy could answer 503 + Retry-After after forwarding; the Idempotency-Key on the retry covers that when
     // the account has idempotency enabled. Any other 5xx may come after the work was done.
     const effect = status === 503 && retryAfterMs !== undefined ? 'none' : 'unknown';
+    if (body.html) {
+      return problem({
+        kind: 'protocol',
+        detail: `${status} with an HTML page instead of JSON (a proxy or gateway error?)`,
+        advice: `is the service up? ${checkBaseUrl(context.advice)}`,
+        transient: true,
+        effect,
+        ...withHint,
+      });
+    }
     const errorId = body.errorId === undefined ? '' : ` (errorId ${body.errorId})`;
-    const detail = body.html
-      ? `${status} with an HTML page instead of JSON (a proxy or gateway error?)`
-      : `${status} ${STATUS_CODES[status] ?? 'server error'}${said}${errorId}`;
-    return problem({ kind: body.html ? 'protocol' : 'server', detail, transient: true, effect, ...withHint });
+    const report =
+      body.errorId === undefined ? '' : "; if it keeps failing, give the errorId to the service's support";
+    const name = STATUS_CODES[status] ?? 'server error';
+    // A body that only repeats the status name ("Service Unavailable") adds nothing.
+    const own = said.toLowerCase() === `: ${name.toLowerCase()}` ? '' : said;
+    return problem({
+      kind: 'server',
+      detail: `${status} ${name}${own}${errorId}`,
+      advice: `try again later${report}`,
+      transient: true,
+      effect,
+      ...withHint,
+    });
   }
   return problem({
     kind: 'protocol',
-    detail: `unexpected status ${status}${said}`,
+    detail: `unexpected status ${status}${STATUS_CODES[status] === undefined ? '' : ` ${STATUS_CODES[status]}`}${said}`,
+    advice: notTheService(context.advice),
     transient: false,
     effect: 'none',
   });
-}
-
-function interpretSuccess(response: ReceivedResponse, context: InterpretContext): Outcome {
-  const { status } = response;
-  // A create that answered 2xx was applied whatever the body says; a broken body is then a lost response.
-  const broken = (detail: string, transient = false, kind: RemoteErrorKind = 'protocol'): Outcome => ({
-    type: 'problem',
-    problem: {
-      kind,
-      detail: `${status} ${detail}`,
-      status,
-      serverMessages: [],
-      transient,
-      effect: 'applied',
-      cause: response.cause,
-    },
-  });
-  if (status !== 200 && status !== 201) return broken('is not a status the service answers with');
-  if (response.bodyFailure === 'truncated') return broken('but the response body was cut off', true);
-  if (response.bodyFailure === 'body-timeout') {
-    return broken(`but the response body did not arrive within ${seconds(context.bodyMs)}`, true, 'timeout');
-  }
-  if (response.bodyFailure === 'too-large') {
-    return broken(
-      `but the response is larger than the ${mebibytes(context.maxResponseBytes)} limit (maxResponseBytes)`,
-    );
-  }
-  if (isHtml(response)) return broken('with an HTML page instead of JSON (a proxy or gateway error?)');
-  const type = mediaType(response.header('content-type'));
-  if (!isJsonMediaType(type)) {
-    return broken(
-      type === undefined
-        ? 'without a content type (JSON expected)'
-        : `with content type "${type}" instead of JSON`,
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(response.body.toString('utf8'));
-  } catch (error) {
-    // Transient: the usual cause is a body a proxy cut short, and asking again is how a GET recovers from that.
-    return broken(`with a body that is not valid JSON (${(error as Error).message})`, true);
-  }
-  if (!isRecord(parsed) || !isRecord(parsed.data)) {
-    return broken('without the {data} envelope the service wraps a workflow in');
-  }
-  const checked = checkWorkflowEnvelope(parsed);
-  if ('problems' in checked) {
-    return broken(`with a workflow that does not have the expected shape: ${checked.problems.join('; ')}`);
-  }
-  return {
-    type: 'ok',
-    workflow: checked.envelope.data,
-    replayed: response.header('idempotency-replay')?.trim().toLowerCase() === 'true',
-  };
 }
 
 function describeRedirect(response: ReceivedResponse): string {
@@ -190,26 +192,5 @@ function describeRedirect(response: ReceivedResponse): string {
   // Only the host: the rest of a Location can carry tokens, and the host is what the user must check.
   const where =
     host === undefined ? 'elsewhere' : host === 'same-host.invalid' ? 'another path on the same host' : host;
-  return `${response.status} redirect to ${where}, not followed (the API key is only sent to the configured base URL): check the base URL`;
-}
-
-function explainAuth(messages: readonly string[], context: InterpretContext): string {
-  const said = messages.join(' ');
-  const key = context.apiKeyEnv === undefined ? 'the API key' : `the API key in $${context.apiKeyEnv}`;
-  if (/Missing authorization header|Invalid authentication scheme/i.test(said)) {
-    return `the service did not receive the API key (it said: ${said}): check that nothing between wfsync and the service drops or replaces the Authorization header`;
-  }
-  if (/API Key not found/i.test(said)) return `${key} was rejected: check it belongs to this environment`;
-  if (/only allowed in Development environment/i.test(said)) {
-    return 'creating workflows needs a Development-environment key; this key belongs to Production';
-  }
-  return `authentication failed${said === '' ? '' : `: ${summarize(messages)}`}`;
-}
-
-export function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function mebibytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${bytes} bytes`;
+  return `${response.status} redirect to ${where}, not followed (the API key is only sent to the configured base URL)`;
 }

@@ -56,9 +56,13 @@ export interface RemoteErrorInit {
   status?: number;
   /** What went wrong, after `METHOD path: `. */
   detail: string;
+  /** What the user can do about it, after the detail (`; check baseUrl in wfsync.config.yaml`). */
+  advice?: string | undefined;
   serverMessages?: readonly string[];
   /** Text to strip from the message, the server messages and the cause (the API key). */
   secrets: readonly string[];
+  /** See RemoteError.unreachable. */
+  unreachable?: boolean;
   cause?: unknown;
 }
 
@@ -68,13 +72,20 @@ export class RemoteError extends WfsyncError {
   readonly method: HttpMethod;
   readonly path: string;
   readonly status: number | undefined;
+  /** The message without `METHOD path: ` and without the advice. */
+  readonly detail: string;
+  /** What the user can do, when the client can tell; already part of the message. */
+  readonly advice: string | undefined;
   /** The service's own messages (400/422 bodies), for the apply layer to turn into Diagnostics. */
   readonly serverMessages: readonly string[];
   /** Whether running the command again later may succeed without changing anything. */
   readonly retryable: boolean;
+  /** The service could not be reached at all, after retries: every other request would fail the same way. */
+  readonly unreachable: boolean;
 
   constructor(init: RemoteErrorInit) {
-    const message = redact(`${init.method} ${init.path}: ${init.detail}`, init.secrets);
+    const advice = init.advice === undefined ? '' : `; ${init.advice}`;
+    const message = redact(`${init.method} ${init.path}: ${init.detail}${advice}`, init.secrets);
     super(message, {
       exitCode: EXIT_CODES[init.kind],
       cause: init.cause === undefined ? undefined : sanitizeCause(init.cause, init.secrets),
@@ -84,8 +95,11 @@ export class RemoteError extends WfsyncError {
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;
+    this.detail = redact(init.detail, init.secrets);
+    this.advice = init.advice === undefined ? undefined : redact(init.advice, init.secrets);
     this.serverMessages = (init.serverMessages ?? []).map((m) => redact(m, init.secrets));
     this.retryable = RETRYABLE.has(init.kind);
+    this.unreachable = init.unreachable === true;
   }
 }
 

@@ -1,7 +1,8 @@
+import { type AdviceContext, count, seconds, setting } from './advice.js';
 import { backoffDelay, parseRetryAfter, type RetryBudget } from './backoff.js';
 import type { Endpoint } from './endpoint.js';
 import { interpretFailure } from './failure-problem.js';
-import { interpretResponse, type Outcome, type Problem, seconds } from './interpret.js';
+import { interpretResponse, type Outcome, type Problem } from './interpret.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { redact } from './redact.js';
 import { RemoteError } from './remote-error.js';
@@ -21,7 +22,8 @@ export interface Session {
   limiter: RateLimiter;
   deadline: number | undefined;
   maxResponseBytes: number;
-  apiKeyEnv: string | undefined;
+  /** Where the user changes what a failure points at (target name, base URL source, key variable). */
+  advice: AdviceContext;
   secrets: readonly string[];
   now: () => number;
   random: () => number;
@@ -50,7 +52,11 @@ export async function attempt(session: Session, call: Call, attemptNumber: numbe
     ...(call.body === undefined ? {} : { body: call.body }),
   });
   if (result.type === 'failure') {
-    const problem = interpretFailure(result, { ...session.timeouts, host: session.host });
+    const problem = interpretFailure(result, {
+      ...session.timeouts,
+      host: session.host,
+      advice: session.advice,
+    });
     return { type: 'problem', problem };
   }
   const now = session.now();
@@ -66,7 +72,7 @@ export async function attempt(session: Session, call: Call, attemptNumber: numbe
   return interpretResponse(result, {
     method: call.method,
     now,
-    apiKeyEnv: session.apiKeyEnv,
+    advice: session.advice,
     maxResponseBytes: session.maxResponseBytes,
     bodyMs: session.timeouts.bodyMs,
   });
@@ -83,12 +89,7 @@ export async function pauseBeforeRetry(
   problem: Problem,
 ): Promise<void> {
   if (attemptNumber >= session.retry.maxAttempts) {
-    throw failure(
-      session,
-      call,
-      problem,
-      `gave up after ${attemptNumber === 1 ? '1 attempt' : `${attemptNumber} attempts`}`,
-    );
+    throw failure(session, call, problem, `gave up after ${count(attemptNumber, 'attempt', 'attempts')}`);
   }
   const delayMs = backoffDelay(attemptNumber, session.retry, session.random, problem.retryAfterMs);
   ensureTimeFor(session, call, delayMs, problem);
@@ -97,7 +98,7 @@ export async function pauseBeforeRetry(
       session,
       call,
       problem,
-      `the retry budget of ${session.budget.total} retries for this run is used up`,
+      `the retry budget of ${count(session.budget.total, 'retry', 'retries')} for this run is used up`,
     );
   }
   await pause(session, call, delayMs, {
@@ -143,6 +144,7 @@ function ensureTimeFor(session: Session, call: Call, ms: number, problem?: Probl
     path: call.path,
     ...statusOf(problem),
     detail: `the command's deadline would pass during the next wait of ${seconds(ms)}${last}`,
+    advice: moreTime(session),
     secrets: session.secrets,
     cause: problem?.cause,
   });
@@ -156,8 +158,10 @@ export function failure(session: Session, call: Call, problem: Problem, why?: st
     path: call.path,
     ...statusOf(problem),
     detail: why === undefined ? problem.detail : `${problem.detail} (${why})`,
+    advice: problem.advice,
     serverMessages: problem.serverMessages,
     secrets: session.secrets,
+    ...(problem.unreachable ? { unreachable: true } : {}),
     cause: problem.cause,
   });
 }
@@ -169,9 +173,14 @@ function stopped(session: Session, call: Call, kind: 'cancelled' | 'deadline', c
     method: call.method,
     path: call.path,
     detail,
+    ...(kind === 'deadline' ? { advice: moreTime(session) } : {}),
     secrets: session.secrets,
     cause,
   });
+}
+
+function moreTime(session: Session): string {
+  return `if the run needs more time, raise ${setting(session.advice, 'timeouts.commandMs')}`;
 }
 
 export function emit(session: Session, event: ClientEvent): void {

@@ -31,6 +31,8 @@ export interface TransportFailure {
   reason: FailureReason;
   /** True only when the request provably never left this machine (nothing reached the service). */
   notSent: boolean;
+  /** The most specific error code found on the error or its causes (`ECONNREFUSED`, `CERT_HAS_EXPIRED`…). */
+  code?: string;
   cause: unknown;
 }
 
@@ -178,14 +180,20 @@ function classifyFailure(error: unknown, controller: AbortController): Transport
   if (why !== undefined && why !== 'body-timeout') {
     return { type: 'failure', reason: why, notSent: false, cause: error };
   }
-  const code = errorCode(error) ?? '';
-  const notSent = NOT_SENT[code];
-  if (notSent !== undefined) return { type: 'failure', reason: notSent, notSent: true, cause: error };
-  if (TLS_CODE.test(code)) return { type: 'failure', reason: 'tls', notSent: true, cause: error };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT')
-    return { type: 'failure', reason: 'headers-timeout', notSent: false, cause: error };
+  const code = errorCode(error);
+  const failure = (reason: FailureReason, notSent: boolean): TransportFailure => ({
+    type: 'failure',
+    reason,
+    notSent,
+    ...(code === undefined || code === '' ? {} : { code }),
+    cause: error,
+  });
+  const notSent = NOT_SENT[code ?? ''];
+  if (notSent !== undefined) return failure(notSent, true);
+  if (TLS_CODE.test(code ?? '')) return failure('tls', true);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return failure('headers-timeout', false);
   // Anything else (ECONNRESET, "other side closed", parser errors) happened with the request possibly delivered.
-  return { type: 'failure', reason: 'reset', notSent: false, cause: error };
+  return failure('reset', false);
 }
 
 function abortReason(controller: AbortController): AttemptAbort['why'] | undefined {

@@ -26,6 +26,13 @@ export interface ClientOptions {
   apiKey: string;
   /** Name of the environment variable the key came from, for auth error messages (e.g. `NOVU_API_KEY`). */
   apiKeyEnv?: string;
+  /**
+   * For the advice in error messages: the target's name in wfsync.config.yaml (settings are then named
+   * `targets.<name>.timeouts.headersMs`…), and where the base URL came from when not from that file
+   * (`--base-url`, `WFSYNC_BASE_URL`). Without them messages say `baseUrl in wfsync.config.yaml`.
+   */
+  targetName?: string;
+  baseUrlFrom?: string;
   allowInsecureHttp?: boolean;
   /**
    * connectMs: to open the connection (default 10 s); headersMs: from the start of an attempt until the response

@@ -1,10 +1,22 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { toDisplayPath } from '../../config/read.js';
+import type { LoadedDefinition } from '../../definitions/types.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
-import { buildCreateBody, buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../plan/index.js';
+import type { WorkflowResponse } from '../../generated/workflow-response.js';
+import {
+  buildCreateBody,
+  buildDefinitionFromRemote,
+  resolveGroup,
+  SCHEMA_MODELINE,
+  type TargetGroups,
+} from '../../plan/index.js';
+import type { Json } from '../../plan/json.js';
+import { mergePulledDefinition } from '../../plan/pull-merge.js';
+import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
@@ -21,12 +33,10 @@ export async function runPull(
 ): Promise<number> {
   // 1. Config, target and the existing definitions (to find the file each identifier lives in).
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const byIdentifier = new Map(
-    loaded.definitions.map((d) => [
-      (d.value as WorkflowDefinition).triggers[0].identifier,
-      resolve(ctx.cwd, d.file),
-    ]),
+  const existing = new Map(
+    loaded.definitions.map((d) => [(d.value as WorkflowDefinition).triggers[0].identifier, d]),
   );
+  const byIdentifier = new Map([...existing].map(([id, d]) => [id, resolve(ctx.cwd, d.file)]));
   const session = await openTargetSession(loaded.target, {
     env: ctx.env,
     ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
@@ -60,9 +70,17 @@ export async function runPull(
           byIdentifier.get(identifier) ??
           join(resolve(ctx.cwd, flags.dir ?? loaded.project.workflowsDir), `${identifier}.yaml`);
         guardOverwrite(path, identifier, byIdentifier, flags.force === true);
-        await writeFileText(path, withModeline(pulled.yaml, path, loaded.project));
-        const built = buildCreateBody(pulled.definition, groups);
         const file = toDisplayPath(ctx.cwd, path);
+        const fresh = withModeline(pulled.yaml, path, loaded.project);
+        const known = existing.get(identifier);
+        // A workflow that has a file is merged into it; a new one gets the generated text.
+        const written = known
+          ? await writeMerged({ path, file, known, actual, pulled: pulled.definition, fresh, groups })
+          : await writeNew(path, fresh, {
+              definition: pulled.definition,
+              summary: ` (id ${actual._id}) → ${file}`,
+            });
+        const built = buildCreateBody(written.definition, groups);
         if ('body' in built) {
           await store.recordWorkflow(identifier, {
             id: actual._id,
@@ -72,9 +90,13 @@ export async function runPull(
             recordedAt: new Date().toISOString(),
           });
         }
+        const elsewhere = known && flags.dir !== undefined && !isInside(path, resolve(ctx.cwd, flags.dir));
         await writeOutput(
           ctx.stdout,
-          `pulled ${identifier} (id ${actual._id}) → ${file}${'body' in built ? '' : ` (not recorded in state: ${built.problem})`}\n`,
+          `pulled ${identifier}${written.summary}` +
+            (elsewhere ? ' (its existing file; --dir only places new files)' : '') +
+            ('body' in built ? '' : ` (not recorded in state: ${built.problem})`) +
+            '\n',
         );
       }
     } finally {
@@ -112,4 +134,63 @@ function withModeline(
   if (!existsSync(schema)) return yaml;
   const rel = relative(dirname(path), schema).split('\\').join('/');
   return yaml.replace(SCHEMA_MODELINE, `# yaml-language-server: $schema=${rel}`);
+}
+
+/** The most paths a summary line names before it counts the rest. */
+const SHOWN_PATHS = 6;
+
+interface Written {
+  /** What the file now holds (what state records the hash of). */
+  definition: WorkflowDefinition;
+  /** The rest of the output line after `pulled <identifier>`. */
+  summary: string;
+}
+
+async function writeNew(path: string, text: string, written: Written): Promise<Written> {
+  await writeFileText(path, text);
+  return written;
+}
+
+/**
+ * A workflow that already has a file: the file is edited in place (comments, order and style kept), or rewritten
+ * whole when that cannot be done safely. Untouched when it already says what the service holds.
+ */
+async function writeMerged(input: {
+  path: string;
+  file: string;
+  known: LoadedDefinition;
+  actual: WorkflowResponse;
+  pulled: WorkflowDefinition;
+  fresh: string;
+  groups: TargetGroups;
+}): Promise<Written> {
+  const { path, file, known, actual, groups } = input;
+  const text = await readFile(path, 'utf8');
+  // The file's group reference stays when it names the group the service holds.
+  const resolved = resolveGroup((known.value as WorkflowDefinition).notificationGroupId, groups);
+  const serviceGroupId = readRemote(actual as unknown as Json, 'notificationGroupId', WORKFLOW_SHAPE);
+  const merge = mergePulledDefinition(text, input.pulled, {
+    freshText: input.fresh,
+    ...('id' in resolved ? { existingGroupId: resolved.id } : {}),
+    ...(typeof serviceGroupId === 'string' ? { serviceGroupId } : {}),
+  });
+  if (merge.text !== text) await writeFileText(path, merge.text);
+  const { definition, changed, rewritten } = merge;
+  if (rewritten !== undefined) {
+    return {
+      definition,
+      summary: `: rewritten whole, comments and layout not kept (${rewritten}) → ${file}`,
+    };
+  }
+  if (changed.length === 0) return { definition, summary: `: ${file} already matches the service` };
+  const more = changed.length > SHOWN_PATHS ? `, and ${changed.length - SHOWN_PATHS} more` : '';
+  const fields = `${changed.length} field${changed.length === 1 ? '' : 's'}`;
+  return {
+    definition,
+    summary: `: ${fields} changed (${changed.slice(0, SHOWN_PATHS).join(', ')}${more}) → ${file}`,
+  };
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
 }

@@ -63,7 +63,7 @@ async function runValidate(
   ctx: CommandContext,
   paths: string[],
   flags: ValidateFlags,
-  globals: { config?: string },
+  globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   const rules = ruleInfos();
   if (flags.listRules) {
@@ -93,6 +93,11 @@ async function runValidate(
   if (checked.files.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
+  }
+  if (globals.verbose) {
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const on = checked.workers === 0 ? 'the main thread' : plural(checked.workers, 'worker thread');
+    await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
   }
   // 3. Render and write.
   const report: ValidateReport = {

@@ -77,7 +77,7 @@ describe('re-sending a POST that provably did nothing', () => {
     const error = await failureOf(createClient(mockOptions(agent)).createWorkflow(createBody(), options));
     expect(error.kind).toBe('network');
     expect(error.message).toBe(
-      "POST /v1/workflows: the TLS handshake with api.example.test failed (CERT_HAS_EXPIRED): check the base URL and the server's certificate",
+      'POST /v1/workflows: the TLS handshake with api.example.test failed: its certificate has expired (CERT_HAS_EXPIRED); tell whoever runs the service',
     );
   });
 });
@@ -96,7 +96,7 @@ describe('a POST whose outcome is unknown', () => {
     const error = await failureOf(createClient(mockOptions(agent)).createWorkflow(createBody(), options));
     expect(error.kind).toBe('outcome-unknown');
     expect(error.message).toBe(
-      'POST /v1/workflows: 201 with an HTML page instead of JSON (a proxy or gateway error?); the service answered 201 but no workflow was found afterwards: the workflow may or may not have been created; run `wfsync plan` (or `wfsync state`) to see whether it exists before syncing again',
+      'POST /v1/workflows: 201 with an HTML page instead of JSON; the service answered 201 but no workflow was found afterwards: the workflow may or may not have been created; run `wfsync plan` (or `wfsync state`) to see whether it exists before syncing again',
     );
     expect(keys).toHaveLength(1);
   });
@@ -128,7 +128,7 @@ describe('a POST whose outcome is unknown', () => {
     const error = await failureOf(createClient(mockOptions(agent)).createWorkflow(createBody(), options));
     expect(error.kind).toBe('outcome-unknown');
     expect(error.message).toContain(
-      'POST /v1/workflows: 500 Internal Server Error: Internal server error (errorId e-1); looking it up failed (GET /v1/workflows/order-shipped: 401 the API key in $NOVU_API_KEY was rejected',
+      'POST /v1/workflows: 500 Internal Server Error (errorId e-1); looking it up failed (GET /v1/workflows/order-shipped: 401 the API key in $NOVU_API_KEY was rejected): the workflow may or may not have been created',
     );
     expect(error.cause).toBeInstanceOf(Error);
   });

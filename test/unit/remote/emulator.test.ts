@@ -38,7 +38,7 @@ describe('against the emulator', () => {
     expect(error.exitCode).toBe(ExitCode.Auth);
     expect(error.retryable).toBe(false);
     expect(error.message).toBe(
-      'GET /v1/workflows/order-shipped: 401 the API key in $NOVU_API_KEY was rejected: check it belongs to this environment',
+      'GET /v1/workflows/order-shipped: 401 the API key in $NOVU_API_KEY was rejected; check that $NOVU_API_KEY holds a key of the environment this target syncs to',
     );
   });
 
@@ -49,7 +49,7 @@ describe('against the emulator', () => {
     const error = await rejection(client.createWorkflow(workflowBody(emu), createOptions()));
     expect(error.kind).toBe('auth');
     expect(error.message).toBe(
-      'POST /v1/workflows: 401 creating workflows needs a Development-environment key; this key belongs to Production',
+      "POST /v1/workflows: 401 creating workflows needs a Development-environment key, and this one belongs to Production; set $NOVU_API_KEY to the Development environment's key",
     );
     expect(emu.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
   });
@@ -104,13 +104,41 @@ describe('against the emulator', () => {
     expect(emu.requests().map((r) => r.status)).toEqual([500, 500, 404]);
   });
 
+  it('asks again when a proxy cut a 404 short (even with a fixed-up Content-Length), then reads it as absent', async () => {
+    const emu = await emulator({ faults: { truncateBodyRate: 1, only: ['GET'] } });
+    const { client, events } = clientFor(emu, {
+      onEvent: (event) => {
+        if (event.type === 'retry' && event.attempt === 3) emu.setFaults(undefined);
+      },
+    });
+    expect(await client.getWorkflow('never-created')).toBeUndefined();
+    expect(emu.requests().map((r) => `${r.status} ${r.fault ?? ''}`.trim())).toEqual([
+      '404 truncate-body',
+      '404 truncate-body',
+      '404',
+    ]);
+    expect(events.find((e) => e.type === 'retry')?.reason).toMatch(
+      /^404 with a body that is not valid JSON \(/,
+    );
+  });
+
+  it('a 404 cut short on every attempt is a protocol error, not "no such endpoint"', async () => {
+    const emu = await emulator({ faults: { truncateBodyRate: 1, only: ['GET'] } });
+    const error = await rejection(clientFor(emu, { retry: { maxAttempts: 2 } }).client.getWorkflow('x'));
+    expect(error.kind).toBe('protocol');
+    expect(error.status).toBe(404);
+    expect(error.detail).toMatch(
+      /^404 with a body that is not valid JSON \(.+\) \(gave up after 2 attempts\)$/,
+    );
+  });
+
   it('gives up on 500s after maxAttempts with the errorId', async () => {
     const emu = await emulator({ faults: { errorRate: 1 } });
     const error = await rejection(clientFor(emu, { retry: { maxAttempts: 3 } }).client.getWorkflow('x'));
     expect(error.kind).toBe('server');
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(
-      /^GET \/v1\/workflows\/x: 500 Internal Server Error: .+ \(errorId [0-9a-f-]{36}\) \(gave up after 3 attempts\)$/,
+      /^GET \/v1\/workflows\/x: 500 Internal Server Error(: .+)? \(errorId [0-9a-f-]{36}\) \(gave up after 3 attempts\); try again later; if it keeps failing, give the errorId to the service's support$/,
     );
   });
 

@@ -86,7 +86,7 @@ describe('answers that are not the service', () => {
     const error = await getError(createClient(mockOptions(agent)).getWorkflow('order-shipped'));
     expect(error.kind).toBe('protocol');
     expect(error.message).toBe(
-      `GET ${PATH}: 302 redirect to login.evil.test, not followed (the API key is only sent to the configured base URL): check the base URL`,
+      `GET ${PATH}: 302 redirect to login.evil.test, not followed (the API key is only sent to the configured base URL); check baseUrl in wfsync.config.yaml: if the service moved, use the address it redirects to`,
     );
     expect(error.message).not.toContain('abc123');
   });
@@ -103,7 +103,7 @@ describe('answers that are not the service', () => {
     expect(error.kind).toBe('protocol');
     expect(error.status).toBe(502);
     expect(error.message).toBe(
-      `GET ${PATH}: 502 with an HTML page instead of JSON (a proxy or gateway error?) (gave up after 2 attempts)`,
+      `GET ${PATH}: 502 with an HTML page instead of JSON (a proxy or gateway error?) (gave up after 2 attempts); is the service up? check baseUrl in wfsync.config.yaml`,
     );
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
   });
@@ -123,7 +123,7 @@ describe('answers that are not the service', () => {
       'a bad _id',
       'application/json',
       envelope({ _id: 'nope' }),
-      'does not have the expected shape: /data/_id must match pattern',
+      'does not have the expected shape (/data/_id must match pattern "^[0-9a-f]{24}$")',
     ],
     ['bad triggers', 'application/json', envelope({ triggers: 'none' }), '/data/triggers must be array'],
   ])('a 200 with %s is a protocol error', async (_label, type, body, expected) => {
@@ -159,9 +159,7 @@ describe('answers that are not the service', () => {
         createClient(mockOptions(agent, { maxResponseBytes: 2000 })).getWorkflow('order-shipped'),
       );
       expect(error.kind).toBe('protocol');
-      expect(error.message).toContain(
-        '200 but the response is larger than the 2000 bytes limit (maxResponseBytes)',
-      );
+      expect(error.message).toContain('200 but the response is larger than the 2000 bytes limit');
     }
   });
 
@@ -230,18 +228,21 @@ describe('service errors', () => {
   it.each([
     [
       'Missing authorization header',
-      'the service did not receive the API key (it said: Missing authorization header): check that nothing between wfsync and the service drops or replaces the Authorization header',
+      'the service did not receive the API key (it said: Missing authorization header); check that nothing between wfsync and the service drops or replaces the Authorization header',
     ],
     [
       'Invalid authentication scheme: "Bearer"',
-      'the service did not receive the API key (it said: Invalid authentication scheme: "Bearer"): check that nothing between wfsync and the service drops or replaces the Authorization header',
+      'the service did not receive the API key (it said: Invalid authentication scheme: "Bearer"); check that nothing between wfsync and the service drops or replaces the Authorization header',
     ],
-    ['API Key not found', 'the API key in $NOVU_API_KEY was rejected: check it belongs to this environment'],
+    [
+      'API Key not found',
+      'the API key in $NOVU_API_KEY was rejected; check that $NOVU_API_KEY holds a key of the environment this target syncs to',
+    ],
     [
       'This action is only allowed in Development environment',
-      'creating workflows needs a Development-environment key; this key belongs to Production',
+      "creating workflows needs a Development-environment key, and this one belongs to Production; set $NOVU_API_KEY to the Development environment's key",
     ],
-    ['Forbidden resource', 'authentication failed: Forbidden resource'],
+    ['Forbidden resource', 'authentication failed: Forbidden resource; check $NOVU_API_KEY'],
   ])('401 %j is explained (exit 4, not retried)', async (serverMessage, explanation) => {
     pool()
       .intercept({ path: PATH, method: 'GET' })
@@ -259,7 +260,7 @@ describe('service errors', () => {
     const error = await getError(createClient(mockOptions(agent)).getWorkflow('order-shipped'));
     expect(error.kind).toBe('auth');
     expect(error.message).toBe(
-      `GET ${PATH}: 401 the API key in $NOVU_API_KEY was rejected: check it belongs to this environment`,
+      `GET ${PATH}: 401 the API key in $NOVU_API_KEY was rejected; check that $NOVU_API_KEY holds a key of the environment this target syncs to`,
     );
     expectNoKey(error.serverMessages);
   });

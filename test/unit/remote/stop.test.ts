@@ -15,7 +15,7 @@ describe('deadline', () => {
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('deadline');
     expect(error.message).toBe(
-      "GET /v1/workflows/order-shipped: the command's deadline passed before the response arrived",
+      "GET /v1/workflows/order-shipped: the command's deadline passed before the response arrived; if the run needs more time, raise timeouts.commandMs in wfsync.config.yaml",
     );
   });
 
@@ -36,8 +36,8 @@ describe('deadline', () => {
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('deadline');
     expect(error.status).toBe(429);
-    expect(error.message).toBe(
-      "GET /v1/workflows/order-shipped: the command's deadline would pass during the next wait of 1 s (last problem: 429 rate limited: API rate limit exceeded)",
+    expect(error.detail).toBe(
+      "the command's deadline would pass during the next wait of 1 s (last problem: 429 rate limited: API rate limit exceeded)",
     );
     expect(clock.delays).toEqual([]);
     expect(emu.requests()).toHaveLength(1);

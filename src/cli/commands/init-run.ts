@@ -1,0 +1,147 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { CONFIG_FILE_NAMES } from '../../config/find.js';
+import { DEFAULT_WORKFLOWS_DIR } from '../../config/project.js';
+import { scanDefinitionFiles } from '../../definitions/find.js';
+import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { writeOutput } from '../../report/write-output.js';
+import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
+import { detectSchemaPath, readExistingFiles, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
+import { buildInitActions, type InitAction, initPaths } from '../../scaffold/init-plan.js';
+import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
+import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
+import type { CommandContext } from '../context.js';
+import type { InitFlags } from './init.js';
+
+export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
+  const root = ctx.cwd;
+  // 1. Where things go: flags, else what an existing config says, else the defaults.
+  const configPath = CONFIG_FILE_NAMES.find((name) => existsSync(join(root, name))) ?? CONFIG_FILE_NAMES[0];
+  const configured = readConfiguredWorkflowsDir(join(root, configPath));
+  const workflowsDir =
+    flags.dir !== undefined
+      ? projectSubdirectory(root, flags.dir, '--dir')
+      : configured === undefined
+        ? DEFAULT_WORKFLOWS_DIR
+        : projectSubdirectory(root, configured, `workflowsDir in ${configPath}`);
+  const schemaPath =
+    flags.schemaPath === undefined ? detectSchemaPath(root) : normalizeSchemaPath(flags.schemaPath);
+  // 2. A snapshot of what exists, then every decision, before the first write.
+  const layout = { configPath, workflowsDir, ci: flags.ci };
+  const actions = buildInitActions({
+    ...layout,
+    schemaPath,
+    force: flags.force === true,
+    existing: await readExistingFiles(root, initPaths(layout)),
+    otherDefinitions: await hasOtherDefinitions(root, workflowsDir),
+  });
+  // 3. Write, saying what happened to each file as it happens.
+  for (const action of actions) {
+    if (action.text !== undefined) {
+      await writeScaffoldFile(
+        root,
+        action.path,
+        action.text,
+        action.status === 'created' ? 'create' : 'replace',
+      );
+    }
+    await writeOutput(ctx.stdout, renderInitLine(action));
+  }
+  // 4. What to add by hand, what is missing, what to do next.
+  const notes = [
+    ...workflowsDirNote({ actions, configPath, configured, workflowsDir }),
+    ...dependencyNotes(root, { ci: flags.ci === 'github', schemaPath }),
+    ...(flags.ci === 'github' ? repositoryRootNote(root) : []),
+  ];
+  await writeOutput(ctx.stdout, renderInitSummary(actions, { notes, ci: flags.ci === 'github' }));
+  return ExitCode.Ok;
+}
+
+/** A directory inside the project, as a relative path with `/` separators. */
+function projectSubdirectory(root: string, given: string, what: string): string {
+  const path = toPosix(relative(root, resolve(root, given)));
+  if (path === '') {
+    throw new UsageError(`${what} must be a subdirectory: the config file would be read as a definition`);
+  }
+  if (path === '..' || path.startsWith('../') || isAbsolute(path)) {
+    throw new UsageError(`${what} must be inside the current directory (got ${given})`);
+  }
+  return path;
+}
+
+/** The workflowsDir an existing config names; undefined when there is no config or it does not say. */
+function readConfiguredWorkflowsDir(file: string): string | undefined {
+  try {
+    const config: unknown = parse(readFileSync(file, 'utf8'));
+    const dir = (config as { workflowsDir?: unknown } | null)?.workflowsDir;
+    return typeof dir === 'string' && dir !== '' ? dir : undefined;
+  } catch {
+    // Absent or broken: `wfsync validate` reports a broken config with positions; init only needs a default.
+    return undefined;
+  }
+}
+
+async function hasOtherDefinitions(root: string, workflowsDir: string): Promise<boolean> {
+  if (!existsSync(join(root, workflowsDir))) return false;
+  const scan = await scanDefinitionFiles([workflowsDir], { cwd: root, defaultDir: workflowsDir });
+  return scan.files.some((file) => file !== `${workflowsDir}/${EXAMPLE_FILE_NAME}`);
+}
+
+function workflowsDirNote(input: {
+  actions: readonly InitAction[];
+  configPath: string;
+  configured: string | undefined;
+  workflowsDir: string;
+}): string[] {
+  const config = input.actions.find((a) => a.path === input.configPath);
+  const named = input.configured ?? DEFAULT_WORKFLOWS_DIR;
+  if (config?.status !== 'kept' || named === input.workflowsDir) return [];
+  return [
+    `${input.configPath} was kept and names workflowsDir "${named}", so wfsync looks for definitions there, ` +
+      `not in ${input.workflowsDir}/: change it there (or run again with --force to replace the config)`,
+  ];
+}
+
+/** The CI recipes run `npm ci` and `npx wfsync`, and editors read the schema from node_modules/wfsync. */
+function dependencyNotes(root: string, options: { ci: boolean; schemaPath: string }): string[] {
+  if (!options.ci && !options.schemaPath.includes('node_modules/')) return [];
+  const install = '`npm install --save-dev wfsync`';
+  let manifest: { name?: unknown; dependencies?: object; devDependencies?: object };
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof manifest;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return [];
+    return [
+      `there is no package.json here: the CI workflows run \`npm ci\` and \`npx wfsync\`, and editors read the ` +
+        `schema from node_modules/wfsync. Create one (\`npm init -y\`), then ${install}.`,
+    ];
+  }
+  if (manifest.name === 'wfsync') return [];
+  const listed = [manifest.dependencies, manifest.devDependencies].some(
+    (deps) => typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'wfsync'),
+  );
+  if (listed) return [];
+  return [
+    `wfsync is not a dependency in package.json: ${install} so CI (\`npm ci\`, \`npx wfsync\`) and editors use ` +
+      'the same version as you.',
+  ];
+}
+
+/** GitHub reads workflow files only from the repository root's .github/workflows. */
+function repositoryRootNote(root: string): string[] {
+  for (let dir = resolve(root); ; ) {
+    if (existsSync(join(dir, '.git'))) {
+      if (dir === resolve(root)) return [];
+      const sub = toPosix(relative(dir, root));
+      return [
+        `GitHub reads workflow files only from .github/workflows at the repository root (${dir}): move the ` +
+          `three wfsync-*.yml files there and give their jobs \`defaults: { run: { working-directory: ${sub} } }\`.`,
+      ];
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return [];
+    dir = parent;
+  }
+}

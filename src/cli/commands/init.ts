@@ -1,0 +1,44 @@
+import { Command, Option } from 'commander';
+import type { CommandContext } from '../context.js';
+
+export interface InitFlags {
+  ci: 'github' | 'none';
+  dir?: string;
+  schemaPath?: string;
+  force?: boolean;
+}
+
+export function initCommand(ctx: CommandContext): Command {
+  return new Command('init')
+    .summary('set up wfsync in this repository: config, an example, editor settings, .gitignore, CI')
+    .description(
+      'Set up wfsync in the current directory: wfsync.config.yaml (the built-in local target, and a commented\n' +
+        'example of a real one), the workflows directory with one example, .vscode/settings.json mapping the\n' +
+        'definitions to the schema (merged into an existing file, comments kept), .gitignore entries for\n' +
+        'local-only files, and GitHub Actions workflows for pull requests, main and a daily drift check.\n' +
+        'Safe to run again: files that are already set up are left alone, and a file that exists with other\n' +
+        'content is kept unless --force. One line per file says what happened.',
+    )
+    .addOption(
+      new Option('--ci <provider>', 'CI workflow files to write')
+        .choices(['github', 'none'])
+        .default('github'),
+    )
+    .option('--dir <dir>', 'workflows directory (default: the config\'s workflowsDir, else "workflows")')
+    .option(
+      '--schema-path <path>',
+      'how editor settings refer to the workflow schema (default: ./schemas/workflow.schema.json when the ' +
+        'repository has it, else node_modules/wfsync/schemas/workflow.schema.json)',
+    )
+    .option('--force', 'replace files wfsync writes (config, example, CI) that exist with other content')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  wfsync init                       # then: wfsync validate && wfsync sync\n' +
+        '  wfsync init --dir notifications --ci none\n' +
+        '\nExit codes: 0 done (also when nothing was left to do), 1 a file could not be written, 64 usage error.',
+    )
+    .action(async (flags: InitFlags) => {
+      ctx.exitCode = await (await import('./init-run.js')).runInit(ctx, flags);
+    });
+}

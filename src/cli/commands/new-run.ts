@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { readProject } from '../../config/project.js';
+import { toDisplayPath } from '../../config/read.js';
+import { readDefinitions } from '../../definitions/read.js';
+import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { writeOutput } from '../../report/write-output.js';
+import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
+import { buildNewDefinition } from '../../scaffold/new-definition.js';
+import { schemaRefFrom } from '../../scaffold/schema-ref.js';
+import type { CommandContext } from '../context.js';
+import type { NewFlags } from './new.js';
+
+export async function runNew(
+  ctx: CommandContext,
+  name: string,
+  flags: NewFlags & { config?: string },
+): Promise<number> {
+  // 1. The project: where definitions live, and where the schema is for the modeline.
+  const project = readProject(flags, ctx.cwd);
+  const root = project.config?.dir ?? ctx.cwd;
+  const dir = flags.dir === undefined ? project.workflowsDir : resolve(ctx.cwd, flags.dir);
+  const schemaRef = schemaRefFrom(toPosix(relative(root, dir)) || '.', detectSchemaPath(root));
+  // 2. The definition, with the identifier the service will derive from the name.
+  const built = buildNewDefinition({ name, channel: flags.channel, schemaRef });
+  if ('problem' in built) throw new UsageError(built.problem);
+  const path = join(dir, built.fileName);
+  const file = toDisplayPath(ctx.cwd, path);
+  // 3. Never two definitions of one identifier; never an existing file without --force.
+  const owners = await readIdentifierOwners(ctx.cwd, [project.workflowsDir, dir]);
+  const others = (owners.get(built.identifier) ?? []).filter((owner) => owner !== file);
+  if (others.length > 0) {
+    throw new UsageError(
+      `the identifier "${built.identifier}" is already used by ${others.join(', ')}: choose another name`,
+    );
+  }
+  const exists = existsSync(path);
+  if (exists && flags.force !== true)
+    throw new UsageError(`${file} already exists; use --force to overwrite it`);
+  // 4. Write, then say what to know.
+  await writeScaffoldFile(ctx.cwd, file, built.text, exists ? 'replace' : 'create');
+  for (const warning of built.warnings) await writeOutput(ctx.stderr, `wfsync: warning: ${warning}\n`);
+  await writeOutput(
+    ctx.stdout,
+    `${exists ? 'replaced' : 'created'} ${file} (identifier ${built.identifier}, one ${flags.channel} step)\n`,
+  );
+  return ExitCode.Ok;
+}
+
+/** identifier → the files that declare it, among the definitions under `paths` that exist and parse. */
+async function readIdentifierOwners(cwd: string, paths: readonly string[]): Promise<Map<string, string[]>> {
+  const existing = paths.filter((path) => existsSync(path));
+  const owners = new Map<string, string[]>();
+  if (existing.length === 0) return owners;
+  const read = await readDefinitions(existing, { cwd, defaultDir: existing[0]! });
+  for (const definition of read.definitions) {
+    const triggers = (definition.value as { triggers?: unknown } | null)?.triggers;
+    const identifier = Array.isArray(triggers)
+      ? (triggers[0] as { identifier?: unknown })?.identifier
+      : undefined;
+    if (typeof identifier !== 'string') continue;
+    owners.set(identifier, [...(owners.get(identifier) ?? []), definition.file]);
+  }
+  return owners;
+}

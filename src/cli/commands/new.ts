@@ -1,0 +1,44 @@
+import { Command, Option } from 'commander';
+import { CHANNELS, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
+import type { CommandContext } from '../context.js';
+
+export interface NewFlags {
+  channel: (typeof CHANNELS)[number];
+  dir?: string;
+  force?: boolean;
+}
+
+export function newCommand(ctx: CommandContext): Command {
+  return new Command('new')
+    .summary('write a new workflow definition that validates as is')
+    .description(
+      'Write <workflows dir>/<identifier>.yaml: a definition named NAME with one step of the channel and example\n' +
+        'content, and the trigger the service will derive (its identifier from the name, its variables from the\n' +
+        'content), so "wfsync validate" passes at once. Refuses to overwrite a file (unless --force) and to reuse\n' +
+        'an identifier another definition has.',
+    )
+    .argument(
+      '<name>',
+      'workflow name; lower-case words ("order shipped") give the same identifier on every server',
+    )
+    .addOption(
+      new Option('--channel <channel>', 'channel of the step').choices(CHANNELS).default(DEFAULT_CHANNEL),
+    )
+    .option('--dir <dir>', 'directory to write to (default: the workflows directory from config)')
+    .option('--force', 'overwrite the file if it exists')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  wfsync new "order shipped"                 # workflows/order-shipped.yaml, an in-app message\n' +
+        '  wfsync new "invoice paid" --channel email\n' +
+        '  wfsync new "build failed" --channel chat --dir workflows/engineering\n' +
+        '\nExit codes: 0 written, 1 the file could not be written, 3 invalid config, 64 usage error (also: the\n' +
+        'file exists, or the identifier is taken).',
+    )
+    .action(async (name: string, flags: NewFlags, cmd: Command) => {
+      ctx.exitCode = await (await import('./new-run.js')).runNew(ctx, name, {
+        ...cmd.optsWithGlobals(),
+        ...flags,
+      });
+    });
+}
