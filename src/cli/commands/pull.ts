@@ -13,7 +13,7 @@ export function pullCommand(ctx: CommandContext): Command {
     .description(
       'Fetch workflows from the service and write each as a definition file (declarable fields only, server\n' +
         'defaults left out, stable key order, schema modeline), then record it in state. Use it to adopt a workflow\n' +
-        "made in the dashboard, or to accept drift: the file of the same identifier is overwritten with the service's version.",
+        'made in the dashboard, or to accept drift: the file of the same identifier is edited in place (comments and layout kept).',
     )
     .argument('<workflow...>', 'workflow ids (24 hex) or trigger identifiers')
     .option('--dir <dir>', 'where new definition files go (default: the workflows directory)')

@@ -1,0 +1,107 @@
+/**
+ * `wfsync pull` into a file that already holds the workflow: the file is edited in place to say what the service
+ * holds, changing only what differs (scalars set where they stand, keys the service no longer has deleted, new keys
+ * placed in schema order, steps matched by position, variables as sets), so comments, key order, quoting and flow
+ * style survive and accepting drift from the dashboard makes a small diff. The result is read back and checked;
+ * whatever cannot be merged safely gets the freshly generated text instead, and says why. Pure.
+ */
+import { type Document, isMap } from 'yaml';
+import { compose, parseTokens } from '../definitions/compose.js';
+import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
+import type { WorkflowDefinition } from '../generated/workflow.js';
+import { isRecord, type Json } from './json.js';
+import { sameDeclared } from './pull-merge-equal.js';
+import { type MergeWalk, mergeNode, UnmergeableError } from './pull-merge-nodes.js';
+import { detectStyle, mergeLines, printDocument } from './pull-merge-text.js';
+import { WORKFLOW_SHAPE } from './shape.js';
+
+export interface PullMergeOptions {
+  /** What to write when the file cannot be edited safely: the freshly generated definition (with its modeline). */
+  freshText: string;
+  /** The group id the file's `notificationGroupId` (or its absence) resolves to on the target, if it resolves. */
+  existingGroupId?: string;
+  /** The group id the service holds. Equal to `existingGroupId`: the file's `group:<name>` (or omission) stays. */
+  serviceGroupId?: string;
+}
+
+export interface PullMergeResult {
+  /** The file's new text; the existing text itself when nothing changed. */
+  text: string;
+  /** Dotted paths that changed (`steps[1].template.content`, `tags`), in the file's order. */
+  changed: string[];
+  /** The definition the new text holds (to record in state). */
+  definition: WorkflowDefinition;
+  /** Set when the file was not edited in place but replaced by `freshText`: why. */
+  rewritten?: string;
+}
+
+export function mergePulledDefinition(
+  existingText: string,
+  pulled: WorkflowDefinition,
+  options: PullMergeOptions,
+): PullMergeResult {
+  // Edited as LF text without a BOM; both are put back as the file had them.
+  const bom = existingText.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const crlf = existingText.includes('\r\n');
+  const text = existingText.slice(bom.length).replace(/\r\n/g, '\n');
+  const doc = readDocument(text);
+  const rewritten = (changed: string[], reason: string): PullMergeResult => ({
+    text: options.freshText,
+    changed,
+    definition: pulled,
+    rewritten: reason,
+  });
+  if (doc === undefined) return rewritten([], 'the file does not read as a YAML mapping');
+  const current: unknown = doc.toJS();
+  const target = withKeptGroup(pulled as unknown as Json, current, options);
+  const walk: MergeWalk = { doc, changed: [] };
+  try {
+    const style = detectStyle(doc, text);
+    const before = printDocument(doc, style);
+    doc.contents = mergeNode(walk, doc.contents, current, target, WORKFLOW_SHAPE, '') as typeof doc.contents;
+    if (walk.changed.length === 0) {
+      return { text: existingText, changed: [], definition: current as WorkflowDefinition };
+    }
+    const after = printDocument(doc, style);
+    // The file's own lines where nothing changed; failing that, yaml's printing of the whole edited document.
+    for (const candidate of [mergeLines(text, before, after), after]) {
+      const definition = readBack(candidate, target);
+      if (definition === undefined) continue;
+      const merged = bom + (crlf ? candidate.replace(/\n/g, '\r\n') : candidate);
+      return { text: merged, changed: walk.changed, definition };
+    }
+    return rewritten(walk.changed, 'the edited file did not read back as the service holds it');
+  } catch (error) {
+    if (!(error instanceof UnmergeableError)) throw error;
+    return rewritten(walk.changed, error.message);
+  }
+}
+
+/** The file's document as the definition loader reads it, or undefined when it is not a clean mapping. */
+function readDocument(text: string): Document.Parsed | undefined {
+  const parsed = parseTokens(text, DEFAULT_LOAD_LIMITS.maxDepth);
+  if ('tooDeepAt' in parsed) return undefined;
+  const { doc, nextDocumentAt } = compose(parsed.tokens, text.length);
+  if (doc.errors.length > 0 || nextDocumentAt !== undefined || !isMap(doc.contents)) return undefined;
+  return doc;
+}
+
+/** What `text` holds, when it reads as a definition that says what `target` says. */
+function readBack(text: string, target: Json): WorkflowDefinition | undefined {
+  const value = readDocument(text)?.toJS() as unknown;
+  return sameDeclared(value, target, WORKFLOW_SHAPE) ? (value as WorkflowDefinition) : undefined;
+}
+
+/**
+ * The pulled definition names the group as the target's config does; when the file's own way of naming it
+ * resolves to the very group the service holds, the file's way stays (`group:transactional` is not replaced by an
+ * omission that means the same id).
+ */
+function withKeptGroup(pulled: Json, current: unknown, options: PullMergeOptions): Json {
+  const { existingGroupId, serviceGroupId } = options;
+  if (existingGroupId === undefined || existingGroupId !== serviceGroupId || !isRecord(current))
+    return pulled;
+  const { notificationGroupId: _, ...rest } = pulled;
+  const kept = current.notificationGroupId;
+  return kept === undefined ? rest : { ...rest, notificationGroupId: kept };
+}
