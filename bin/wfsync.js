@@ -2,6 +2,12 @@
 // The wfsync command. Kept tiny so `wfsync --version` starts as fast as node itself:
 // everything else is loaded only when a command runs.
 const args = process.argv.slice(2);
+// A reader that goes away early (`wfsync plan --help | head`) is not an error: stop writing quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

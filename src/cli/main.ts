@@ -5,6 +5,8 @@ import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
 import { emulateCommand } from './commands/emulate.js';
+import { initCommand } from './commands/init.js';
+import { newCommand } from './commands/new.js';
 import { planCommand } from './commands/plan.js';
 import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
@@ -52,6 +54,8 @@ function buildProgram(ctx: CommandContext): Command {
   program.addCommand(pullCommand(ctx));
   program.addCommand(stateCommand(ctx));
   program.addCommand(emulateCommand(ctx));
+  program.addCommand(initCommand(ctx));
+  program.addCommand(newCommand(ctx));
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({

@@ -26,8 +26,8 @@ export function emulateCommand(ctx: CommandContext, options: EmulateCommandOptio
   return new Command('emulate')
     .summary('run a local copy of the service (for trying wfsync, CI and tests)')
     .description(
-      'Run a faithful local copy of the service’s two workflow operations (create, retrieve) on a loopback\n' +
-        'address: same routes, auth, validation messages, server-filled fields and trigger identifiers.\n' +
+      'Run a faithful local copy of the service’s two workflow operations (create, retrieve) on a loopback ' +
+        'address: same routes, auth, validation messages, server-filled fields and trigger identifiers. ' +
         'Workflows live in memory unless --data names a file. Runs until Ctrl+C (SIGINT) or SIGTERM.',
     )
     .option(

@@ -12,11 +12,11 @@ export function initCommand(ctx: CommandContext): Command {
   return new Command('init')
     .summary('set up wfsync in this repository: config, an example, editor settings, .gitignore, CI')
     .description(
-      'Set up wfsync in the current directory: wfsync.config.yaml (the built-in local target, and a commented\n' +
-        'example of a real one), the workflows directory with one example, .vscode/settings.json mapping the\n' +
-        'definitions to the schema (merged into an existing file, comments kept), .gitignore entries for\n' +
-        'local-only files, and GitHub Actions workflows for pull requests, main and a daily drift check.\n' +
-        'Safe to run again: files that are already set up are left alone, and a file that exists with other\n' +
+      'Set up wfsync in the current directory: wfsync.config.yaml (the built-in local target, and a commented ' +
+        'example of a real one), the workflows directory with one example, .vscode/settings.json mapping the ' +
+        'definitions to the schema (merged into an existing file, comments kept), .gitignore entries for ' +
+        'local-only files, and GitHub Actions workflows for pull requests, main and a daily drift check. ' +
+        'Safe to run again: files that are already set up are left alone, and a file that exists with other ' +
         'content is kept unless --force. One line per file says what happened.',
     )
     .addOption(

@@ -12,9 +12,9 @@ export function newCommand(ctx: CommandContext): Command {
   return new Command('new')
     .summary('write a new workflow definition that validates as is')
     .description(
-      'Write <workflows dir>/<identifier>.yaml: a definition named NAME with one step of the channel and example\n' +
-        'content, and the trigger the service will derive (its identifier from the name, its variables from the\n' +
-        'content), so "wfsync validate" passes at once. Refuses to overwrite a file (unless --force) and to reuse\n' +
+      'Write <workflows dir>/<identifier>.yaml: a definition named NAME with one step of the channel and example ' +
+        'content, and the trigger the service will derive (its identifier from the name, its variables from the ' +
+        'content), so "wfsync validate" passes at once. Refuses to overwrite a file (unless --force) and to reuse ' +
         'an identifier another definition has.',
     )
     .argument(

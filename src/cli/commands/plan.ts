@@ -13,7 +13,7 @@ export function planCommand(ctx: CommandContext): Command {
   const command = new Command('plan')
     .summary('show what differs between the definitions and the service (read-only)')
     .description(
-      'For each definition, find the workflow on the service and show what differs, as a diff. Read-only: plan\n' +
+      'For each definition, find the workflow on the service and show what differs, as a diff. Read-only: plan ' +
         'never sends a POST. Exit 0 when there is nothing to do, 2 when something would be created or differs.',
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))

@@ -11,8 +11,8 @@ export function pullCommand(ctx: CommandContext): Command {
   const command = new Command('pull')
     .summary("write the service's workflow as a definition file and record it in state")
     .description(
-      'Fetch workflows from the service and write each as a definition file (declarable fields only, server\n' +
-        'defaults left out, stable key order, schema modeline), then record it in state. Use it to adopt a workflow\n' +
+      'Fetch workflows from the service and write each as a definition file (declarable fields only, server ' +
+        'defaults left out, stable key order, schema modeline), then record it in state. Use it to adopt a workflow ' +
         'made in the dashboard, or to accept drift: the file of the same identifier is edited in place (comments and layout kept).',
     )
     .argument('<workflow...>', 'workflow ids (24 hex) or trigger identifiers')

@@ -8,8 +8,8 @@ export function stateCommand(ctx: CommandContext): Command {
   const state = new Command('state')
     .summary("show, rebuild or edit a target's state file")
     .description(
-      'State maps each trigger identifier to the workflow id it was created as, plus the hash of the definition.\n' +
-        'It is a cache of identity, not the only truth: plan and sync look identifiers up on the service when an\n' +
+      'State maps each trigger identifier to the workflow id it was created as, plus the hash of the definition. ' +
+        'It is a cache of identity, not the only truth: plan and sync look identifiers up on the service when an ' +
         'entry is missing, and "rebuild" recreates the whole file from the service.',
     );
   const show = addTargetOptions(

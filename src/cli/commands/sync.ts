@@ -15,8 +15,8 @@ export function syncCommand(ctx: CommandContext): Command {
   const command = new Command('sync')
     .summary('create missing workflows and verify existing ones')
     .description(
-      'Create the workflows the service does not have (POST), read each back to verify it, and verify every\n' +
-        'existing one. Changes to existing workflows are reported, never applied: the service offers no update.\n' +
+      'Create the workflows the service does not have (POST), read each back to verify it, and verify every ' +
+        'existing one. Changes to existing workflows are reported, never applied: the service offers no update. ' +
         'A workflow is never created twice: creates are journaled and reconciled, and state is locked per target.',
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))

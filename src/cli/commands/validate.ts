@@ -32,7 +32,7 @@ export function validateCommand(ctx: CommandContext): Command {
   return new Command('validate')
     .summary('check workflow definitions offline (schema + rules)')
     .description(
-      'Check workflow definitions offline against the JSON Schema and the semantic rules. Every problem of every\n' +
+      'Check workflow definitions offline against the JSON Schema and the semantic rules. Every problem of every ' +
         'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
     )
     .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')

@@ -1,0 +1,45 @@
+/**
+ * `.github/workflows/wfsync-drift.yml`: a daily read-only plan that fails (exit 2) when the real target no longer
+ * matches the definitions, e.g. after an edit in the dashboard, with the plan as the run's summary. Pure.
+ */
+import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
+import { KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
+
+export function buildDriftWorkflow(): string {
+  return `# wfsync drift check (written by \`wfsync init\`): every day, compare the ${CI_TARGET} target with the
+# definitions on the default branch. Read-only: plan never creates anything. The run fails (exit 2) when
+# something differs, e.g. a workflow edited in the dashboard, and its summary shows the plan with the next
+# step for each workflow. Needs the repository secret ${CI_API_KEY_ENV}.
+name: wfsync (drift check)
+
+on:
+  schedule:
+    - cron: "23 6 * * *" # daily at 06:23 UTC
+  workflow_dispatch:
+
+concurrency:
+  group: wfsync-drift-${CI_TARGET}
+  cancel-in-progress: true
+
+permissions:
+  contents: read
+
+jobs:
+${keyJob({
+  level: 'warning',
+  skipped: 'wfsync drift check',
+  why: `Add it in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`,
+})}
+
+  drift:
+    name: compare ${CI_TARGET} with the definitions
+    needs: ${KEY_JOB}
+    if: ${KEY_PRESENT}
+    runs-on: ubuntu-latest
+${keyEnv('    ')}
+    steps:
+${setupSteps('      ')}
+      - name: Plan (read-only)
+        run: npx wfsync plan --target ${CI_TARGET} --format github
+`;
+}

@@ -1,0 +1,65 @@
+/**
+ * `.github/workflows/wfsync-sync.yml`: after every merge to main, create on the real target what the definitions
+ * add, one run at a time. Pure.
+ */
+import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
+import { KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
+
+export const SYNC_CONCURRENCY_GROUP = `wfsync-sync-${CI_TARGET}`;
+
+export function buildSyncWorkflow(): string {
+  return `# wfsync on the main branch (written by \`wfsync init\`): sync the definitions to the ${CI_TARGET} target.
+# Needs the repository secret ${CI_API_KEY_ENV} (a Development-environment key: only those may create).
+# Exit 2 (a workflow drifted or needs a person) fails the run on purpose: the summary says what to do.
+name: wfsync (sync)
+
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+# Two merges in quick succession must not sync at once: the second run waits for the first, which is never
+# cancelled half-way (a newer waiting run replaces an older waiting one: the newest commit has every change).
+concurrency:
+  group: ${SYNC_CONCURRENCY_GROUP}
+  cancel-in-progress: false
+
+permissions:
+  contents: read
+
+jobs:
+${keyJob({
+  level: 'warning',
+  skipped: 'wfsync sync',
+  why: `Add it in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`,
+})}
+
+  sync:
+    name: sync to ${CI_TARGET}
+    needs: ${KEY_JOB}
+    if: ${KEY_PRESENT}
+    runs-on: ubuntu-latest
+    # Optional: a GitHub environment with protection rules and its own copy of the secret (give the key job
+    # the same environment, so it looks for the secret there).
+    # environment: ${CI_TARGET}
+${keyEnv('    ')}
+    steps:
+${setupSteps('      ')}
+      - name: Sync
+        id: sync
+        run: npx wfsync sync --target ${CI_TARGET} --format github
+      # State between runs. By default each run starts without .wfsync/state/${CI_TARGET}.json and wfsync looks
+      # every workflow up on the service by its identifier before deciding to create it, so nothing is created
+      # twice. To keep state in git instead (plan then tells "drifted" from "changed locally"), give this job
+      # \`permissions: contents: write\` and uncomment:
+      # - name: Commit the state
+      #   if: always() && steps.sync.outcome != 'skipped'
+      #   run: |
+      #     git config user.name "github-actions[bot]"
+      #     git config user.email "41898282+github-actions[bot]@users.noreply.github.com"
+      #     git add .wfsync/state/${CI_TARGET}.json
+      #     if git diff --cached --quiet; then exit 0; fi
+      #     git commit -m "wfsync: state of ${CI_TARGET} [skip ci]"
+      #     git pull --rebase && git push
+`;
+}

@@ -1,0 +1,53 @@
+/**
+ * The `wfsync.config.yaml` that `wfsync init` writes: the workflows directory, the built-in `local` target as the
+ * default, and a commented example of a real target (the one the CI recipes use). Pure.
+ */
+import { stringify } from 'yaml';
+import { modeline } from './schema-ref.js';
+
+/** The target the CI recipes plan and sync against, and the variable its key is read from. */
+export const CI_TARGET = 'production';
+export const CI_API_KEY_ENV = 'WFSYNC_PRODUCTION_API_KEY';
+
+export interface ConfigFileInput {
+  /** Relative to the config file, `/` separators. */
+  workflowsDir: string;
+  /** The config schema as the config file's modeline names it. */
+  configSchemaRef: string;
+}
+
+export function buildConfigFile({ workflowsDir, configSchemaRef }: ConfigFileInput): string {
+  return `${[
+    modeline(configSchemaRef),
+    '# wfsync: workflow definitions kept as code. `wfsync help` lists the commands.',
+    `workflowsDir: ${scalar(workflowsDir)}`,
+    '# Without --target, commands use the built-in `local` target: an embedded copy of the service, kept in',
+    '# .wfsync/local-service.json. No account or API key needed: `wfsync sync` shows what a real sync would create.',
+    'defaultTarget: local',
+    '# Severity per rule (`wfsync validate --list-rules`): error | warning | info | off.',
+    '# rules:',
+    '#   identifier-name-mismatch: error',
+    '#',
+    `# A real service environment. Uncomment and fill in, then \`wfsync plan --target ${CI_TARGET}\`.`,
+    '# The CI recipes in .github/workflows use this target, with the key in the repository secret',
+    `# ${CI_API_KEY_ENV}.`,
+    '# targets:',
+    `#   ${CI_TARGET}:`,
+    '#     baseUrl: https://api.example.com',
+    '#     # The NAME of the environment variable holding the API key; keys are never read from files.',
+    `#     apiKeyEnv: ${CI_API_KEY_ENV}`,
+    '#     # The notification group of definitions that name none: a 24-hex id from the dashboard.',
+    '#     notificationGroupId: 64f0c0ffee0000000000abcd',
+    '#     # What `notificationGroupId: group:<name>` in a definition resolves to.',
+    '#     notificationGroups:',
+    '#       transactional: 64f1c0ffee0000000000abcd',
+    `#     # Default .wfsync/state/${CI_TARGET}.json: commit it to keep workflow ids between CI runs, or let CI`,
+    '#     # rebuild it each run (wfsync looks workflows up by identifier when state has no entry).',
+    `#     # state: .wfsync/state/${CI_TARGET}.json`,
+  ].join('\n')}\n`;
+}
+
+/** A YAML scalar: plain when that reads back as the same string, quoted otherwise. */
+function scalar(value: string): string {
+  return stringify(value, { lineWidth: 0 }).trimEnd();
+}

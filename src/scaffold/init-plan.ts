@@ -1,0 +1,131 @@
+/**
+ * What `wfsync init` does to each file, decided from a snapshot of the files that exist, before anything is
+ * written. Files wfsync owns are created, left alone when identical, kept when they differ (replaced with
+ * --force); files the user owns (.vscode/settings.json, .gitignore) get entries merged in, never replaced.
+ * Pure: the same snapshot always gives the same actions.
+ */
+import { buildGithubWorkflows } from './ci/index.js';
+import { buildConfigFile } from './config-file.js';
+import { buildExampleWorkflow, EXAMPLE_FILE_NAME } from './example-workflow.js';
+import { buildGitignoreMerge } from './gitignore.js';
+import { configSchemaOf, schemaRefFrom } from './schema-ref.js';
+import { buildSettingsMerge } from './vscode-settings.js';
+
+export const SETTINGS_PATH = '.vscode/settings.json';
+export const GITIGNORE_PATH = '.gitignore';
+
+export type InitStatus = 'created' | 'updated' | 'replaced' | 'unchanged' | 'kept' | 'skipped';
+
+export interface InitAction {
+  /** Relative to the project root, `/` separators. */
+  path: string;
+  status: InitStatus;
+  /** The new content, for created, updated and replaced. */
+  text?: string;
+  note?: string;
+  /** What to add by hand when a file could not be merged safely. */
+  manual?: string;
+}
+
+export interface InitInput {
+  /** The config file: `wfsync.config.yaml`, or the `.yml` one that exists. */
+  configPath: string;
+  /** Relative to the project root, `/` separators, no trailing slash. */
+  workflowsDir: string;
+  /** The workflow schema as editor settings name it (see schema-ref.ts). */
+  schemaPath: string;
+  ci: 'github' | 'none';
+  force: boolean;
+  /** Current text of every path above that exists. */
+  existing: ReadonlyMap<string, string>;
+  /** The workflows directory already holds definitions other than the example. */
+  otherDefinitions: boolean;
+}
+
+export function buildInitActions(input: InitInput): InitAction[] {
+  const { workflowsDir, schemaPath } = input;
+  const examplePath = `${workflowsDir}/${EXAMPLE_FILE_NAME}`;
+  const owned = (path: string, text: string) => ownedFileAction(path, text, input);
+  const actions: InitAction[] = [
+    owned(
+      input.configPath,
+      buildConfigFile({
+        workflowsDir,
+        configSchemaRef: schemaRefFrom(dirOf(input.configPath), configSchemaOf(schemaPath)),
+      }),
+    ),
+  ];
+  if (input.otherDefinitions && !input.existing.has(examplePath)) {
+    actions.push({ path: examplePath, status: 'skipped', note: `${workflowsDir}/ already has definitions` });
+  } else {
+    actions.push(owned(examplePath, buildExampleWorkflow(schemaRefFrom(workflowsDir, schemaPath))));
+  }
+  actions.push(settingsAction(input), gitignoreAction(input.existing.get(GITIGNORE_PATH)));
+  if (input.ci === 'github') {
+    for (const { path, text } of buildGithubWorkflows()) actions.push(owned(path, text));
+  }
+  return actions;
+}
+
+/** The globs of definition files under the workflows directory (validate reads both extensions). */
+export function definitionGlobs(workflowsDir: string): string[] {
+  return [`${workflowsDir}/**/*.yaml`, `${workflowsDir}/**/*.yml`];
+}
+
+/** Every path buildInitActions may read: what the snapshot must hold when it exists. */
+export function initPaths(input: Pick<InitInput, 'configPath' | 'workflowsDir' | 'ci'>): string[] {
+  const paths = [
+    input.configPath,
+    `${input.workflowsDir}/${EXAMPLE_FILE_NAME}`,
+    SETTINGS_PATH,
+    GITIGNORE_PATH,
+  ];
+  if (input.ci === 'github') paths.push(...buildGithubWorkflows().map((w) => w.path));
+  return paths;
+}
+
+function ownedFileAction(path: string, text: string, input: InitInput): InitAction {
+  const current = input.existing.get(path);
+  if (current === undefined) return { path, status: 'created', text };
+  // A checkout with CRLF line endings (git autocrlf) holds the same file.
+  if (current.replace(/\r\n/g, '\n') === text) return { path, status: 'unchanged' };
+  if (input.force) return { path, status: 'replaced', text };
+  return { path, status: 'kept', note: 'exists; --force to replace' };
+}
+
+function settingsAction(input: InitInput): InitAction {
+  const merge = buildSettingsMerge(input.existing.get(SETTINGS_PATH), {
+    schema: input.schemaPath,
+    globs: definitionGlobs(input.workflowsDir),
+  });
+  switch (merge.status) {
+    case 'create':
+      return { path: SETTINGS_PATH, status: 'created', text: merge.text };
+    case 'update':
+      return { path: SETTINGS_PATH, status: 'updated', text: merge.text, note: `merged: ${merge.note}` };
+    case 'unchanged':
+      return { path: SETTINGS_PATH, status: 'unchanged' };
+    case 'manual':
+      return {
+        path: SETTINGS_PATH,
+        status: 'kept',
+        note: `not merged: ${merge.reason}`,
+        manual: merge.snippet,
+      };
+  }
+}
+
+function gitignoreAction(existing: string | undefined): InitAction {
+  const merge = buildGitignoreMerge(existing);
+  if (merge.status === 'unchanged') {
+    return { path: GITIGNORE_PATH, status: 'unchanged', ...(merge.note ? { note: merge.note } : {}) };
+  }
+  if (existing === undefined) return { path: GITIGNORE_PATH, status: 'created', text: merge.text };
+  const count = `${merge.added.length} entr${merge.added.length === 1 ? 'y' : 'ies'}`;
+  return { path: GITIGNORE_PATH, status: 'updated', text: merge.text, note: `merged: ${count} added` };
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '.' : path.slice(0, slash);
+}

@@ -1,0 +1,133 @@
+/**
+ * The definition `wfsync new NAME` writes: one step of the chosen channel with example content that uses one
+ * payload variable, and the trigger exactly as the service will derive it (identifier from the name, variables
+ * from the template), so `wfsync validate` passes as soon as the file exists. Pure.
+ */
+import { Document, isMap, isSeq } from 'yaml';
+import { deriveTrigger, slugifyV1, slugifyV2 } from '../derive/index.js';
+import type { WorkflowDefinition } from '../generated/workflow.js';
+import type { Channel } from './channels.js';
+import { modeline } from './schema-ref.js';
+
+/** The schema's bound on `name`. */
+const MAX_NAME_LENGTH = 128;
+/** The one payload variable the example content uses. */
+const VARIABLE = 'details';
+
+export interface NewDefinitionInput {
+  name: string;
+  channel: Channel;
+  /** The workflow schema as the new file's modeline names it. */
+  schemaRef: string;
+}
+
+export interface NewDefinition {
+  identifier: string;
+  /** `<identifier>.yaml` */
+  fileName: string;
+  text: string;
+  definition: WorkflowDefinition;
+  /** Things the user should know (the two server generations derive different identifiers from the name). */
+  warnings: string[];
+}
+
+/** The new definition, or why none can be made from this name. */
+export function buildNewDefinition(input: NewDefinitionInput): NewDefinition | { problem: string } {
+  const name = input.name.trim();
+  if (name === '') return { problem: 'the workflow name is empty' };
+  // Counted in code points, as the schema (ajv) counts them.
+  const length = [...name].length;
+  if (length > MAX_NAME_LENGTH) {
+    return {
+      problem: `the workflow name is ${length} characters long; the service accepts at most ${MAX_NAME_LENGTH}`,
+    };
+  }
+  const v1 = slugifyV1(name);
+  const v2 = slugifyV2(name);
+  if (v1 === '' || v2 === '') {
+    return {
+      problem: `the service cannot derive a trigger identifier from "${name}": use ASCII letters or digits in the name`,
+    };
+  }
+  const warnings: string[] = [];
+  if (v1 !== v2) warnings.push(generationWarning(name, v1, v2));
+  const steps = [stepFor(input.channel, name)];
+  // The service derives the trigger from the body: read it the same way, so the declaration cannot drift.
+  const derived = deriveTrigger({ name, steps }, { extraction: 'server' });
+  const trigger: WorkflowDefinition['triggers'][0] = {
+    type: 'event',
+    // The older servers' slug, as the local target (the emulator's default generation) derives it.
+    identifier: v1,
+    variables: derived.variables.map((v) => ({ name: v.name, type: v.type })),
+  };
+  if (derived.subscriberVariables.length > 0) {
+    trigger.subscriberVariables = derived.subscriberVariables.map((v) => ({ name: v.name }));
+  }
+  const definition = { name, active: true, steps, triggers: [trigger] } as WorkflowDefinition;
+  return {
+    identifier: v1,
+    fileName: `${v1}.yaml`,
+    text: renderDefinition(definition, input.schemaRef),
+    definition,
+    warnings,
+  };
+}
+
+/** camelCase or snake_case: the older server drops the word boundary, the newer one keeps it. */
+function generationWarning(name: string, v1: string, v2: string): string {
+  const suggestion = v2.replace(/-/g, ' ');
+  const same = slugifyV1(suggestion) === v2 && slugifyV2(suggestion) === v2;
+  return (
+    `the service derives \`${v1}\` (older servers) or \`${v2}\` (newer servers) from the name "${name}"; the file ` +
+    `declares \`${v1}\`, and \`wfsync validate\` will warn about it.` +
+    (same
+      ? ` Name it with lower-case words to get the same identifier everywhere: wfsync new "${suggestion}"`
+      : '')
+  );
+}
+
+type Step = WorkflowDefinition['steps'][number];
+
+/** One step of the channel, its content using {{details}}; the name is quoted as text, never as Handlebars. */
+function stepFor(channel: Channel, name: string): Step {
+  const heading = name.replace(/[{}\\]/g, '').trim() || 'Notification';
+  const line = `${heading}: {{${VARIABLE}}}`;
+  switch (channel) {
+    case 'email':
+      return {
+        name: 'email',
+        template: {
+          type: 'email',
+          contentType: 'customHtml',
+          subject: heading,
+          content: `<p>Hello,</p>\n<p>{{${VARIABLE}}}</p>\n`,
+        },
+      };
+    case 'push':
+      return {
+        name: 'push notification',
+        template: { type: 'push', title: heading, content: `{{${VARIABLE}}}` },
+      };
+    case 'in_app':
+      return { name: 'in-app message', template: { type: 'in_app', content: line } };
+    case 'sms':
+      return { name: 'text message', template: { type: 'sms', content: line } };
+    case 'chat':
+      return { name: 'chat message', template: { type: 'chat', content: line } };
+  }
+}
+
+/** The file: modeline, a note on what to edit, then the definition in block style with one-line variables. */
+function renderDefinition(definition: WorkflowDefinition, schemaRef: string): string {
+  const document = new Document(definition, { aliasDuplicateObjects: false });
+  const variables = document.getIn(['triggers', 0, 'variables'], true);
+  if (isSeq(variables)) {
+    for (const item of variables.items) if (isMap(item)) item.flow = true;
+  }
+  return [
+    modeline(schemaRef),
+    '# Written by `wfsync new`. Edit the content; when the templates use other {{variables}}, list them in',
+    '# triggers[0].variables too (`wfsync validate` says which). The identifier is derived from the name.',
+    document.toString({ lineWidth: 0 }),
+  ].join('\n');
+}

@@ -1,0 +1,141 @@
+/**
+ * `.vscode/settings.json`: map the workflow files to wfsync's schema (`yaml.schemas`, read by the Red Hat YAML
+ * extension) by merging one entry into whatever the file holds. Comments, order and every other setting are kept;
+ * when the file cannot be edited with certainty (not parseable, an unexpected shape, the files already mapped
+ * to another schema) it is left alone and the caller tells the user what to add by hand. Pure.
+ */
+
+import { type JsoncNode, type JsoncObject, jsoncValue, lineColumnOf, parseJsonc } from './jsonc.js';
+import { appendItem, detectLayout, insertProperty, type JsoncLayout, replaceNode } from './jsonc-edit.js';
+
+export const YAML_SCHEMAS = 'yaml.schemas';
+
+/** One `yaml.schemas` entry: the schema (a path relative to the workspace, or a URL) and the globs it applies to. */
+export interface SchemaMapping {
+  schema: string;
+  globs: string[];
+}
+
+export type SettingsMerge =
+  | { status: 'create' | 'update'; text: string; note: string }
+  | { status: 'unchanged' }
+  | { status: 'manual'; reason: string; snippet: string };
+
+export function buildSettingsMerge(existing: string | undefined, mapping: SchemaMapping): SettingsMerge {
+  const entry = { [mapping.schema]: mapping.globs };
+  if (existing === undefined || existing.trim() === '') {
+    const text = `${JSON.stringify({ [YAML_SCHEMAS]: entry }, null, 2)}\n`;
+    return { status: existing === undefined ? 'create' : 'update', text, note: `added ${YAML_SCHEMAS}` };
+  }
+  const manual = (reason: string): SettingsMerge => ({
+    status: 'manual',
+    reason,
+    snippet: snippetFor(mapping),
+  });
+  const parsed = parseJsonc(existing);
+  if (!parsed.ok) {
+    const { line, column } = lineColumnOf(existing, parsed.offset);
+    return manual(`it is not valid JSON with comments (${parsed.message} at ${line}:${column})`);
+  }
+  const root = parsed.root;
+  if (root.kind !== 'object') return manual('its top level is not an object');
+  const found = root.properties.filter((p) => p.key === YAML_SCHEMAS);
+  if (found.length > 1) return manual(`it sets "${YAML_SCHEMAS}" more than once`);
+  const layout = detectLayout(existing);
+  const before = jsoncValue(root) as Record<string, unknown>;
+  const schemasNode = found[0]?.value;
+  if (schemasNode === undefined) {
+    const text = insertProperty(existing, root, { key: YAML_SCHEMAS, value: entry }, layout);
+    return checked(text, { ...before, [YAML_SCHEMAS]: entry }, `added ${YAML_SCHEMAS}`, manual);
+  }
+  if (schemasNode.kind !== 'object') return manual(`its "${YAML_SCHEMAS}" is not an object`);
+  const edit = mergeIntoSchemas(existing, schemasNode, mapping, layout);
+  if (edit === undefined) return { status: 'unchanged' };
+  if (typeof edit === 'string') return manual(edit);
+  const schemas = { ...(before[YAML_SCHEMAS] as Record<string, unknown>), [mapping.schema]: edit.globs };
+  return checked(edit.text, { ...before, [YAML_SCHEMAS]: schemas }, edit.note, manual);
+}
+
+/**
+ * The edit of an existing `yaml.schemas` object: undefined when it already maps every glob to the schema, a
+ * string saying why it cannot be merged, or the new text.
+ */
+function mergeIntoSchemas(
+  text: string,
+  schemas: JsoncObject,
+  mapping: SchemaMapping,
+  layout: JsoncLayout,
+): { text: string; globs: string[]; note: string } | string | undefined {
+  for (const property of schemas.properties) {
+    if (property.key === mapping.schema) continue;
+    const taken = globsOf(property.value)?.filter((glob) => mapping.globs.includes(glob)) ?? [];
+    if (taken.length > 0) return `its "${YAML_SCHEMAS}" maps ${taken.join(', ')} to ${property.key} already`;
+  }
+  const own = schemas.properties.filter((p) => p.key === mapping.schema);
+  if (own.length > 1) return `its "${YAML_SCHEMAS}" names ${mapping.schema} more than once`;
+  const current = own[0]?.value;
+  if (current === undefined) {
+    const value = mapping.globs;
+    const edited = insertProperty(text, schemas, { key: mapping.schema, value }, layout);
+    return { text: edited, globs: value, note: `added ${mapping.schema} to ${YAML_SCHEMAS}` };
+  }
+  const globs = globsOf(current);
+  if (globs === undefined)
+    return `its "${YAML_SCHEMAS}" entry for ${mapping.schema} is not a glob or a list of globs`;
+  const missing = mapping.globs.filter((glob) => !globs.includes(glob));
+  if (missing.length === 0) return undefined;
+  const merged = [...globs, ...missing];
+  const note = `added ${missing.join(', ')} to the ${mapping.schema} entry`;
+  if (current.kind !== 'array')
+    return { text: replaceNode(text, current, merged, layout), globs: merged, note };
+  let edited = text;
+  for (const glob of missing) {
+    // Offsets move with each edit: re-read the array from the edited text.
+    const array = findArray(edited, mapping.schema);
+    if (array === undefined) return 'it changed shape while being edited';
+    edited = appendItem(edited, array, glob, layout);
+  }
+  return { text: edited, globs: merged, note };
+}
+
+/** The `yaml.schemas` entry for `schema` in a text known to parse. */
+function findArray(text: string, schema: string) {
+  const parsed = parseJsonc(text);
+  if (!parsed.ok || parsed.root.kind !== 'object') return undefined;
+  const schemas = parsed.root.properties.find((p) => p.key === YAML_SCHEMAS)?.value;
+  if (schemas?.kind !== 'object') return undefined;
+  const value = schemas.properties.find((p) => p.key === schema)?.value;
+  return value?.kind === 'array' ? value : undefined;
+}
+
+/** A glob or a list of globs (what `yaml.schemas` values are); undefined for anything else. */
+function globsOf(node: JsoncNode): string[] | undefined {
+  if (node.kind === 'scalar') return typeof node.value === 'string' ? [node.value] : undefined;
+  if (node.kind !== 'array') return undefined;
+  const values = node.items.map((item) => (item.kind === 'scalar' ? item.value : undefined));
+  return values.every((v): v is string => typeof v === 'string') ? values : undefined;
+}
+
+/** The edit is used only if the file still parses to exactly the old settings plus the new entry. */
+function checked(
+  text: string,
+  expected: Record<string, unknown>,
+  note: string,
+  manual: (reason: string) => SettingsMerge,
+): SettingsMerge {
+  const parsed = parseJsonc(text);
+  // Key order is part of the check: the edit appends, so the old keys keep their places.
+  if (parsed.ok && JSON.stringify(jsoncValue(parsed.root)) === JSON.stringify(expected)) {
+    return { status: 'update', text, note };
+  }
+  return manual('an automatic edit could not be verified');
+}
+
+/** What to add by hand: the entry as it would appear in the file. */
+export function snippetFor(mapping: SchemaMapping): string {
+  return JSON.stringify({ [YAML_SCHEMAS]: { [mapping.schema]: mapping.globs } }, null, 2)
+    .split('\n')
+    .slice(1, -1)
+    .map((line) => line.slice(2))
+    .join('\n');
+}

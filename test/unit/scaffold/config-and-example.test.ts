@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readConfig } from '../../../src/config/read.js';
+import { deriveTrigger } from '../../../src/derive/index.js';
+import { buildConfigFile, CI_API_KEY_ENV, CI_TARGET } from '../../../src/scaffold/config-file.js';
+import { buildExampleWorkflow, EXAMPLE_IDENTIFIER } from '../../../src/scaffold/example-workflow.js';
+import { describeAll, validateText } from './helpers.js';
+
+/** The config as `wfsync` itself reads it: the real reader, schema and config rules (throws when invalid). */
+function readConfigText(text: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'wfsync-scaffold-'));
+  writeFileSync(join(dir, 'wfsync.config.yaml'), text);
+  return readConfig('wfsync.config.yaml', dir).config;
+}
+
+describe('the example definition', () => {
+  const text = buildExampleWorkflow('../node_modules/wfsync/schemas/workflow.schema.json');
+
+  it('validates with no finding at all', () => {
+    expect(describeAll(validateText(text, `workflows/${EXAMPLE_IDENTIFIER}.yaml`))).toEqual([]);
+  });
+
+  it('declares the trigger the service derives', () => {
+    const definition = parse(text) as {
+      name: string;
+      steps: unknown;
+      triggers: Array<{ identifier: string; variables: unknown }>;
+    };
+    const derived = deriveTrigger(definition, { extraction: 'server' });
+    expect(definition.triggers[0]?.identifier).toBe(derived.identifierV1);
+    expect(definition.triggers[0]?.identifier).toBe(derived.identifierV2);
+    expect(definition.triggers[0]?.variables).toEqual(
+      derived.variables.map(({ name, type }) => ({ name, type })),
+    );
+  });
+
+  it('starts with the modeline it was given', () => {
+    expect(text.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../node_modules/wfsync/schemas/workflow.schema.json',
+    );
+  });
+});
+
+describe('the config file', () => {
+  const text = buildConfigFile({
+    workflowsDir: 'workflows',
+    configSchemaRef: './schemas/config.schema.json',
+  });
+
+  it('is a valid config: the workflows directory and the local target', () => {
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./schemas/config.schema.json');
+    expect(readConfigText(text)).toEqual({ workflowsDir: 'workflows', defaultTarget: 'local' });
+  });
+
+  it('its commented target is valid once uncommented, and names the variable CI sets', () => {
+    const lines = text.split('\n');
+    const from = lines.indexOf('# targets:');
+    expect(from).toBeGreaterThan(0);
+    const uncommented = [
+      ...lines.slice(0, from),
+      ...lines.slice(from).map((line) => line.replace(/^# ?/, '')),
+    ];
+    const config = readConfigText(uncommented.join('\n'));
+    expect(config.targets?.[CI_TARGET]).toEqual({
+      baseUrl: 'https://api.example.com',
+      apiKeyEnv: CI_API_KEY_ENV,
+      notificationGroupId: '64f0c0ffee0000000000abcd',
+      notificationGroups: { transactional: '64f1c0ffee0000000000abcd' },
+    });
+  });
+
+  it('a workflows directory YAML would misread is quoted', () => {
+    const config = readConfigText(buildConfigFile({ workflowsDir: 'a: b #c', configSchemaRef: 'x' }));
+    expect(config.workflowsDir).toBe('a: b #c');
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { deriveTrigger } from '../../../src/derive/index.js';
+import { CHANNELS } from '../../../src/scaffold/channels.js';
+import { buildNewDefinition, type NewDefinition } from '../../../src/scaffold/new-definition.js';
+import { describeAll, validateText } from './helpers.js';
+
+const SCHEMA_REF = '../schemas/workflow.schema.json';
+
+function build(name: string, channel: (typeof CHANNELS)[number] = 'in_app'): NewDefinition {
+  const built = buildNewDefinition({ name, channel, schemaRef: SCHEMA_REF });
+  if ('problem' in built) throw new Error(built.problem);
+  return built;
+}
+
+describe('buildNewDefinition', () => {
+  it.each(CHANNELS)('a %s step: validate finds nothing at all (no error, no warning)', (channel) => {
+    const built = build('Order Shipped', channel);
+    expect(describeAll(validateText(built.text, `workflows/${built.fileName}`))).toEqual([]);
+    expect(built.definition.steps.map((s) => s.template.type)).toEqual([channel]);
+    expect(built.warnings).toEqual([]);
+  });
+
+  it.each(CHANNELS)('a %s step: the declared trigger is the one the service derives', (channel) => {
+    const { definition } = build('Order Shipped', channel);
+    const derived = deriveTrigger(definition, { extraction: 'server' });
+    const [trigger] = definition.triggers;
+    expect(trigger.identifier).toBe(derived.identifierV1);
+    expect(trigger.identifier).toBe(derived.identifierV2);
+    expect(trigger.variables).toEqual([{ name: 'details', type: 'String' }]);
+    expect(trigger.subscriberVariables ?? []).toEqual(derived.subscriberVariables);
+  });
+
+  it('the whole file for "Order Shipped": modeline, a note, the name as given, the identifier derived from it', () => {
+    const built = build('Order Shipped');
+    expect(built.identifier).toBe('order-shipped');
+    expect(built.fileName).toBe('order-shipped.yaml');
+    expect(built.text).toBe(`# yaml-language-server: $schema=../schemas/workflow.schema.json
+# Written by \`wfsync new\`. Edit the content; when the templates use other {{variables}}, list them in
+# triggers[0].variables too (\`wfsync validate\` says which). The identifier is derived from the name.
+name: Order Shipped
+active: true
+steps:
+  - name: in-app message
+    template:
+      type: in_app
+      content: "Order Shipped: {{details}}"
+triggers:
+  - type: event
+    identifier: order-shipped
+    variables:
+      - { name: details, type: String }
+`);
+  });
+
+  it('an email: a subject, HTML content, and the subscriber email the service will ask for', () => {
+    const { text } = build('invoice paid', 'email');
+    expect(text).toContain(
+      '      contentType: customHtml\n      subject: invoice paid\n      content: |\n        <p>Hello,</p>\n        <p>{{details}}</p>\n',
+    );
+    expect(text).toContain('    subscriberVariables:\n      - name: email\n');
+  });
+
+  it('camelCase: the two server generations differ, so it warns and suggests lower-case words; the name is kept', () => {
+    const built = build('orderShipped', 'sms');
+    // The older servers' slug, which the local target derives too.
+    expect(built.identifier).toBe('ordershipped');
+    expect(built.fileName).toBe('ordershipped.yaml');
+    expect(built.definition.name).toBe('orderShipped');
+    expect(built.warnings).toEqual([
+      'the service derives `ordershipped` (older servers) or `order-shipped` (newer servers) from the name ' +
+        '"orderShipped"; the file declares `ordershipped`, and `wfsync validate` will warn about it. Name it with ' +
+        'lower-case words to get the same identifier everywhere: wfsync new "order shipped"',
+    ]);
+    // What validate says about it: exactly that one warning.
+    expect(validateText(built.text).map((d) => `${d.severity} ${d.code}`)).toEqual([
+      'warning identifier-name-mismatch',
+    ]);
+  });
+
+  it('snake_case warns the same way', () => {
+    expect(build('invoice_paid').warnings[0]).toContain(
+      '`invoicepaid` (older servers) or `invoice-paid` (newer servers)',
+    );
+  });
+
+  it('braces in the name are not Handlebars in the content; surrounding blanks are dropped', () => {
+    const built = build('  {{weird}} name \\ ', 'chat');
+    expect(built.definition.name).toBe('{{weird}} name \\');
+    expect(built.definition.steps[0]?.template.content).toBe('weird name: {{details}}');
+    expect(describeAll(validateText(built.text))).toEqual([]);
+  });
+
+  it.each(['yes', 'null', '123', 'a: b', '# hash', "it's - ok", 'tab\there'])(
+    'a name YAML would misread (%j) is quoted and reads back as given',
+    (name) => {
+      const built = build(name);
+      expect((parse(built.text) as { name: unknown }).name).toBe(name);
+      expect(describeAll(validateText(built.text))).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['', 'the workflow name is empty'],
+    ['   ', 'the workflow name is empty'],
+    ['x'.repeat(129), 'the workflow name is 129 characters long; the service accepts at most 128'],
+    [
+      '!!!',
+      'the service cannot derive a trigger identifier from "!!!": use ASCII letters or digits in the name',
+    ],
+    [
+      '日本語',
+      'the service cannot derive a trigger identifier from "日本語": use ASCII letters or digits in the name',
+    ],
+  ])('%j: no definition (%s)', (name, problem) => {
+    expect(buildNewDefinition({ name, channel: 'sms', schemaRef: SCHEMA_REF })).toEqual({ problem });
+  });
+});
