@@ -39,14 +39,16 @@ export function buildDesired(
     const definition = d.value as WorkflowDefinition;
     const built = buildCreateBody(definition, groups);
     if ('problem' in built) {
-      const pointer = definition.notificationGroupId === undefined ? '' : '/notificationGroupId';
+      // A missing group is the workflow's problem as a whole: point at its name rather than underline every line.
+      const declared = definition.notificationGroupId !== undefined;
+      const pointer = declared ? '/notificationGroupId' : '';
       diagnostics.push({
         code: 'notification-group-unresolved',
         severity: 'error',
         message: built.problem,
         file: d.file,
         pointer,
-        ...d.locate(pointer),
+        ...(declared ? d.locate(pointer) : d.locate('/name', 'key')),
       });
       continue;
     }

@@ -97,7 +97,8 @@ export function resolveTarget(
   if (baseUrl) resolved.baseUrl = baseUrl;
   if (kind === 'remote' && baseUrlOverride)
     resolved.baseUrlFrom = nonEmpty(flags.baseUrl) ? '--base-url' : 'WFSYNC_BASE_URL';
-  if (config?.notificationGroupId) resolved.notificationGroupId = config.notificationGroupId;
+  const groupId = nonEmpty(env.WFSYNC_NOTIFICATION_GROUP_ID) ?? config?.notificationGroupId;
+  if (groupId) resolved.notificationGroupId = groupId.trim();
   if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
   if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');
   return resolved;

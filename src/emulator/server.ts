@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { UsageError, WfsyncError } from '../errors.js';
@@ -63,6 +64,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   };
   const closing = new AbortController();
+  // Every request in flight listens on this signal: a few hundred at once is load, not a leak (no warning).
+  setMaxListeners(0, closing.signal);
   const deps: PipelineDeps = {
     service,
     keys: { developmentKey: apiKey, productionKeys: options.productionKeys ?? [] },

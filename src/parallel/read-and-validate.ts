@@ -4,7 +4,7 @@
  * it); the single-thread path is the reference, the same readDefinitions + buildValidation that plan and sync use.
  */
 import path from 'node:path';
-import { type FindOptions, scanDefinitionFiles } from '../definitions/find.js';
+import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
 import { readDefinitionFile, readScannedDefinitions, scanDiagnostics } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
@@ -56,6 +56,18 @@ export async function readAndValidateDefinitions(
   };
   const workers = Math.min(options.workers, scan.files.length);
   const outcomes = await checkFilesInWorkers(scan.files, setup, workers);
+  return { ...mergeOutcomes(scan, outcomes, setup), workers };
+}
+
+/**
+ * The per-file outcomes of a scan's files (in its order, from any thread) put together with the scan's own
+ * problems and the project-wide rule: the same findings, in the same order, as the single-thread path.
+ */
+export function mergeOutcomes(
+  scan: ScanResult,
+  outcomes: readonly FileOutcome[],
+  setup: CheckSetup,
+): Omit<DefinitionsValidation, 'workers'> {
   const diagnostics = scanDiagnostics(scan);
   const sources = new Map<string, string>();
   outcomes.forEach((outcome, i) => {
@@ -64,7 +76,7 @@ export async function readAndValidateDefinitions(
   });
   // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
   diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, setup, sources));
-  return { files: scan.files, diagnostics: sortDiagnostics(diagnostics), sources, workers };
+  return { files: scan.files, diagnostics: sortDiagnostics(diagnostics), sources };
 }
 
 /**

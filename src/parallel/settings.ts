@@ -23,6 +23,6 @@ export function resolveWorkerSettings(env: NodeJS.ProcessEnv, availableCpus: num
 function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\s*\d{1,4}\s*$/.test(raw)) throw new UsageError(`${name} must be a whole number, got "${raw}"`);
+  if (!/^\s*\d{1,6}\s*$/.test(raw)) throw new UsageError(`${name} must be a whole number, got "${raw}"`);
   return Number(raw);
 }

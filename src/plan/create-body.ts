@@ -50,7 +50,7 @@ export function resolveGroup(
     if (groups.defaultId !== undefined) return { id: groups.defaultId };
     return {
       problem:
-        "no notificationGroupId: set one in the definition or the target's notificationGroupId in wfsync.config.yaml",
+        "no notificationGroupId: set one in the definition, the target's notificationGroupId in wfsync.config.yaml, or WFSYNC_NOTIFICATION_GROUP_ID",
     };
   }
   if (reference.startsWith(GROUP_PREFIX)) {

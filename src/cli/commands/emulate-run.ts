@@ -29,7 +29,7 @@ export async function runEmulate(
   ctx.stdout.write(
     `wfsync emulator listening on ${emulator.url} (API key: ${shownKey})\n` +
       `  notification group id: ${emulator.notificationGroupId}\n` +
-      `  use it: WFSYNC_BASE_URL=${emulator.url} WFSYNC_API_KEY=${shownKey} wfsync sync\n` +
+      `  use it: WFSYNC_BASE_URL=${emulator.url} WFSYNC_API_KEY=${shownKey} WFSYNC_NOTIFICATION_GROUP_ID=${emulator.notificationGroupId} wfsync sync --target dev\n` +
       `  ${flags.data === undefined ? 'workflows are kept in memory' : `workflows are kept in ${flags.data}`}; ` +
       'stop with Ctrl+C\n',
   );

@@ -49,7 +49,7 @@ describe('buildCreateBody', () => {
   it('says what to do when no group can be resolved', () => {
     expect(buildCreateBody(definition(), { named: {} })).toEqual({
       problem:
-        "no notificationGroupId: set one in the definition or the target's notificationGroupId in wfsync.config.yaml",
+        "no notificationGroupId: set one in the definition, the target's notificationGroupId in wfsync.config.yaml, or WFSYNC_NOTIFICATION_GROUP_ID",
     });
     expect(
       buildCreateBody(definition({ notificationGroupId: 'group:marketing' }), { ...GROUPS, target: 'prod' }),
