@@ -49,7 +49,7 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
       {
         exitCode: ExitCode.Invalid,
         diagnostics: diagnostics.filter((d) => d.severity === 'error'),
-        sources: new Map(read.definitions.map((d) => [d.file, d.text])),
+        sources: read.sources,
       },
     );
   }

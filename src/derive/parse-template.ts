@@ -50,8 +50,24 @@ export type ParsedTemplate =
   | { ok: true; program: HbsProgram; offsetOf: (node: HbsNode | undefined) => number }
   | { ok: false; message: string; offset: number };
 
-/** Parses like the service does (`Handlebars.parseWithoutProcessing`). Never throws. */
+// The rules read the same strings several times (the service's extraction for the trigger and again per step,
+// Handlebars' own scoping for step variables): each string is parsed once. The walkers never mutate the result.
+// Bounded, oldest out first: the strings asked for again are those of the workflow being checked.
+const CACHE_LIMIT = 512;
+const cache = new Map<string, ParsedTemplate>();
+
+/** Parses like the service does (`Handlebars.parseWithoutProcessing`). Never throws. Memoized per string. */
 export function parseTemplate(source: string): ParsedTemplate {
+  let parsed = cache.get(source);
+  if (parsed === undefined) {
+    parsed = parseUncached(source);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(source, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(source: string): ParsedTemplate {
   const lineStarts = lineStartsOf(source);
   const toOffset = (line: unknown, column: unknown): number => {
     if (typeof line !== 'number' || typeof column !== 'number') return 0;

@@ -7,7 +7,7 @@ import slugify from 'slugify';
 
 /** The older server: npm `slugify` with `{lower: true, strict: true}` (`orderShipped` → `ordershipped`). */
 export function slugifyV1(name: string): string {
-  return slugify(name, { lower: true, strict: true });
+  return memoized(v1, name, (text) => slugify(text, { lower: true, strict: true }));
 }
 
 /**
@@ -15,5 +15,21 @@ export function slugifyV1(name: string): string {
  * (`orderShipped` → `order-shipped`, `snake_case` → `snake-case`).
  */
 export function slugifyV2(name: string): string {
-  return decamelizingSlugify(name);
+  return memoized(v2, name, decamelizingSlugify);
+}
+
+// The rules slug each workflow's name several times (the trigger, once per step, the identifier checks): once is
+// enough. Bounded, oldest out first.
+const LIMIT = 256;
+const v1 = new Map<string, string>();
+const v2 = new Map<string, string>();
+
+function memoized(cache: Map<string, string>, name: string, slug: (name: string) => string): string {
+  let result = cache.get(name);
+  if (result === undefined) {
+    result = slug(name);
+    if (cache.size >= LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(name, result);
+  }
+  return result;
 }

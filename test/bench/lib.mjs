@@ -22,15 +22,21 @@ export function measure(command, args, options = {}) {
   return { ms, rssMb, status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Best (minimum) of n runs: the least disturbed by other load on a shared machine. */
-export function best(n, fn) {
-  let bestRun;
+/**
+ * Best (minimum) of n rounds for each of several commands, run in turns (a, b, c, a, b, c…): the least disturbed
+ * by other load on a shared machine. One result per command; peak RSS is the highest seen.
+ */
+export function bestInterleaved(n, fns) {
+  const bests = fns.map(() => undefined);
   for (let i = 0; i < n; i++) {
-    const run = fn();
-    if (!bestRun || run.ms < bestRun.ms)
-      bestRun = { ...run, rssMb: Math.max(run.rssMb ?? 0, bestRun?.rssMb ?? 0) };
+    fns.forEach((fn, k) => {
+      const run = fn();
+      const prev = bests[k];
+      if (!prev || run.ms < prev.ms) bests[k] = { ...run, rssMb: Math.max(run.rssMb ?? 0, prev?.rssMb ?? 0) };
+      else prev.rssMb = Math.max(prev.rssMb ?? 0, run.rssMb ?? 0);
+    });
   }
-  return bestRun;
+  return bests;
 }
 
 export function median(values) {

@@ -1,5 +1,6 @@
 // Synthetic, valid workflow definitions for benchmarks: ~50 lines each, a mix of channels, filters and digests,
-// with trigger variables declared exactly as the service derives them (so validate reports nothing).
+// with trigger variables declared exactly as the service derives them (so validate reports nothing). Every string
+// that holds a template carries the file's number, so no per-string cache can reuse work across files.
 const KINDS = ['chat', 'email', 'in-app', 'digest'];
 
 export function syntheticDefinition(i, options = {}) {
@@ -29,7 +30,7 @@ export function syntheticDefinition(i, options = {}) {
       '  - name: notify channel',
       '    template:',
       '      type: chat',
-      '      content: "Order {{orderId}} for {{customer.name}} shipped via {{carrier}} ({{trackingUrl}})"',
+      `      content: "Order {{orderId}} for {{customer.name}} shipped via {{carrier}} ({{trackingUrl}}), batch ${i}"`,
       '    filters:',
       '      - value: AND',
       '        children:',
@@ -51,10 +52,10 @@ export function syntheticDefinition(i, options = {}) {
       '  - name: send email',
       '    template:',
       '      type: email',
-      '      subject: "Your invoice {{invoiceNumber}} is ready"',
+      `      subject: "Your invoice {{invoiceNumber}} is ready (run ${i})"`,
       '      contentType: customHtml',
       '      content: |',
-      '        <h1>Hello {{subscriber.firstName}}</h1>',
+      `        <h1>Hello {{subscriber.firstName}}, notice ${i}</h1>`,
       '        <p>Invoice {{invoiceNumber}} totals {{amount}}.</p>',
       '        {{#each lines}}<li>{{description}}: {{price}}</li>{{/each}}',
       '        {{#if overdue}}<p>This invoice is overdue.</p>{{/if}}',
@@ -76,10 +77,10 @@ export function syntheticDefinition(i, options = {}) {
       '  - name: in-app notice',
       '    template:',
       '      type: in_app',
-      '      content: "{{actorName}} mentioned you in {{documentTitle}}"',
+      `      content: "{{actorName}} mentioned you in {{documentTitle}} (${i})"`,
       '      cta:',
       '        type: redirect',
-      '        data: { url: "/documents/{{documentId}}" }',
+      `        data: { url: "/documents/{{documentId}}?ref=${i}" }`,
       '    filters:',
       '      - value: AND',
       '        children:',
@@ -108,7 +109,7 @@ export function syntheticDefinition(i, options = {}) {
     '  - name: summary',
     '    template:',
     '      type: in_app',
-    '      content: "{{count}} updates in {{projectName}}"',
+    `      content: "{{count}} updates in {{projectName}} since report ${i}"`,
     ...trigger([
       ['projectId', 'String'],
       ['count', 'String'],

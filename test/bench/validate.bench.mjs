@@ -1,11 +1,12 @@
-// npm run bench:validate — wfsync validate vs ajv-cli vs the floor (yaml.parse + compiled ajv, no positions/rules),
-// on 1,000 and 10,000 synthetic definitions; then `wfsync --version` vs `node -e 0`. Prints files/s, peak RSS, ratios.
+// npm run bench:validate — wfsync validate (as by default, and the other way: worker threads on or off) vs ajv-cli vs
+// the floor (yaml.parse + compiled ajv, no positions/rules), on 1,000 and 10,000 synthetic definitions that must all
+// be valid without a warning; then `wfsync --version` vs `node -e 0`. Prints files/s, peak RSS, ratios.
 // Goals (issue 2): wfsync ≥ ajv-cli speed, ≤ 1.5× the floor, 10,000 files < 3 s, --version ≤ 2× node -e 0.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { best, fmt, measure, median, table } from './lib.mjs';
+import { bestInterleaved, fmt, measure, median, table } from './lib.mjs';
 import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,6 +15,29 @@ const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
 const floor = join(root, 'test/bench/floor-validate.mjs');
 const schema = join(root, 'schemas/workflow.schema.json');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const { DEFAULT_MIN_FILES_FOR_WORKERS } = await import(join(root, 'dist/parallel/settings.js'));
+
+/** One timed `wfsync validate --format json`; the run fails unless wfsync found nothing at all to report. */
+function runWfsync(workflows, cwd, env) {
+  const run = measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json'], {
+    cwd,
+    // The defaults unless a row says otherwise, whatever this shell has set.
+    env: { ...process.env, WFSYNC_WORKERS: '', WFSYNC_WORKERS_MIN_FILES: '', ...env },
+  });
+  let diagnostics;
+  try {
+    diagnostics = JSON.parse(run.stdout).diagnostics;
+  } catch {
+    diagnostics = undefined;
+  }
+  if (run.status !== 0 || !Array.isArray(diagnostics) || diagnostics.length > 0) {
+    throw new Error(
+      `wfsync validate must accept the synthetic files without a finding (exit ${run.status}):\n` +
+        `${run.stdout.slice(0, 2000)}${run.stderr}`,
+    );
+  }
+  return run;
+}
 
 const rows = [['files', 'tool', 'wall ms', 'files/s', 'peak RSS MB', 'vs floor', 'vs ajv-cli']];
 for (const count of [1_000, 10_000]) {
@@ -22,24 +46,37 @@ for (const count of [1_000, 10_000]) {
   mkdirSync(workflows);
   for (let i = 0; i < count; i++) writeFileSync(join(workflows, `wf-${i}.yaml`), syntheticDefinition(i));
 
-  const ours = best(runs, () =>
-    measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json'], { cwd: dir }),
-  );
-  if (ours.status !== 0)
-    throw new Error(`wfsync validate failed (${ours.status}):\n${ours.stdout.slice(0, 2000)}${ours.stderr}`);
-  const ajv = best(runs, () =>
-    measure(
-      process.execPath,
-      [ajvCli, 'validate', '--spec=draft2020', '--strict=false', '-s', schema, '-d', `${workflows}/*.yaml`],
-      { cwd: dir },
-    ),
-  );
-  if (ajv.status !== 0) throw new Error(`ajv-cli failed (${ajv.status}):\n${ajv.stderr.slice(0, 2000)}`);
-  const bare = best(runs, () => measure(process.execPath, [floor, schema, workflows], { cwd: dir }));
-  if (bare.status !== 0) throw new Error(`floor failed:\n${bare.stderr}`);
+  const byDefault = count >= DEFAULT_MIN_FILES_FOR_WORKERS; // worker threads on, by default
+  // Interleaved rounds (each tool once per round, best of the rounds): a burst of load on a shared machine then
+  // hurts every tool's round alike instead of all runs of one tool.
+  const [ours, other, ajv, bare] = bestInterleaved(runs, [
+    () => runWfsync(workflows, dir, {}),
+    // The other choice than the default for this many files: what worker threads bring, or would cost.
+    () => runWfsync(workflows, dir, byDefault ? { WFSYNC_WORKERS: '0' } : { WFSYNC_WORKERS_MIN_FILES: '1' }),
+    () => {
+      const args = [
+        'validate',
+        '--spec=draft2020',
+        '--strict=false',
+        '-s',
+        schema,
+        '-d',
+        `${workflows}/*.yaml`,
+      ];
+      const run = measure(process.execPath, [ajvCli, ...args], { cwd: dir });
+      if (run.status !== 0) throw new Error(`ajv-cli failed (${run.status}):\n${run.stderr.slice(0, 2000)}`);
+      return run;
+    },
+    () => {
+      const run = measure(process.execPath, [floor, schema, workflows], { cwd: dir });
+      if (run.status !== 0 || run.stdout !== '0 invalid\n') throw new Error(`floor failed:\n${run.stderr}`);
+      return run;
+    },
+  ]);
 
   for (const [name, r] of [
-    ['wfsync validate', ours],
+    [`wfsync validate (${byDefault ? 'workers' : 'main thread'})`, ours],
+    [`wfsync validate (${byDefault ? 'main thread' : 'workers'})`, other],
     ['ajv-cli validate', ajv],
     ['floor (yaml.parse+ajv)', bare],
   ]) {

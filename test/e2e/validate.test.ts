@@ -41,6 +41,8 @@ describe('wfsync validate (the built CLI)', () => {
       expect.stringMatching(/^workflows\/c\.yaml:2:1 error .*nmae.*\[schema-additional-property\]$/),
     ]);
     expect(result.stdout).toContain('> 5 |       type: chatt');
+    // A file that does not parse gets a code frame too.
+    expect(result.stdout).toContain('  1 | name: [unclosed\n> 2 |\n    | ^\n');
     expect(result.stdout).toMatch(/✖ 3 problems \(3 errors, 0 warnings\) in 3 of 3 files/);
     expect(result.stdout).not.toContain('\x1b[');
     expect(result.stderr).toBe('');

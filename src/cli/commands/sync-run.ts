@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { SyncResult } from '../../apply/events.js';
 import { applyPlan, clientEventsForProgress, reconcilePending } from '../../apply/index.js';
@@ -24,6 +25,8 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
   // Ctrl-C once: stop starting creates. Twice: abort requests in flight (the journal settles them next run).
   const stop = new AbortController();
   const abort = new AbortController();
+  // Every request in flight listens to these: with --concurrency above 10 Node would warn about a leak that is not one.
+  setMaxListeners(0, stop.signal, abort.signal);
   const removeInterrupt = onInterrupt(() => {
     if (!stop.signal.aborted) {
       stop.abort(new Error('interrupted'));

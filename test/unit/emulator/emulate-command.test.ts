@@ -34,8 +34,10 @@ describe('wfsync emulate', () => {
         /listening on (http:\/\/127\.0\.0\.1:\d+) \(API key: (wfs_local_[0-9a-f]{32})\)/.exec(output()) ??
         undefined,
     );
-    expect(output()).toContain(`WFSYNC_BASE_URL=${url} WFSYNC_API_KEY=${key} wfsync sync`);
     const group = /notification group id: ([0-9a-f]{24})/.exec(output())![1];
+    expect(output()).toContain(
+      `WFSYNC_BASE_URL=${url} WFSYNC_API_KEY=${key} WFSYNC_NOTIFICATION_GROUP_ID=${group} wfsync sync --target dev`,
+    );
 
     const created = await fetch(`${url}/v1/workflows`, {
       method: 'POST',
