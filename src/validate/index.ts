@@ -1,7 +1,7 @@
 import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
-import { buildRuleDiagnostics, type RuleOptions } from './rules/index.js';
+import { buildBeforeSchemaDiagnostics, buildRuleDiagnostics, type RuleOptions } from './rules/index.js';
 import { validateDefinitionSchema } from './schema.js';
 
 export interface ValidationInput {
@@ -26,8 +26,12 @@ export function buildFileValidation({ definitions, options }: ValidationInput): 
   const diagnostics: Diagnostic[] = [];
   const valid: LoadedDefinition[] = [];
   for (const definition of definitions) {
-    const schemaDiagnostics = validateDefinitionSchema(definition);
-    diagnostics.push(...schemaDiagnostics);
+    const early = buildBeforeSchemaDiagnostics(definition, options);
+    const covered = new Set(early.map((d) => d.pointer));
+    // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
+    // turned off, the schema's error stays: the service still rejects the value).
+    const schemaDiagnostics = validateDefinitionSchema(definition).filter((d) => !covered.has(d.pointer));
+    diagnostics.push(...early, ...schemaDiagnostics);
     if (schemaDiagnostics.length === 0) valid.push(definition);
   }
   diagnostics.push(...buildRuleDiagnostics({ valid, all: [], options }));

@@ -88,10 +88,13 @@ export const ctaActionEmpty: Rule = {
   code: 'cta-action-empty',
   defaultSeverity: 'error',
   description: 'template.cta.action must not be an empty string (the service answers 400)',
+  // The schema wants an object here and would only say "must be object": this rule runs first and says why.
+  stage: 'before-schema',
   check(ctx) {
-    for (const { step, pointer } of allSteps(ctx.workflow)) {
-      // The schema wants an object here too; this names the service's 400 should a definition get past it.
-      const action: unknown = step.template.cta?.action;
+    for (const { step, pointer } of rawSteps(ctx.definition.value)) {
+      const template = (step as { template?: unknown }).template;
+      const cta = isRecord(template) ? template.cta : undefined;
+      const action: unknown = isRecord(cta) ? cta.action : undefined;
       if (action !== '') continue;
       const at = joinPointer(pointer, 'template', 'cta', 'action');
       ctx.report(
@@ -101,3 +104,23 @@ export const ctaActionEmpty: Rule = {
     }
   },
 };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Steps and variants of a definition that has not passed the schema: anything may be missing or mistyped. */
+function rawSteps(value: unknown): Array<{ step: Record<string, unknown>; pointer: string }> {
+  const steps = isRecord(value) && Array.isArray(value.steps) ? value.steps : [];
+  const refs: Array<{ step: Record<string, unknown>; pointer: string }> = [];
+  steps.forEach((step: unknown, i: number) => {
+    if (!isRecord(step)) return;
+    const pointer = joinPointer('', 'steps', i);
+    refs.push({ step, pointer });
+    const variants = Array.isArray(step.variants) ? step.variants : [];
+    variants.forEach((variant: unknown, j: number) => {
+      if (isRecord(variant)) refs.push({ step: variant, pointer: joinPointer(pointer, 'variants', j) });
+    });
+  });
+  return refs;
+}

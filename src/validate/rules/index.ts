@@ -71,6 +71,7 @@ export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagno
   const diagnostics: Diagnostic[] = [];
   for (const definition of valid) {
     for (const rule of RULES) {
+      if (rule.stage === 'before-schema') continue;
       const severity = severityOf(rule, options);
       if (severity === undefined) continue;
       const ctx: RuleContext = {
@@ -97,6 +98,32 @@ export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagno
         ...definition.locate(pointer, 'value'),
       });
     }
+  }
+  return sortDiagnostics(diagnostics);
+}
+
+/**
+ * The `before-schema` rules on one parsed definition, whatever its shape. The schema's findings at the pointers these
+ * report are superseded by them (see buildFileValidation). Pure; sorted.
+ */
+export function buildBeforeSchemaDiagnostics(
+  definition: LoadedDefinition,
+  options: RuleOptions,
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const rule of RULES) {
+    if (rule.stage !== 'before-schema') continue;
+    const severity = severityOf(rule, options);
+    if (severity === undefined) continue;
+    rule.check({
+      definition,
+      workflow: definition.value as WorkflowDefinition,
+      options,
+      report(pointer, message, opts = {}) {
+        const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
+        diagnostics.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
+      },
+    });
   }
   return sortDiagnostics(diagnostics);
 }

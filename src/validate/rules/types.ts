@@ -34,6 +34,12 @@ export interface Rule {
   defaultSeverity: Severity;
   /** One line for `--list-rules`, SARIF and the docs. */
   description: string;
+  /**
+   * `before-schema`: the rule runs on every parsed definition, before the schema, and must not trust its types.
+   * Its findings replace the schema's at the same pointer: one precise message (the service's 400) instead of a
+   * generic type error.
+   */
+  stage?: 'before-schema';
   check(ctx: RuleContext): void;
 }
 

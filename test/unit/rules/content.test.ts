@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brief, check, checkUnvalidated, TRIGGER } from './helpers.js';
+import { buildValidation } from '../../../src/validate/index.js';
+import { brief, check, loadYaml, TRIGGER } from './helpers.js';
 
 /** Workflow whose single step's template (line 5) holds the given flow-mapping fields. */
 function template(fields: string): string {
@@ -100,10 +101,11 @@ describe('cta-action-empty', () => {
     );
   });
 
-  // The schema rejects it too (action must be an object); the rule keeps the service's 400 explained regardless.
-  it('reports an empty action', () => {
+  // The schema wants an object there; the rule runs before it, and its message replaces the schema's at that place.
+  it("reports an empty action once, with the service's reason, through the whole validation", () => {
     const text = template('type: in_app, content: hi, cta: {type: redirect, action: ""}') + TRIGGER;
-    expect(checkUnvalidated(text, {}, 'cta-action-empty').map(brief)).toEqual([
+    const definition = loadYaml(text);
+    expect(buildValidation({ definitions: [definition], options: {} }).map(brief)).toEqual([
       {
         code: 'cta-action-empty',
         severity: 'error',
@@ -114,5 +116,20 @@ describe('cta-action-empty', () => {
           'the action.',
       },
     ]);
+  });
+
+  it('leaves the schema error in place when the rule is turned off', () => {
+    const text = template('type: in_app, content: hi, cta: {type: redirect, action: ""}') + TRIGGER;
+    const codes = buildValidation({
+      definitions: [loadYaml(text)],
+      options: { severities: { 'cta-action-empty': 'off' } },
+    }).map((d) => d.code);
+    expect(codes).toEqual(['schema-type']);
+  });
+
+  it('survives definitions of any shape (it runs before the schema)', () => {
+    for (const text of ['steps: 3\n', 'steps: [1, {template: 2}, {template: {cta: []}}]\n', 'name: x\n']) {
+      expect(() => buildValidation({ definitions: [loadYaml(text)], options: {} })).not.toThrow();
+    }
   });
 });
