@@ -162,7 +162,8 @@ function planOrphan(
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
 }
 
-const SUMMARY_KEYS: Record<PlanAction, keyof PlanSummary> = {
+/** Where each action is counted in PlanSummary. */
+export const SUMMARY_KEYS: Readonly<Record<PlanAction, keyof PlanSummary>> = {
   create: 'create',
   'in-sync': 'inSync',
   drifted: 'drifted',

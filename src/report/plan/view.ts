@@ -3,7 +3,8 @@
  * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
  */
 import type { Diagnostic } from '../../diagnostic.js';
-import type { FieldChange, Plan, PlanAction, PlanItem, PlanSummary } from '../../plan/types.js';
+import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
 import { plural } from '../summary.js';
 import type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
 
@@ -47,17 +48,6 @@ export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, StatusMeta> = {
   failed: { symbol: '✖', label: 'failed', tone: 'error', annotation: 'error' },
   // Not created because the run stopped: the next sync picks it up, but someone has to run it.
   skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
-};
-
-const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
-  create: 'create',
-  'in-sync': 'inSync',
-  drifted: 'drifted',
-  'changed-locally': 'changedLocally',
-  'missing-remotely': 'missingRemotely',
-  conflict: 'conflict',
-  orphaned: 'orphaned',
-  error: 'error',
 };
 
 export interface ViewEntry extends StatusMeta {
@@ -117,7 +107,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
     next: item.next,
   });
   const s = plan.summary;
-  const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEY[action]]);
+  const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEYS[action]]);
   const total = counts.reduce((sum, row) => sum + row.count, 0);
   const attention = s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned;
 
