@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { readProject } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
@@ -19,6 +19,7 @@ import { ruleInfos } from '../../validate/rules/index.js';
 import { VERSION } from '../../version.js';
 import { type CommandContext, useColor } from '../context.js';
 import { parseNonNegativeInt } from '../parse-args.js';
+import { runWatching } from '../watch.js';
 
 interface ValidateFlags {
   format: ValidateFormat;
@@ -26,7 +27,13 @@ interface ValidateFlags {
   output?: string;
   quiet?: boolean;
   listRules?: boolean;
+  watch?: boolean;
 }
+
+// Watching: definitions and the files they include (`{file: ./x.html}`, kept next to them) matter; editors' backup,
+// swap and probe files do not (hidden ones are skipped anyway).
+const EDITOR_ARTEFACT = /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function validateCommand(ctx: CommandContext): Command {
   return new Command('validate')
@@ -45,6 +52,7 @@ export function validateCommand(ctx: CommandContext): Command {
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'report errors only')
     .option('--list-rules', 'list every rule with its code and default severity, then exit')
+    .option('-w, --watch', 'validate again on every change (Ctrl-C to stop); invalid files never end it')
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -52,11 +60,36 @@ export function validateCommand(ctx: CommandContext): Command {
         '  wfsync validate workflows/order.yaml     # one file\n' +
         '  wfsync validate --format github          # annotations in GitHub Actions\n' +
         '  wfsync validate --format sarif -o wfsync.sarif\n' +
+        '  wfsync validate --watch                  # again on every save, until Ctrl-C\n' +
         '\nExit codes: 0 valid, 3 errors (or more warnings than --max-warnings), 64 usage error.',
     )
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
-      ctx.exitCode = await runValidate(ctx, paths, flags, command.optsWithGlobals());
+      const globals = command.optsWithGlobals();
+      if (flags.watch && !flags.listRules) {
+        ctx.exitCode = await watchValidate(ctx, paths, flags, globals);
+      } else {
+        ctx.exitCode = await runValidate(ctx, paths, flags, globals);
+      }
     });
+}
+
+/** `--watch`: the given paths (or the workflows directory) and the config file; exit 0 on Ctrl-C. */
+async function watchValidate(
+  ctx: CommandContext,
+  paths: string[],
+  flags: ValidateFlags,
+  globals: { config?: string; verbose?: boolean },
+): Promise<number> {
+  const project = readProject(globals, ctx.cwd);
+  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [project.workflowsDir];
+  // The config is read again on each run, so rule severities edited there apply at once.
+  if (project.config) roots.push(project.config.path);
+  await runWatching(ctx, {
+    roots,
+    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+    run: () => runValidate(ctx, paths, flags, globals),
+  });
+  return ExitCode.Ok;
 }
 
 async function runValidate(
@@ -95,7 +128,6 @@ async function runValidate(
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
   if (globals.verbose) {
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const on = checked.workers === 0 ? 'the main thread' : plural(checked.workers, 'worker thread');
     await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
   }
@@ -115,13 +147,20 @@ async function runValidate(
     color: flags.output === undefined && useColor(ctx),
     cwd: ctx.cwd,
   });
-  if (flags.output) await writeFileText(flags.output, text);
-  else await writeOutput(ctx.stdout, text);
+  const counts = countDiagnostics(report.diagnostics);
+  if (flags.output) {
+    await writeFileText(flags.output, text);
+    // Watching, the terminal would otherwise show nothing but separators.
+    if (flags.watch)
+      await writeOutput(
+        ctx.stdout,
+        `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
+      );
+  } else await writeOutput(ctx.stdout, text);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (flags.format === 'github' && summaryFile)
     await appendFileText(summaryFile, renderGithubStepSummary(report));
   // 4. Exit code.
-  const counts = countDiagnostics(report.diagnostics);
   if (counts.errors > 0) return ExitCode.Invalid;
   if (flags.maxWarnings !== undefined && counts.warnings > flags.maxWarnings) return ExitCode.Invalid;
   return ExitCode.Ok;

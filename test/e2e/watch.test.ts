@@ -1,0 +1,260 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, makeExampleProject, runCli } from './helpers.js';
+
+/** The built CLI left running, with its output so far and a way to wait for what comes next. */
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolve with the match once stdout (after the previous match) matches; fail after a generous deadline. */
+  next(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolve once stderr holds `text`. */
+  stderrHas(text: string): Promise<void>;
+  /** Send a signal and wait for the exit. */
+  stop(signal: NodeJS.Signals): Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function start(args: string[], cwd: string): Running {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TZ: 'UTC' },
+  });
+  started.push(child);
+  let out = '';
+  let err = '';
+  let cursor = 0;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    notify();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+    notify();
+  });
+  const closed = new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (status, signal) => resolve({ status, signal })),
+  );
+  child.on('close', notify);
+  const waitUntil = <T>(check: () => T | undefined, what: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const listener = () => {
+        const found = check();
+        if (found !== undefined) done(() => resolve(found));
+        else if (child.exitCode !== null)
+          done(() => reject(new Error(`exited (${child.exitCode}) before ${what}\n${out}\n${err}`)));
+      };
+      // A deadline only so that a broken watcher fails the test instead of hanging it; never asserted on.
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${what} after 20 s; stdout:\n${out}\nstderr:\n${err}`))),
+        20_000,
+      );
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        listeners.delete(listener);
+        settle();
+      };
+      listeners.add(listener);
+      listener();
+    });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    next: (pattern) =>
+      waitUntil(() => {
+        const regex = new RegExp(
+          pattern.source,
+          pattern.flags.includes('m') ? pattern.flags : `${pattern.flags}m`,
+        );
+        const match = regex.exec(out.slice(cursor));
+        if (!match) return undefined;
+        cursor += match.index + match[0].length;
+        return match;
+      }, String(pattern)),
+    stderrHas: (text) =>
+      waitUntil(() => (err.includes(text) ? true : undefined), JSON.stringify(text)).then(),
+    stop: (signal) => {
+      child.kill(signal);
+      return closed;
+    },
+  };
+}
+
+const SEPARATOR = (what: string) =>
+  new RegExp(`^── \\d\\d:\\d\\d:\\d\\d · ${what.replaceAll('.', '\\.')} ──$`);
+const WATCHING = 'watching workflows/, wfsync.config.yaml for changes (Ctrl-C to stop)\n';
+
+/** A valid definition of its own (not one of the nine examples), optionally with a step type of `type`. */
+function orderDelivered(type = 'in_app', identifier = 'order-delivered'): string {
+  return `# yaml-language-server: $schema=../schemas/workflow.schema.json
+name: order delivered
+steps:
+  - name: delivered notice
+    template:
+      type: ${type}
+      content: Order {{orderNumber}} was delivered.
+triggers:
+  - type: event
+    identifier: ${identifier}
+    variables:
+      - { name: orderNumber, type: String }
+`;
+}
+
+describe('wfsync validate --watch (the built CLI)', () => {
+  it('re-validates on save, keeps watching while a file is invalid, and exits 0 on Ctrl-C', async () => {
+    const cwd = makeExampleProject();
+    const run = start(['validate', '--watch'], cwd);
+    await run.next(/^✔ 9 files valid$/);
+    await run.stderrHas(WATCHING);
+
+    writeFileSync(join(cwd, 'workflows/order-delivered.yaml'), orderDelivered('in_ap'));
+    await run.next(SEPARATOR('workflows/order-delivered.yaml'));
+    await run.next(
+      /^workflows\/order-delivered\.yaml:6:13 error .* \(got "in_ap"; did you mean "in_app"\?\) \[schema-enum\]$/,
+    );
+    await run.next(/^✖ 1 problem \(1 error, 0 warnings\) in 1 of 10 files$/);
+    expect(run.child.exitCode).toBeNull();
+
+    writeFileSync(join(cwd, 'workflows/order-delivered.yaml'), orderDelivered());
+    await run.next(SEPARATOR('workflows/order-delivered.yaml'));
+    await run.next(/^✔ 10 files valid$/);
+
+    const { status, signal } = await run.stop('SIGINT');
+    expect({ status, signal }).toEqual({ status: 0, signal: null });
+    // The whole session, in order: nothing cleared, one separator per run.
+    expect(
+      run
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('── ')),
+    ).toHaveLength(2);
+    expect(run.stdout().startsWith('✔ 9 files valid\n\n── ')).toBe(true);
+    expect(run.stderr()).toBe(WATCHING);
+  });
+
+  it('sees new and deleted subdirectories, deleted files and config edits; SIGTERM also ends it with 0', async () => {
+    const cwd = makeExampleProject();
+    const run = start(['validate', '--watch'], cwd);
+    await run.stderrHas(WATCHING);
+
+    // Created together with its file: the file may be written before the directory has a watcher.
+    mkdirSync(join(cwd, 'workflows/billing/paid'), { recursive: true });
+    writeFileSync(join(cwd, 'workflows/billing/paid/broken.yaml'), 'name: [unclosed\n');
+    await run.next(/^workflows\/billing\/paid\/broken\.yaml:\d+:\d+ error .*\[yaml-syntax\]$/);
+    await run.next(/^✖ 1 problem \(1 error, 0 warnings\) in 1 of 10 files$/);
+
+    // Files in a directory found by the rescan are watched too.
+    writeFileSync(join(cwd, 'workflows/billing/paid/broken.yaml'), orderDelivered());
+    await run.next(SEPARATOR('workflows/billing/paid/broken.yaml'));
+    await run.next(/^✔ 10 files valid$/);
+
+    rmSync(join(cwd, 'workflows/billing'), { recursive: true });
+    await run.next(/^✔ 9 files valid$/);
+
+    // An identifier that is not the slug of the name is an error by this project's config…
+    writeFileSync(join(cwd, 'workflows/order-delivered.yaml'), orderDelivered('in_app', 'delivered'));
+    await run.next(/^workflows\/order-delivered\.yaml:\d+:\d+ error .*\[identifier-name-mismatch\]$/);
+    // …and editing the config re-validates with the new severity.
+    const config = join(cwd, 'wfsync.config.yaml');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(
+        'identifier-name-mismatch: error',
+        'identifier-name-mismatch: off',
+      ),
+    );
+    await run.next(SEPARATOR('wfsync.config.yaml'));
+    await run.next(/^✔ 10 files valid$/);
+
+    rmSync(join(cwd, 'workflows/order-delivered.yaml'));
+    await run.next(SEPARATOR('workflows/order-delivered.yaml'));
+    await run.next(/^✔ 9 files valid$/);
+
+    expect(await run.stop('SIGTERM')).toEqual({ status: 0, signal: null });
+  });
+
+  it('an edit to a file a definition includes re-validates; editor backup files do not count', async () => {
+    const cwd = makeExampleProject();
+    const definition = join(cwd, 'workflows/order-shipped.yaml');
+    const notice = join(cwd, 'workflows/order-shipped.notice.txt');
+    writeFileSync(
+      definition,
+      readFileSync(definition, 'utf8').replace(
+        'content: Order {{orderNumber}} has shipped with {{carrier}}.',
+        'content: { file: ./order-shipped.notice.txt }',
+      ),
+    );
+    writeFileSync(notice, 'Order {{orderNumber}} has shipped with {{carrier}}.\n');
+    const run = start(['validate', '--watch'], cwd);
+    await run.next(/^✔ 9 files valid$/);
+    await run.stderrHas(WATCHING);
+
+    writeFileSync(`${definition}~`, 'a backup an editor left\n');
+    writeFileSync(notice, 'Order {{orderNumber}} has shipped with {{courier}}.\n');
+    await run.next(SEPARATOR('workflows/order-shipped.notice.txt'));
+    await run.next(
+      /^workflows\/order-shipped\.yaml:\d+:\d+ warning `courier` is used in steps\[1\]\.template\.content/,
+    );
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
+  it('a workflows directory deleted while watching: the error is reported, and validation resumes when it is back', async () => {
+    const cwd = makeExampleProject();
+    const run = start(['validate', '--watch'], cwd);
+    await run.stderrHas(WATCHING);
+    const examples = readFileSync(join(cwd, 'workflows/order-shipped.yaml'));
+    rmSync(join(cwd, 'workflows'), { recursive: true });
+    await run.stderrHas('wfsync: no workflow definitions: the workflows directory workflows/ does not exist');
+    expect(run.child.exitCode).toBeNull();
+
+    mkdirSync(join(cwd, 'workflows'));
+    writeFileSync(join(cwd, 'workflows/order-shipped.yaml'), examples);
+    await run.next(/^✔ 1 file valid$/);
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
+  it('given paths: only those are watched; with --output the file is rewritten and a summary line printed', async () => {
+    const cwd = makeExampleProject();
+    const run = start(
+      ['validate', '--watch', 'workflows/order-shipped.yaml', '-o', 'report.json', '-f', 'json'],
+      cwd,
+    );
+    await run.next(/^wrote report\.json: 0 errors, 0 warnings in 1 file$/);
+    await run.stderrHas(
+      'watching workflows/order-shipped.yaml, wfsync.config.yaml for changes (Ctrl-C to stop)\n',
+    );
+
+    // Another file in the same directory is not among the paths: no run (the next one is for the edit below).
+    writeFileSync(join(cwd, 'workflows/order-delivered.yaml'), orderDelivered('in_ap'));
+    const file = join(cwd, 'workflows/order-shipped.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('type: in_app', 'type: in_ap'));
+    await run.next(SEPARATOR('workflows/order-shipped.yaml'));
+    await run.next(/^wrote report\.json: 1 error, 0 warnings in 1 file$/);
+    const report = JSON.parse(readFileSync(join(cwd, 'report.json'), 'utf8'));
+    expect(report.diagnostics.map((d: { file: string; code: string }) => [d.file, d.code])).toEqual([
+      ['workflows/order-shipped.yaml', 'schema-enum'],
+    ]);
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+    expect(run.stdout()).not.toContain('order-delivered');
+  });
+
+  it('a path that does not exist ends it at once with the usage error (64), watching nothing', async () => {
+    const cwd = makeExampleProject();
+    const result = await runCli(['validate', '--watch', 'workflows/nope.yaml'], { cwd });
+    expect(result.stderr).toBe('wfsync: no such file or directory: workflows/nope.yaml\n');
+    expect(result.status).toBe(64);
+  });
+});
