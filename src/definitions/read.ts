@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from './find.js';
+import { readDefinitionIncludes } from './includes.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
 import type { LoadedDefinition, ParseResult, ReadResult } from './types.js';
@@ -49,6 +50,38 @@ export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
 
 /** Reads one file (size checked on the open descriptor before any byte is read) and parses it. */
 export function readDefinitionFile(absolute: string, file: string, limits: LoadLimits): ParseResult {
+  const read = readDefinitionBytes(absolute, file, limits);
+  return 'bytes' in read ? loadDefinitionBytes(read.bytes, { absolute, file, limits }) : read;
+}
+
+/** Where a definition's bytes came from: its absolute path, its display path, and the limits it is read with. */
+export interface DefinitionSource {
+  absolute: string;
+  file: string;
+  limits: LoadLimits;
+}
+
+/**
+ * What readDefinitionFile does with the bytes it read: parse, then resolve `content: {file: …}` references
+ * (includes.ts). Every load path goes through here, the fast one too (read-fast.ts).
+ */
+export function loadDefinitionBytes(bytes: Uint8Array, source: DefinitionSource): ParseResult {
+  return readDefinitionIncludes(parseDefinition(source.file, bytes, source.limits), includeOptions(source));
+}
+
+export function includeOptions(source: DefinitionSource): { definitionPath: string; maxBytes: number } {
+  return { definitionPath: source.absolute, maxBytes: source.limits.maxBytes };
+}
+
+/**
+ * The bytes of one definition file, or why they cannot be had (the diagnostics readDefinitionFile reports then).
+ * A file over the size limit is refused before any byte is read.
+ */
+export function readDefinitionBytes(
+  absolute: string,
+  file: string,
+  limits: LoadLimits,
+): { bytes: Uint8Array } | { diagnostics: Diagnostic[] } {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO that merely looks like a definition must not hang; fstat then rejects it.
@@ -69,7 +102,7 @@ export function readDefinitionFile(absolute: string, file: string, limits: LoadL
         diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(stats.size, limits.maxBytes))],
       };
     }
-    return parseDefinition(file, readAll(fd, stats.size, limits.maxBytes), limits);
+    return { bytes: readAll(fd, stats.size, limits.maxBytes) };
   } catch (error) {
     return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
   } finally {

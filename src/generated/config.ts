@@ -112,7 +112,11 @@ export interface TargetRetries {
    */
   maxAttempts?: number;
   /**
-   * Retries allowed for the whole command, across all requests.
+   * Retries allowed for the whole command, across all requests (failures only: waits the service asks for with a 429 and Retry-After do not count).
    */
   budget?: number;
+  /**
+   * How many times in a row the service may answer 429 (each waited out as asked) before the command gives up with exit 5.
+   */
+  rateLimitWaits?: number;
 }

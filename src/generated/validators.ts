@@ -23,19 +23,21 @@ const __runtime0 = __commonjs(__namespace0);
 const __runtime1 = __commonjs(__namespace1);
 const __runtime2 = __commonjs(__namespace2);
 export const validateWorkflowDefinition: SchemaValidator<WorkflowDefinition> = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/workflow.schema.json","title":"WorkflowDefinition","type":"object","additionalProperties":false,"required":["name","steps","triggers"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128},"description":{"type":"string","maxLength":256},"tags":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":64}},"active":{"type":"boolean"},"critical":{"type":"boolean"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettings"},"notificationGroupId":{"type":"string","pattern":"^(?:[0-9a-f]{24}|group:[a-z0-9][a-z0-9_-]*)$","patternDescription":"a 24-character lower-case hex id or `group:<name>` with a name of lower-case letters, digits, `_` and `-`"},"data":{"type":"object"},"steps":{"type":"array","minItems":1,"maxItems":20,"items":{"$ref":"#/$defs/WorkflowStep"}},"triggers":{"type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/TriggerDefinition"}}},"$defs":{"PreferenceSettings":{"title":"PreferenceSettings","type":"object","additionalProperties":false,"properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}},"WorkflowStep":{"title":"WorkflowStep","type":"object","additionalProperties":false,"required":["template"],"properties":{"name":{"type":"string"},"uuid":{"type":"string","minLength":1},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"$ref":"#/$defs/StepTemplate"},"filters":{"type":"array","items":{"$ref":"#/$defs/StepFilter"}},"metadata":{"$ref":"#/$defs/StepMetadata"},"replyCallback":{"$ref":"#/$defs/ReplyCallback"},"variants":{"type":"array","items":{"$ref":"#/$defs/WorkflowStep"}}}},"ReplyCallback":{"title":"ReplyCallback","type":"object","additionalProperties":false,"properties":{"active":{"type":"boolean"},"url":{"type":"string"}}},"StepTemplate":{"title":"StepTemplate","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["in_app","email","sms","chat","push","digest","trigger","delay","custom"]},"content":{"type":["string","array"],"items":{"$ref":"#/$defs/EmailBlock"}},"contentType":{"enum":["editor","customHtml"]},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"name":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariable"}},"cta":{"$ref":"#/$defs/CallToAction"},"feedId":{"type":"string"},"layoutId":{"type":"string"},"actor":{"$ref":"#/$defs/MessageActor"}}},"EmailBlock":{"title":"EmailBlock","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["text","button"]},"content":{"type":"string"},"url":{"type":"string"},"styles":{"title":"EmailBlockStyles","type":"object","additionalProperties":false,"properties":{"textAlign":{"enum":["center","left","right"]}}}}},"TemplateVariable":{"title":"TemplateVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean"]}}},"CallToAction":{"title":"CallToAction","type":"object","additionalProperties":false,"properties":{"type":{"const":"redirect"},"data":{"title":"CallToActionData","type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"target":{"type":"string"}}},"action":{"$ref":"#/$defs/MessageAction"}}},"MessageAction":{"title":"MessageAction","type":"object","additionalProperties":false,"properties":{"status":{"enum":["pending","done"]},"buttons":{"type":"array","items":{"title":"MessageActionButton","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["primary","secondary"]},"content":{"type":"string"},"resultContent":{"type":"string"}}}},"result":{"title":"MessageActionResult","type":"object","additionalProperties":false,"properties":{"payload":{"type":"object"},"type":{"enum":["primary","secondary"]}}}}},"MessageActor":{"title":"MessageActor","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["none","user","system_icon","system_custom"]},"data":{"type":["string","null"]}}},"StepFilter":{"title":"StepFilter","type":"object","additionalProperties":false,"required":["value","children"],"properties":{"isNegated":{"type":"boolean"},"type":{"enum":["BOOLEAN","TEXT","DATE","NUMBER","STATEMENT","LIST","MULTI_LIST","GROUP"]},"value":{"enum":["AND","OR"]},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPart"}}}},"FilterPart":{"title":"FilterPart","type":"object","additionalProperties":false,"required":["on"],"properties":{"on":{"enum":["subscriber","payload","webhook","isOnline","isOnlineInLast","previousStep","tenant"]},"field":{"type":"string"},"value":{"type":["string","number","boolean"]},"operator":{"enum":["LARGER","SMALLER","LARGER_EQUAL","SMALLER_EQUAL","EQUAL","NOT_EQUAL","ALL_IN","ANY_IN","NOT_IN","BETWEEN","NOT_BETWEEN","LIKE","NOT_LIKE","IN","IS_DEFINED"]},"webhookUrl":{"type":"string"},"timeOperator":{"enum":["days","hours","minutes"]},"step":{"type":"string"},"stepType":{"enum":["read","unread","seen","unseen"]}}},"StepMetadata":{"title":"StepMetadata","type":"object","additionalProperties":false,"properties":{"type":{"enum":["regular","backoff","timed","scheduled"]},"amount":{"type":"number","minimum":0},"unit":{"$ref":"#/$defs/TimeUnit"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number","minimum":0},"backoffUnit":{"$ref":"#/$defs/TimeUnit"},"updateMode":{"type":"boolean"},"timed":{"$ref":"#/$defs/TimedConfig"},"delayPath":{"type":"string"}}},"TimeUnit":{"title":"TimeUnit","enum":["seconds","minutes","hours","days","weeks","months"]},"TimedConfig":{"title":"TimedConfig","type":"object","additionalProperties":false,"properties":{"atTime":{"type":"string","pattern":"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$","patternDescription":"a 24-hour time HH:mm such as 09:30"},"weekDays":{"type":"array","uniqueItems":true,"items":{"enum":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"]}},"monthDays":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":1,"maximum":31}},"ordinal":{"enum":["1","2","3","4","5","last"]},"ordinalValue":{"type":"string"},"monthlyType":{"enum":["each","on"]}}},"TriggerDefinition":{"title":"TriggerDefinition","type":"object","additionalProperties":false,"required":["type","identifier"],"properties":{"type":{"enum":["event"]},"identifier":{"type":"string","minLength":1,"maxLength":128},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariable"}},"subscriberVariables":{"type":"array","items":{"title":"SubscriberVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string"}}}}}},"TriggerVariable":{"title":"TriggerVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/workflow.schema.json","title":"WorkflowDefinition","type":"object","additionalProperties":false,"required":["name","steps","triggers"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128},"description":{"type":"string","maxLength":256},"tags":{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":64}},"active":{"type":"boolean"},"critical":{"type":"boolean"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettings"},"notificationGroupId":{"type":"string","pattern":"^(?:[0-9a-f]{24}|group:[a-z0-9][a-z0-9_-]*)$","patternDescription":"a 24-character lower-case hex id or `group:<name>` with a name of lower-case letters, digits, `_` and `-`"},"data":{"type":"object"},"steps":{"type":"array","minItems":1,"maxItems":20,"items":{"$ref":"#/$defs/WorkflowStep"}},"triggers":{"type":"array","minItems":1,"maxItems":1,"items":{"$ref":"#/$defs/TriggerDefinition"}}},"$defs":{"PreferenceSettings":{"title":"PreferenceSettings","type":"object","additionalProperties":false,"properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}},"WorkflowStep":{"title":"WorkflowStep","type":"object","additionalProperties":false,"required":["template"],"properties":{"name":{"type":"string"},"uuid":{"type":"string","minLength":1},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"$ref":"#/$defs/StepTemplate"},"filters":{"type":"array","items":{"$ref":"#/$defs/StepFilter"}},"metadata":{"$ref":"#/$defs/StepMetadata"},"replyCallback":{"$ref":"#/$defs/ReplyCallback"},"variants":{"type":"array","items":{"$ref":"#/$defs/WorkflowStep"}}}},"ReplyCallback":{"title":"ReplyCallback","type":"object","additionalProperties":false,"properties":{"active":{"type":"boolean"},"url":{"type":"string"}}},"StepTemplate":{"title":"StepTemplate","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["in_app","email","sms","chat","push","digest","trigger","delay","custom"]},"content":{"type":["string","array","object"],"items":{"$ref":"#/$defs/EmailBlock"},"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"contentType":{"enum":["editor","customHtml"]},"subject":{"type":["string","object"],"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"title":{"type":["string","object"],"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"preheader":{"type":"string"},"senderName":{"type":"string"},"name":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariable"}},"cta":{"$ref":"#/$defs/CallToAction"},"feedId":{"type":"string"},"layoutId":{"type":"string"},"actor":{"$ref":"#/$defs/MessageActor"}}},"FileReference":{"title":"FileReference","type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"type":"string","minLength":1,"pattern":"^(?![/~])(?![A-Za-z]:)[^\\\\]*$","patternDescription":"a relative path with `/` separators, such as `./order-shipped.email.html`"}}},"EmailBlock":{"title":"EmailBlock","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["text","button"]},"content":{"type":"string"},"url":{"type":"string"},"styles":{"title":"EmailBlockStyles","type":"object","additionalProperties":false,"properties":{"textAlign":{"enum":["center","left","right"]}}}}},"TemplateVariable":{"title":"TemplateVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean"]}}},"CallToAction":{"title":"CallToAction","type":"object","additionalProperties":false,"properties":{"type":{"const":"redirect"},"data":{"title":"CallToActionData","type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"target":{"type":"string"}}},"action":{"$ref":"#/$defs/MessageAction"}}},"MessageAction":{"title":"MessageAction","type":"object","additionalProperties":false,"properties":{"status":{"enum":["pending","done"]},"buttons":{"type":"array","items":{"title":"MessageActionButton","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["primary","secondary"]},"content":{"type":"string"},"resultContent":{"type":"string"}}}},"result":{"title":"MessageActionResult","type":"object","additionalProperties":false,"properties":{"payload":{"type":"object"},"type":{"enum":["primary","secondary"]}}}}},"MessageActor":{"title":"MessageActor","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["none","user","system_icon","system_custom"]},"data":{"type":["string","null"]}}},"StepFilter":{"title":"StepFilter","type":"object","additionalProperties":false,"required":["value","children"],"properties":{"isNegated":{"type":"boolean"},"type":{"enum":["BOOLEAN","TEXT","DATE","NUMBER","STATEMENT","LIST","MULTI_LIST","GROUP"]},"value":{"enum":["AND","OR"]},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPart"}}}},"FilterPart":{"title":"FilterPart","type":"object","additionalProperties":false,"required":["on"],"properties":{"on":{"enum":["subscriber","payload","webhook","isOnline","isOnlineInLast","previousStep","tenant"]},"field":{"type":"string"},"value":{"type":["string","number","boolean"]},"operator":{"enum":["LARGER","SMALLER","LARGER_EQUAL","SMALLER_EQUAL","EQUAL","NOT_EQUAL","ALL_IN","ANY_IN","NOT_IN","BETWEEN","NOT_BETWEEN","LIKE","NOT_LIKE","IN","IS_DEFINED"]},"webhookUrl":{"type":"string"},"timeOperator":{"enum":["days","hours","minutes"]},"step":{"type":"string"},"stepType":{"enum":["read","unread","seen","unseen"]}}},"StepMetadata":{"title":"StepMetadata","type":"object","additionalProperties":false,"properties":{"type":{"enum":["regular","backoff","timed","scheduled"]},"amount":{"type":"number","minimum":0},"unit":{"$ref":"#/$defs/TimeUnit"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number","minimum":0},"backoffUnit":{"$ref":"#/$defs/TimeUnit"},"updateMode":{"type":"boolean"},"timed":{"$ref":"#/$defs/TimedConfig"},"delayPath":{"type":"string"}}},"TimeUnit":{"title":"TimeUnit","enum":["seconds","minutes","hours","days","weeks","months"]},"TimedConfig":{"title":"TimedConfig","type":"object","additionalProperties":false,"properties":{"atTime":{"type":"string","pattern":"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$","patternDescription":"a 24-hour time HH:mm such as 09:30"},"weekDays":{"type":"array","uniqueItems":true,"items":{"enum":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"]}},"monthDays":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":1,"maximum":31}},"ordinal":{"enum":["1","2","3","4","5","last"]},"ordinalValue":{"type":"string"},"monthlyType":{"enum":["each","on"]}}},"TriggerDefinition":{"title":"TriggerDefinition","type":"object","additionalProperties":false,"required":["type","identifier"],"properties":{"type":{"enum":["event"]},"identifier":{"type":"string","minLength":1,"maxLength":128},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariable"}},"subscriberVariables":{"type":"array","items":{"title":"SubscriberVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string"}}}}}},"TriggerVariable":{"title":"TriggerVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]}}}}};
 const schema32 = {"title":"PreferenceSettings","type":"object","additionalProperties":false,"properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = __runtime0.default;
 const pattern4 = new RegExp("^(?:[0-9a-f]{24}|group:[a-z0-9][a-z0-9_-]*)$", "u");
 const schema33 = {"title":"WorkflowStep","type":"object","additionalProperties":false,"required":["template"],"properties":{"name":{"type":"string"},"uuid":{"type":"string","minLength":1},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"$ref":"#/$defs/StepTemplate"},"filters":{"type":"array","items":{"$ref":"#/$defs/StepFilter"}},"metadata":{"$ref":"#/$defs/StepMetadata"},"replyCallback":{"$ref":"#/$defs/ReplyCallback"},"variants":{"type":"array","items":{"$ref":"#/$defs/WorkflowStep"}}}};
-const schema46 = {"title":"ReplyCallback","type":"object","additionalProperties":false,"properties":{"active":{"type":"boolean"},"url":{"type":"string"}}};
-const schema34 = {"title":"StepTemplate","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["in_app","email","sms","chat","push","digest","trigger","delay","custom"]},"content":{"type":["string","array"],"items":{"$ref":"#/$defs/EmailBlock"}},"contentType":{"enum":["editor","customHtml"]},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"name":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariable"}},"cta":{"$ref":"#/$defs/CallToAction"},"feedId":{"type":"string"},"layoutId":{"type":"string"},"actor":{"$ref":"#/$defs/MessageActor"}}};
-const schema35 = {"title":"EmailBlock","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["text","button"]},"content":{"type":"string"},"url":{"type":"string"},"styles":{"title":"EmailBlockStyles","type":"object","additionalProperties":false,"properties":{"textAlign":{"enum":["center","left","right"]}}}}};
-const schema36 = {"title":"TemplateVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean"]}}};
-const schema39 = {"title":"MessageActor","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["none","user","system_icon","system_custom"]},"data":{"type":["string","null"]}}};
-const schema37 = {"title":"CallToAction","type":"object","additionalProperties":false,"properties":{"type":{"const":"redirect"},"data":{"title":"CallToActionData","type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"target":{"type":"string"}}},"action":{"$ref":"#/$defs/MessageAction"}}};
-const schema38 = {"title":"MessageAction","type":"object","additionalProperties":false,"properties":{"status":{"enum":["pending","done"]},"buttons":{"type":"array","items":{"title":"MessageActionButton","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["primary","secondary"]},"content":{"type":"string"},"resultContent":{"type":"string"}}}},"result":{"title":"MessageActionResult","type":"object","additionalProperties":false,"properties":{"payload":{"type":"object"},"type":{"enum":["primary","secondary"]}}}}};
+const schema49 = {"title":"ReplyCallback","type":"object","additionalProperties":false,"properties":{"active":{"type":"boolean"},"url":{"type":"string"}}};
+const schema34 = {"title":"StepTemplate","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["in_app","email","sms","chat","push","digest","trigger","delay","custom"]},"content":{"type":["string","array","object"],"items":{"$ref":"#/$defs/EmailBlock"},"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"contentType":{"enum":["editor","customHtml"]},"subject":{"type":["string","object"],"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"title":{"type":["string","object"],"if":{"type":"object"},"then":{"$ref":"#/$defs/FileReference"}},"preheader":{"type":"string"},"senderName":{"type":"string"},"name":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariable"}},"cta":{"$ref":"#/$defs/CallToAction"},"feedId":{"type":"string"},"layoutId":{"type":"string"},"actor":{"$ref":"#/$defs/MessageActor"}}};
+const schema35 = {"title":"FileReference","type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"type":"string","minLength":1,"pattern":"^(?![/~])(?![A-Za-z]:)[^\\\\]*$","patternDescription":"a relative path with `/` separators, such as `./order-shipped.email.html`"}}};
+const schema36 = {"title":"EmailBlock","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["text","button"]},"content":{"type":"string"},"url":{"type":"string"},"styles":{"title":"EmailBlockStyles","type":"object","additionalProperties":false,"properties":{"textAlign":{"enum":["center","left","right"]}}}}};
+const schema39 = {"title":"TemplateVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean"]}}};
+const schema42 = {"title":"MessageActor","type":"object","additionalProperties":false,"required":["type"],"properties":{"type":{"enum":["none","user","system_icon","system_custom"]},"data":{"type":["string","null"]}}};
+const pattern5 = new RegExp("^(?![/~])(?![A-Za-z]:)[^\\\\]*$", "u");
+const schema40 = {"title":"CallToAction","type":"object","additionalProperties":false,"properties":{"type":{"const":"redirect"},"data":{"title":"CallToActionData","type":"object","additionalProperties":false,"properties":{"url":{"type":"string"},"target":{"type":"string"}}},"action":{"$ref":"#/$defs/MessageAction"}}};
+const schema41 = {"title":"MessageAction","type":"object","additionalProperties":false,"properties":{"status":{"enum":["pending","done"]},"buttons":{"type":"array","items":{"title":"MessageActionButton","type":"object","additionalProperties":false,"required":["type","content"],"properties":{"type":{"enum":["primary","secondary"]},"content":{"type":"string"},"resultContent":{"type":"string"}}}},"result":{"title":"MessageActionResult","type":"object","additionalProperties":false,"properties":{"payload":{"type":"object"},"type":{"enum":["primary","secondary"]}}}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -50,7 +52,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "type") || (key0 === "data")) || (key0 === "action"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -63,7 +65,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if("redirect" !== data0){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "redirect"},message:"must be equal to constant",schema:"redirect",parentSchema:schema37.properties.type,data:data0};
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "redirect"},message:"must be equal to constant",schema:"redirect",parentSchema:schema40.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -78,7 +80,7 @@ let data1 = data.data;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 if(!((key1 === "url") || (key1 === "target"))){
-const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.data,data:data1};
+const err2 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.data,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -91,7 +93,7 @@ errors++;
 if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/data/url",schemaPath:"#/properties/data/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.data.properties.url.type,parentSchema:schema37.properties.data.properties.url,data:data2};
+const err3 = {instancePath:instancePath+"/data/url",schemaPath:"#/properties/data/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.data.properties.url.type,parentSchema:schema40.properties.data.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -104,7 +106,7 @@ errors++;
 if(data1.target !== undefined){
 let data3 = data1.target;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/data/target",schemaPath:"#/properties/data/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.data.properties.target.type,parentSchema:schema37.properties.data.properties.target,data:data3};
+const err4 = {instancePath:instancePath+"/data/target",schemaPath:"#/properties/data/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.data.properties.target.type,parentSchema:schema40.properties.data.properties.target,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -116,7 +118,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.data.type,parentSchema:schema37.properties.data,data:data1};
+const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.data.type,parentSchema:schema40.properties.data,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -131,7 +133,7 @@ let data4 = data.action;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 if(!(((key2 === "status") || (key2 === "buttons")) || (key2 === "result"))){
-const err6 = {instancePath:instancePath+"/action",schemaPath:"#/$defs/MessageAction/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data4};
+const err6 = {instancePath:instancePath+"/action",schemaPath:"#/$defs/MessageAction/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -144,7 +146,7 @@ errors++;
 if(data4.status !== undefined){
 let data5 = data4.status;
 if(!((data5 === "pending") || (data5 === "done"))){
-const err7 = {instancePath:instancePath+"/action/status",schemaPath:"#/$defs/MessageAction/properties/status/enum",keyword:"enum",params:{allowedValues: schema38.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.status.enum,parentSchema:schema38.properties.status,data:data5};
+const err7 = {instancePath:instancePath+"/action/status",schemaPath:"#/$defs/MessageAction/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -162,7 +164,7 @@ for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.type === undefined){
-const err8 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema38.properties.buttons.items.required,parentSchema:schema38.properties.buttons.items,data:data7};
+const err8 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema41.properties.buttons.items.required,parentSchema:schema41.properties.buttons.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -172,7 +174,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data7.content === undefined){
-const err9 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema38.properties.buttons.items.required,parentSchema:schema38.properties.buttons.items,data:data7};
+const err9 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema41.properties.buttons.items.required,parentSchema:schema41.properties.buttons.items,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -183,7 +185,7 @@ errors++;
 }
 for(const key3 in data7){
 if(!(((key3 === "type") || (key3 === "content")) || (key3 === "resultContent"))){
-const err10 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema38.properties.buttons.items,data:data7};
+const err10 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.buttons.items,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -196,7 +198,7 @@ errors++;
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(!((data8 === "primary") || (data8 === "secondary"))){
-const err11 = {instancePath:instancePath+"/action/buttons/" + i0+"/type",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.buttons.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.buttons.items.properties.type.enum,parentSchema:schema38.properties.buttons.items.properties.type,data:data8};
+const err11 = {instancePath:instancePath+"/action/buttons/" + i0+"/type",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema41.properties.buttons.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.buttons.items.properties.type.enum,parentSchema:schema41.properties.buttons.items.properties.type,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -209,7 +211,7 @@ errors++;
 if(data7.content !== undefined){
 let data9 = data7.content;
 if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/action/buttons/" + i0+"/content",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.buttons.items.properties.content.type,parentSchema:schema38.properties.buttons.items.properties.content,data:data9};
+const err12 = {instancePath:instancePath+"/action/buttons/" + i0+"/content",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.buttons.items.properties.content.type,parentSchema:schema41.properties.buttons.items.properties.content,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -222,7 +224,7 @@ errors++;
 if(data7.resultContent !== undefined){
 let data10 = data7.resultContent;
 if(typeof data10 !== "string"){
-const err13 = {instancePath:instancePath+"/action/buttons/" + i0+"/resultContent",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/resultContent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.buttons.items.properties.resultContent.type,parentSchema:schema38.properties.buttons.items.properties.resultContent,data:data10};
+const err13 = {instancePath:instancePath+"/action/buttons/" + i0+"/resultContent",schemaPath:"#/$defs/MessageAction/properties/buttons/items/properties/resultContent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.buttons.items.properties.resultContent.type,parentSchema:schema41.properties.buttons.items.properties.resultContent,data:data10};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -234,7 +236,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.buttons.items.type,parentSchema:schema38.properties.buttons.items,data:data7};
+const err14 = {instancePath:instancePath+"/action/buttons/" + i0,schemaPath:"#/$defs/MessageAction/properties/buttons/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.buttons.items.type,parentSchema:schema41.properties.buttons.items,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -246,7 +248,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/action/buttons",schemaPath:"#/$defs/MessageAction/properties/buttons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema38.properties.buttons.type,parentSchema:schema38.properties.buttons,data:data6};
+const err15 = {instancePath:instancePath+"/action/buttons",schemaPath:"#/$defs/MessageAction/properties/buttons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.buttons.type,parentSchema:schema41.properties.buttons,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -261,7 +263,7 @@ let data11 = data4.result;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key4 in data11){
 if(!((key4 === "payload") || (key4 === "type"))){
-const err16 = {instancePath:instancePath+"/action/result",schemaPath:"#/$defs/MessageAction/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema38.properties.result,data:data11};
+const err16 = {instancePath:instancePath+"/action/result",schemaPath:"#/$defs/MessageAction/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.result,data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -274,7 +276,7 @@ errors++;
 if(data11.payload !== undefined){
 let data12 = data11.payload;
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err17 = {instancePath:instancePath+"/action/result/payload",schemaPath:"#/$defs/MessageAction/properties/result/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.result.properties.payload.type,parentSchema:schema38.properties.result.properties.payload,data:data12};
+const err17 = {instancePath:instancePath+"/action/result/payload",schemaPath:"#/$defs/MessageAction/properties/result/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.result.properties.payload.type,parentSchema:schema41.properties.result.properties.payload,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -287,7 +289,7 @@ errors++;
 if(data11.type !== undefined){
 let data13 = data11.type;
 if(!((data13 === "primary") || (data13 === "secondary"))){
-const err18 = {instancePath:instancePath+"/action/result/type",schemaPath:"#/$defs/MessageAction/properties/result/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.result.properties.type.enum,parentSchema:schema38.properties.result.properties.type,data:data13};
+const err18 = {instancePath:instancePath+"/action/result/type",schemaPath:"#/$defs/MessageAction/properties/result/properties/type/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.result.properties.type.enum,parentSchema:schema41.properties.result.properties.type,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -299,7 +301,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/action/result",schemaPath:"#/$defs/MessageAction/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.result.type,parentSchema:schema38.properties.result,data:data11};
+const err19 = {instancePath:instancePath+"/action/result",schemaPath:"#/$defs/MessageAction/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.result.type,parentSchema:schema41.properties.result,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -311,7 +313,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/action",schemaPath:"#/$defs/MessageAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data4};
+const err20 = {instancePath:instancePath+"/action",schemaPath:"#/$defs/MessageAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -323,7 +325,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -386,8 +388,8 @@ errors++;
 }
 if(data.content !== undefined){
 let data1 = data.content;
-if((typeof data1 !== "string") && (!(Array.isArray(data1)))){
-const err3 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema34.properties.content.type},message:"must be string,array",schema:schema34.properties.content.type,parentSchema:schema34.properties.content,data:data1};
+if((!data1 || typeof data1 != "object") && (typeof data1 !== "string")){
+const err3 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema34.properties.content.type},message:"must be string,array,object",schema:schema34.properties.content.type,parentSchema:schema34.properties.content,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -396,13 +398,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.type === undefined){
-const err4 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema35.required,parentSchema:schema35,data:data2};
+const _errs5 = errors;
+let valid1 = true;
+const _errs6 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -411,8 +411,21 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.content === undefined){
-const err5 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema35.required,parentSchema:schema35,data:data2};
+var _valid0 = _errs6 === errors;
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs8 = errors;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.file === undefined){
+const err5 = {instancePath:instancePath+"/content",schemaPath:"#/$defs/FileReference/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema35.required,parentSchema:schema35,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -421,9 +434,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!((((key1 === "type") || (key1 === "content")) || (key1 === "url")) || (key1 === "styles"))){
-const err6 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data2};
+for(const key1 in data1){
+if(!(key1 === "file")){
+const err6 = {instancePath:instancePath+"/content",schemaPath:"#/$defs/FileReference/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -433,10 +446,11 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data2.type !== undefined){
-let data3 = data2.type;
-if(!((data3 === "text") || (data3 === "button"))){
-const err7 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/$defs/EmailBlock/properties/type/enum",keyword:"enum",params:{allowedValues: schema35.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.type.enum,parentSchema:schema35.properties.type,data:data3};
+if(data1.file !== undefined){
+let data2 = data1.file;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err7 = {instancePath:instancePath+"/content/file",schemaPath:"#/$defs/FileReference/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.file,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -445,11 +459,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data2.content !== undefined){
-let data4 = data2.content;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/content/" + i0+"/content",schemaPath:"#/$defs/EmailBlock/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.content.type,parentSchema:schema35.properties.content,data:data4};
+if(!pattern5.test(data2)){
+const err8 = {instancePath:instancePath+"/content/file",schemaPath:"#/$defs/FileReference/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?![A-Za-z]:)[^\\\\]*$"},message:"must match pattern \""+"^(?![/~])(?![A-Za-z]:)[^\\\\]*$"+"\"",schema:"^(?![/~])(?![A-Za-z]:)[^\\\\]*$",parentSchema:schema35.properties.file,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -459,10 +470,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data2.url !== undefined){
-let data5 = data2.url;
-if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/content/" + i0+"/url",schemaPath:"#/$defs/EmailBlock/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.url.type,parentSchema:schema35.properties.url,data:data5};
+else {
+const err9 = {instancePath:instancePath+"/content/file",schemaPath:"#/$defs/FileReference/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.file.type,parentSchema:schema35.properties.file,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -472,12 +481,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data2.styles !== undefined){
-let data6 = data2.styles;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key2 in data6){
-if(!(key2 === "textAlign")){
-const err10 = {instancePath:instancePath+"/content/" + i0+"/styles",schemaPath:"#/$defs/EmailBlock/properties/styles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.styles,data:data6};
+}
+else {
+const err10 = {instancePath:instancePath+"/content",schemaPath:"#/$defs/FileReference/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -486,11 +492,11 @@ vErrors.push(err10);
 }
 errors++;
 }
+var _valid0 = _errs8 === errors;
+valid1 = _valid0;
 }
-if(data6.textAlign !== undefined){
-let data7 = data6.textAlign;
-if(!(((data7 === "center") || (data7 === "left")) || (data7 === "right"))){
-const err11 = {instancePath:instancePath+"/content/" + i0+"/styles/textAlign",schemaPath:"#/$defs/EmailBlock/properties/styles/properties/textAlign/enum",keyword:"enum",params:{allowedValues: schema35.properties.styles.properties.textAlign.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.styles.properties.textAlign.enum,parentSchema:schema35.properties.styles.properties.textAlign,data:data7};
+if(!valid1){
+const err11 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema34.properties.content.if,parentSchema:schema34.properties.content,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -499,10 +505,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/content/" + i0+"/styles",schemaPath:"#/$defs/EmailBlock/properties/styles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.styles.type,parentSchema:schema35.properties.styles,data:data6};
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data1[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.type === undefined){
+const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema36.required,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -511,10 +520,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data2};
+if(data3.content === undefined){
+const err13 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema36.required,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -523,13 +530,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-}
-if(data.contentType !== undefined){
-let data8 = data.contentType;
-if(!((data8 === "editor") || (data8 === "customHtml"))){
-const err14 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema34.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.contentType.enum,parentSchema:schema34.properties.contentType,data:data8};
+for(const key2 in data3){
+if(!((((key2 === "type") || (key2 === "content")) || (key2 === "url")) || (key2 === "styles"))){
+const err14 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -539,10 +542,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.subject !== undefined){
-let data9 = data.subject;
-if(typeof data9 !== "string"){
-const err15 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.subject.type,parentSchema:schema34.properties.subject,data:data9};
+if(data3.type !== undefined){
+let data4 = data3.type;
+if(!((data4 === "text") || (data4 === "button"))){
+const err15 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/$defs/EmailBlock/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema36.properties.type.enum,parentSchema:schema36.properties.type,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -552,10 +555,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data10 = data.title;
-if(typeof data10 !== "string"){
-const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.title.type,parentSchema:schema34.properties.title,data:data10};
+if(data3.content !== undefined){
+let data5 = data3.content;
+if(typeof data5 !== "string"){
+const err16 = {instancePath:instancePath+"/content/" + i0+"/content",schemaPath:"#/$defs/EmailBlock/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.content.type,parentSchema:schema36.properties.content,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -565,10 +568,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.preheader !== undefined){
-let data11 = data.preheader;
-if(typeof data11 !== "string"){
-const err17 = {instancePath:instancePath+"/preheader",schemaPath:"#/properties/preheader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.preheader.type,parentSchema:schema34.properties.preheader,data:data11};
+if(data3.url !== undefined){
+let data6 = data3.url;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/content/" + i0+"/url",schemaPath:"#/$defs/EmailBlock/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.url.type,parentSchema:schema36.properties.url,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -578,10 +581,12 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.senderName !== undefined){
-let data12 = data.senderName;
-if(typeof data12 !== "string"){
-const err18 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.senderName.type,parentSchema:schema34.properties.senderName,data:data12};
+if(data3.styles !== undefined){
+let data7 = data3.styles;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key3 in data7){
+if(!(key3 === "textAlign")){
+const err18 = {instancePath:instancePath+"/content/" + i0+"/styles",schemaPath:"#/$defs/EmailBlock/properties/styles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.styles,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -591,10 +596,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data13 = data.name;
-if(typeof data13 !== "string"){
-const err19 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.name.type,parentSchema:schema34.properties.name,data:data13};
+if(data7.textAlign !== undefined){
+let data8 = data7.textAlign;
+if(!(((data8 === "center") || (data8 === "left")) || (data8 === "right"))){
+const err19 = {instancePath:instancePath+"/content/" + i0+"/styles/textAlign",schemaPath:"#/$defs/EmailBlock/properties/styles/properties/textAlign/enum",keyword:"enum",params:{allowedValues: schema36.properties.styles.properties.textAlign.enum},message:"must be equal to one of the allowed values",schema:schema36.properties.styles.properties.textAlign.enum,parentSchema:schema36.properties.styles.properties.textAlign,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -604,15 +609,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.variables !== undefined){
-let data14 = data.variables;
-if(Array.isArray(data14)){
-const len1 = data14.length;
-for(let i1=0; i1<len1; i1++){
-let data15 = data14[i1];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.name === undefined){
-const err20 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema36.required,parentSchema:schema36,data:data15};
+}
+else {
+const err20 = {instancePath:instancePath+"/content/" + i0+"/styles",schemaPath:"#/$defs/EmailBlock/properties/styles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.styles.type,parentSchema:schema36.properties.styles,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -621,9 +620,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-for(const key3 in data15){
-if(!((((key3 === "name") || (key3 === "type")) || (key3 === "required")) || (key3 === "defaultValue"))){
-const err21 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data15};
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/$defs/EmailBlock/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -633,11 +633,12 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data15.name !== undefined){
-let data16 = data15.name;
-if(typeof data16 === "string"){
-if(func2(data16) < 1){
-const err22 = {instancePath:instancePath+"/variables/" + i1+"/name",schemaPath:"#/$defs/TemplateVariable/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema36.properties.name,data:data16};
+}
+}
+if(data.contentType !== undefined){
+let data9 = data.contentType;
+if(!((data9 === "editor") || (data9 === "customHtml"))){
+const err22 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema34.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.contentType.enum,parentSchema:schema34.properties.contentType,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -647,8 +648,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/variables/" + i1+"/name",schemaPath:"#/$defs/TemplateVariable/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.name.type,parentSchema:schema36.properties.name,data:data16};
+if(data.subject !== undefined){
+let data10 = data.subject;
+if((typeof data10 !== "string") && (!(data10 && typeof data10 == "object" && !Array.isArray(data10)))){
+const err23 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: schema34.properties.subject.type},message:"must be string,object",schema:schema34.properties.subject.type,parentSchema:schema34.properties.subject,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -657,11 +660,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data15.type !== undefined){
-let data17 = data15.type;
-if(!(((data17 === "String") || (data17 === "Array")) || (data17 === "Boolean"))){
-const err24 = {instancePath:instancePath+"/variables/" + i1+"/type",schemaPath:"#/$defs/TemplateVariable/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema36.properties.type.enum,parentSchema:schema36.properties.type,data:data17};
+const _errs30 = errors;
+let valid9 = true;
+const _errs31 = errors;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -670,11 +673,21 @@ vErrors.push(err24);
 }
 errors++;
 }
+var _valid1 = _errs31 === errors;
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
 }
-if(data15.required !== undefined){
-let data18 = data15.required;
-if(typeof data18 !== "boolean"){
-const err25 = {instancePath:instancePath+"/variables/" + i1+"/required",schemaPath:"#/$defs/TemplateVariable/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.required.type,parentSchema:schema36.properties.required,data:data18};
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs33 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.file === undefined){
+const err25 = {instancePath:instancePath+"/subject",schemaPath:"#/$defs/FileReference/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema35.required,parentSchema:schema35,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -683,11 +696,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data15.defaultValue !== undefined){
-let data19 = data15.defaultValue;
-if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (typeof data19 !== "boolean")){
-const err26 = {instancePath:instancePath+"/variables/" + i1+"/defaultValue",schemaPath:"#/$defs/TemplateVariable/properties/defaultValue/type",keyword:"type",params:{type: schema36.properties.defaultValue.type},message:"must be string,number,boolean",schema:schema36.properties.defaultValue.type,parentSchema:schema36.properties.defaultValue,data:data19};
+for(const key4 in data10){
+if(!(key4 === "file")){
+const err26 = {instancePath:instancePath+"/subject",schemaPath:"#/$defs/FileReference/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -697,9 +708,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data15};
+if(data10.file !== undefined){
+let data11 = data10.file;
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err27 = {instancePath:instancePath+"/subject/file",schemaPath:"#/$defs/FileReference/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.file,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -708,15 +721,325 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.variables.type,parentSchema:schema34.properties.variables,data:data14};
+if(!pattern5.test(data11)){
+const err28 = {instancePath:instancePath+"/subject/file",schemaPath:"#/$defs/FileReference/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?![A-Za-z]:)[^\\\\]*$"},message:"must match pattern \""+"^(?![/~])(?![A-Za-z]:)[^\\\\]*$"+"\"",schema:"^(?![/~])(?![A-Za-z]:)[^\\\\]*$",parentSchema:schema35.properties.file,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/subject/file",schemaPath:"#/$defs/FileReference/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.file.type,parentSchema:schema35.properties.file,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/subject",schemaPath:"#/$defs/FileReference/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data10};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid1 = _errs33 === errors;
+valid9 = _valid1;
+}
+if(!valid9){
+const err31 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema34.properties.subject.if,parentSchema:schema34.properties.subject,data:data10};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data12 = data.title;
+if((typeof data12 !== "string") && (!(data12 && typeof data12 == "object" && !Array.isArray(data12)))){
+const err32 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema34.properties.title.type},message:"must be string,object",schema:schema34.properties.title.type,parentSchema:schema34.properties.title,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const _errs41 = errors;
+let valid12 = true;
+const _errs42 = errors;
+if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
+const err33 = {};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid2 = _errs42 === errors;
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs44 = errors;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.file === undefined){
+const err34 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/FileReference/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema35.required,parentSchema:schema35,data:data12};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key5 in data12){
+if(!(key5 === "file")){
+const err35 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/FileReference/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data:data12};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data12.file !== undefined){
+let data13 = data12.file;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err36 = {instancePath:instancePath+"/title/file",schemaPath:"#/$defs/FileReference/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.file,data:data13};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!pattern5.test(data13)){
+const err37 = {instancePath:instancePath+"/title/file",schemaPath:"#/$defs/FileReference/properties/file/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?![A-Za-z]:)[^\\\\]*$"},message:"must match pattern \""+"^(?![/~])(?![A-Za-z]:)[^\\\\]*$"+"\"",schema:"^(?![/~])(?![A-Za-z]:)[^\\\\]*$",parentSchema:schema35.properties.file,data:data13};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/title/file",schemaPath:"#/$defs/FileReference/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.file.type,parentSchema:schema35.properties.file,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/FileReference/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data12};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid2 = _errs44 === errors;
+valid12 = _valid2;
+}
+if(!valid12){
+const err40 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema34.properties.title.if,parentSchema:schema34.properties.title,data:data12};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.preheader !== undefined){
+let data14 = data.preheader;
+if(typeof data14 !== "string"){
+const err41 = {instancePath:instancePath+"/preheader",schemaPath:"#/properties/preheader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.preheader.type,parentSchema:schema34.properties.preheader,data:data14};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.senderName !== undefined){
+let data15 = data.senderName;
+if(typeof data15 !== "string"){
+const err42 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.senderName.type,parentSchema:schema34.properties.senderName,data:data15};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data16 = data.name;
+if(typeof data16 !== "string"){
+const err43 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.name.type,parentSchema:schema34.properties.name,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.variables !== undefined){
+let data17 = data.variables;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.name === undefined){
+const err44 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema39.required,parentSchema:schema39,data:data18};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key6 in data18){
+if(!((((key6 === "name") || (key6 === "type")) || (key6 === "required")) || (key6 === "defaultValue"))){
+const err45 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data18};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data18.name !== undefined){
+let data19 = data18.name;
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err46 = {instancePath:instancePath+"/variables/" + i1+"/name",schemaPath:"#/$defs/TemplateVariable/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema39.properties.name,data:data19};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/variables/" + i1+"/name",schemaPath:"#/$defs/TemplateVariable/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.name.type,parentSchema:schema39.properties.name,data:data19};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data18.type !== undefined){
+let data20 = data18.type;
+if(!(((data20 === "String") || (data20 === "Array")) || (data20 === "Boolean"))){
+const err48 = {instancePath:instancePath+"/variables/" + i1+"/type",schemaPath:"#/$defs/TemplateVariable/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.type.enum,parentSchema:schema39.properties.type,data:data20};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data18.required !== undefined){
+let data21 = data18.required;
+if(typeof data21 !== "boolean"){
+const err49 = {instancePath:instancePath+"/variables/" + i1+"/required",schemaPath:"#/$defs/TemplateVariable/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.required.type,parentSchema:schema39.properties.required,data:data21};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data18.defaultValue !== undefined){
+let data22 = data18.defaultValue;
+if(((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")){
+const err50 = {instancePath:instancePath+"/variables/" + i1+"/defaultValue",schemaPath:"#/$defs/TemplateVariable/properties/defaultValue/type",keyword:"type",params:{type: schema39.properties.defaultValue.type},message:"must be string,number,boolean",schema:schema39.properties.defaultValue.type,parentSchema:schema39.properties.defaultValue,data:data22};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/variables/" + i1,schemaPath:"#/$defs/TemplateVariable/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data18};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.variables.type,parentSchema:schema34.properties.variables,data:data17};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
 }
 errors++;
 }
@@ -728,102 +1051,102 @@ errors = vErrors.length;
 }
 }
 if(data.feedId !== undefined){
-let data21 = data.feedId;
-if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/feedId",schemaPath:"#/properties/feedId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.feedId.type,parentSchema:schema34.properties.feedId,data:data21};
+let data24 = data.feedId;
+if(typeof data24 !== "string"){
+const err53 = {instancePath:instancePath+"/feedId",schemaPath:"#/properties/feedId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.feedId.type,parentSchema:schema34.properties.feedId,data:data24};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err53];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err53);
 }
 errors++;
 }
 }
 if(data.layoutId !== undefined){
-let data22 = data.layoutId;
-if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/layoutId",schemaPath:"#/properties/layoutId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.layoutId.type,parentSchema:schema34.properties.layoutId,data:data22};
+let data25 = data.layoutId;
+if(typeof data25 !== "string"){
+const err54 = {instancePath:instancePath+"/layoutId",schemaPath:"#/properties/layoutId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.layoutId.type,parentSchema:schema34.properties.layoutId,data:data25};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err54];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err54);
 }
 errors++;
 }
 }
 if(data.actor !== undefined){
-let data23 = data.actor;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.type === undefined){
-const err31 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema39.required,parentSchema:schema39,data:data23};
+let data26 = data.actor;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.type === undefined){
+const err55 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema42.required,parentSchema:schema42,data:data26};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err55];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err55);
 }
 errors++;
 }
-for(const key4 in data23){
-if(!((key4 === "type") || (key4 === "data"))){
-const err32 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data23};
+for(const key7 in data26){
+if(!((key7 === "type") || (key7 === "data"))){
+const err56 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data:data26};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err56];
 }
 else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data23.type !== undefined){
-let data24 = data23.type;
-if(!((((data24 === "none") || (data24 === "user")) || (data24 === "system_icon")) || (data24 === "system_custom"))){
-const err33 = {instancePath:instancePath+"/actor/type",schemaPath:"#/$defs/MessageActor/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.type.enum,parentSchema:schema39.properties.type,data:data24};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
+vErrors.push(err56);
 }
 errors++;
 }
 }
-if(data23.data !== undefined){
-let data25 = data23.data;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err34 = {instancePath:instancePath+"/actor/data",schemaPath:"#/$defs/MessageActor/properties/data/type",keyword:"type",params:{type: schema39.properties.data.type},message:"must be string,null",schema:schema39.properties.data.type,parentSchema:schema39.properties.data,data:data25};
+if(data26.type !== undefined){
+let data27 = data26.type;
+if(!((((data27 === "none") || (data27 === "user")) || (data27 === "system_icon")) || (data27 === "system_custom"))){
+const err57 = {instancePath:instancePath+"/actor/type",schemaPath:"#/$defs/MessageActor/properties/type/enum",keyword:"enum",params:{allowedValues: schema42.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.type.enum,parentSchema:schema42.properties.type,data:data27};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err57];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err57);
 }
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data23};
+if(data26.data !== undefined){
+let data28 = data26.data;
+if((typeof data28 !== "string") && (data28 !== null)){
+const err58 = {instancePath:instancePath+"/actor/data",schemaPath:"#/$defs/MessageActor/properties/data/type",keyword:"type",params:{type: schema42.properties.data.type},message:"must be string,null",schema:schema42.properties.data.type,parentSchema:schema42.properties.data,data:data28};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err58];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err58);
 }
 errors++;
 }
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+const err59 = {instancePath:instancePath+"/actor",schemaPath:"#/$defs/MessageActor/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data:data26};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err59];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
 }
 errors++;
 }
@@ -832,8 +1155,8 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema40 = {"title":"StepFilter","type":"object","additionalProperties":false,"required":["value","children"],"properties":{"isNegated":{"type":"boolean"},"type":{"enum":["BOOLEAN","TEXT","DATE","NUMBER","STATEMENT","LIST","MULTI_LIST","GROUP"]},"value":{"enum":["AND","OR"]},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPart"}}}};
-const schema41 = {"title":"FilterPart","type":"object","additionalProperties":false,"required":["on"],"properties":{"on":{"enum":["subscriber","payload","webhook","isOnline","isOnlineInLast","previousStep","tenant"]},"field":{"type":"string"},"value":{"type":["string","number","boolean"]},"operator":{"enum":["LARGER","SMALLER","LARGER_EQUAL","SMALLER_EQUAL","EQUAL","NOT_EQUAL","ALL_IN","ANY_IN","NOT_IN","BETWEEN","NOT_BETWEEN","LIKE","NOT_LIKE","IN","IS_DEFINED"]},"webhookUrl":{"type":"string"},"timeOperator":{"enum":["days","hours","minutes"]},"step":{"type":"string"},"stepType":{"enum":["read","unread","seen","unseen"]}}};
+const schema43 = {"title":"StepFilter","type":"object","additionalProperties":false,"required":["value","children"],"properties":{"isNegated":{"type":"boolean"},"type":{"enum":["BOOLEAN","TEXT","DATE","NUMBER","STATEMENT","LIST","MULTI_LIST","GROUP"]},"value":{"enum":["AND","OR"]},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPart"}}}};
+const schema44 = {"title":"FilterPart","type":"object","additionalProperties":false,"required":["on"],"properties":{"on":{"enum":["subscriber","payload","webhook","isOnline","isOnlineInLast","previousStep","tenant"]},"field":{"type":"string"},"value":{"type":["string","number","boolean"]},"operator":{"enum":["LARGER","SMALLER","LARGER_EQUAL","SMALLER_EQUAL","EQUAL","NOT_EQUAL","ALL_IN","ANY_IN","NOT_IN","BETWEEN","NOT_BETWEEN","LIKE","NOT_LIKE","IN","IS_DEFINED"]},"webhookUrl":{"type":"string"},"timeOperator":{"enum":["days","hours","minutes"]},"step":{"type":"string"},"stepType":{"enum":["read","unread","seen","unseen"]}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -847,7 +1170,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema40.required,parentSchema:schema40,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema43.required,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -857,7 +1180,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.children === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "children"},message:"must have required property '"+"children"+"'",schema:schema40.required,parentSchema:schema40,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "children"},message:"must have required property '"+"children"+"'",schema:schema43.required,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -868,7 +1191,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "isNegated") || (key0 === "type")) || (key0 === "value")) || (key0 === "children"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -881,7 +1204,7 @@ errors++;
 if(data.isNegated !== undefined){
 let data0 = data.isNegated;
 if(typeof data0 !== "boolean"){
-const err3 = {instancePath:instancePath+"/isNegated",schemaPath:"#/properties/isNegated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.isNegated.type,parentSchema:schema40.properties.isNegated,data:data0};
+const err3 = {instancePath:instancePath+"/isNegated",schemaPath:"#/properties/isNegated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema43.properties.isNegated.type,parentSchema:schema43.properties.isNegated,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -894,7 +1217,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(!((((((((data1 === "BOOLEAN") || (data1 === "TEXT")) || (data1 === "DATE")) || (data1 === "NUMBER")) || (data1 === "STATEMENT")) || (data1 === "LIST")) || (data1 === "MULTI_LIST")) || (data1 === "GROUP"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.type.enum,parentSchema:schema40.properties.type,data:data1};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema43.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.type.enum,parentSchema:schema43.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -907,7 +1230,7 @@ errors++;
 if(data.value !== undefined){
 let data2 = data.value;
 if(!((data2 === "AND") || (data2 === "OR"))){
-const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/enum",keyword:"enum",params:{allowedValues: schema40.properties.value.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.value.enum,parentSchema:schema40.properties.value,data:data2};
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/enum",keyword:"enum",params:{allowedValues: schema43.properties.value.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.value.enum,parentSchema:schema43.properties.value,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -925,7 +1248,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.on === undefined){
-const err6 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema41.required,parentSchema:schema41,data:data4};
+const err6 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/required",keyword:"required",params:{missingProperty: "on"},message:"must have required property '"+"on"+"'",schema:schema44.required,parentSchema:schema44,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -936,7 +1259,7 @@ errors++;
 }
 for(const key1 in data4){
 if(!((((((((key1 === "on") || (key1 === "field")) || (key1 === "value")) || (key1 === "operator")) || (key1 === "webhookUrl")) || (key1 === "timeOperator")) || (key1 === "step")) || (key1 === "stepType"))){
-const err7 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data4};
+const err7 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -949,7 +1272,7 @@ errors++;
 if(data4.on !== undefined){
 let data5 = data4.on;
 if(!(((((((data5 === "subscriber") || (data5 === "payload")) || (data5 === "webhook")) || (data5 === "isOnline")) || (data5 === "isOnlineInLast")) || (data5 === "previousStep")) || (data5 === "tenant"))){
-const err8 = {instancePath:instancePath+"/children/" + i0+"/on",schemaPath:"#/$defs/FilterPart/properties/on/enum",keyword:"enum",params:{allowedValues: schema41.properties.on.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.on.enum,parentSchema:schema41.properties.on,data:data5};
+const err8 = {instancePath:instancePath+"/children/" + i0+"/on",schemaPath:"#/$defs/FilterPart/properties/on/enum",keyword:"enum",params:{allowedValues: schema44.properties.on.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.on.enum,parentSchema:schema44.properties.on,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -962,7 +1285,7 @@ errors++;
 if(data4.field !== undefined){
 let data6 = data4.field;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/children/" + i0+"/field",schemaPath:"#/$defs/FilterPart/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.field.type,parentSchema:schema41.properties.field,data:data6};
+const err9 = {instancePath:instancePath+"/children/" + i0+"/field",schemaPath:"#/$defs/FilterPart/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.field.type,parentSchema:schema44.properties.field,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -975,7 +1298,7 @@ errors++;
 if(data4.value !== undefined){
 let data7 = data4.value;
 if(((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))) && (typeof data7 !== "boolean")){
-const err10 = {instancePath:instancePath+"/children/" + i0+"/value",schemaPath:"#/$defs/FilterPart/properties/value/type",keyword:"type",params:{type: schema41.properties.value.type},message:"must be string,number,boolean",schema:schema41.properties.value.type,parentSchema:schema41.properties.value,data:data7};
+const err10 = {instancePath:instancePath+"/children/" + i0+"/value",schemaPath:"#/$defs/FilterPart/properties/value/type",keyword:"type",params:{type: schema44.properties.value.type},message:"must be string,number,boolean",schema:schema44.properties.value.type,parentSchema:schema44.properties.value,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -988,7 +1311,7 @@ errors++;
 if(data4.operator !== undefined){
 let data8 = data4.operator;
 if(!(((((((((((((((data8 === "LARGER") || (data8 === "SMALLER")) || (data8 === "LARGER_EQUAL")) || (data8 === "SMALLER_EQUAL")) || (data8 === "EQUAL")) || (data8 === "NOT_EQUAL")) || (data8 === "ALL_IN")) || (data8 === "ANY_IN")) || (data8 === "NOT_IN")) || (data8 === "BETWEEN")) || (data8 === "NOT_BETWEEN")) || (data8 === "LIKE")) || (data8 === "NOT_LIKE")) || (data8 === "IN")) || (data8 === "IS_DEFINED"))){
-const err11 = {instancePath:instancePath+"/children/" + i0+"/operator",schemaPath:"#/$defs/FilterPart/properties/operator/enum",keyword:"enum",params:{allowedValues: schema41.properties.operator.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.operator.enum,parentSchema:schema41.properties.operator,data:data8};
+const err11 = {instancePath:instancePath+"/children/" + i0+"/operator",schemaPath:"#/$defs/FilterPart/properties/operator/enum",keyword:"enum",params:{allowedValues: schema44.properties.operator.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.operator.enum,parentSchema:schema44.properties.operator,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1001,7 +1324,7 @@ errors++;
 if(data4.webhookUrl !== undefined){
 let data9 = data4.webhookUrl;
 if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/children/" + i0+"/webhookUrl",schemaPath:"#/$defs/FilterPart/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.webhookUrl.type,parentSchema:schema41.properties.webhookUrl,data:data9};
+const err12 = {instancePath:instancePath+"/children/" + i0+"/webhookUrl",schemaPath:"#/$defs/FilterPart/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.webhookUrl.type,parentSchema:schema44.properties.webhookUrl,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1014,7 +1337,7 @@ errors++;
 if(data4.timeOperator !== undefined){
 let data10 = data4.timeOperator;
 if(!(((data10 === "days") || (data10 === "hours")) || (data10 === "minutes"))){
-const err13 = {instancePath:instancePath+"/children/" + i0+"/timeOperator",schemaPath:"#/$defs/FilterPart/properties/timeOperator/enum",keyword:"enum",params:{allowedValues: schema41.properties.timeOperator.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.timeOperator.enum,parentSchema:schema41.properties.timeOperator,data:data10};
+const err13 = {instancePath:instancePath+"/children/" + i0+"/timeOperator",schemaPath:"#/$defs/FilterPart/properties/timeOperator/enum",keyword:"enum",params:{allowedValues: schema44.properties.timeOperator.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.timeOperator.enum,parentSchema:schema44.properties.timeOperator,data:data10};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1027,7 +1350,7 @@ errors++;
 if(data4.step !== undefined){
 let data11 = data4.step;
 if(typeof data11 !== "string"){
-const err14 = {instancePath:instancePath+"/children/" + i0+"/step",schemaPath:"#/$defs/FilterPart/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.step.type,parentSchema:schema41.properties.step,data:data11};
+const err14 = {instancePath:instancePath+"/children/" + i0+"/step",schemaPath:"#/$defs/FilterPart/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.step.type,parentSchema:schema44.properties.step,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1040,7 +1363,7 @@ errors++;
 if(data4.stepType !== undefined){
 let data12 = data4.stepType;
 if(!((((data12 === "read") || (data12 === "unread")) || (data12 === "seen")) || (data12 === "unseen"))){
-const err15 = {instancePath:instancePath+"/children/" + i0+"/stepType",schemaPath:"#/$defs/FilterPart/properties/stepType/enum",keyword:"enum",params:{allowedValues: schema41.properties.stepType.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.stepType.enum,parentSchema:schema41.properties.stepType,data:data12};
+const err15 = {instancePath:instancePath+"/children/" + i0+"/stepType",schemaPath:"#/$defs/FilterPart/properties/stepType/enum",keyword:"enum",params:{allowedValues: schema44.properties.stepType.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.stepType.enum,parentSchema:schema44.properties.stepType,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1052,7 +1375,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data4};
+const err16 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPart/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1064,7 +1387,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.children.type,parentSchema:schema40.properties.children,data:data3};
+const err17 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.properties.children.type,parentSchema:schema43.properties.children,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1076,7 +1399,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1090,11 +1413,11 @@ return errors === 0;
 }
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"title":"StepMetadata","type":"object","additionalProperties":false,"properties":{"type":{"enum":["regular","backoff","timed","scheduled"]},"amount":{"type":"number","minimum":0},"unit":{"$ref":"#/$defs/TimeUnit"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number","minimum":0},"backoffUnit":{"$ref":"#/$defs/TimeUnit"},"updateMode":{"type":"boolean"},"timed":{"$ref":"#/$defs/TimedConfig"},"delayPath":{"type":"string"}}};
-const schema43 = {"title":"TimeUnit","enum":["seconds","minutes","hours","days","weeks","months"]};
-const schema45 = {"title":"TimedConfig","type":"object","additionalProperties":false,"properties":{"atTime":{"type":"string","pattern":"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$","patternDescription":"a 24-hour time HH:mm such as 09:30"},"weekDays":{"type":"array","uniqueItems":true,"items":{"enum":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"]}},"monthDays":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":1,"maximum":31}},"ordinal":{"enum":["1","2","3","4","5","last"]},"ordinalValue":{"type":"string"},"monthlyType":{"enum":["each","on"]}}};
+const schema45 = {"title":"StepMetadata","type":"object","additionalProperties":false,"properties":{"type":{"enum":["regular","backoff","timed","scheduled"]},"amount":{"type":"number","minimum":0},"unit":{"$ref":"#/$defs/TimeUnit"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number","minimum":0},"backoffUnit":{"$ref":"#/$defs/TimeUnit"},"updateMode":{"type":"boolean"},"timed":{"$ref":"#/$defs/TimedConfig"},"delayPath":{"type":"string"}}};
+const schema46 = {"title":"TimeUnit","enum":["seconds","minutes","hours","days","weeks","months"]};
+const schema48 = {"title":"TimedConfig","type":"object","additionalProperties":false,"properties":{"atTime":{"type":"string","pattern":"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$","patternDescription":"a 24-hour time HH:mm such as 09:30"},"weekDays":{"type":"array","uniqueItems":true,"items":{"enum":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"]}},"monthDays":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":1,"maximum":31}},"ordinal":{"enum":["1","2","3","4","5","last"]},"ordinalValue":{"type":"string"},"monthlyType":{"enum":["each","on"]}}};
 const func0 = __runtime1.default;
-const pattern5 = new RegExp("^(?:[01][0-9]|2[0-3]):[0-5][0-9]$", "u");
+const pattern8 = new RegExp("^(?:[01][0-9]|2[0-3]):[0-5][0-9]$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1108,8 +1431,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema42.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
+if(!(func1.call(schema45.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1122,7 +1445,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if(!((((data0 === "regular") || (data0 === "backoff")) || (data0 === "timed")) || (data0 === "scheduled"))){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema42.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.type.enum,parentSchema:schema42.properties.type,data:data0};
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.type.enum,parentSchema:schema45.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1136,7 +1459,7 @@ if(data.amount !== undefined){
 let data1 = data.amount;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.amount,data:data1};
+const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.amount,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1147,7 +1470,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.amount.type,parentSchema:schema42.properties.amount,data:data1};
+const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema45.properties.amount.type,parentSchema:schema45.properties.amount,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1160,7 +1483,7 @@ errors++;
 if(data.unit !== undefined){
 let data2 = data.unit;
 if(!((((((data2 === "seconds") || (data2 === "minutes")) || (data2 === "hours")) || (data2 === "days")) || (data2 === "weeks")) || (data2 === "months"))){
-const err4 = {instancePath:instancePath+"/unit",schemaPath:"#/$defs/TimeUnit/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data2};
+const err4 = {instancePath:instancePath+"/unit",schemaPath:"#/$defs/TimeUnit/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values",schema:schema46.enum,parentSchema:schema46,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1173,7 +1496,7 @@ errors++;
 if(data.digestKey !== undefined){
 let data3 = data.digestKey;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/digestKey",schemaPath:"#/properties/digestKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.digestKey.type,parentSchema:schema42.properties.digestKey,data:data3};
+const err5 = {instancePath:instancePath+"/digestKey",schemaPath:"#/properties/digestKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.digestKey.type,parentSchema:schema45.properties.digestKey,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1186,7 +1509,7 @@ errors++;
 if(data.backoff !== undefined){
 let data4 = data.backoff;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.backoff.type,parentSchema:schema42.properties.backoff,data:data4};
+const err6 = {instancePath:instancePath+"/backoff",schemaPath:"#/properties/backoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.backoff.type,parentSchema:schema45.properties.backoff,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1200,7 +1523,7 @@ if(data.backoffAmount !== undefined){
 let data5 = data.backoffAmount;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err7 = {instancePath:instancePath+"/backoffAmount",schemaPath:"#/properties/backoffAmount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.backoffAmount,data:data5};
+const err7 = {instancePath:instancePath+"/backoffAmount",schemaPath:"#/properties/backoffAmount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.backoffAmount,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1211,7 +1534,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/backoffAmount",schemaPath:"#/properties/backoffAmount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.backoffAmount.type,parentSchema:schema42.properties.backoffAmount,data:data5};
+const err8 = {instancePath:instancePath+"/backoffAmount",schemaPath:"#/properties/backoffAmount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema45.properties.backoffAmount.type,parentSchema:schema45.properties.backoffAmount,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1224,7 +1547,7 @@ errors++;
 if(data.backoffUnit !== undefined){
 let data6 = data.backoffUnit;
 if(!((((((data6 === "seconds") || (data6 === "minutes")) || (data6 === "hours")) || (data6 === "days")) || (data6 === "weeks")) || (data6 === "months"))){
-const err9 = {instancePath:instancePath+"/backoffUnit",schemaPath:"#/$defs/TimeUnit/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data6};
+const err9 = {instancePath:instancePath+"/backoffUnit",schemaPath:"#/$defs/TimeUnit/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values",schema:schema46.enum,parentSchema:schema46,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1237,7 +1560,7 @@ errors++;
 if(data.updateMode !== undefined){
 let data7 = data.updateMode;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/updateMode",schemaPath:"#/properties/updateMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.updateMode.type,parentSchema:schema42.properties.updateMode,data:data7};
+const err10 = {instancePath:instancePath+"/updateMode",schemaPath:"#/properties/updateMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.updateMode.type,parentSchema:schema45.properties.updateMode,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1252,7 +1575,7 @@ let data8 = data.timed;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 for(const key1 in data8){
 if(!((((((key1 === "atTime") || (key1 === "weekDays")) || (key1 === "monthDays")) || (key1 === "ordinal")) || (key1 === "ordinalValue")) || (key1 === "monthlyType"))){
-const err11 = {instancePath:instancePath+"/timed",schemaPath:"#/$defs/TimedConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data8};
+const err11 = {instancePath:instancePath+"/timed",schemaPath:"#/$defs/TimedConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1265,8 +1588,8 @@ errors++;
 if(data8.atTime !== undefined){
 let data9 = data8.atTime;
 if(typeof data9 === "string"){
-if(!pattern5.test(data9)){
-const err12 = {instancePath:instancePath+"/timed/atTime",schemaPath:"#/$defs/TimedConfig/properties/atTime/pattern",keyword:"pattern",params:{pattern: "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema45.properties.atTime,data:data9};
+if(!pattern8.test(data9)){
+const err12 = {instancePath:instancePath+"/timed/atTime",schemaPath:"#/$defs/TimedConfig/properties/atTime/pattern",keyword:"pattern",params:{pattern: "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$"},message:"must match pattern \""+"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$"+"\"",schema:"^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",parentSchema:schema48.properties.atTime,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1277,7 +1600,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/timed/atTime",schemaPath:"#/$defs/TimedConfig/properties/atTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.atTime.type,parentSchema:schema45.properties.atTime,data:data9};
+const err13 = {instancePath:instancePath+"/timed/atTime",schemaPath:"#/$defs/TimedConfig/properties/atTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.atTime.type,parentSchema:schema48.properties.atTime,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1294,7 +1617,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 let data11 = data10[i0];
 if(!(((((((data11 === "monday") || (data11 === "tuesday")) || (data11 === "wednesday")) || (data11 === "thursday")) || (data11 === "friday")) || (data11 === "saturday")) || (data11 === "sunday"))){
-const err14 = {instancePath:instancePath+"/timed/weekDays/" + i0,schemaPath:"#/$defs/TimedConfig/properties/weekDays/items/enum",keyword:"enum",params:{allowedValues: schema45.properties.weekDays.items.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.weekDays.items.enum,parentSchema:schema45.properties.weekDays.items,data:data11};
+const err14 = {instancePath:instancePath+"/timed/weekDays/" + i0,schemaPath:"#/$defs/TimedConfig/properties/weekDays/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.weekDays.items.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.weekDays.items.enum,parentSchema:schema48.properties.weekDays.items,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1311,7 +1634,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data10[i1], data10[j0])){
-const err15 = {instancePath:instancePath+"/timed/weekDays",schemaPath:"#/$defs/TimedConfig/properties/weekDays/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema45.properties.weekDays,data:data10};
+const err15 = {instancePath:instancePath+"/timed/weekDays",schemaPath:"#/$defs/TimedConfig/properties/weekDays/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema48.properties.weekDays,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1326,7 +1649,7 @@ break outer0;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/timed/weekDays",schemaPath:"#/$defs/TimedConfig/properties/weekDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.weekDays.type,parentSchema:schema45.properties.weekDays,data:data10};
+const err16 = {instancePath:instancePath+"/timed/weekDays",schemaPath:"#/$defs/TimedConfig/properties/weekDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema48.properties.weekDays.type,parentSchema:schema48.properties.weekDays,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1343,7 +1666,7 @@ const len1 = data12.length;
 for(let i2=0; i2<len1; i2++){
 let data13 = data12[i2];
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err17 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.monthDays.items.type,parentSchema:schema45.properties.monthDays.items,data:data13};
+const err17 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema48.properties.monthDays.items.type,parentSchema:schema48.properties.monthDays.items,data:data13};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1354,7 +1677,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 > 31 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31",schema:31,parentSchema:schema45.properties.monthDays.items,data:data13};
+const err18 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31",schema:31,parentSchema:schema48.properties.monthDays.items,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1364,7 +1687,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data13 < 1 || isNaN(data13)){
-const err19 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema45.properties.monthDays.items,data:data13};
+const err19 = {instancePath:instancePath+"/timed/monthDays/" + i2,schemaPath:"#/$defs/TimedConfig/properties/monthDays/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema48.properties.monthDays.items,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1386,7 +1709,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j1 = indices0[item0];
-const err20 = {instancePath:instancePath+"/timed/monthDays",schemaPath:"#/$defs/TimedConfig/properties/monthDays/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema45.properties.monthDays,data:data12};
+const err20 = {instancePath:instancePath+"/timed/monthDays",schemaPath:"#/$defs/TimedConfig/properties/monthDays/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema48.properties.monthDays,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1401,7 +1724,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/timed/monthDays",schemaPath:"#/$defs/TimedConfig/properties/monthDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.monthDays.type,parentSchema:schema45.properties.monthDays,data:data12};
+const err21 = {instancePath:instancePath+"/timed/monthDays",schemaPath:"#/$defs/TimedConfig/properties/monthDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema48.properties.monthDays.type,parentSchema:schema48.properties.monthDays,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1414,7 +1737,7 @@ errors++;
 if(data8.ordinal !== undefined){
 let data14 = data8.ordinal;
 if(!((((((data14 === "1") || (data14 === "2")) || (data14 === "3")) || (data14 === "4")) || (data14 === "5")) || (data14 === "last"))){
-const err22 = {instancePath:instancePath+"/timed/ordinal",schemaPath:"#/$defs/TimedConfig/properties/ordinal/enum",keyword:"enum",params:{allowedValues: schema45.properties.ordinal.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.ordinal.enum,parentSchema:schema45.properties.ordinal,data:data14};
+const err22 = {instancePath:instancePath+"/timed/ordinal",schemaPath:"#/$defs/TimedConfig/properties/ordinal/enum",keyword:"enum",params:{allowedValues: schema48.properties.ordinal.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.ordinal.enum,parentSchema:schema48.properties.ordinal,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1427,7 +1750,7 @@ errors++;
 if(data8.ordinalValue !== undefined){
 let data15 = data8.ordinalValue;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/timed/ordinalValue",schemaPath:"#/$defs/TimedConfig/properties/ordinalValue/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ordinalValue.type,parentSchema:schema45.properties.ordinalValue,data:data15};
+const err23 = {instancePath:instancePath+"/timed/ordinalValue",schemaPath:"#/$defs/TimedConfig/properties/ordinalValue/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.ordinalValue.type,parentSchema:schema48.properties.ordinalValue,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1440,7 +1763,7 @@ errors++;
 if(data8.monthlyType !== undefined){
 let data16 = data8.monthlyType;
 if(!((data16 === "each") || (data16 === "on"))){
-const err24 = {instancePath:instancePath+"/timed/monthlyType",schemaPath:"#/$defs/TimedConfig/properties/monthlyType/enum",keyword:"enum",params:{allowedValues: schema45.properties.monthlyType.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.monthlyType.enum,parentSchema:schema45.properties.monthlyType,data:data16};
+const err24 = {instancePath:instancePath+"/timed/monthlyType",schemaPath:"#/$defs/TimedConfig/properties/monthlyType/enum",keyword:"enum",params:{allowedValues: schema48.properties.monthlyType.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.monthlyType.enum,parentSchema:schema48.properties.monthlyType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1452,7 +1775,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/timed",schemaPath:"#/$defs/TimedConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data8};
+const err25 = {instancePath:instancePath+"/timed",schemaPath:"#/$defs/TimedConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1465,7 +1788,7 @@ errors++;
 if(data.delayPath !== undefined){
 let data17 = data.delayPath;
 if(typeof data17 !== "string"){
-const err26 = {instancePath:instancePath+"/delayPath",schemaPath:"#/properties/delayPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.delayPath.type,parentSchema:schema42.properties.delayPath,data:data17};
+const err26 = {instancePath:instancePath+"/delayPath",schemaPath:"#/properties/delayPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.delayPath.type,parentSchema:schema45.properties.delayPath,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1477,7 +1800,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1629,7 +1952,7 @@ let data8 = data.replyCallback;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 for(const key1 in data8){
 if(!((key1 === "active") || (key1 === "url"))){
-const err8 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/$defs/ReplyCallback/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data:data8};
+const err8 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/$defs/ReplyCallback/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data8};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1642,7 +1965,7 @@ errors++;
 if(data8.active !== undefined){
 let data9 = data8.active;
 if(typeof data9 !== "boolean"){
-const err9 = {instancePath:instancePath+"/replyCallback/active",schemaPath:"#/$defs/ReplyCallback/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.active.type,parentSchema:schema46.properties.active,data:data9};
+const err9 = {instancePath:instancePath+"/replyCallback/active",schemaPath:"#/$defs/ReplyCallback/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.active.type,parentSchema:schema49.properties.active,data:data9};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1655,7 +1978,7 @@ errors++;
 if(data8.url !== undefined){
 let data10 = data8.url;
 if(typeof data10 !== "string"){
-const err10 = {instancePath:instancePath+"/replyCallback/url",schemaPath:"#/$defs/ReplyCallback/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.url.type,parentSchema:schema46.properties.url,data:data10};
+const err10 = {instancePath:instancePath+"/replyCallback/url",schemaPath:"#/$defs/ReplyCallback/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.url.type,parentSchema:schema49.properties.url,data:data10};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1667,7 +1990,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/$defs/ReplyCallback/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data8};
+const err11 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/$defs/ReplyCallback/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1715,8 +2038,8 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"title":"TriggerDefinition","type":"object","additionalProperties":false,"required":["type","identifier"],"properties":{"type":{"enum":["event"]},"identifier":{"type":"string","minLength":1,"maxLength":128},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariable"}},"subscriberVariables":{"type":"array","items":{"title":"SubscriberVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string"}}}}}};
-const schema48 = {"title":"TriggerVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]}}};
+const schema50 = {"title":"TriggerDefinition","type":"object","additionalProperties":false,"required":["type","identifier"],"properties":{"type":{"enum":["event"]},"identifier":{"type":"string","minLength":1,"maxLength":128},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariable"}},"subscriberVariables":{"type":"array","items":{"title":"SubscriberVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string"}}}}}};
+const schema51 = {"title":"TriggerVariable","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["String","Array","Boolean"]}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1730,7 +2053,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema50.required,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1740,7 +2063,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.identifier === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema50.required,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1751,7 +2074,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "identifier")) || (key0 === "variables")) || (key0 === "subscriberVariables"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1764,7 +2087,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if(!(data0 === "event")){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema47.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.type.enum,parentSchema:schema47.properties.type,data:data0};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema50.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.type.enum,parentSchema:schema50.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1778,7 +2101,7 @@ if(data.identifier !== undefined){
 let data1 = data.identifier;
 if(typeof data1 === "string"){
 if(func2(data1) > 128){
-const err4 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema47.properties.identifier,data:data1};
+const err4 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema50.properties.identifier,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1788,7 +2111,7 @@ vErrors.push(err4);
 errors++;
 }
 if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.identifier,data:data1};
+const err5 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema50.properties.identifier,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1799,7 +2122,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.identifier.type,parentSchema:schema47.properties.identifier,data:data1};
+const err6 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.identifier.type,parentSchema:schema50.properties.identifier,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1817,7 +2140,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.name === undefined){
-const err7 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema48.required,parentSchema:schema48,data:data3};
+const err7 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema51.required,parentSchema:schema51,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1828,7 +2151,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!((key1 === "name") || (key1 === "type"))){
-const err8 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data3};
+const err8 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1842,7 +2165,7 @@ if(data3.name !== undefined){
 let data4 = data3.name;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err9 = {instancePath:instancePath+"/variables/" + i0+"/name",schemaPath:"#/$defs/TriggerVariable/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.properties.name,data:data4};
+const err9 = {instancePath:instancePath+"/variables/" + i0+"/name",schemaPath:"#/$defs/TriggerVariable/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1853,7 +2176,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/variables/" + i0+"/name",schemaPath:"#/$defs/TriggerVariable/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.name.type,parentSchema:schema48.properties.name,data:data4};
+const err10 = {instancePath:instancePath+"/variables/" + i0+"/name",schemaPath:"#/$defs/TriggerVariable/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.name.type,parentSchema:schema51.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1866,7 +2189,7 @@ errors++;
 if(data3.type !== undefined){
 let data5 = data3.type;
 if(!(((data5 === "String") || (data5 === "Array")) || (data5 === "Boolean"))){
-const err11 = {instancePath:instancePath+"/variables/" + i0+"/type",schemaPath:"#/$defs/TriggerVariable/properties/type/enum",keyword:"enum",params:{allowedValues: schema48.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.type.enum,parentSchema:schema48.properties.type,data:data5};
+const err11 = {instancePath:instancePath+"/variables/" + i0+"/type",schemaPath:"#/$defs/TriggerVariable/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.type.enum,parentSchema:schema51.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1878,7 +2201,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data3};
+const err12 = {instancePath:instancePath+"/variables/" + i0,schemaPath:"#/$defs/TriggerVariable/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1890,7 +2213,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.variables.type,parentSchema:schema47.properties.variables,data:data2};
+const err13 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.variables.type,parentSchema:schema50.properties.variables,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1908,7 +2231,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name === undefined){
-const err14 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema47.properties.subscriberVariables.items.required,parentSchema:schema47.properties.subscriberVariables.items,data:data7};
+const err14 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema50.properties.subscriberVariables.items.required,parentSchema:schema50.properties.subscriberVariables.items,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1919,7 +2242,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!(key2 === "name")){
-const err15 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.subscriberVariables.items,data:data7};
+const err15 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema50.properties.subscriberVariables.items,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1932,7 +2255,7 @@ errors++;
 if(data7.name !== undefined){
 let data8 = data7.name;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/subscriberVariables/" + i1+"/name",schemaPath:"#/properties/subscriberVariables/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.subscriberVariables.items.properties.name.type,parentSchema:schema47.properties.subscriberVariables.items.properties.name,data:data8};
+const err16 = {instancePath:instancePath+"/subscriberVariables/" + i1+"/name",schemaPath:"#/properties/subscriberVariables/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.subscriberVariables.items.properties.name.type,parentSchema:schema50.properties.subscriberVariables.items.properties.name,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1944,7 +2267,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.subscriberVariables.items.type,parentSchema:schema47.properties.subscriberVariables.items,data:data7};
+const err17 = {instancePath:instancePath+"/subscriberVariables/" + i1,schemaPath:"#/properties/subscriberVariables/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.subscriberVariables.items.type,parentSchema:schema50.properties.subscriberVariables.items,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1956,7 +2279,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/subscriberVariables",schemaPath:"#/properties/subscriberVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.subscriberVariables.type,parentSchema:schema47.properties.subscriberVariables,data:data6};
+const err18 = {instancePath:instancePath+"/subscriberVariables",schemaPath:"#/properties/subscriberVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.subscriberVariables.type,parentSchema:schema50.properties.subscriberVariables,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1968,7 +2291,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2429,16 +2752,16 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWorkflowResponseEnvelope: SchemaValidator<WorkflowResponseEnvelope> = validate33;
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/workflow-response.schema.json","title":"WorkflowResponseEnvelope","type":"object","required":["data"],"properties":{"data":{"$ref":"#/$defs/WorkflowResponse"}},"$defs":{"ObjectId":{"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"Timestamp":{"title":"Timestamp","type":"string","format":"date-time"},"WorkflowResponse":{"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}},"PreferenceSettingsResponse":{"title":"PreferenceSettingsResponse","type":"object","properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}},"NotificationGroupResponse":{"title":"NotificationGroupResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]}}},"StepResponse":{"title":"StepResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"uuid":{"type":"string"},"name":{"type":"string"},"_templateId":{"$ref":"#/$defs/ObjectId"},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"anyOf":[{"$ref":"#/$defs/TemplateResponse"},{"type":"null"}]},"filters":{"type":"array","items":{"$ref":"#/$defs/FilterResponse"}},"_parentId":{"type":["string","object","null"]},"metadata":{"$ref":"#/$defs/StepMetadataResponse"},"replyCallback":{"type":["object","null"]},"variants":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}}}},"TemplateResponse":{"title":"TemplateResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"active":{"type":"boolean"},"name":{"type":"string"},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"content":{"type":["string","array"],"items":{"type":"object"}},"contentType":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariableResponse"}},"cta":{"type":["object","null"]},"actor":{"type":["object","null"]},"_feedId":{"type":["string","null"]},"_layoutId":{"type":["string","null"]},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"deleted":{"type":"boolean"},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0}}},"TemplateVariableResponse":{"title":"TemplateVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean","null"]},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"FilterResponse":{"title":"FilterResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"isNegated":{"type":"boolean"},"type":{"type":"string"},"value":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPartResponse"}}}},"FilterPartResponse":{"title":"FilterPartResponse","type":"object","properties":{"on":{"type":"string"},"field":{"type":"string"},"value":{"type":["string","number","boolean","null"]},"operator":{"type":"string"},"webhookUrl":{"type":"string"},"timeOperator":{"type":"string"},"step":{"type":"string"},"stepType":{"type":"string"}}},"StepMetadataResponse":{"title":"StepMetadataResponse","type":"object","properties":{"type":{"type":"string"},"amount":{"type":"number"},"unit":{"type":"string"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number"},"backoffUnit":{"type":"string"},"updateMode":{"type":"boolean"},"delayPath":{"type":"string"},"timed":{"title":"TimedConfigResponse","type":"object","properties":{"atTime":{"type":"string"},"weekDays":{"type":"array","items":{"type":"string"}},"monthDays":{"type":"array","items":{"type":"number"}},"ordinal":{"type":"string"},"ordinalValue":{"type":"string"},"monthlyType":{"type":"string"}}}}},"TriggerResponse":{"title":"TriggerResponse","type":"object","required":["identifier"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"identifier":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}},"reservedVariables":{"type":"array","items":{"$ref":"#/$defs/ReservedVariablesResponse"}},"subscriberVariables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}},"TriggerVariableResponse":{"title":"TriggerVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"ReservedVariablesResponse":{"title":"ReservedVariablesResponse","type":"object","properties":{"type":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}}}};
-const schema50 = {"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}};
-const schema51 = {"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"};
-const schema53 = {"title":"PreferenceSettingsResponse","type":"object","properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}};
-const schema67 = {"title":"Timestamp","type":"string","format":"date-time"};
-const pattern6 = new RegExp("^[0-9a-f]{24}$", "u");
-const schema54 = {"title":"StepResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"uuid":{"type":"string"},"name":{"type":"string"},"_templateId":{"$ref":"#/$defs/ObjectId"},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"anyOf":[{"$ref":"#/$defs/TemplateResponse"},{"type":"null"}]},"filters":{"type":"array","items":{"$ref":"#/$defs/FilterResponse"}},"_parentId":{"type":["string","object","null"]},"metadata":{"$ref":"#/$defs/StepMetadataResponse"},"replyCallback":{"type":["object","null"]},"variants":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}}}};
-const schema73 = {"title":"StepMetadataResponse","type":"object","properties":{"type":{"type":"string"},"amount":{"type":"number"},"unit":{"type":"string"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number"},"backoffUnit":{"type":"string"},"updateMode":{"type":"boolean"},"delayPath":{"type":"string"},"timed":{"title":"TimedConfigResponse","type":"object","properties":{"atTime":{"type":"string"},"weekDays":{"type":"array","items":{"type":"string"}},"monthDays":{"type":"array","items":{"type":"number"}},"ordinal":{"type":"string"},"ordinalValue":{"type":"string"},"monthlyType":{"type":"string"}}}}};
-const schema58 = {"title":"TemplateResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"active":{"type":"boolean"},"name":{"type":"string"},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"content":{"type":["string","array"],"items":{"type":"object"}},"contentType":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariableResponse"}},"cta":{"type":["object","null"]},"actor":{"type":["object","null"]},"_feedId":{"type":["string","null"]},"_layoutId":{"type":["string","null"]},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"deleted":{"type":"boolean"},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0}}};
-const schema61 = {"title":"TemplateVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean","null"]},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/workflow-response.schema.json","title":"WorkflowResponseEnvelope","type":"object","required":["data"],"properties":{"data":{"$ref":"#/$defs/WorkflowResponse"}},"$defs":{"ObjectId":{"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"Timestamp":{"title":"Timestamp","type":"string","format":"date-time"},"WorkflowResponse":{"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}},"PreferenceSettingsResponse":{"title":"PreferenceSettingsResponse","type":"object","properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}},"NotificationGroupResponse":{"title":"NotificationGroupResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]}}},"StepResponse":{"title":"StepResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"uuid":{"type":"string"},"name":{"type":"string"},"_templateId":{"$ref":"#/$defs/ObjectId"},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"anyOf":[{"$ref":"#/$defs/TemplateResponse"},{"type":"null"}]},"filters":{"type":"array","items":{"$ref":"#/$defs/FilterResponse"}},"_parentId":{"type":["string","object","null"]},"metadata":{"$ref":"#/$defs/StepMetadataResponse"},"replyCallback":{"type":["object","null"]},"variants":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}}}},"TemplateResponse":{"title":"TemplateResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"active":{"type":"boolean"},"name":{"type":"string"},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"content":{"type":["string","array"],"items":{"type":"object"}},"contentType":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariableResponse"}},"cta":{"type":["object","null"]},"actor":{"type":["object","null"]},"_feedId":{"type":["string","null"]},"_layoutId":{"type":["string","null"]},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"deleted":{"type":"boolean"},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0}}},"TemplateVariableResponse":{"title":"TemplateVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean","null"]},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"FilterResponse":{"title":"FilterResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"isNegated":{"type":"boolean"},"type":{"type":"string"},"value":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPartResponse"}}}},"FilterPartResponse":{"title":"FilterPartResponse","type":"object","properties":{"on":{"type":"string"},"field":{"type":"string"},"value":{"type":["string","number","boolean","null"]},"operator":{"type":"string"},"webhookUrl":{"type":"string"},"timeOperator":{"type":"string"},"step":{"type":"string"},"stepType":{"type":"string"}}},"StepMetadataResponse":{"title":"StepMetadataResponse","type":"object","properties":{"type":{"type":"string"},"amount":{"type":"number"},"unit":{"type":"string"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number"},"backoffUnit":{"type":"string"},"updateMode":{"type":"boolean"},"delayPath":{"type":"string"},"timed":{"title":"TimedConfigResponse","type":"object","properties":{"atTime":{"type":"string"},"weekDays":{"type":"array","items":{"type":"string"}},"monthDays":{"type":"array","items":{"type":"number"}},"ordinal":{"type":"string"},"ordinalValue":{"type":"string"},"monthlyType":{"type":"string"}}}}},"TriggerResponse":{"title":"TriggerResponse","type":"object","required":["identifier"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"identifier":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}},"reservedVariables":{"type":"array","items":{"$ref":"#/$defs/ReservedVariablesResponse"}},"subscriberVariables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}},"TriggerVariableResponse":{"title":"TriggerVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"ReservedVariablesResponse":{"title":"ReservedVariablesResponse","type":"object","properties":{"type":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}}}};
+const schema53 = {"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}};
+const schema54 = {"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"};
+const schema56 = {"title":"PreferenceSettingsResponse","type":"object","properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}};
+const schema70 = {"title":"Timestamp","type":"string","format":"date-time"};
+const pattern9 = new RegExp("^[0-9a-f]{24}$", "u");
+const schema57 = {"title":"StepResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"uuid":{"type":"string"},"name":{"type":"string"},"_templateId":{"$ref":"#/$defs/ObjectId"},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"anyOf":[{"$ref":"#/$defs/TemplateResponse"},{"type":"null"}]},"filters":{"type":"array","items":{"$ref":"#/$defs/FilterResponse"}},"_parentId":{"type":["string","object","null"]},"metadata":{"$ref":"#/$defs/StepMetadataResponse"},"replyCallback":{"type":["object","null"]},"variants":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}}}};
+const schema76 = {"title":"StepMetadataResponse","type":"object","properties":{"type":{"type":"string"},"amount":{"type":"number"},"unit":{"type":"string"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number"},"backoffUnit":{"type":"string"},"updateMode":{"type":"boolean"},"delayPath":{"type":"string"},"timed":{"title":"TimedConfigResponse","type":"object","properties":{"atTime":{"type":"string"},"weekDays":{"type":"array","items":{"type":"string"}},"monthDays":{"type":"array","items":{"type":"number"}},"ordinal":{"type":"string"},"ordinalValue":{"type":"string"},"monthlyType":{"type":"string"}}}}};
+const schema61 = {"title":"TemplateResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"active":{"type":"boolean"},"name":{"type":"string"},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"content":{"type":["string","array"],"items":{"type":"object"}},"contentType":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariableResponse"}},"cta":{"type":["object","null"]},"actor":{"type":["object","null"]},"_feedId":{"type":["string","null"]},"_layoutId":{"type":["string","null"]},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"deleted":{"type":"boolean"},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0}}};
+const schema64 = {"title":"TemplateVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean","null"]},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2452,7 +2775,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2464,7 +2787,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.name.type,parentSchema:schema61.properties.name,data:data0};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.name.type,parentSchema:schema64.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2477,7 +2800,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.type.type,parentSchema:schema61.properties.type,data:data1};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.type.type,parentSchema:schema64.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2490,7 +2813,7 @@ errors++;
 if(data.required !== undefined){
 let data2 = data.required;
 if(typeof data2 !== "boolean"){
-const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.required.type,parentSchema:schema61.properties.required,data:data2};
+const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema64.properties.required.type,parentSchema:schema64.properties.required,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2503,7 +2826,7 @@ errors++;
 if(data.defaultValue !== undefined){
 let data3 = data.defaultValue;
 if((((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))) && (typeof data3 !== "boolean")) && (data3 !== null)){
-const err4 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/properties/defaultValue/type",keyword:"type",params:{type: schema61.properties.defaultValue.type},message:"must be string,number,boolean,null",schema:schema61.properties.defaultValue.type,parentSchema:schema61.properties.defaultValue,data:data3};
+const err4 = {instancePath:instancePath+"/defaultValue",schemaPath:"#/properties/defaultValue/type",keyword:"type",params:{type: schema64.properties.defaultValue.type},message:"must be string,number,boolean,null",schema:schema64.properties.defaultValue.type,parentSchema:schema64.properties.defaultValue,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2516,8 +2839,8 @@ errors++;
 if(data._id !== undefined){
 let data4 = data._id;
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err5 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data4};
+if(!pattern9.test(data4)){
+const err5 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2528,7 +2851,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data4};
+const err6 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2541,8 +2864,8 @@ errors++;
 if(data.id !== undefined){
 let data5 = data.id;
 if(typeof data5 === "string"){
-if(!pattern6.test(data5)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data5};
+if(!pattern9.test(data5)){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2553,7 +2876,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data5};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2565,7 +2888,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2595,8 +2918,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2607,7 +2930,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2620,8 +2943,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data1};
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2632,7 +2955,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data1};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2645,7 +2968,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.type.type,parentSchema:schema58.properties.type,data:data2};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.type.type,parentSchema:schema61.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2658,7 +2981,7 @@ errors++;
 if(data.active !== undefined){
 let data3 = data.active;
 if(typeof data3 !== "boolean"){
-const err5 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.active.type,parentSchema:schema58.properties.active,data:data3};
+const err5 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.active.type,parentSchema:schema61.properties.active,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2671,7 +2994,7 @@ errors++;
 if(data.name !== undefined){
 let data4 = data.name;
 if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.name.type,parentSchema:schema58.properties.name,data:data4};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.name.type,parentSchema:schema61.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2684,7 +3007,7 @@ errors++;
 if(data.subject !== undefined){
 let data5 = data.subject;
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.subject.type,parentSchema:schema58.properties.subject,data:data5};
+const err7 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.subject.type,parentSchema:schema61.properties.subject,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2697,7 +3020,7 @@ errors++;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.title.type,parentSchema:schema58.properties.title,data:data6};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.title.type,parentSchema:schema61.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2710,7 +3033,7 @@ errors++;
 if(data.preheader !== undefined){
 let data7 = data.preheader;
 if(typeof data7 !== "string"){
-const err9 = {instancePath:instancePath+"/preheader",schemaPath:"#/properties/preheader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.preheader.type,parentSchema:schema58.properties.preheader,data:data7};
+const err9 = {instancePath:instancePath+"/preheader",schemaPath:"#/properties/preheader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.preheader.type,parentSchema:schema61.properties.preheader,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2723,7 +3046,7 @@ errors++;
 if(data.senderName !== undefined){
 let data8 = data.senderName;
 if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.senderName.type,parentSchema:schema58.properties.senderName,data:data8};
+const err10 = {instancePath:instancePath+"/senderName",schemaPath:"#/properties/senderName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.senderName.type,parentSchema:schema61.properties.senderName,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2736,7 +3059,7 @@ errors++;
 if(data.content !== undefined){
 let data9 = data.content;
 if((typeof data9 !== "string") && (!(Array.isArray(data9)))){
-const err11 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema58.properties.content.type},message:"must be string,array",schema:schema58.properties.content.type,parentSchema:schema58.properties.content,data:data9};
+const err11 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema61.properties.content.type},message:"must be string,array",schema:schema61.properties.content.type,parentSchema:schema61.properties.content,data:data9};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2750,7 +3073,7 @@ const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.content.items.type,parentSchema:schema58.properties.content.items,data:data10};
+const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.content.items.type,parentSchema:schema61.properties.content.items,data:data10};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2765,7 +3088,7 @@ errors++;
 if(data.contentType !== undefined){
 let data11 = data.contentType;
 if(typeof data11 !== "string"){
-const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.contentType.type,parentSchema:schema58.properties.contentType,data:data11};
+const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.contentType.type,parentSchema:schema61.properties.contentType,data:data11};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2787,7 +3110,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.variables.type,parentSchema:schema58.properties.variables,data:data12};
+const err14 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema61.properties.variables.type,parentSchema:schema61.properties.variables,data:data12};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2800,7 +3123,7 @@ errors++;
 if(data.cta !== undefined){
 let data14 = data.cta;
 if((!(data14 && typeof data14 == "object" && !Array.isArray(data14))) && (data14 !== null)){
-const err15 = {instancePath:instancePath+"/cta",schemaPath:"#/properties/cta/type",keyword:"type",params:{type: schema58.properties.cta.type},message:"must be object,null",schema:schema58.properties.cta.type,parentSchema:schema58.properties.cta,data:data14};
+const err15 = {instancePath:instancePath+"/cta",schemaPath:"#/properties/cta/type",keyword:"type",params:{type: schema61.properties.cta.type},message:"must be object,null",schema:schema61.properties.cta.type,parentSchema:schema61.properties.cta,data:data14};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2813,7 +3136,7 @@ errors++;
 if(data.actor !== undefined){
 let data15 = data.actor;
 if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: schema58.properties.actor.type},message:"must be object,null",schema:schema58.properties.actor.type,parentSchema:schema58.properties.actor,data:data15};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: schema61.properties.actor.type},message:"must be object,null",schema:schema61.properties.actor.type,parentSchema:schema61.properties.actor,data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2826,7 +3149,7 @@ errors++;
 if(data._feedId !== undefined){
 let data16 = data._feedId;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err17 = {instancePath:instancePath+"/_feedId",schemaPath:"#/properties/_feedId/type",keyword:"type",params:{type: schema58.properties._feedId.type},message:"must be string,null",schema:schema58.properties._feedId.type,parentSchema:schema58.properties._feedId,data:data16};
+const err17 = {instancePath:instancePath+"/_feedId",schemaPath:"#/properties/_feedId/type",keyword:"type",params:{type: schema61.properties._feedId.type},message:"must be string,null",schema:schema61.properties._feedId.type,parentSchema:schema61.properties._feedId,data:data16};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2839,7 +3162,7 @@ errors++;
 if(data._layoutId !== undefined){
 let data17 = data._layoutId;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err18 = {instancePath:instancePath+"/_layoutId",schemaPath:"#/properties/_layoutId/type",keyword:"type",params:{type: schema58.properties._layoutId.type},message:"must be string,null",schema:schema58.properties._layoutId.type,parentSchema:schema58.properties._layoutId,data:data17};
+const err18 = {instancePath:instancePath+"/_layoutId",schemaPath:"#/properties/_layoutId/type",keyword:"type",params:{type: schema61.properties._layoutId.type},message:"must be string,null",schema:schema61.properties._layoutId.type,parentSchema:schema61.properties._layoutId,data:data17};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2852,8 +3175,8 @@ errors++;
 if(data._environmentId !== undefined){
 let data18 = data._environmentId;
 if(typeof data18 === "string"){
-if(!pattern6.test(data18)){
-const err19 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data18};
+if(!pattern9.test(data18)){
+const err19 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data18};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2864,7 +3187,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data18};
+const err20 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data18};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2877,8 +3200,8 @@ errors++;
 if(data._organizationId !== undefined){
 let data19 = data._organizationId;
 if(typeof data19 === "string"){
-if(!pattern6.test(data19)){
-const err21 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data19};
+if(!pattern9.test(data19)){
+const err21 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data19};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2889,7 +3212,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data19};
+const err22 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data19};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2902,8 +3225,8 @@ errors++;
 if(data._creatorId !== undefined){
 let data20 = data._creatorId;
 if(typeof data20 === "string"){
-if(!pattern6.test(data20)){
-const err23 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data20};
+if(!pattern9.test(data20)){
+const err23 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data20};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2914,7 +3237,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data20};
+const err24 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data20};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2927,7 +3250,7 @@ errors++;
 if(data.deleted !== undefined){
 let data21 = data.deleted;
 if(typeof data21 !== "boolean"){
-const err25 = {instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.deleted.type,parentSchema:schema58.properties.deleted,data:data21};
+const err25 = {instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.deleted.type,parentSchema:schema61.properties.deleted,data:data21};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2941,7 +3264,7 @@ if(data.createdAt !== undefined){
 let data22 = data.createdAt;
 if(typeof data22 === "string"){
 if(!(formats0.validate(data22))){
-const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema67,data:data22};
+const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema70,data:data22};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2952,7 +3275,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data:data22};
+const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data22};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2966,7 +3289,7 @@ if(data.updatedAt !== undefined){
 let data23 = data.updatedAt;
 if(typeof data23 === "string"){
 if(!(formats0.validate(data23))){
-const err28 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema67,data:data23};
+const err28 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema70,data:data23};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2977,7 +3300,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data:data23};
+const err29 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data23};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2990,7 +3313,7 @@ errors++;
 if(data.__v !== undefined){
 let data24 = data.__v;
 if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err30 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.__v.type,parentSchema:schema58.properties.__v,data:data24};
+const err30 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.__v.type,parentSchema:schema61.properties.__v,data:data24};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3001,7 +3324,7 @@ errors++;
 }
 if((typeof data24 == "number") && (isFinite(data24))){
 if(data24 < 0 || isNaN(data24)){
-const err31 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.__v,data:data24};
+const err31 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61.properties.__v,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3014,7 +3337,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3028,8 +3351,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":{"_id":true,"id":true,"type":true,"active":true,"name":true,"subject":true,"title":true,"preheader":true,"senderName":true,"content":true,"contentType":true,"variables":true,"cta":true,"actor":true,"_feedId":true,"_layoutId":true,"_environmentId":true,"_organizationId":true,"_creatorId":true,"deleted":true,"createdAt":true,"updatedAt":true,"__v":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema69 = {"title":"FilterResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"isNegated":{"type":"boolean"},"type":{"type":"string"},"value":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPartResponse"}}}};
-const schema72 = {"title":"FilterPartResponse","type":"object","properties":{"on":{"type":"string"},"field":{"type":"string"},"value":{"type":["string","number","boolean","null"]},"operator":{"type":"string"},"webhookUrl":{"type":"string"},"timeOperator":{"type":"string"},"step":{"type":"string"},"stepType":{"type":"string"}}};
+const schema72 = {"title":"FilterResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"isNegated":{"type":"boolean"},"type":{"type":"string"},"value":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPartResponse"}}}};
+const schema75 = {"title":"FilterPartResponse","type":"object","properties":{"on":{"type":"string"},"field":{"type":"string"},"value":{"type":["string","number","boolean","null"]},"operator":{"type":"string"},"webhookUrl":{"type":"string"},"timeOperator":{"type":"string"},"step":{"type":"string"},"stepType":{"type":"string"}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3045,8 +3368,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3057,7 +3380,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3070,8 +3393,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data1};
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3082,7 +3405,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data1};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3095,7 +3418,7 @@ errors++;
 if(data.isNegated !== undefined){
 let data2 = data.isNegated;
 if(typeof data2 !== "boolean"){
-const err4 = {instancePath:instancePath+"/isNegated",schemaPath:"#/properties/isNegated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.isNegated.type,parentSchema:schema69.properties.isNegated,data:data2};
+const err4 = {instancePath:instancePath+"/isNegated",schemaPath:"#/properties/isNegated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema72.properties.isNegated.type,parentSchema:schema72.properties.isNegated,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3108,7 +3431,7 @@ errors++;
 if(data.type !== undefined){
 let data3 = data.type;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.type.type,parentSchema:schema69.properties.type,data:data3};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.type.type,parentSchema:schema72.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3121,7 +3444,7 @@ errors++;
 if(data.value !== undefined){
 let data4 = data.value;
 if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.value.type,parentSchema:schema69.properties.value,data:data4};
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.value.type,parentSchema:schema72.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3141,7 +3464,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.on !== undefined){
 let data7 = data6.on;
 if(typeof data7 !== "string"){
-const err7 = {instancePath:instancePath+"/children/" + i0+"/on",schemaPath:"#/$defs/FilterPartResponse/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.on.type,parentSchema:schema72.properties.on,data:data7};
+const err7 = {instancePath:instancePath+"/children/" + i0+"/on",schemaPath:"#/$defs/FilterPartResponse/properties/on/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.on.type,parentSchema:schema75.properties.on,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3154,7 +3477,7 @@ errors++;
 if(data6.field !== undefined){
 let data8 = data6.field;
 if(typeof data8 !== "string"){
-const err8 = {instancePath:instancePath+"/children/" + i0+"/field",schemaPath:"#/$defs/FilterPartResponse/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.field.type,parentSchema:schema72.properties.field,data:data8};
+const err8 = {instancePath:instancePath+"/children/" + i0+"/field",schemaPath:"#/$defs/FilterPartResponse/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.field.type,parentSchema:schema75.properties.field,data:data8};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3167,7 +3490,7 @@ errors++;
 if(data6.value !== undefined){
 let data9 = data6.value;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-const err9 = {instancePath:instancePath+"/children/" + i0+"/value",schemaPath:"#/$defs/FilterPartResponse/properties/value/type",keyword:"type",params:{type: schema72.properties.value.type},message:"must be string,number,boolean,null",schema:schema72.properties.value.type,parentSchema:schema72.properties.value,data:data9};
+const err9 = {instancePath:instancePath+"/children/" + i0+"/value",schemaPath:"#/$defs/FilterPartResponse/properties/value/type",keyword:"type",params:{type: schema75.properties.value.type},message:"must be string,number,boolean,null",schema:schema75.properties.value.type,parentSchema:schema75.properties.value,data:data9};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3180,7 +3503,7 @@ errors++;
 if(data6.operator !== undefined){
 let data10 = data6.operator;
 if(typeof data10 !== "string"){
-const err10 = {instancePath:instancePath+"/children/" + i0+"/operator",schemaPath:"#/$defs/FilterPartResponse/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.operator.type,parentSchema:schema72.properties.operator,data:data10};
+const err10 = {instancePath:instancePath+"/children/" + i0+"/operator",schemaPath:"#/$defs/FilterPartResponse/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.operator.type,parentSchema:schema75.properties.operator,data:data10};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3193,7 +3516,7 @@ errors++;
 if(data6.webhookUrl !== undefined){
 let data11 = data6.webhookUrl;
 if(typeof data11 !== "string"){
-const err11 = {instancePath:instancePath+"/children/" + i0+"/webhookUrl",schemaPath:"#/$defs/FilterPartResponse/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.webhookUrl.type,parentSchema:schema72.properties.webhookUrl,data:data11};
+const err11 = {instancePath:instancePath+"/children/" + i0+"/webhookUrl",schemaPath:"#/$defs/FilterPartResponse/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.webhookUrl.type,parentSchema:schema75.properties.webhookUrl,data:data11};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3206,7 +3529,7 @@ errors++;
 if(data6.timeOperator !== undefined){
 let data12 = data6.timeOperator;
 if(typeof data12 !== "string"){
-const err12 = {instancePath:instancePath+"/children/" + i0+"/timeOperator",schemaPath:"#/$defs/FilterPartResponse/properties/timeOperator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.timeOperator.type,parentSchema:schema72.properties.timeOperator,data:data12};
+const err12 = {instancePath:instancePath+"/children/" + i0+"/timeOperator",schemaPath:"#/$defs/FilterPartResponse/properties/timeOperator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.timeOperator.type,parentSchema:schema75.properties.timeOperator,data:data12};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3219,7 +3542,7 @@ errors++;
 if(data6.step !== undefined){
 let data13 = data6.step;
 if(typeof data13 !== "string"){
-const err13 = {instancePath:instancePath+"/children/" + i0+"/step",schemaPath:"#/$defs/FilterPartResponse/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.step.type,parentSchema:schema72.properties.step,data:data13};
+const err13 = {instancePath:instancePath+"/children/" + i0+"/step",schemaPath:"#/$defs/FilterPartResponse/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.step.type,parentSchema:schema75.properties.step,data:data13};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3232,7 +3555,7 @@ errors++;
 if(data6.stepType !== undefined){
 let data14 = data6.stepType;
 if(typeof data14 !== "string"){
-const err14 = {instancePath:instancePath+"/children/" + i0+"/stepType",schemaPath:"#/$defs/FilterPartResponse/properties/stepType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.stepType.type,parentSchema:schema72.properties.stepType,data:data14};
+const err14 = {instancePath:instancePath+"/children/" + i0+"/stepType",schemaPath:"#/$defs/FilterPartResponse/properties/stepType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.stepType.type,parentSchema:schema75.properties.stepType,data:data14};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3244,7 +3567,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPartResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data6};
+const err15 = {instancePath:instancePath+"/children/" + i0,schemaPath:"#/$defs/FilterPartResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3256,7 +3579,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.children.type,parentSchema:schema69.properties.children,data:data5};
+const err16 = {instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.properties.children.type,parentSchema:schema72.properties.children,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3268,7 +3591,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3298,8 +3621,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3310,7 +3633,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3323,8 +3646,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data1};
+if(!pattern9.test(data1)){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3335,7 +3658,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data1};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3348,7 +3671,7 @@ errors++;
 if(data.uuid !== undefined){
 let data2 = data.uuid;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.uuid.type,parentSchema:schema54.properties.uuid,data:data2};
+const err4 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.uuid.type,parentSchema:schema57.properties.uuid,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3361,7 +3684,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.name.type,parentSchema:schema54.properties.name,data:data3};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.name.type,parentSchema:schema57.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3374,8 +3697,8 @@ errors++;
 if(data._templateId !== undefined){
 let data4 = data._templateId;
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err6 = {instancePath:instancePath+"/_templateId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data4};
+if(!pattern9.test(data4)){
+const err6 = {instancePath:instancePath+"/_templateId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3386,7 +3709,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/_templateId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data4};
+const err7 = {instancePath:instancePath+"/_templateId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3399,7 +3722,7 @@ errors++;
 if(data.active !== undefined){
 let data5 = data.active;
 if(typeof data5 !== "boolean"){
-const err8 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.active.type,parentSchema:schema54.properties.active,data:data5};
+const err8 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema57.properties.active.type,parentSchema:schema57.properties.active,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3412,7 +3735,7 @@ errors++;
 if(data.shouldStopOnFail !== undefined){
 let data6 = data.shouldStopOnFail;
 if(typeof data6 !== "boolean"){
-const err9 = {instancePath:instancePath+"/shouldStopOnFail",schemaPath:"#/properties/shouldStopOnFail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.shouldStopOnFail.type,parentSchema:schema54.properties.shouldStopOnFail,data:data6};
+const err9 = {instancePath:instancePath+"/shouldStopOnFail",schemaPath:"#/properties/shouldStopOnFail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema57.properties.shouldStopOnFail.type,parentSchema:schema57.properties.shouldStopOnFail,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3461,7 +3784,7 @@ props0.__v = true;
 }
 const _errs21 = errors;
 if(data7 !== null){
-const err10 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema54.properties.template.anyOf[1].type,parentSchema:schema54.properties.template.anyOf[1],data:data7};
+const err10 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema57.properties.template.anyOf[1].type,parentSchema:schema57.properties.template.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3473,7 +3796,7 @@ errors++;
 var _valid0 = _errs21 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
-const err11 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema54.properties.template.anyOf,parentSchema:schema54.properties.template,data:data7};
+const err11 = {instancePath:instancePath+"/template",schemaPath:"#/properties/template/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema57.properties.template.anyOf,parentSchema:schema57.properties.template,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3506,7 +3829,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.filters.type,parentSchema:schema54.properties.filters,data:data8};
+const err12 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.properties.filters.type,parentSchema:schema57.properties.filters,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3519,7 +3842,7 @@ errors++;
 if(data._parentId !== undefined){
 let data10 = data._parentId;
 if(((typeof data10 !== "string") && (!(data10 && typeof data10 == "object" && !Array.isArray(data10)))) && (data10 !== null)){
-const err13 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema54.properties._parentId.type},message:"must be string,object,null",schema:schema54.properties._parentId.type,parentSchema:schema54.properties._parentId,data:data10};
+const err13 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema57.properties._parentId.type},message:"must be string,object,null",schema:schema57.properties._parentId.type,parentSchema:schema57.properties._parentId,data:data10};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3535,7 +3858,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.type !== undefined){
 let data12 = data11.type;
 if(typeof data12 !== "string"){
-const err14 = {instancePath:instancePath+"/metadata/type",schemaPath:"#/$defs/StepMetadataResponse/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.type.type,parentSchema:schema73.properties.type,data:data12};
+const err14 = {instancePath:instancePath+"/metadata/type",schemaPath:"#/$defs/StepMetadataResponse/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.type.type,parentSchema:schema76.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3548,7 +3871,7 @@ errors++;
 if(data11.amount !== undefined){
 let data13 = data11.amount;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-const err15 = {instancePath:instancePath+"/metadata/amount",schemaPath:"#/$defs/StepMetadataResponse/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.amount.type,parentSchema:schema73.properties.amount,data:data13};
+const err15 = {instancePath:instancePath+"/metadata/amount",schemaPath:"#/$defs/StepMetadataResponse/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema76.properties.amount.type,parentSchema:schema76.properties.amount,data:data13};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3561,7 +3884,7 @@ errors++;
 if(data11.unit !== undefined){
 let data14 = data11.unit;
 if(typeof data14 !== "string"){
-const err16 = {instancePath:instancePath+"/metadata/unit",schemaPath:"#/$defs/StepMetadataResponse/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.unit.type,parentSchema:schema73.properties.unit,data:data14};
+const err16 = {instancePath:instancePath+"/metadata/unit",schemaPath:"#/$defs/StepMetadataResponse/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.unit.type,parentSchema:schema76.properties.unit,data:data14};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3574,7 +3897,7 @@ errors++;
 if(data11.digestKey !== undefined){
 let data15 = data11.digestKey;
 if(typeof data15 !== "string"){
-const err17 = {instancePath:instancePath+"/metadata/digestKey",schemaPath:"#/$defs/StepMetadataResponse/properties/digestKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.digestKey.type,parentSchema:schema73.properties.digestKey,data:data15};
+const err17 = {instancePath:instancePath+"/metadata/digestKey",schemaPath:"#/$defs/StepMetadataResponse/properties/digestKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.digestKey.type,parentSchema:schema76.properties.digestKey,data:data15};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3587,7 +3910,7 @@ errors++;
 if(data11.backoff !== undefined){
 let data16 = data11.backoff;
 if(typeof data16 !== "boolean"){
-const err18 = {instancePath:instancePath+"/metadata/backoff",schemaPath:"#/$defs/StepMetadataResponse/properties/backoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.backoff.type,parentSchema:schema73.properties.backoff,data:data16};
+const err18 = {instancePath:instancePath+"/metadata/backoff",schemaPath:"#/$defs/StepMetadataResponse/properties/backoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema76.properties.backoff.type,parentSchema:schema76.properties.backoff,data:data16};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3600,7 +3923,7 @@ errors++;
 if(data11.backoffAmount !== undefined){
 let data17 = data11.backoffAmount;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err19 = {instancePath:instancePath+"/metadata/backoffAmount",schemaPath:"#/$defs/StepMetadataResponse/properties/backoffAmount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.backoffAmount.type,parentSchema:schema73.properties.backoffAmount,data:data17};
+const err19 = {instancePath:instancePath+"/metadata/backoffAmount",schemaPath:"#/$defs/StepMetadataResponse/properties/backoffAmount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema76.properties.backoffAmount.type,parentSchema:schema76.properties.backoffAmount,data:data17};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3613,7 +3936,7 @@ errors++;
 if(data11.backoffUnit !== undefined){
 let data18 = data11.backoffUnit;
 if(typeof data18 !== "string"){
-const err20 = {instancePath:instancePath+"/metadata/backoffUnit",schemaPath:"#/$defs/StepMetadataResponse/properties/backoffUnit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.backoffUnit.type,parentSchema:schema73.properties.backoffUnit,data:data18};
+const err20 = {instancePath:instancePath+"/metadata/backoffUnit",schemaPath:"#/$defs/StepMetadataResponse/properties/backoffUnit/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.backoffUnit.type,parentSchema:schema76.properties.backoffUnit,data:data18};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3626,7 +3949,7 @@ errors++;
 if(data11.updateMode !== undefined){
 let data19 = data11.updateMode;
 if(typeof data19 !== "boolean"){
-const err21 = {instancePath:instancePath+"/metadata/updateMode",schemaPath:"#/$defs/StepMetadataResponse/properties/updateMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.updateMode.type,parentSchema:schema73.properties.updateMode,data:data19};
+const err21 = {instancePath:instancePath+"/metadata/updateMode",schemaPath:"#/$defs/StepMetadataResponse/properties/updateMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema76.properties.updateMode.type,parentSchema:schema76.properties.updateMode,data:data19};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3639,7 +3962,7 @@ errors++;
 if(data11.delayPath !== undefined){
 let data20 = data11.delayPath;
 if(typeof data20 !== "string"){
-const err22 = {instancePath:instancePath+"/metadata/delayPath",schemaPath:"#/$defs/StepMetadataResponse/properties/delayPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.delayPath.type,parentSchema:schema73.properties.delayPath,data:data20};
+const err22 = {instancePath:instancePath+"/metadata/delayPath",schemaPath:"#/$defs/StepMetadataResponse/properties/delayPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.delayPath.type,parentSchema:schema76.properties.delayPath,data:data20};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3655,7 +3978,7 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.atTime !== undefined){
 let data22 = data21.atTime;
 if(typeof data22 !== "string"){
-const err23 = {instancePath:instancePath+"/metadata/timed/atTime",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/atTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.timed.properties.atTime.type,parentSchema:schema73.properties.timed.properties.atTime,data:data22};
+const err23 = {instancePath:instancePath+"/metadata/timed/atTime",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/atTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.timed.properties.atTime.type,parentSchema:schema76.properties.timed.properties.atTime,data:data22};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3672,7 +3995,7 @@ const len1 = data23.length;
 for(let i1=0; i1<len1; i1++){
 let data24 = data23[i1];
 if(typeof data24 !== "string"){
-const err24 = {instancePath:instancePath+"/metadata/timed/weekDays/" + i1,schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/weekDays/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.timed.properties.weekDays.items.type,parentSchema:schema73.properties.timed.properties.weekDays.items,data:data24};
+const err24 = {instancePath:instancePath+"/metadata/timed/weekDays/" + i1,schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/weekDays/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.timed.properties.weekDays.items.type,parentSchema:schema76.properties.timed.properties.weekDays.items,data:data24};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3684,7 +4007,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/metadata/timed/weekDays",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/weekDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.timed.properties.weekDays.type,parentSchema:schema73.properties.timed.properties.weekDays,data:data23};
+const err25 = {instancePath:instancePath+"/metadata/timed/weekDays",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/weekDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema76.properties.timed.properties.weekDays.type,parentSchema:schema76.properties.timed.properties.weekDays,data:data23};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3701,7 +4024,7 @@ const len2 = data25.length;
 for(let i2=0; i2<len2; i2++){
 let data26 = data25[i2];
 if(!((typeof data26 == "number") && (isFinite(data26)))){
-const err26 = {instancePath:instancePath+"/metadata/timed/monthDays/" + i2,schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthDays/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.timed.properties.monthDays.items.type,parentSchema:schema73.properties.timed.properties.monthDays.items,data:data26};
+const err26 = {instancePath:instancePath+"/metadata/timed/monthDays/" + i2,schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthDays/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema76.properties.timed.properties.monthDays.items.type,parentSchema:schema76.properties.timed.properties.monthDays.items,data:data26};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3713,7 +4036,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/metadata/timed/monthDays",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.timed.properties.monthDays.type,parentSchema:schema73.properties.timed.properties.monthDays,data:data25};
+const err27 = {instancePath:instancePath+"/metadata/timed/monthDays",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthDays/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema76.properties.timed.properties.monthDays.type,parentSchema:schema76.properties.timed.properties.monthDays,data:data25};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3726,7 +4049,7 @@ errors++;
 if(data21.ordinal !== undefined){
 let data27 = data21.ordinal;
 if(typeof data27 !== "string"){
-const err28 = {instancePath:instancePath+"/metadata/timed/ordinal",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/ordinal/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.timed.properties.ordinal.type,parentSchema:schema73.properties.timed.properties.ordinal,data:data27};
+const err28 = {instancePath:instancePath+"/metadata/timed/ordinal",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/ordinal/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.timed.properties.ordinal.type,parentSchema:schema76.properties.timed.properties.ordinal,data:data27};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3739,7 +4062,7 @@ errors++;
 if(data21.ordinalValue !== undefined){
 let data28 = data21.ordinalValue;
 if(typeof data28 !== "string"){
-const err29 = {instancePath:instancePath+"/metadata/timed/ordinalValue",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/ordinalValue/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.timed.properties.ordinalValue.type,parentSchema:schema73.properties.timed.properties.ordinalValue,data:data28};
+const err29 = {instancePath:instancePath+"/metadata/timed/ordinalValue",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/ordinalValue/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.timed.properties.ordinalValue.type,parentSchema:schema76.properties.timed.properties.ordinalValue,data:data28};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3752,7 +4075,7 @@ errors++;
 if(data21.monthlyType !== undefined){
 let data29 = data21.monthlyType;
 if(typeof data29 !== "string"){
-const err30 = {instancePath:instancePath+"/metadata/timed/monthlyType",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthlyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.timed.properties.monthlyType.type,parentSchema:schema73.properties.timed.properties.monthlyType,data:data29};
+const err30 = {instancePath:instancePath+"/metadata/timed/monthlyType",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/properties/monthlyType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.timed.properties.monthlyType.type,parentSchema:schema76.properties.timed.properties.monthlyType,data:data29};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3764,7 +4087,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/metadata/timed",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.timed.type,parentSchema:schema73.properties.timed,data:data21};
+const err31 = {instancePath:instancePath+"/metadata/timed",schemaPath:"#/$defs/StepMetadataResponse/properties/timed/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.properties.timed.type,parentSchema:schema76.properties.timed,data:data21};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3776,7 +4099,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/StepMetadataResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data:data11};
+const err32 = {instancePath:instancePath+"/metadata",schemaPath:"#/$defs/StepMetadataResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3789,7 +4112,7 @@ errors++;
 if(data.replyCallback !== undefined){
 let data30 = data.replyCallback;
 if((!(data30 && typeof data30 == "object" && !Array.isArray(data30))) && (data30 !== null)){
-const err33 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/properties/replyCallback/type",keyword:"type",params:{type: schema54.properties.replyCallback.type},message:"must be object,null",schema:schema54.properties.replyCallback.type,parentSchema:schema54.properties.replyCallback,data:data30};
+const err33 = {instancePath:instancePath+"/replyCallback",schemaPath:"#/properties/replyCallback/type",keyword:"type",params:{type: schema57.properties.replyCallback.type},message:"must be object,null",schema:schema57.properties.replyCallback.type,parentSchema:schema57.properties.replyCallback,data:data30};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3811,7 +4134,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.variants.type,parentSchema:schema54.properties.variants,data:data31};
+const err34 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.properties.variants.type,parentSchema:schema57.properties.variants,data:data31};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3823,7 +4146,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3837,8 +4160,8 @@ return errors === 0;
 }
 validate35.evaluated = {"props":{"_id":true,"id":true,"uuid":true,"name":true,"_templateId":true,"active":true,"shouldStopOnFail":true,"template":true,"filters":true,"_parentId":true,"metadata":true,"replyCallback":true,"variants":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema74 = {"title":"TriggerResponse","type":"object","required":["identifier"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"identifier":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}},"reservedVariables":{"type":"array","items":{"$ref":"#/$defs/ReservedVariablesResponse"}},"subscriberVariables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}};
-const schema77 = {"title":"TriggerVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}};
+const schema77 = {"title":"TriggerResponse","type":"object","required":["identifier"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"identifier":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}},"reservedVariables":{"type":"array","items":{"$ref":"#/$defs/ReservedVariablesResponse"}},"subscriberVariables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}};
+const schema80 = {"title":"TriggerVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3852,7 +4175,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema80.required,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3864,7 +4187,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.name.type,parentSchema:schema77.properties.name,data:data0};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.name.type,parentSchema:schema80.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3877,7 +4200,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.type.type,parentSchema:schema77.properties.type,data:data1};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.type.type,parentSchema:schema80.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3890,8 +4213,8 @@ errors++;
 if(data._id !== undefined){
 let data2 = data._id;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err3 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data2};
+if(!pattern9.test(data2)){
+const err3 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3902,7 +4225,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data2};
+const err4 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3915,8 +4238,8 @@ errors++;
 if(data.id !== undefined){
 let data3 = data.id;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data3};
+if(!pattern9.test(data3)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3927,7 +4250,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data3};
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3939,7 +4262,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3953,7 +4276,7 @@ return errors === 0;
 }
 validate44.evaluated = {"props":{"name":true,"type":true,"_id":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema80 = {"title":"ReservedVariablesResponse","type":"object","properties":{"type":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}};
+const schema83 = {"title":"ReservedVariablesResponse","type":"object","properties":{"type":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3969,7 +4292,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.type.type,parentSchema:schema80.properties.type,data:data0};
+const err0 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.type.type,parentSchema:schema83.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3991,7 +4314,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.variables.type,parentSchema:schema80.properties.variables,data:data1};
+const err1 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema83.properties.variables.type,parentSchema:schema83.properties.variables,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4003,7 +4326,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4030,7 +4353,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.identifier === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema74.required,parentSchema:schema74,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema77.required,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4042,8 +4365,8 @@ errors++;
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4054,7 +4377,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err2 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4067,8 +4390,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data1};
+if(!pattern9.test(data1)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4079,7 +4402,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data1};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4092,7 +4415,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.type.type,parentSchema:schema74.properties.type,data:data2};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.type.type,parentSchema:schema77.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4105,7 +4428,7 @@ errors++;
 if(data.identifier !== undefined){
 let data3 = data.identifier;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.identifier.type,parentSchema:schema74.properties.identifier,data:data3};
+const err6 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.identifier.type,parentSchema:schema77.properties.identifier,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4127,7 +4450,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.variables.type,parentSchema:schema74.properties.variables,data:data4};
+const err7 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.properties.variables.type,parentSchema:schema77.properties.variables,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4149,7 +4472,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/reservedVariables",schemaPath:"#/properties/reservedVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.reservedVariables.type,parentSchema:schema74.properties.reservedVariables,data:data6};
+const err8 = {instancePath:instancePath+"/reservedVariables",schemaPath:"#/properties/reservedVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.properties.reservedVariables.type,parentSchema:schema77.properties.reservedVariables,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4171,7 +4494,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/subscriberVariables",schemaPath:"#/properties/subscriberVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.subscriberVariables.type,parentSchema:schema74.properties.subscriberVariables,data:data8};
+const err9 = {instancePath:instancePath+"/subscriberVariables",schemaPath:"#/properties/subscriberVariables/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema77.properties.subscriberVariables.type,parentSchema:schema77.properties.subscriberVariables,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4183,7 +4506,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4197,7 +4520,7 @@ return errors === 0;
 }
 validate43.evaluated = {"props":{"_id":true,"id":true,"type":true,"identifier":true,"variables":true,"reservedVariables":true,"subscriberVariables":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema82 = {"title":"NotificationGroupResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]}}};
+const schema85 = {"title":"NotificationGroupResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4213,8 +4536,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err0 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4225,7 +4548,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err1 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4238,7 +4561,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.name.type,parentSchema:schema82.properties.name,data:data1};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4251,8 +4574,8 @@ errors++;
 if(data._environmentId !== undefined){
 let data2 = data._environmentId;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err3 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data2};
+if(!pattern9.test(data2)){
+const err3 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4263,7 +4586,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data2};
+const err4 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4276,8 +4599,8 @@ errors++;
 if(data._organizationId !== undefined){
 let data3 = data._organizationId;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err5 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data3};
+if(!pattern9.test(data3)){
+const err5 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4288,7 +4611,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data3};
+const err6 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4301,7 +4624,7 @@ errors++;
 if(data._parentId !== undefined){
 let data4 = data._parentId;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema82.properties._parentId.type},message:"must be string,null",schema:schema82.properties._parentId.type,parentSchema:schema82.properties._parentId,data:data4};
+const err7 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema85.properties._parentId.type},message:"must be string,null",schema:schema85.properties._parentId.type,parentSchema:schema85.properties._parentId,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4313,7 +4636,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4340,7 +4663,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_id"},message:"must have required property '"+"_id"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_id"},message:"must have required property '"+"_id"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4350,7 +4673,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4360,7 +4683,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.steps === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4370,7 +4693,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.triggers === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "triggers"},message:"must have required property '"+"triggers"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "triggers"},message:"must have required property '"+"triggers"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4382,8 +4705,8 @@ errors++;
 if(data._id !== undefined){
 let data0 = data._id;
 if(typeof data0 === "string"){
-if(!pattern6.test(data0)){
-const err4 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data0};
+if(!pattern9.test(data0)){
+const err4 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4394,7 +4717,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data0};
+const err5 = {instancePath:instancePath+"/_id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4407,8 +4730,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data1};
+if(!pattern9.test(data1)){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4419,7 +4742,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data1};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4432,7 +4755,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.name.type,parentSchema:schema50.properties.name,data:data2};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.name.type,parentSchema:schema53.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4445,7 +4768,7 @@ errors++;
 if(data.description !== undefined){
 let data3 = data.description;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.description.type,parentSchema:schema50.properties.description,data:data3};
+const err9 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.description.type,parentSchema:schema53.properties.description,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4458,7 +4781,7 @@ errors++;
 if(data.active !== undefined){
 let data4 = data.active;
 if(typeof data4 !== "boolean"){
-const err10 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.active.type,parentSchema:schema50.properties.active,data:data4};
+const err10 = {instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.active.type,parentSchema:schema53.properties.active,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4471,7 +4794,7 @@ errors++;
 if(data.draft !== undefined){
 let data5 = data.draft;
 if(typeof data5 !== "boolean"){
-const err11 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.draft.type,parentSchema:schema50.properties.draft,data:data5};
+const err11 = {instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.draft.type,parentSchema:schema53.properties.draft,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4484,7 +4807,7 @@ errors++;
 if(data.critical !== undefined){
 let data6 = data.critical;
 if(typeof data6 !== "boolean"){
-const err12 = {instancePath:instancePath+"/critical",schemaPath:"#/properties/critical/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.critical.type,parentSchema:schema50.properties.critical,data:data6};
+const err12 = {instancePath:instancePath+"/critical",schemaPath:"#/properties/critical/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.critical.type,parentSchema:schema53.properties.critical,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4497,7 +4820,7 @@ errors++;
 if(data.isBlueprint !== undefined){
 let data7 = data.isBlueprint;
 if(typeof data7 !== "boolean"){
-const err13 = {instancePath:instancePath+"/isBlueprint",schemaPath:"#/properties/isBlueprint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.isBlueprint.type,parentSchema:schema50.properties.isBlueprint,data:data7};
+const err13 = {instancePath:instancePath+"/isBlueprint",schemaPath:"#/properties/isBlueprint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.isBlueprint.type,parentSchema:schema53.properties.isBlueprint,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4510,7 +4833,7 @@ errors++;
 if(data.type !== undefined){
 let data8 = data.type;
 if(typeof data8 !== "string"){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.type.type,parentSchema:schema50.properties.type,data:data8};
+const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.type.type,parentSchema:schema53.properties.type,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4523,7 +4846,7 @@ errors++;
 if(data.origin !== undefined){
 let data9 = data.origin;
 if(typeof data9 !== "string"){
-const err15 = {instancePath:instancePath+"/origin",schemaPath:"#/properties/origin/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.origin.type,parentSchema:schema50.properties.origin,data:data9};
+const err15 = {instancePath:instancePath+"/origin",schemaPath:"#/properties/origin/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.origin.type,parentSchema:schema53.properties.origin,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4539,7 +4862,7 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.email !== undefined){
 let data11 = data10.email;
 if(typeof data11 !== "boolean"){
-const err16 = {instancePath:instancePath+"/preferenceSettings/email",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/email/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.email.type,parentSchema:schema53.properties.email,data:data11};
+const err16 = {instancePath:instancePath+"/preferenceSettings/email",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/email/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.email.type,parentSchema:schema56.properties.email,data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4552,7 +4875,7 @@ errors++;
 if(data10.sms !== undefined){
 let data12 = data10.sms;
 if(typeof data12 !== "boolean"){
-const err17 = {instancePath:instancePath+"/preferenceSettings/sms",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/sms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.sms.type,parentSchema:schema53.properties.sms,data:data12};
+const err17 = {instancePath:instancePath+"/preferenceSettings/sms",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/sms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.sms.type,parentSchema:schema56.properties.sms,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4565,7 +4888,7 @@ errors++;
 if(data10.in_app !== undefined){
 let data13 = data10.in_app;
 if(typeof data13 !== "boolean"){
-const err18 = {instancePath:instancePath+"/preferenceSettings/in_app",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/in_app/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.in_app.type,parentSchema:schema53.properties.in_app,data:data13};
+const err18 = {instancePath:instancePath+"/preferenceSettings/in_app",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/in_app/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.in_app.type,parentSchema:schema56.properties.in_app,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4578,7 +4901,7 @@ errors++;
 if(data10.chat !== undefined){
 let data14 = data10.chat;
 if(typeof data14 !== "boolean"){
-const err19 = {instancePath:instancePath+"/preferenceSettings/chat",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/chat/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.chat.type,parentSchema:schema53.properties.chat,data:data14};
+const err19 = {instancePath:instancePath+"/preferenceSettings/chat",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/chat/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.chat.type,parentSchema:schema56.properties.chat,data:data14};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4591,7 +4914,7 @@ errors++;
 if(data10.push !== undefined){
 let data15 = data10.push;
 if(typeof data15 !== "boolean"){
-const err20 = {instancePath:instancePath+"/preferenceSettings/push",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/push/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.push.type,parentSchema:schema53.properties.push,data:data15};
+const err20 = {instancePath:instancePath+"/preferenceSettings/push",schemaPath:"#/$defs/PreferenceSettingsResponse/properties/push/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.push.type,parentSchema:schema56.properties.push,data:data15};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4603,7 +4926,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/preferenceSettings",schemaPath:"#/$defs/PreferenceSettingsResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data:data10};
+const err21 = {instancePath:instancePath+"/preferenceSettings",schemaPath:"#/$defs/PreferenceSettingsResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4620,7 +4943,7 @@ const len0 = data16.length;
 for(let i0=0; i0<len0; i0++){
 let data17 = data16[i0];
 if(typeof data17 !== "string"){
-const err22 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.tags.items.type,parentSchema:schema50.properties.tags.items,data:data17};
+const err22 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.tags.items.type,parentSchema:schema53.properties.tags.items,data:data17};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4632,7 +4955,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.tags.type,parentSchema:schema50.properties.tags,data:data16};
+const err23 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.tags.type,parentSchema:schema53.properties.tags,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4654,7 +4977,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.steps.type,parentSchema:schema50.properties.steps,data:data18};
+const err24 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.steps.type,parentSchema:schema53.properties.steps,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4676,7 +4999,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema50.properties.triggers.type,parentSchema:schema50.properties.triggers,data:data20};
+const err25 = {instancePath:instancePath+"/triggers",schemaPath:"#/properties/triggers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.properties.triggers.type,parentSchema:schema53.properties.triggers,data:data20};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4689,8 +5012,8 @@ errors++;
 if(data._notificationGroupId !== undefined){
 let data22 = data._notificationGroupId;
 if(typeof data22 === "string"){
-if(!pattern6.test(data22)){
-const err26 = {instancePath:instancePath+"/_notificationGroupId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data22};
+if(!pattern9.test(data22)){
+const err26 = {instancePath:instancePath+"/_notificationGroupId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data22};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4701,7 +5024,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/_notificationGroupId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data22};
+const err27 = {instancePath:instancePath+"/_notificationGroupId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data22};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4720,8 +5043,8 @@ errors = vErrors.length;
 if(data._environmentId !== undefined){
 let data24 = data._environmentId;
 if(typeof data24 === "string"){
-if(!pattern6.test(data24)){
-const err28 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data24};
+if(!pattern9.test(data24)){
+const err28 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data24};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4732,7 +5055,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data24};
+const err29 = {instancePath:instancePath+"/_environmentId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data24};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4745,8 +5068,8 @@ errors++;
 if(data._organizationId !== undefined){
 let data25 = data._organizationId;
 if(typeof data25 === "string"){
-if(!pattern6.test(data25)){
-const err30 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data25};
+if(!pattern9.test(data25)){
+const err30 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data25};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4757,7 +5080,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data25};
+const err31 = {instancePath:instancePath+"/_organizationId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data25};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4770,8 +5093,8 @@ errors++;
 if(data._creatorId !== undefined){
 let data26 = data._creatorId;
 if(typeof data26 === "string"){
-if(!pattern6.test(data26)){
-const err32 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema51,data:data26};
+if(!pattern9.test(data26)){
+const err32 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema54,data:data26};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4782,7 +5105,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.type,parentSchema:schema51,data:data26};
+const err33 = {instancePath:instancePath+"/_creatorId",schemaPath:"#/$defs/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.type,parentSchema:schema54,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4795,7 +5118,7 @@ errors++;
 if(data._parentId !== undefined){
 let data27 = data._parentId;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err34 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema50.properties._parentId.type},message:"must be string,null",schema:schema50.properties._parentId.type,parentSchema:schema50.properties._parentId,data:data27};
+const err34 = {instancePath:instancePath+"/_parentId",schemaPath:"#/properties/_parentId/type",keyword:"type",params:{type: schema53.properties._parentId.type},message:"must be string,null",schema:schema53.properties._parentId.type,parentSchema:schema53.properties._parentId,data:data27};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4808,7 +5131,7 @@ errors++;
 if(data.deleted !== undefined){
 let data28 = data.deleted;
 if(typeof data28 !== "boolean"){
-const err35 = {instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.deleted.type,parentSchema:schema50.properties.deleted,data:data28};
+const err35 = {instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.deleted.type,parentSchema:schema53.properties.deleted,data:data28};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4821,7 +5144,7 @@ errors++;
 if(data.deletedAt !== undefined){
 let data29 = data.deletedAt;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err36 = {instancePath:instancePath+"/deletedAt",schemaPath:"#/properties/deletedAt/type",keyword:"type",params:{type: schema50.properties.deletedAt.type},message:"must be string,null",schema:schema50.properties.deletedAt.type,parentSchema:schema50.properties.deletedAt,data:data29};
+const err36 = {instancePath:instancePath+"/deletedAt",schemaPath:"#/properties/deletedAt/type",keyword:"type",params:{type: schema53.properties.deletedAt.type},message:"must be string,null",schema:schema53.properties.deletedAt.type,parentSchema:schema53.properties.deletedAt,data:data29};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4834,7 +5157,7 @@ errors++;
 if(data.deletedBy !== undefined){
 let data30 = data.deletedBy;
 if((typeof data30 !== "string") && (data30 !== null)){
-const err37 = {instancePath:instancePath+"/deletedBy",schemaPath:"#/properties/deletedBy/type",keyword:"type",params:{type: schema50.properties.deletedBy.type},message:"must be string,null",schema:schema50.properties.deletedBy.type,parentSchema:schema50.properties.deletedBy,data:data30};
+const err37 = {instancePath:instancePath+"/deletedBy",schemaPath:"#/properties/deletedBy/type",keyword:"type",params:{type: schema53.properties.deletedBy.type},message:"must be string,null",schema:schema53.properties.deletedBy.type,parentSchema:schema53.properties.deletedBy,data:data30};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4848,7 +5171,7 @@ if(data.createdAt !== undefined){
 let data31 = data.createdAt;
 if(typeof data31 === "string"){
 if(!(formats0.validate(data31))){
-const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema67,data:data31};
+const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema70,data:data31};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4859,7 +5182,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data:data31};
+const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data31};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4873,7 +5196,7 @@ if(data.updatedAt !== undefined){
 let data32 = data.updatedAt;
 if(typeof data32 === "string"){
 if(!(formats0.validate(data32))){
-const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema67,data:data32};
+const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema70,data:data32};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4884,7 +5207,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.type,parentSchema:schema67,data:data32};
+const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4897,7 +5220,7 @@ errors++;
 if(data.__v !== undefined){
 let data33 = data.__v;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err42 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema50.properties.__v.type,parentSchema:schema50.properties.__v,data:data33};
+const err42 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.__v.type,parentSchema:schema53.properties.__v,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4908,7 +5231,7 @@ errors++;
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 0 || isNaN(data33)){
-const err43 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema50.properties.__v,data:data33};
+const err43 = {instancePath:instancePath+"/__v",schemaPath:"#/properties/__v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema53.properties.__v,data:data33};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4922,7 +5245,7 @@ errors++;
 if(data.data !== undefined){
 let data34 = data.data;
 if((!(data34 && typeof data34 == "object" && !Array.isArray(data34))) && (data34 !== null)){
-const err44 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema50.properties.data.type},message:"must be object,null",schema:schema50.properties.data.type,parentSchema:schema50.properties.data,data:data34};
+const err44 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: schema53.properties.data.type},message:"must be object,null",schema:schema53.properties.data.type,parentSchema:schema53.properties.data,data:data34};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4935,7 +5258,7 @@ errors++;
 if(data.workflowIntegrationStatus !== undefined){
 let data35 = data.workflowIntegrationStatus;
 if((!(data35 && typeof data35 == "object" && !Array.isArray(data35))) && (data35 !== null)){
-const err45 = {instancePath:instancePath+"/workflowIntegrationStatus",schemaPath:"#/properties/workflowIntegrationStatus/type",keyword:"type",params:{type: schema50.properties.workflowIntegrationStatus.type},message:"must be object,null",schema:schema50.properties.workflowIntegrationStatus.type,parentSchema:schema50.properties.workflowIntegrationStatus,data:data35};
+const err45 = {instancePath:instancePath+"/workflowIntegrationStatus",schemaPath:"#/properties/workflowIntegrationStatus/type",keyword:"type",params:{type: schema53.properties.workflowIntegrationStatus.type},message:"must be object,null",schema:schema53.properties.workflowIntegrationStatus.type,parentSchema:schema53.properties.workflowIntegrationStatus,data:data35};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4947,7 +5270,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4975,7 +5298,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4992,7 +5315,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5007,13 +5330,13 @@ return errors === 0;
 validate33.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateWfsyncConfig: SchemaValidator<WfsyncConfig> = validate54;
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"type":"string","minLength":1},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0}}},"allowInsecureHttp":{"type":"boolean"}}}}};
-const schema92 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
-const schema93 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0}}},"allowInsecureHttp":{"type":"boolean"}}};
-const pattern31 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
-const pattern32 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
-const pattern34 = new RegExp("^https?://", "u");
-const pattern35 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"type":"string","minLength":1},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
+const schema95 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
+const schema96 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
+const pattern34 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
+const pattern35 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
+const pattern37 = new RegExp("^https?://", "u");
+const pattern38 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
 const formats8 = __runtime2.fullFormats.uri;
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5030,7 +5353,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "$schema") || (key0 === "workflowsDir")) || (key0 === "defaultTarget")) || (key0 === "rules")) || (key0 === "targets"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema91,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema94,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5043,7 +5366,7 @@ errors++;
 if(data.$schema !== undefined){
 let data0 = data.$schema;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.$schema.type,parentSchema:schema91.properties.$schema,data:data0};
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.$schema.type,parentSchema:schema94.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5057,7 +5380,7 @@ if(data.workflowsDir !== undefined){
 let data1 = data.workflowsDir;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err2 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema91.properties.workflowsDir,data:data1};
+const err2 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.workflowsDir,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5068,7 +5391,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.workflowsDir.type,parentSchema:schema91.properties.workflowsDir,data:data1};
+const err3 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.workflowsDir.type,parentSchema:schema94.properties.workflowsDir,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5081,8 +5404,8 @@ errors++;
 if(data.defaultTarget !== undefined){
 let data2 = data.defaultTarget;
 if(typeof data2 === "string"){
-if(!pattern31.test(data2)){
-const err4 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema91.properties.defaultTarget,data:data2};
+if(!pattern34.test(data2)){
+const err4 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema94.properties.defaultTarget,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5093,7 +5416,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.properties.defaultTarget.type,parentSchema:schema91.properties.defaultTarget,data:data2};
+const err5 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.defaultTarget.type,parentSchema:schema94.properties.defaultTarget,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5109,8 +5432,8 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs10 = errors;
 if(typeof key1 === "string"){
-if(!pattern32.test(key1)){
-const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$",parentSchema:schema91.properties.rules.propertyNames,data:key1,propertyName:key1};
+if(!pattern35.test(key1)){
+const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$",parentSchema:schema94.properties.rules.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5122,7 +5445,7 @@ errors++;
 }
 var valid1 = _errs10 === errors;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema91.properties.rules.propertyNames,parentSchema:schema91.properties.rules,data:data3};
+const err7 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema94.properties.rules.propertyNames,parentSchema:schema94.properties.rules,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5135,7 +5458,7 @@ errors++;
 for(const key2 in data3){
 let data4 = data3[key2];
 if(!((((data4 === "error") || (data4 === "warning")) || (data4 === "info")) || (data4 === "off"))){
-const err8 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/RuleSeverity/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data4};
+const err8 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/RuleSeverity/enum",keyword:"enum",params:{allowedValues: schema95.enum},message:"must be equal to one of the allowed values",schema:schema95.enum,parentSchema:schema95,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5147,7 +5470,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.rules.type,parentSchema:schema91.properties.rules,data:data3};
+const err9 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.properties.rules.type,parentSchema:schema94.properties.rules,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5163,8 +5486,8 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key3 in data5){
 const _errs16 = errors;
 if(typeof key3 === "string"){
-if(!pattern31.test(key3)){
-const err10 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema91.properties.targets.propertyNames,data:key3,propertyName:key3};
+if(!pattern34.test(key3)){
+const err10 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema94.properties.targets.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5176,7 +5499,7 @@ errors++;
 }
 var valid4 = _errs16 === errors;
 if(!valid4){
-const err11 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema91.properties.targets.propertyNames,parentSchema:schema91.properties.targets,data:data5};
+const err11 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema94.properties.targets.propertyNames,parentSchema:schema94.properties.targets,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5191,8 +5514,8 @@ if(!(key4 === "local")){
 let data6 = data5[key4];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key5 in data6){
-if(!(func1.call(schema93.properties, key5))){
-const err12 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema93,data:data6};
+if(!(func1.call(schema96.properties, key5))){
+const err12 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema96,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5205,8 +5528,8 @@ errors++;
 if(data6.baseUrl !== undefined){
 let data7 = data6.baseUrl;
 if(typeof data7 === "string"){
-if(!pattern34.test(data7)){
-const err13 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema93.properties.baseUrl,data:data7};
+if(!pattern37.test(data7)){
+const err13 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema96.properties.baseUrl,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5216,7 +5539,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(formats8(data7))){
-const err14 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema93.properties.baseUrl,data:data7};
+const err14 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema96.properties.baseUrl,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5227,7 +5550,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.baseUrl.type,parentSchema:schema93.properties.baseUrl,data:data7};
+const err15 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.baseUrl.type,parentSchema:schema96.properties.baseUrl,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5240,8 +5563,8 @@ errors++;
 if(data6.apiKeyEnv !== undefined){
 let data8 = data6.apiKeyEnv;
 if(typeof data8 === "string"){
-if(!pattern35.test(data8)){
-const err16 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema93.properties.apiKeyEnv,data:data8};
+if(!pattern38.test(data8)){
+const err16 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema96.properties.apiKeyEnv,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5252,7 +5575,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.apiKeyEnv.type,parentSchema:schema93.properties.apiKeyEnv,data:data8};
+const err17 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.apiKeyEnv.type,parentSchema:schema96.properties.apiKeyEnv,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5265,8 +5588,8 @@ errors++;
 if(data6.notificationGroupId !== undefined){
 let data9 = data6.notificationGroupId;
 if(typeof data9 === "string"){
-if(!pattern6.test(data9)){
-const err18 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema93.properties.notificationGroupId,data:data9};
+if(!pattern9.test(data9)){
+const err18 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema96.properties.notificationGroupId,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5277,7 +5600,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.notificationGroupId.type,parentSchema:schema93.properties.notificationGroupId,data:data9};
+const err19 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.notificationGroupId.type,parentSchema:schema96.properties.notificationGroupId,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5293,8 +5616,8 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 for(const key6 in data10){
 const _errs30 = errors;
 if(typeof key6 === "string"){
-if(!pattern31.test(key6)){
-const err20 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema93.properties.notificationGroups.propertyNames,data:key6,propertyName:key6};
+if(!pattern34.test(key6)){
+const err20 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema96.properties.notificationGroups.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5306,7 +5629,7 @@ errors++;
 }
 var valid8 = _errs30 === errors;
 if(!valid8){
-const err21 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema93.properties.notificationGroups.propertyNames,parentSchema:schema93.properties.notificationGroups,data:data10};
+const err21 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema96.properties.notificationGroups.propertyNames,parentSchema:schema96.properties.notificationGroups,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5319,8 +5642,8 @@ errors++;
 for(const key7 in data10){
 let data11 = data10[key7];
 if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
-const err22 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema93.properties.notificationGroups.additionalProperties,data:data11};
+if(!pattern9.test(data11)){
+const err22 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema96.properties.notificationGroups.additionalProperties,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5331,7 +5654,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.notificationGroups.additionalProperties.type,parentSchema:schema93.properties.notificationGroups.additionalProperties,data:data11};
+const err23 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.notificationGroups.additionalProperties.type,parentSchema:schema96.properties.notificationGroups.additionalProperties,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5343,7 +5666,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.notificationGroups.type,parentSchema:schema93.properties.notificationGroups,data:data10};
+const err24 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.notificationGroups.type,parentSchema:schema96.properties.notificationGroups,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5357,7 +5680,7 @@ if(data6.state !== undefined){
 let data12 = data6.state;
 if(typeof data12 === "string"){
 if(func2(data12) < 1){
-const err25 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema93.properties.state,data:data12};
+const err25 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema96.properties.state,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5368,7 +5691,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.state.type,parentSchema:schema93.properties.state,data:data12};
+const err26 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.state.type,parentSchema:schema96.properties.state,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5381,7 +5704,7 @@ errors++;
 if(data6.concurrency !== undefined){
 let data13 = data6.concurrency;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.concurrency.type,parentSchema:schema93.properties.concurrency,data:data13};
+const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.concurrency.type,parentSchema:schema96.properties.concurrency,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5392,7 +5715,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 > 64 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema93.properties.concurrency,data:data13};
+const err28 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema96.properties.concurrency,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5402,7 +5725,7 @@ vErrors.push(err28);
 errors++;
 }
 if(data13 < 1 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.concurrency,data:data13};
+const err29 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.concurrency,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5417,7 +5740,7 @@ if(data6.rateLimit !== undefined){
 let data14 = data6.rateLimit;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 <= 0 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema93.properties.rateLimit,data:data14};
+const err30 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema96.properties.rateLimit,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5428,7 +5751,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema93.properties.rateLimit.type,parentSchema:schema93.properties.rateLimit,data:data14};
+const err31 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.rateLimit.type,parentSchema:schema96.properties.rateLimit,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5443,7 +5766,7 @@ let data15 = data6.timeouts;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 for(const key8 in data15){
 if(!((((key8 === "connectMs") || (key8 === "headersMs")) || (key8 === "bodyMs")) || (key8 === "commandMs"))){
-const err32 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema93.properties.timeouts,data:data15};
+const err32 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema96.properties.timeouts,data:data15};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5456,7 +5779,7 @@ errors++;
 if(data15.connectMs !== undefined){
 let data16 = data15.connectMs;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err33 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.connectMs.type,parentSchema:schema93.properties.timeouts.properties.connectMs,data:data16};
+const err33 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.connectMs.type,parentSchema:schema96.properties.timeouts.properties.connectMs,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5467,7 +5790,7 @@ errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 1 || isNaN(data16)){
-const err34 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.connectMs,data:data16};
+const err34 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.connectMs,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5481,7 +5804,7 @@ errors++;
 if(data15.headersMs !== undefined){
 let data17 = data15.headersMs;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err35 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.headersMs.type,parentSchema:schema93.properties.timeouts.properties.headersMs,data:data17};
+const err35 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.headersMs.type,parentSchema:schema96.properties.timeouts.properties.headersMs,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5492,7 +5815,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 1 || isNaN(data17)){
-const err36 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.headersMs,data:data17};
+const err36 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.headersMs,data:data17};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5506,7 +5829,7 @@ errors++;
 if(data15.bodyMs !== undefined){
 let data18 = data15.bodyMs;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err37 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.bodyMs.type,parentSchema:schema93.properties.timeouts.properties.bodyMs,data:data18};
+const err37 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.bodyMs.type,parentSchema:schema96.properties.timeouts.properties.bodyMs,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5517,7 +5840,7 @@ errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 1 || isNaN(data18)){
-const err38 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.bodyMs,data:data18};
+const err38 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.bodyMs,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5531,7 +5854,7 @@ errors++;
 if(data15.commandMs !== undefined){
 let data19 = data15.commandMs;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err39 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.commandMs.type,parentSchema:schema93.properties.timeouts.properties.commandMs,data:data19};
+const err39 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.commandMs.type,parentSchema:schema96.properties.timeouts.properties.commandMs,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5542,7 +5865,7 @@ errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < 1 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.commandMs,data:data19};
+const err40 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.commandMs,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5555,7 +5878,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.timeouts.type,parentSchema:schema93.properties.timeouts,data:data15};
+const err41 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.timeouts.type,parentSchema:schema96.properties.timeouts,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5569,8 +5892,8 @@ if(data6.retries !== undefined){
 let data20 = data6.retries;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 for(const key9 in data20){
-if(!((key9 === "maxAttempts") || (key9 === "budget"))){
-const err42 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema93.properties.retries,data:data20};
+if(!(((key9 === "maxAttempts") || (key9 === "budget")) || (key9 === "rateLimitWaits"))){
+const err42 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema96.properties.retries,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5583,7 +5906,7 @@ errors++;
 if(data20.maxAttempts !== undefined){
 let data21 = data20.maxAttempts;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err43 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.retries.properties.maxAttempts.type,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data21};
+const err43 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.maxAttempts.type,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5594,7 +5917,7 @@ errors++;
 }
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 > 20 || isNaN(data21)){
-const err44 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data21};
+const err44 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5604,7 +5927,7 @@ vErrors.push(err44);
 errors++;
 }
 if(data21 < 1 || isNaN(data21)){
-const err45 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data21};
+const err45 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5618,7 +5941,7 @@ errors++;
 if(data20.budget !== undefined){
 let data22 = data20.budget;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err46 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.retries.properties.budget.type,parentSchema:schema93.properties.retries.properties.budget,data:data22};
+const err46 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.budget.type,parentSchema:schema96.properties.retries.properties.budget,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5629,7 +5952,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 < 0 || isNaN(data22)){
-const err47 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema93.properties.retries.properties.budget,data:data22};
+const err47 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema96.properties.retries.properties.budget,data:data22};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5640,9 +5963,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.retries.type,parentSchema:schema93.properties.retries,data:data20};
+if(data20.rateLimitWaits !== undefined){
+let data23 = data20.rateLimitWaits;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err48 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.rateLimitWaits.type,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data23};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5651,11 +5975,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data6.allowInsecureHttp !== undefined){
-let data23 = data6.allowInsecureHttp;
-if(typeof data23 !== "boolean"){
-const err49 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema93.properties.allowInsecureHttp.type,parentSchema:schema93.properties.allowInsecureHttp,data:data23};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 1000 || isNaN(data23)){
+const err49 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5664,10 +5986,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.type,parentSchema:schema93,data:data6};
+if(data23 < 0 || isNaN(data23)){
+const err50 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5676,9 +5996,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.baseUrl === undefined){
-const err51 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema91.properties.targets.additionalProperties.required,parentSchema:schema91.properties.targets.additionalProperties,data:data6};
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.retries.type,parentSchema:schema96.properties.retries,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5688,8 +6010,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.targets.additionalProperties.type,parentSchema:schema91.properties.targets.additionalProperties,data:data6};
+if(data6.allowInsecureHttp !== undefined){
+let data24 = data6.allowInsecureHttp;
+if(typeof data24 !== "boolean"){
+const err52 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema96.properties.allowInsecureHttp.type,parentSchema:schema96.properties.allowInsecureHttp,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5700,12 +6024,8 @@ errors++;
 }
 }
 }
-if(data5.local !== undefined){
-let data24 = data5.local;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key10 in data24){
-if(!(func1.call(schema93.properties, key10))){
-const err53 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema93,data:data24};
+else {
+const err53 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data6};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5714,12 +6034,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data24.baseUrl !== undefined){
-let data25 = data24.baseUrl;
-if(typeof data25 === "string"){
-if(!pattern34.test(data25)){
-const err54 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema93.properties.baseUrl,data:data25};
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.baseUrl === undefined){
+const err54 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema94.properties.targets.additionalProperties.required,parentSchema:schema94.properties.targets.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5728,8 +6045,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!(formats8(data25))){
-const err55 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema93.properties.baseUrl,data:data25};
+}
+else {
+const err55 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.properties.targets.additionalProperties.type,parentSchema:schema94.properties.targets.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5739,8 +6057,13 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.baseUrl.type,parentSchema:schema93.properties.baseUrl,data:data25};
+}
+if(data5.local !== undefined){
+let data25 = data5.local;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key10 in data25){
+if(!(func1.call(schema96.properties, key10))){
+const err56 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema96,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5750,11 +6073,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data24.apiKeyEnv !== undefined){
-let data26 = data24.apiKeyEnv;
+if(data25.baseUrl !== undefined){
+let data26 = data25.baseUrl;
 if(typeof data26 === "string"){
-if(!pattern35.test(data26)){
-const err57 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema93.properties.apiKeyEnv,data:data26};
+if(!pattern37.test(data26)){
+const err57 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema96.properties.baseUrl,data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5763,9 +6086,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.apiKeyEnv.type,parentSchema:schema93.properties.apiKeyEnv,data:data26};
+if(!(formats8(data26))){
+const err58 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema96.properties.baseUrl,data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5775,11 +6097,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data24.notificationGroupId !== undefined){
-let data27 = data24.notificationGroupId;
-if(typeof data27 === "string"){
-if(!pattern6.test(data27)){
-const err59 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema93.properties.notificationGroupId,data:data27};
+else {
+const err59 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.baseUrl.type,parentSchema:schema96.properties.baseUrl,data:data26};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5789,8 +6108,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.notificationGroupId.type,parentSchema:schema93.properties.notificationGroupId,data:data27};
+if(data25.apiKeyEnv !== undefined){
+let data27 = data25.apiKeyEnv;
+if(typeof data27 === "string"){
+if(!pattern38.test(data27)){
+const err60 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema96.properties.apiKeyEnv,data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5800,14 +6122,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data24.notificationGroups !== undefined){
-let data28 = data24.notificationGroups;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key11 in data28){
-const _errs73 = errors;
-if(typeof key11 === "string"){
-if(!pattern31.test(key11)){
-const err61 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema93.properties.notificationGroups.propertyNames,data:key11,propertyName:key11};
+else {
+const err61 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.apiKeyEnv.type,parentSchema:schema96.properties.apiKeyEnv,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5817,9 +6133,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-var valid15 = _errs73 === errors;
-if(!valid15){
-const err62 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema93.properties.notificationGroups.propertyNames,parentSchema:schema93.properties.notificationGroups,data:data28};
+if(data25.notificationGroupId !== undefined){
+let data28 = data25.notificationGroupId;
+if(typeof data28 === "string"){
+if(!pattern9.test(data28)){
+const err62 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema96.properties.notificationGroupId,data:data28};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5829,11 +6147,8 @@ vErrors.push(err62);
 errors++;
 }
 }
-for(const key12 in data28){
-let data29 = data28[key12];
-if(typeof data29 === "string"){
-if(!pattern6.test(data29)){
-const err63 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema93.properties.notificationGroups.additionalProperties,data:data29};
+else {
+const err63 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.notificationGroupId.type,parentSchema:schema96.properties.notificationGroupId,data:data28};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5843,8 +6158,14 @@ vErrors.push(err63);
 errors++;
 }
 }
-else {
-const err64 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.notificationGroups.additionalProperties.type,parentSchema:schema93.properties.notificationGroups.additionalProperties,data:data29};
+if(data25.notificationGroups !== undefined){
+let data29 = data25.notificationGroups;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key11 in data29){
+const _errs75 = errors;
+if(typeof key11 === "string"){
+if(!pattern34.test(key11)){
+const err64 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema96.properties.notificationGroups.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -5854,9 +6175,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.notificationGroups.type,parentSchema:schema93.properties.notificationGroups,data:data28};
+var valid15 = _errs75 === errors;
+if(!valid15){
+const err65 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema96.properties.notificationGroups.propertyNames,parentSchema:schema96.properties.notificationGroups,data:data29};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5866,11 +6187,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data24.state !== undefined){
-let data30 = data24.state;
+for(const key12 in data29){
+let data30 = data29[key12];
 if(typeof data30 === "string"){
-if(func2(data30) < 1){
-const err66 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema93.properties.state,data:data30};
+if(!pattern9.test(data30)){
+const err66 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema96.properties.notificationGroups.additionalProperties,data:data30};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5881,7 +6202,7 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.properties.state.type,parentSchema:schema93.properties.state,data:data30};
+const err67 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.notificationGroups.additionalProperties.type,parentSchema:schema96.properties.notificationGroups.additionalProperties,data:data30};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5891,10 +6212,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data24.concurrency !== undefined){
-let data31 = data24.concurrency;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err68 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.concurrency.type,parentSchema:schema93.properties.concurrency,data:data31};
+}
+else {
+const err68 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.notificationGroups.type,parentSchema:schema96.properties.notificationGroups,data:data29};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5903,9 +6223,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 64 || isNaN(data31)){
-const err69 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema93.properties.concurrency,data:data31};
+}
+if(data25.state !== undefined){
+let data31 = data25.state;
+if(typeof data31 === "string"){
+if(func2(data31) < 1){
+const err69 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema96.properties.state,data:data31};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5914,8 +6237,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data31 < 1 || isNaN(data31)){
-const err70 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.concurrency,data:data31};
+}
+else {
+const err70 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.state.type,parentSchema:schema96.properties.state,data:data31};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5925,12 +6249,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-if(data24.rateLimit !== undefined){
-let data32 = data24.rateLimit;
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 <= 0 || isNaN(data32)){
-const err71 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema93.properties.rateLimit,data:data32};
+if(data25.concurrency !== undefined){
+let data32 = data25.concurrency;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err71 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.concurrency.type,parentSchema:schema96.properties.concurrency,data:data32};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5939,9 +6261,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema93.properties.rateLimit.type,parentSchema:schema93.properties.rateLimit,data:data32};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 64 || isNaN(data32)){
+const err72 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema96.properties.concurrency,data:data32};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -5950,13 +6272,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-if(data24.timeouts !== undefined){
-let data33 = data24.timeouts;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key13 in data33){
-if(!((((key13 === "connectMs") || (key13 === "headersMs")) || (key13 === "bodyMs")) || (key13 === "commandMs"))){
-const err73 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema93.properties.timeouts,data:data33};
+if(data32 < 1 || isNaN(data32)){
+const err73 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.concurrency,data:data32};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5966,10 +6283,12 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data33.connectMs !== undefined){
-let data34 = data33.connectMs;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err74 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.connectMs.type,parentSchema:schema93.properties.timeouts.properties.connectMs,data:data34};
+}
+if(data25.rateLimit !== undefined){
+let data33 = data25.rateLimit;
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 <= 0 || isNaN(data33)){
+const err74 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema96.properties.rateLimit,data:data33};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5978,9 +6297,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 1 || isNaN(data34)){
-const err75 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.connectMs,data:data34};
+}
+else {
+const err75 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.rateLimit.type,parentSchema:schema96.properties.rateLimit,data:data33};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -5990,11 +6309,12 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-if(data33.headersMs !== undefined){
-let data35 = data33.headersMs;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err76 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.headersMs.type,parentSchema:schema93.properties.timeouts.properties.headersMs,data:data35};
+if(data25.timeouts !== undefined){
+let data34 = data25.timeouts;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key13 in data34){
+if(!((((key13 === "connectMs") || (key13 === "headersMs")) || (key13 === "bodyMs")) || (key13 === "commandMs"))){
+const err76 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema96.properties.timeouts,data:data34};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -6003,9 +6323,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 1 || isNaN(data35)){
-const err77 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.headersMs,data:data35};
+}
+if(data34.connectMs !== undefined){
+let data35 = data34.connectMs;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err77 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.connectMs.type,parentSchema:schema96.properties.timeouts.properties.connectMs,data:data35};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -6014,12 +6336,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data33.bodyMs !== undefined){
-let data36 = data33.bodyMs;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err78 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.bodyMs.type,parentSchema:schema93.properties.timeouts.properties.bodyMs,data:data36};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 1 || isNaN(data35)){
+const err78 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.connectMs,data:data35};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -6028,9 +6347,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 1 || isNaN(data36)){
-const err79 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.bodyMs,data:data36};
+}
+}
+if(data34.headersMs !== undefined){
+let data36 = data34.headersMs;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err79 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.headersMs.type,parentSchema:schema96.properties.timeouts.properties.headersMs,data:data36};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -6039,12 +6361,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data33.commandMs !== undefined){
-let data37 = data33.commandMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err80 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.timeouts.properties.commandMs.type,parentSchema:schema93.properties.timeouts.properties.commandMs,data:data37};
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 1 || isNaN(data36)){
+const err80 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.headersMs,data:data36};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -6053,9 +6372,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
-const err81 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.timeouts.properties.commandMs,data:data37};
+}
+}
+if(data34.bodyMs !== undefined){
+let data37 = data34.bodyMs;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err81 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.bodyMs.type,parentSchema:schema96.properties.timeouts.properties.bodyMs,data:data37};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -6064,11 +6386,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.timeouts.type,parentSchema:schema93.properties.timeouts,data:data33};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 1 || isNaN(data37)){
+const err82 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.bodyMs,data:data37};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -6078,12 +6398,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data24.retries !== undefined){
-let data38 = data24.retries;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key14 in data38){
-if(!((key14 === "maxAttempts") || (key14 === "budget"))){
-const err83 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema93.properties.retries,data:data38};
+}
+if(data34.commandMs !== undefined){
+let data38 = data34.commandMs;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err83 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.timeouts.properties.commandMs.type,parentSchema:schema96.properties.timeouts.properties.commandMs,data:data38};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -6092,11 +6411,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data38.maxAttempts !== undefined){
-let data39 = data38.maxAttempts;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err84 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.retries.properties.maxAttempts.type,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data39};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err84 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.timeouts.properties.commandMs,data:data38};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -6105,9 +6422,11 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 > 20 || isNaN(data39)){
-const err85 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data39};
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.timeouts.type,parentSchema:schema96.properties.timeouts,data:data34};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -6116,8 +6435,13 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data39 < 1 || isNaN(data39)){
-const err86 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema93.properties.retries.properties.maxAttempts,data:data39};
+}
+if(data25.retries !== undefined){
+let data39 = data25.retries;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key14 in data39){
+if(!(((key14 === "maxAttempts") || (key14 === "budget")) || (key14 === "rateLimitWaits"))){
+const err86 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema96.properties.retries,data:data39};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -6127,11 +6451,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-if(data38.budget !== undefined){
-let data40 = data38.budget;
+if(data39.maxAttempts !== undefined){
+let data40 = data39.maxAttempts;
 if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err87 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema93.properties.retries.properties.budget.type,parentSchema:schema93.properties.retries.properties.budget,data:data40};
+const err87 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.maxAttempts.type,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data40};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -6141,8 +6464,8 @@ vErrors.push(err87);
 errors++;
 }
 if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err88 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema93.properties.retries.properties.budget,data:data40};
+if(data40 > 20 || isNaN(data40)){
+const err88 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data40};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -6151,11 +6474,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.properties.retries.type,parentSchema:schema93.properties.retries,data:data38};
+if(data40 < 1 || isNaN(data40)){
+const err89 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema96.properties.retries.properties.maxAttempts,data:data40};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6165,10 +6485,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data24.allowInsecureHttp !== undefined){
-let data41 = data24.allowInsecureHttp;
-if(typeof data41 !== "boolean"){
-const err90 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema93.properties.allowInsecureHttp.type,parentSchema:schema93.properties.allowInsecureHttp,data:data41};
+}
+if(data39.budget !== undefined){
+let data41 = data39.budget;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err90 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.budget.type,parentSchema:schema96.properties.retries.properties.budget,data:data41};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6177,10 +6498,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema93.type,parentSchema:schema93,data:data24};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err91 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema96.properties.retries.properties.budget,data:data41};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6191,8 +6511,10 @@ errors++;
 }
 }
 }
-else {
-const err92 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.properties.targets.type,parentSchema:schema91.properties.targets,data:data5};
+if(data39.rateLimitWaits !== undefined){
+let data42 = data39.rateLimitWaits;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err92 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema96.properties.retries.properties.rateLimitWaits.type,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data42};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6201,15 +6523,86 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-else {
-const err93 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema91.type,parentSchema:schema91,data};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 1000 || isNaN(data42)){
+const err93 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data42};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
+}
+errors++;
+}
+if(data42 < 0 || isNaN(data42)){
+const err94 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema96.properties.retries.properties.rateLimitWaits,data:data42};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.properties.retries.type,parentSchema:schema96.properties.retries,data:data39};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data25.allowInsecureHttp !== undefined){
+let data43 = data25.allowInsecureHttp;
+if(typeof data43 !== "boolean"){
+const err96 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema96.properties.allowInsecureHttp.type,parentSchema:schema96.properties.allowInsecureHttp,data:data43};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data25};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.properties.targets.type,parentSchema:schema94.properties.targets,data:data5};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }

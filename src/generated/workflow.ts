@@ -133,7 +133,7 @@ export interface StepTemplate {
    */
   type: 'in_app' | 'email' | 'sms' | 'chat' | 'push' | 'digest' | 'trigger' | 'delay' | 'custom';
   /**
-   * Message text with Handlebars variables (`{{order.id}}`). For email with the block editor: an array of text and button blocks.
+   * Message text with Handlebars variables (`{{order.id}}`). For email with the block editor: an array of text and button blocks. Long text can live in a file next to the definition: `{file: ./order-shipped.email.html}`.
    */
   content?: string | EmailBlock[];
   /**
@@ -141,11 +141,11 @@ export interface StepTemplate {
    */
   contentType?: 'editor' | 'customHtml';
   /**
-   * Email subject.
+   * Email subject, or `{file: ./path}` to read it from a file next to the definition.
    */
   subject?: string;
   /**
-   * Push notification title.
+   * Push notification title, or `{file: ./path}` to read it from a file next to the definition.
    */
   title?: string;
   /**
@@ -174,36 +174,6 @@ export interface StepTemplate {
    */
   layoutId?: string;
   actor?: MessageActor;
-}
-/**
- * One block of an email written with the block editor.
- *
- * This interface was referenced by `WorkflowDefinition`'s JSON-Schema
- * via the `definition` "EmailBlock".
- */
-export interface EmailBlock {
-  /**
-   * Block kind.
-   */
-  type: 'text' | 'button';
-  /**
-   * Block text (Handlebars).
-   */
-  content: string;
-  /**
-   * Link of a button block (Handlebars allowed).
-   */
-  url?: string;
-  styles?: EmailBlockStyles;
-}
-/**
- * Block styling.
- */
-export interface EmailBlockStyles {
-  /**
-   * Text alignment.
-   */
-  textAlign?: 'center' | 'left' | 'right';
 }
 /**
  * A variable used by a step template.
@@ -535,4 +505,46 @@ export interface SubscriberVariable {
    * Subscriber field name.
    */
   name: string;
+}
+/**
+ * Text kept in a file of its own, next to the definition (`{file: ./order-shipped.email.html}`). wfsync reads the file when it loads the definition and uses its text as the value: validation, plans, diffs and syncs see the text. The path is relative to the definition's directory, uses `/`, and must stay inside the project. The file must be UTF-8, at most 1 MiB; CRLF line breaks are read as LF and one final line break is dropped.
+ *
+ * This interface was referenced by `WorkflowDefinition`'s JSON-Schema
+ * via the `definition` "FileReference".
+ */
+export interface FileReference {
+  /**
+   * Path of the file, relative to the definition's directory, with `/` separators (`./order-shipped.email.html`, `../shared/footer.html`).
+   */
+  file: string;
+}
+/**
+ * One block of an email written with the block editor.
+ *
+ * This interface was referenced by `WorkflowDefinition`'s JSON-Schema
+ * via the `definition` "EmailBlock".
+ */
+export interface EmailBlock {
+  /**
+   * Block kind.
+   */
+  type: 'text' | 'button';
+  /**
+   * Block text (Handlebars).
+   */
+  content: string;
+  /**
+   * Link of a button block (Handlebars allowed).
+   */
+  url?: string;
+  styles?: EmailBlockStyles;
+}
+/**
+ * Block styling.
+ */
+export interface EmailBlockStyles {
+  /**
+   * Text alignment.
+   */
+  textAlign?: 'center' | 'left' | 'right';
 }

@@ -1,7 +1,7 @@
 /** One definition file checked on its own: what a worker thread does per file, and what it sends back. */
 import path from 'node:path';
 import type { LoadLimits } from '../definitions/limits.js';
-import { readDefinitionFile } from '../definitions/read.js';
+import { readDefinitionFileFast } from '../definitions/read-fast.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { buildFileValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
@@ -23,20 +23,32 @@ export interface FileOutcome {
   identifier?: string;
 }
 
-/** Reads, parses and validates one file (display path relative to `setup.cwd`). Synchronous. */
+/**
+ * Reads, parses and validates one file (display path relative to `setup.cwd`). Synchronous. A file the fast path
+ * vouches for is validated as js-yaml read it; only if that finds anything at all is the file redone with yaml
+ * (parseDefinition), so every finding, position and message is the reference path's.
+ */
 export function checkDefinitionFile(file: string, setup: CheckSetup): FileOutcome {
-  const loaded = readDefinitionFile(path.resolve(setup.cwd, file), file, setup.limits);
+  const read = readDefinitionFileFast(path.resolve(setup.cwd, file), file, setup.limits);
+  if ('definition' in read) {
+    const findings = buildFileValidation({ definitions: [read.definition], options: setup.rules });
+    if (findings.length === 0) return withIdentifier({ diagnostics: [] }, read.definition.value);
+  }
+  const loaded = 'result' in read ? read.result : read.slow();
   const diagnostics = loaded.diagnostics;
-  let identifier: string | undefined;
   if (loaded.definition) {
     diagnostics.push(...buildFileValidation({ definitions: [loaded.definition], options: setup.rules }));
-    identifier = identifierOf(loaded.definition.value);
   }
-  return {
+  const outcome: FileOutcome = {
     diagnostics,
     ...(diagnostics.length > 0 && loaded.text !== undefined ? { text: loaded.text } : {}),
-    ...(identifier === undefined ? {} : { identifier }),
   };
+  return loaded.definition ? withIdentifier(outcome, loaded.definition.value) : outcome;
+}
+
+function withIdentifier(outcome: FileOutcome, value: unknown): FileOutcome {
+  const identifier = identifierOf(value);
+  return identifier === undefined ? outcome : { ...outcome, identifier };
 }
 
 /**

@@ -1,17 +1,18 @@
 /**
  * `wfsync validate`'s work: find, read, parse and validate every definition file, on worker threads when there are
- * enough files to pay for starting them. Both paths give the same report, byte for byte (an e2e test holds them to
- * it); the single-thread path is the reference, the same readDefinitions + buildValidation that plan and sync use.
+ * enough files to pay for starting them. Both do the same per-file work (checkDefinitionFile, fast path first) and
+ * merge it the same way, so they give the same report, byte for byte (an e2e test holds them to it); that report is
+ * the one readDefinitions + buildValidation give, as plan and sync use them (a unit test holds it to that).
  */
 import path from 'node:path';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
-import { readDefinitionFile, readScannedDefinitions, scanDiagnostics } from '../definitions/read.js';
+import { readDefinitionFile, scanDiagnostics } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
-import { buildProjectValidation, buildValidation } from '../validate/index.js';
+import { buildProjectValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
-import type { CheckSetup, FileOutcome } from './check-file.js';
+import { type CheckSetup, checkDefinitionFile, type FileOutcome } from './check-file.js';
 import { checkFilesInWorkers, workersAvailable } from './pool.js';
 import type { WorkerSettings } from './settings.js';
 
@@ -37,23 +38,18 @@ export async function readAndValidateDefinitions(
   options: ReadAndValidateOptions,
 ): Promise<DefinitionsValidation> {
   const scan = await scanDefinitionFiles(paths, options);
-  const useWorkers =
-    options.workers > 0 && scan.files.length >= Math.max(1, options.minFiles) && workersAvailable();
-  if (!useWorkers) {
-    const read = readScannedDefinitions(scan, options);
-    const validation = buildValidation({ definitions: read.definitions, options: options.rules });
-    return {
-      files: read.files,
-      diagnostics: sortDiagnostics([...read.diagnostics, ...validation]),
-      sources: read.sources,
-      workers: 0,
-    };
-  }
   const setup: CheckSetup = {
     cwd: options.cwd,
     limits: resolveLoadLimits(options.limits),
     rules: options.rules,
   };
+  const useWorkers =
+    options.workers > 0 && scan.files.length >= Math.max(1, options.minFiles) && workersAvailable();
+  if (!useWorkers) {
+    // The same per-file work a worker does, on this thread: one code path, one fast path (check-file.ts).
+    const outcomes = scan.files.map((file) => checkDefinitionFile(file, setup));
+    return { ...mergeOutcomes(scan, outcomes, setup), workers: 0 };
+  }
   const workers = Math.min(options.workers, scan.files.length);
   const outcomes = await checkFilesInWorkers(scan.files, setup, workers);
   return { ...mergeOutcomes(scan, outcomes, setup), workers };

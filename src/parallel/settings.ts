@@ -9,10 +9,12 @@ export interface WorkerSettings {
 
 /**
  * A worker costs ~150 ms of CPU (~250 ms of wall time) before its first file, and its JIT warms up from cold
- * again; meanwhile a single thread already gets help from V8's GC and compiler threads on a second core. Measured
- * on 2 CPUs, workers lost ~10% at 1,000 files, broke even at 2,000 and won ~15-30% at 5,000-10,000.
+ * again; meanwhile a single thread already gets help from V8's GC and compiler threads on a second core. Since valid
+ * files parse on the fast path (definitions/fast-parse.ts) a file costs about half what it did, so that start-up
+ * weighs more: measured on 2 CPUs (benchmark files, a shared machine), workers lost ~15% at 2,000-4,000 files, about
+ * broke even at 5,000-6,000 and won ~10% at 10,000.
  */
-export const DEFAULT_MIN_FILES_FOR_WORKERS = 2000;
+export const DEFAULT_MIN_FILES_FOR_WORKERS = 5000;
 
 /**
  * `WFSYNC_WORKERS` (how many worker threads; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES` (the threshold),

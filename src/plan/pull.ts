@@ -3,7 +3,9 @@
  * server defaults or fill-ins, the group named as the target's config names it, and the trigger as the service
  * derived it. Creating from the result gives a workflow that compares equal to the one pulled. Pure.
  */
-import { stringify } from 'yaml';
+import { Document, isMap } from 'yaml';
+import { findIncludeReferences } from '../definitions/include-references.js';
+import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import { groupReferenceOf, type TargetGroups } from './create-body.js';
@@ -12,9 +14,6 @@ import { fromRemote } from './project.js';
 import { readRemote, WORKFLOW_SHAPE } from './shape.js';
 
 export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schemas/workflow.schema.json';
-
-/** Block style, no anchors for repeated values, long lines kept whole so a later diff of the file stays small. */
-const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
 
 export interface PulledDefinition {
   definition: WorkflowDefinition;
@@ -37,10 +36,24 @@ export function buildDefinitionFromRemote(
   definition.name ??= actual.name;
   definition.steps ??= [];
   definition.triggers ??= [];
-  return {
-    definition: definition as unknown as WorkflowDefinition,
-    yaml: `${SCHEMA_MODELINE}\n${stringify(definition, YAML_OPTIONS)}`,
-  };
+  return { definition: definition as unknown as WorkflowDefinition, yaml: buildDefinitionYaml(definition) };
+}
+
+/**
+ * A definition's file text: the schema modeline, then block style with file references on one line
+ * (`content: { file: ./order-shipped.email.html }`), no anchors for repeated values, and long lines kept whole so
+ * a later diff of the file stays small.
+ */
+export function buildDefinitionYaml(definition: Json): string {
+  const doc = new Document(definition, { aliasDuplicateObjects: false });
+  for (const { pointer } of findIncludeReferences(definition)) {
+    const node = doc.getIn(
+      splitPointer(pointer).map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
+      true,
+    );
+    if (isMap(node)) node.flow = true;
+  }
+  return `${SCHEMA_MODELINE}\n${doc.toString({ lineWidth: 0 })}`;
 }
 
 function groupOf(actual: WorkflowResponse, groups: TargetGroups): string | undefined {

@@ -1,3 +1,5 @@
+import type { RateLimitWait } from './rate-limiter.js';
+
 /**
  * Retry timing: full-jitter exponential backoff, server hints (Retry-After, RateLimit-Reset) and the retry
  * budget shared by every call of one client.
@@ -75,5 +77,29 @@ export class RetryBudget {
     if (this.#remaining <= 0) return false;
     this.#remaining--;
     return true;
+  }
+}
+
+/**
+ * Rate-limit waits in a row with no other answer in between. Waiting as the service asks is not a failure, but a
+ * service that answers nothing but 429 must still end the run.
+ */
+export class RateLimitStreak {
+  readonly total: number;
+  #count = 0;
+
+  constructor(total: number) {
+    this.total = total;
+  }
+
+  /** An answer arrived: a 429 that is a new wait extends the streak, any other status ends it. */
+  record(status: number, wait: RateLimitWait | undefined): void {
+    if (status !== 429) this.#count = 0;
+    else if (wait === 'new') this.#count++;
+  }
+
+  /** More waits in a row than allowed: give up instead of waiting again. */
+  get exceeded(): boolean {
+    return this.#count > this.total;
   }
 }

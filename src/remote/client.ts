@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { RetryBudget } from './backoff.js';
+import { RateLimitStreak, RetryBudget } from './backoff.js';
 import { createWorkflow } from './create-workflow.js';
 import { parseBaseUrl, workflowPath } from './endpoint.js';
 import { fetchWorkflow } from './fetch-workflow.js';
@@ -19,8 +19,9 @@ const DEFAULTS = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   budget: 30,
-  // Under the service's free tier (30/s): a big sync slows itself down instead of collecting 429s.
-  requestsPerSecond: 20,
+  rateLimitWaits: 10,
+  // The pace until the service advertises its own (it may never): under the free tier's 30/s.
+  fallbackPerSecond: 20,
   maxResponseBytes: 10 * 1024 * 1024,
 };
 
@@ -73,10 +74,14 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     timeouts,
     retry,
-    budget: new RetryBudget(Math.max(0, Math.floor(options.retry?.budget ?? DEFAULTS.budget))),
+    budget: new RetryBudget(wholeCount(options.retry?.budget, DEFAULTS.budget)),
+    rateLimitWaits: new RateLimitStreak(wholeCount(options.retry?.rateLimitWaits, DEFAULTS.rateLimitWaits)),
     limiter: new RateLimiter({
-      requestsPerSecond: options.rateLimit?.requestsPerSecond ?? DEFAULTS.requestsPerSecond,
+      ...(options.rateLimit?.requestsPerSecond === undefined
+        ? {}
+        : { requestsPerSecond: Math.max(0, options.rateLimit.requestsPerSecond) }),
       ...(options.rateLimit?.burst === undefined ? {} : { burst: options.rateLimit.burst }),
+      fallbackPerSecond: DEFAULTS.fallbackPerSecond,
       maxHoldMs: retry.maxDelayMs,
       now,
     }),
@@ -124,6 +129,10 @@ export function createClient(options: ClientOptions): ServiceClient {
       await pool?.close();
     },
   };
+}
+
+function wholeCount(value: number | undefined, fallback: number): number {
+  return Math.max(0, Math.floor(value ?? fallback));
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -1,12 +1,15 @@
 import { count } from './advice.js';
+import { attempt } from './attempt.js';
 import { backoffDelay } from './backoff.js';
 import { workflowPath, workflowsPath } from './endpoint.js';
 import { isRecord } from './error-body.js';
 import { fetchWorkflow } from './fetch-workflow.js';
 import type { Problem } from './interpret.js';
 import { RemoteError } from './remote-error.js';
-import { attempt, type Call, emit, failure, pause, pauseBeforeRetry, type Session } from './session.js';
+import { type Attempts, pauseBeforeRetry } from './retry.js';
+import { type Call, emit, failure, type Session } from './session.js';
 import type { CreateOptions, CreateResult, WorkflowResponse } from './types.js';
+import { pause } from './waiting.js';
 
 const UNKNOWN_ADVICE = 'run `wfsync plan` (or `wfsync state`) to see whether it exists before syncing again';
 
@@ -35,10 +38,11 @@ export async function createWorkflow(
   const name = isRecord(body) && typeof body.name === 'string' ? body.name : undefined;
   // Set while an attempt may have created the workflow and no lookup has ruled that out.
   let pending: Problem | undefined;
-  let sent = 0;
+  const attempts: Attempts = { sent: 0, failed: 0 };
   try {
     for (;;) {
-      sent++;
+      attempts.sent++;
+      const sent = attempts.sent;
       const outcome = await attempt(session, call, sent);
       if (outcome.type === 'ok')
         return { workflow: outcome.workflow, reconciled: false, replayed: outcome.replayed, attempts: sent };
@@ -48,15 +52,16 @@ export async function createWorkflow(
         if (!problem.transient) throw failure(session, call, problem);
         // 409: an earlier request with this key is in flight and may yet create the workflow.
         if (problem.status === 409) pending = problem;
-        await pauseBeforeRetry(session, call, sent, problem);
+        await pauseBeforeRetry(session, call, attempts, problem);
         continue;
       }
       pending = problem;
       if (problem.kind === 'cancelled' || problem.kind === 'deadline') {
         throw outcomeUnknown(session, call, problem, problem.detail);
       }
+      attempts.failed++;
       // Give a request the service may still be working on time to land before looking.
-      const delayMs = backoffDelay(sent, session.retry, session.random);
+      const delayMs = backoffDelay(attempts.failed, session.retry, session.random);
       await pause(session, call, delayMs, {
         type: 'reconcile',
         attempt: sent,
@@ -72,12 +77,12 @@ export async function createWorkflow(
       pending = undefined;
       const absent = `a lookup found no workflow ${lookups.map((l) => JSON.stringify(l.identifier)).join(' or ')}`;
       if (!problem.transient) throw failure(session, call, problem, absent);
-      if (sent >= session.retry.maxAttempts) {
+      if (attempts.failed >= session.retry.maxAttempts) {
         throw failure(
           session,
           call,
           problem,
-          `gave up after ${count(sent, 'attempt', 'attempts')}; ${absent}`,
+          `gave up after ${count(attempts.failed, 'attempt', 'attempts')}; ${absent}`,
         );
       }
       if (!session.budget.take()) {

@@ -4,6 +4,7 @@ import { parseRateLimitReset, parseRetryAfter } from './backoff.js';
 import { type ErrorBody, readErrorBody, summarize } from './error-body.js';
 import { explainAuth } from './explain-auth.js';
 import { bodyLost, interpretSuccess, invalidJson } from './interpret-success.js';
+import type { RateLimitWait } from './rate-limiter.js';
 import type { RemoteErrorKind } from './remote-error.js';
 import type { ReceivedResponse } from './transport.js';
 import type { HttpMethod, WorkflowResponse } from './types.js';
@@ -31,6 +32,8 @@ export interface Problem {
   effect: 'none' | 'unknown' | 'applied';
   /** How long the service asked us to wait (Retry-After, or RateLimit-Reset on a 429). */
   retryAfterMs?: number;
+  /** Set by the client on a 429 with `retryAfterMs`: a wait of its own, or part of a burst already waited out. */
+  rateLimitWait?: RateLimitWait;
   cause?: unknown;
 }
 

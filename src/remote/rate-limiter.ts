@@ -1,85 +1,161 @@
-import { parseNonNegativeInteger, parseRateLimitReset } from './backoff.js';
+import { Pacing } from './pacing.js';
+import { type Policy, policyRate, readRateLimitHeaders } from './rate-limit-headers.js';
+import { ServerWindow, type Slot } from './server-window.js';
 
 export interface RateLimiterOptions {
-  /** 0 or undefined: no client-side cap (the server's headers are still followed). */
+  /**
+   * Client-side pacing. Undefined: follow the service's advertised RateLimit-Policy (or RateLimit-Limit per
+   * second), `fallbackPerSecond` until it advertises one; 0: none. The service's counts are followed either way.
+   */
   requestsPerSecond?: number;
-  /** Requests allowed at once before spacing starts; default one second's worth. */
+  /** Requests allowed at once before pacing starts; default one second's worth. Only with requestsPerSecond. */
   burst?: number;
+  /** The pace while the service has advertised nothing (requestsPerSecond undefined). */
+  fallbackPerSecond: number;
   /** Longest hold a server header can impose: a bogus reset an hour away must not stall the run. */
   maxHoldMs: number;
   now: () => number;
 }
 
-/** Called to wait; it may throw (deadline passed, cancelled), which ends the acquire. */
-export type Wait = (ms: number, reason: string) => Promise<void>;
+/**
+ * Called to wait; it may throw (deadline passed, cancelled), which ends the acquire. `ms` undefined: until
+ * `wake` settles; with both, whichever comes first.
+ */
+export type Wait = (ms: number | undefined, reason: string, wake?: Promise<void>) => Promise<void>;
+
+/** A request let through; hand it back with `observe` (answered) or `release` (failed or never sent). */
+export interface Ticket {
+  readonly slot: Slot;
+  /** 429s received before it was let through. */
+  readonly limitedBefore: number;
+}
 
 /**
- * Paces requests before the service has to say 429: a client-side cap (GCRA, the token bucket expressed as
- * "theoretical arrival time"), plus the service's RateLimit-Remaining/RateLimit-Reset: when the remaining count
- * reaches 0, new requests are held until the reset. Slots are reserved synchronously in `acquire`, so concurrent
- * callers never share a slot.
+ * A 429 that said when to come back: `new` when the request was sent after the last such 429 arrived (the
+ * service still refuses after being waited out), `ongoing` when it is one of a burst already being waited out.
+ */
+export type RateLimitWait = 'new' | 'ongoing';
+
+/**
+ * Paces requests so the service does not have to say 429: client-side pacing, the service's counts (see
+ * ServerWindow), and holds after a 429 with Retry-After. Every decision is re-checked after every wait: other
+ * answers may have changed the picture meanwhile.
  */
 export class RateLimiter {
-  readonly #intervalMs: number;
-  readonly #toleranceMs: number;
+  readonly #pacing: Pacing;
+  /** Pacing follows the service; this fast while it says nothing. Undefined: configured. */
+  readonly #fallback: number | undefined;
+  readonly #window = new ServerWindow();
   readonly #now: () => number;
   readonly #maxHoldMs: number;
-  /** When the next request would be due if requests were perfectly spaced. */
-  #theoreticalArrival = 0;
-  /** Requests left in the service's window, counted down as we send; undefined when unknown. */
-  #serverRemaining: number | undefined;
-  #serverResetAt = 0;
   /** Hold everything until then (after a 429 with Retry-After). */
   #holdUntil = 0;
+  #limitedSeen = 0;
+  /** The latest policy the service advertised. */
+  #policy: Policy | undefined;
+  #changed = signal();
 
   constructor(options: RateLimiterOptions) {
-    const rps = options.requestsPerSecond ?? 0;
-    this.#intervalMs = rps > 0 ? 1000 / rps : 0;
-    const burst = Math.max(1, Math.floor(options.burst ?? Math.max(1, rps)));
-    this.#toleranceMs = (burst - 1) * this.#intervalMs;
+    this.#fallback = options.requestsPerSecond === undefined ? options.fallbackPerSecond : undefined;
+    this.#pacing =
+      options.requestsPerSecond === undefined
+        ? new Pacing(options.fallbackPerSecond)
+        : new Pacing(options.requestsPerSecond, options.burst);
     this.#now = options.now;
     this.#maxHoldMs = options.maxHoldMs;
   }
 
-  async acquire(wait: Wait): Promise<void> {
-    if (this.#intervalMs > 0) {
-      const now = this.#now();
-      const arrival = Math.max(this.#theoreticalArrival, now);
-      const startAt = arrival - this.#toleranceMs;
-      this.#theoreticalArrival = arrival + this.#intervalMs;
-      if (startAt > now) await wait(Math.ceil(startAt - now), 'client rate cap');
+  async acquire(wait: Wait): Promise<Ticket> {
+    const paceMs = this.#pacing.reserve(this.#now());
+    if (paceMs > 0) {
+      await wait(paceMs, `pacing requests to ${round(this.#pacing.requestsPerSecond)}/s`);
     }
-    // Re-checked after every wait: other responses may have moved the server's window meanwhile.
     for (;;) {
       const now = this.#now();
       if (now < this.#holdUntil) {
         await wait(this.#holdUntil - now, 'rate limited: waiting for Retry-After');
         continue;
       }
-      if (this.#serverRemaining !== undefined) {
-        if (now >= this.#serverResetAt) {
-          this.#serverRemaining = undefined;
-        } else if (this.#serverRemaining <= 0) {
-          await wait(this.#serverResetAt - now, 'RateLimit-Remaining is 0: waiting for the window to reset');
-          continue;
-        } else {
-          this.#serverRemaining--;
-        }
+      const decision = this.#window.decide(now);
+      if (decision.type === 'go') {
+        return { slot: this.#window.grant(now, decision.probe), limitedBefore: this.#limitedSeen };
       }
-      return;
+      const ms = decision.until === undefined ? undefined : Math.max(0, decision.until - now);
+      await wait(ms, decision.reason, this.#changed.promise);
     }
   }
 
-  /** Learn from a response's headers (lower-case names). */
-  observe(header: (name: string) => string | undefined, retryAfterMs?: number): void {
+  /**
+   * Learn from an answer's status and headers (lower-case names). For a 429 that says when to come back
+   * (Retry-After or RateLimit-Reset), says whether it is a new wait.
+   */
+  observe(
+    ticket: Ticket,
+    status: number,
+    header: (name: string) => string | undefined,
+  ): RateLimitWait | undefined {
     const now = this.#now();
-    if (retryAfterMs !== undefined) {
-      this.#holdUntil = Math.max(this.#holdUntil, now + Math.min(retryAfterMs, this.#maxHoldMs));
+    const headers = readRateLimitHeaders(header, now);
+    if (headers.policy !== undefined) this.#policy = headers.policy;
+    const count =
+      headers.window === undefined
+        ? undefined
+        : {
+            remaining: headers.window.remaining,
+            resetAt: now + Math.min(headers.window.resetMs, this.#maxHoldMs),
+            ...(this.#policy === undefined ? {} : { windowMs: this.#policy.windowSeconds * 1000 }),
+          };
+    this.#window.settle(ticket.slot, count === undefined ? { now } : { now, count });
+    this.#adoptPace();
+    let limited: RateLimitWait | undefined;
+    if (status === 429) {
+      if (headers.retryAfterMs !== undefined) {
+        const until = now + Math.min(headers.retryAfterMs, this.#maxHoldMs);
+        this.#holdUntil = Math.max(this.#holdUntil, until);
+      }
+      if ((headers.retryAfterMs ?? headers.resetMs) !== undefined) {
+        limited = ticket.limitedBefore === this.#limitedSeen ? 'new' : 'ongoing';
+        this.#limitedSeen++;
+      }
     }
-    const remaining = parseNonNegativeInteger(header('ratelimit-remaining'));
-    const resetMs = parseRateLimitReset(header('ratelimit-reset'), now);
-    if (remaining === undefined || resetMs === undefined) return;
-    this.#serverRemaining = remaining;
-    this.#serverResetAt = now + Math.min(resetMs, this.#maxHoldMs);
+    this.#notify();
+    return limited;
   }
+
+  /** The request failed without an answer, or was never sent (cancelled, deadline). Idempotent. */
+  release(ticket: Ticket): void {
+    if (ticket.slot.settled) return;
+    this.#window.settle(ticket.slot);
+    this.#notify();
+  }
+
+  /**
+   * Unless configured, the pace follows the service: none while it counts (its counts are exact, and a policy
+   * read wrongly could only slow the run down), else its advertised policy, else the fallback.
+   */
+  #adoptPace(): void {
+    if (this.#fallback === undefined) return;
+    if (this.#window.counting) this.#pacing.set(0);
+    else if (this.#policy !== undefined)
+      this.#pacing.set(policyRate(this.#policy), this.#policy.burst ?? this.#policy.quota);
+    else this.#pacing.set(this.#fallback);
+  }
+
+  #notify(): void {
+    const previous = this.#changed;
+    this.#changed = signal();
+    previous.resolve();
+  }
+}
+
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function round(rate: number): string {
+  return Number.isInteger(rate) ? String(rate) : rate.toFixed(1);
 }

@@ -42,13 +42,24 @@ export interface ClientOptions {
   /** Absolute ms epoch for the whole command: no request or retry starts or waits past it. */
   deadline?: number;
   /**
-   * maxAttempts per operation (default 4), full-jitter exponential backoff from baseDelayMs (default 500) up to
-   * maxDelayMs (default 30 s, also caps Retry-After), and `budget`: total retries across the client (default 30).
+   * Failures: maxAttempts per operation (default 4), full-jitter exponential backoff from baseDelayMs (default
+   * 500) up to maxDelayMs (default 30 s, also caps Retry-After), and `budget`: total retries across the client
+   * (default 30). A 429 that says when to come back (Retry-After or RateLimit-Reset) is not a failure: it is
+   * waited out as asked, counting against neither, until the service has refused `rateLimitWaits` times in a
+   * row (default 10) with no other answer in between; then the call fails as `rate-limited`.
    */
-  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; budget?: number };
+  retry?: {
+    maxAttempts?: number;
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    budget?: number;
+    rateLimitWaits?: number;
+  };
   /**
-   * Client-side cap (default 20 requests/s, burst = one second's worth); the client also follows the
-   * service's RateLimit-Remaining/RateLimit-Reset headers. `requestsPerSecond: 0` turns the cap off.
+   * Client-side pacing. Unset: the service's advertised rate (RateLimit-Policy, else RateLimit-Limit per second),
+   * 20 requests/s until it advertises one. A number: that many per second (burst: one second's worth unless
+   * given), whatever the service says; 0: none. Either way the client follows the service's RateLimit-Remaining
+   * and RateLimit-Reset, counting its requests in flight, and the first request goes alone to learn them.
    */
   rateLimit?: { requestsPerSecond?: number; burst?: number };
   /** Default 10 MiB. */

@@ -214,7 +214,7 @@ for (const [label, extra] of [
     ['plan', 1],
     ['sync', 3],
   ]) {
-    // Exit 5 (the retry budget spent on 429s) is a result here, reported in the table.
+    // Exit 5 (the service kept answering 429 however long wfsync waited) is a result here, reported in the table.
     const r = await run(rlDir, limited, [command]);
     const idealMs = ((perWorkflow * rlCount) / RATE) * 1000;
     rlRows.push([

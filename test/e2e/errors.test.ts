@@ -69,14 +69,16 @@ describe('the service', () => {
     expect(target.state()?.workflows ?? {}).toEqual({});
   });
 
-  it('429 forever: exit 5 once the retry budget is spent; nothing created', async () => {
+  it('429 forever: exit 5 once the service refused rateLimitWaits times in a row; nothing created', async () => {
     const target = await startTarget({
       emulator: { faults: { rateLimitBurst: { every: 0, count: 1 } } },
-      targetConfig: ['retries: { maxAttempts: 3, budget: 2 }'],
+      targetConfig: ['retries: { maxAttempts: 3, budget: 2, rateLimitWaits: 2 }'],
     });
     const sync = await target.run(['sync']);
     expect(sync.status).toBe(5);
-    expect(sync.stderr).toMatch(/^wfsync: .*429 rate limited.*retry budget of 2 retries/m);
+    expect(sync.stderr).toMatch(
+      /^wfsync: .*429 rate limited.*still refused after waiting as asked \d+ times in a row/m,
+    );
     expect(sync.stderr).not.toMatch(STACK);
     expect(sync.requests.every((r) => r.status === 429)).toBe(true);
     expect(sync.posts).toBe(0);

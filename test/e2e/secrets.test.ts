@@ -16,7 +16,7 @@ interface Scenario {
   start(secret: string): Promise<{ target: Target; key: string }>;
 }
 
-const FAST_RETRIES = ['retries: { maxAttempts: 2, budget: 4 }'];
+const FAST_RETRIES = ['retries: { maxAttempts: 2, budget: 4, rateLimitWaits: 1 }'];
 
 const SCENARIOS: Scenario[] = [
   {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { toDisplayPath } from '../../config/read.js';
+import { replaceIncludes } from '../../definitions/includes.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -15,16 +16,24 @@ import {
   type TargetGroups,
 } from '../../plan/index.js';
 import type { Json } from '../../plan/json.js';
+import { buildDefinitionYaml } from '../../plan/pull.js';
 import { mergePulledDefinition } from '../../plan/pull-merge.js';
 import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
-import { hashBody } from '../desired.js';
+import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
 import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
 import type { PullFlags } from './pull.js';
+import {
+  changedIncludeFields,
+  inlinedNotes,
+  type PullIncludes,
+  planPullIncludes,
+  writePullIncludes,
+} from './pull-includes.js';
 
 export async function runPull(
   ctx: CommandContext,
@@ -47,7 +56,14 @@ export async function runPull(
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {
       const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
-      const groups = session.groups(Object.keys(loaded.target.notificationGroups));
+      // Every reference the definitions use, so an existing `group:<name>` resolves (locally: to the emulator's group)
+      // and the merge can keep it.
+      const groups = session.groups([
+        ...new Set([
+          ...Object.keys(loaded.target.notificationGroups),
+          ...referencedGroups(loaded.definitions),
+        ]),
+      ]);
       for (const id of ids) {
         const actual = await session.client.getWorkflow(id);
         if (!actual) {
@@ -71,16 +87,31 @@ export async function runPull(
           join(resolve(ctx.cwd, flags.dir ?? loaded.project.workflowsDir), `${identifier}.yaml`);
         guardOverwrite(path, identifier, byIdentifier, flags.force === true);
         const file = toDisplayPath(ctx.cwd, path);
-        const fresh = withModeline(pulled.yaml, path, loaded.project);
         const known = existing.get(identifier);
+        // Text the file keeps in files of its own (or --split-content moves out) goes there, not inline.
+        const includes = planPullIncludes({
+          pulled: pulled.definition as unknown as Json,
+          path,
+          known,
+          definitions: loaded.definitions,
+          splitContent: flags.splitContent,
+        });
+        const target = includes.definition as unknown as WorkflowDefinition;
+        const fresh = withModeline(buildDefinitionYaml(includes.definition), path, loaded.project);
+        const files = await writePullIncludes(includes, ctx.cwd);
         // A workflow that has a file is merged into it; a new one gets the generated text.
         const written = known
-          ? await writeMerged({ path, file, known, actual, pulled: pulled.definition, fresh, groups })
+          ? await writeMerged({ path, file, known, actual, pulled: target, fresh, groups, includes, files })
           : await writeNew(path, fresh, {
-              definition: pulled.definition,
-              summary: ` (id ${actual._id}) → ${file}`,
+              definition: target,
+              summary: ` (id ${actual._id}) → ${[file, ...files].join(', ')}`,
             });
-        const built = buildCreateBody(written.definition, groups);
+        // What the definition says once its references are read: what plan will hash.
+        const kept = includes.kept.map(({ pointer, text }) => ({ pointer, value: text }));
+        const built = buildCreateBody(
+          replaceIncludes(written.definition, kept) as WorkflowDefinition,
+          groups,
+        );
         if ('body' in built) {
           await store.recordWorkflow(identifier, {
             id: actual._id,
@@ -96,6 +127,7 @@ export async function runPull(
           `pulled ${identifier}${written.summary}` +
             (elsewhere ? ' (its existing file; --dir only places new files)' : '') +
             ('body' in built ? '' : ` (not recorded in state: ${built.problem})`) +
+            inlinedNotes(includes) +
             '\n',
         );
       }
@@ -163,8 +195,11 @@ async function writeMerged(input: {
   pulled: WorkflowDefinition;
   fresh: string;
   groups: TargetGroups;
+  includes: PullIncludes;
+  /** Display paths of the included files this pull wrote. */
+  files: string[];
 }): Promise<Written> {
-  const { path, file, known, actual, groups } = input;
+  const { path, file, known, actual, groups, files } = input;
   const text = await readFile(path, 'utf8');
   // The file's group reference stays when it names the group the service holds.
   const resolved = resolveGroup((known.value as WorkflowDefinition).notificationGroupId, groups);
@@ -175,19 +210,21 @@ async function writeMerged(input: {
     ...(typeof serviceGroupId === 'string' ? { serviceGroupId } : {}),
   });
   if (merge.text !== text) await writeFileText(path, merge.text);
-  const { definition, changed, rewritten } = merge;
+  const { definition, rewritten } = merge;
   if (rewritten !== undefined) {
     return {
       definition,
-      summary: `: rewritten whole, comments and layout not kept (${rewritten}) → ${file}`,
+      summary: `: rewritten whole, comments and layout not kept (${rewritten}) → ${[file, ...files].join(', ')}`,
     };
   }
+  const changed = [...new Set([...merge.changed, ...changedIncludeFields(input.includes)])];
   if (changed.length === 0) return { definition, summary: `: ${file} already matches the service` };
+  const where = [...(merge.text === text ? [] : [file]), ...files].join(', ');
   const more = changed.length > SHOWN_PATHS ? `, and ${changed.length - SHOWN_PATHS} more` : '';
   const fields = `${changed.length} field${changed.length === 1 ? '' : 's'}`;
   return {
     definition,
-    summary: `: ${fields} changed (${changed.slice(0, SHOWN_PATHS).join(', ')}${more}) → ${file}`,
+    summary: `: ${fields} changed (${changed.slice(0, SHOWN_PATHS).join(', ')}${more}) → ${where}`,
   };
 }
 

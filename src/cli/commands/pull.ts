@@ -1,10 +1,13 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { parsePositiveInt } from '../parse-args.js';
 import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
 
 export interface PullFlags extends TargetCommandFlags {
   dir?: string;
   force?: boolean;
+  /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
+  splitContent?: number;
 }
 
 export function pullCommand(ctx: CommandContext): Command {
@@ -17,14 +20,21 @@ export function pullCommand(ctx: CommandContext): Command {
     )
     .argument('<workflow...>', 'workflow ids (24 hex) or trigger identifiers')
     .option('--dir <dir>', 'where new definition files go (default: the workflows directory)')
-    .option('--force', 'overwrite a file at the destination that holds another workflow');
+    .option('--force', 'overwrite a file at the destination that holds another workflow')
+    .option(
+      '--split-content <lines>',
+      'write template text (content, subject, title) of more than <lines> lines to a file of its own next to ' +
+        'the definition, referenced as {file: ./…}; text already kept in a file is always written back there',
+      parsePositiveInt,
+    );
   addTargetOptions(command);
   return command
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  wfsync pull order-shipped --target production     # accept the dashboard version into the file\n' +
-        '  wfsync pull 6650f0c0ffee00000000a0b1 --dir workflows/imported',
+        '  wfsync pull 6650f0c0ffee00000000a0b1 --dir workflows/imported\n' +
+        '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html',
     )
     .action(async (workflows: string[], flags: PullFlags, cmd: Command) => {
       ctx.exitCode = await (await import('./pull-run.js')).runPull(ctx, workflows, {

@@ -4,6 +4,7 @@ import {
   backoffDelay,
   parseRateLimitReset,
   parseRetryAfter,
+  RateLimitStreak,
   RetryBudget,
 } from '../../../src/remote/backoff.js';
 
@@ -72,5 +73,26 @@ describe('RetryBudget', () => {
     const budget = new RetryBudget(2);
     expect([budget.take(), budget.take(), budget.take()]).toEqual([true, true, false]);
     expect(budget.remaining).toBe(0);
+  });
+});
+
+describe('RateLimitStreak', () => {
+  it('counts new waits in a row; echoes of a wait and 429s without a hint do not count; any other answer resets', () => {
+    const streak = new RateLimitStreak(2);
+    streak.record(429, 'new');
+    streak.record(429, 'ongoing');
+    streak.record(429, undefined);
+    streak.record(429, 'new');
+    expect(streak.exceeded).toBe(false);
+    streak.record(429, 'new');
+    expect(streak.exceeded).toBe(true);
+    streak.record(404, undefined);
+    expect(streak.exceeded).toBe(false);
+  });
+
+  it('with none allowed, the first new wait is one too many', () => {
+    const streak = new RateLimitStreak(0);
+    streak.record(429, 'new');
+    expect(streak.exceeded).toBe(true);
   });
 });

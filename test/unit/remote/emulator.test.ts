@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/exit-codes.js';
 import { clientFor, createOptions, emulator, rejection, workflowBody } from './emulator-helpers.js';
-import { VirtualClock } from './helpers.js';
 
 describe('against the emulator', () => {
   it('creates a workflow and reads it back by identifier and by id', async () => {
@@ -66,33 +65,6 @@ describe('against the emulator', () => {
     expect(emu.requests()).toHaveLength(1);
   });
 
-  it('waits out a 429 burst as Retry-After says, then succeeds', async () => {
-    const emu = await emulator({ faults: { rateLimitBurst: { every: 1, count: 2 } } });
-    const { client, clock, events } = clientFor(emu, { rateLimit: { requestsPerSecond: 0 } });
-    await client.createWorkflow(workflowBody(emu), createOptions());
-    const found = await client.getWorkflow('order-shipped');
-    expect(found?.name).toBe('Order Shipped');
-    expect(emu.requests().map((r) => r.status)).toEqual([201, 429, 429, 200]);
-    const retries = events.filter((e) => e.type === 'retry');
-    expect(retries.map((e) => e.status)).toEqual([429, 429]);
-    // Retry-After: 1 was honoured each time, even though the jittered backoff was shorter.
-    expect(clock.delays.filter((d) => d >= 1000)).toHaveLength(2);
-  });
-
-  it('429 forever ends as rate-limited (exit 5) once the retry budget is spent', async () => {
-    const emu = await emulator({ faults: { rateLimitBurst: { every: 0, count: 1 } } });
-    const { client } = clientFor(emu, { retry: { maxAttempts: 10, budget: 3 } });
-    const error = await rejection(client.getWorkflow('order-shipped'));
-    expect(error.kind).toBe('rate-limited');
-    expect(error.exitCode).toBe(ExitCode.RateLimited);
-    expect(error.message).toContain('429 rate limited: API rate limit exceeded');
-    expect(error.message).toContain('the retry budget of 3 retries for this run is used up');
-    expect(emu.requests()).toHaveLength(4);
-    // The budget is the client's, not the call's: the next call gets no retries at all.
-    await rejection(client.getWorkflow('other'));
-    expect(emu.requests()).toHaveLength(5);
-  });
-
   it('retries a GET through 500s', async () => {
     const emu = await emulator({ faults: { errorRate: 1 } });
     const { client } = clientFor(emu, {
@@ -140,36 +112,5 @@ describe('against the emulator', () => {
     expect(error.message).toMatch(
       /^GET \/v1\/workflows\/x: 500 Internal Server Error(: .+)? \(errorId [0-9a-f-]{36}\) \(gave up after 3 attempts\); try again later; if it keeps failing, give the errorId to the service's support$/,
     );
-  });
-
-  it('follows the service rate-limit headers so a burst never meets a 429', async () => {
-    const clock = new VirtualClock();
-    const emu = await emulator({ clock: clock.now, rateLimit: { limit: 2, windowSeconds: 1 } });
-    const { client, events } = clientFor(emu, { rateLimit: { requestsPerSecond: 0 } }, clock);
-    for (let i = 0; i < 7; i++) await client.getWorkflow(`workflow-${i}`);
-    expect(emu.requests().map((r) => r.status)).toEqual(Array(7).fill(404));
-    expect(events.filter((e) => e.type === 'wait').length).toBeGreaterThanOrEqual(2);
-  });
-
-  it('caps its own request rate across concurrent callers', async () => {
-    const emu = await emulator();
-    const clock = new VirtualClock();
-    const starts: number[] = [];
-    const { client } = clientFor(
-      emu,
-      {
-        rateLimit: { requestsPerSecond: 5, burst: 2 },
-        onEvent: (event) => {
-          if (event.type === 'request') starts.push(clock.now());
-        },
-      },
-      clock,
-    );
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.getWorkflow(`wf-${i}`)));
-    expect(emu.requests()).toHaveLength(12);
-    // In any second: the burst of 2, plus one every 200 ms after it.
-    const busiest = Math.max(...starts.map((t) => starts.filter((s) => s >= t && s < t + 1000).length));
-    expect(busiest).toBeLessThanOrEqual(6);
-    expect(Math.max(...starts) - Math.min(...starts)).toBe(10 * 200);
   });
 });

@@ -275,8 +275,9 @@ const ROWS: Row[] = [
             { ...JSON_HEADERS, 'retry-after': '1' },
           ],
         ]),
+        retry: { maxAttempts: 2, rateLimitWaits: 2 },
       }),
-    'GET /v1/workflows/order-shipped: 429 rate limited: API rate limit exceeded (gave up after 2 attempts); wait a minute before running again, or lower rateLimit in wfsync.config.yaml',
+    'GET /v1/workflows/order-shipped: 429 rate limited: API rate limit exceeded (still refused after waiting as asked 2 times in a row); wait a minute before running again, or lower rateLimit in wfsync.config.yaml',
   ],
   [
     'a 429 when the run is out of retries',

@@ -285,7 +285,7 @@ describe('pacing', () => {
     expect(clock.now() - before).toBe(2000);
     expect(events.find((e) => e.type === 'wait')).toMatchObject({
       delayMs: 2000,
-      reason: expect.stringContaining('RateLimit-Remaining is 0'),
+      reason: 'RateLimit-Remaining is used up: waiting for the window to reset',
     });
   });
 });

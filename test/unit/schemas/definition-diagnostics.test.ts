@@ -73,7 +73,7 @@ describe('schema-type', () => {
         column: 16,
         pointer: '/steps/0/template/content',
         message:
-          '`steps[0].template.content` must be a string or an array (got number 42; quote it to make it a string)',
+          '`steps[0].template.content` must be a string, an array or an object (got number 42; quote it to make it a string)',
       },
     ]);
   });

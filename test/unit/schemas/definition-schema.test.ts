@@ -144,7 +144,10 @@ function objectSchemas(schema: unknown, pointer = ''): Array<[string, Schema]> {
   const own: Array<[string, Schema]> = node.type === 'object' ? [[pointer, node]] : [];
   return own.concat(
     Object.entries(node).flatMap(([key, value]) =>
-      key === 'examples' || key === 'default' ? [] : objectSchemas(value, `${pointer}/${key}`),
+      // `if` holds a condition, not a shape an editor offers.
+      key === 'examples' || key === 'default' || key === 'if'
+        ? []
+        : objectSchemas(value, `${pointer}/${key}`),
     ),
   );
 }

@@ -1,0 +1,223 @@
+/**
+ * Reading one file a definition refers to (`content: {file: ./order-shipped.email.html}`): the path checked (relative,
+ * `/` separators, inside the project, symbolic links included), then the file read with the same care as a
+ * definition (regular file, size checked before reading, strict UTF-8). Every failure is a value, never a throw.
+ */
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
+import path from 'node:path';
+import { CONFIG_FILE_NAMES } from '../config/find.js';
+import { suggestName } from '../validate/schema-suggest.js';
+import { normalizeIncludeText } from './include-references.js';
+import { formatBytes } from './limits.js';
+import { decodeUtf8 } from './utf8.js';
+
+/** The directory included files must stay in, and what made it the root (for messages). */
+export interface IncludeRoot {
+  dir: string;
+  kind: 'config' | 'git' | 'definition';
+}
+
+export type IncludeProblemCode =
+  | 'include-path-invalid'
+  | 'include-outside-project'
+  | 'include-not-found'
+  | 'include-unreadable'
+  | 'include-too-large'
+  | 'include-encoding';
+
+export type IncludeRead =
+  | { ok: true; absolute: string; text: string; style: IncludeStyle }
+  | { ok: false; code: IncludeProblemCode; message: string };
+
+/** How an included file is written, so that `pull` writes it back the same way. */
+export interface IncludeStyle {
+  bom: boolean;
+  crlf: boolean;
+}
+
+export interface IncludeRequest {
+  /** The path as written in the definition. */
+  written: string;
+  /** How messages name the file: its path relative to the working directory. */
+  display: string;
+  definitionDir: string;
+  root: IncludeRoot;
+  maxBytes: number;
+}
+
+const ROOT_NAMES: Record<IncludeRoot['kind'], string> = {
+  config: 'the project (the directory of wfsync.config.yaml)',
+  git: 'the git repository',
+  definition: "the definition's directory (no wfsync.config.yaml or .git above it)",
+};
+
+/**
+ * The project an included file must stay in: the nearest directory above the definition that holds
+ * wfsync.config.yaml or .git (so a CI checkout never lets a definition read files of the machine it runs on), else
+ * the definition's own directory.
+ */
+export function findIncludeRoot(definitionDir: string): IncludeRoot {
+  for (let dir = path.resolve(definitionDir); ; dir = path.dirname(dir)) {
+    if (CONFIG_FILE_NAMES.some((name) => existsSync(path.join(dir, name)))) return { dir, kind: 'config' };
+    if (existsSync(path.join(dir, '.git'))) return { dir, kind: 'git' };
+    if (path.dirname(dir) === dir) return { dir: path.resolve(definitionDir), kind: 'definition' };
+  }
+}
+
+export function readIncludeFile(request: IncludeRequest): IncludeRead {
+  const { written, display, root } = request;
+  const invalid = pathProblem(written);
+  if (invalid) return { ok: false, code: 'include-path-invalid', message: invalid };
+  const absolute = path.resolve(request.definitionDir, written);
+  const outside = (how: string): IncludeRead => ({
+    ok: false,
+    code: 'include-outside-project',
+    message: `${how} outside ${ROOT_NAMES[root.kind]}: keep included files inside it`,
+  });
+  if (!isInside(root.dir, absolute)) return outside(`"${written}" leads`);
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch (error) {
+    return failure(error as NodeJS.ErrnoException, request, absolute);
+  }
+  if (!isInside(realRoot(root.dir), real)) return outside(`"${written}" is a symbolic link that leads`);
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO must not hang the load; fstat then rejects it.
+    fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return failure(error as NodeJS.ErrnoException, request, absolute);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return unreadable(display, 'it is a directory');
+    if (!stats.isFile()) return unreadable(display, 'it is not a regular file');
+    // fstat's size first (nothing read for a huge file), then what was read (the file may grow meanwhile).
+    const bytes = stats.size > request.maxBytes ? undefined : readCapped(fd, request.maxBytes);
+    if (bytes === undefined || bytes.length > request.maxBytes) {
+      const size = Math.max(stats.size, bytes?.length ?? 0);
+      const message = `${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(request.maxBytes)} limit for an included file`;
+      return { ok: false, code: 'include-too-large', message };
+    }
+    return decode(bytes, display, absolute);
+  } catch (error) {
+    return failure(error as NodeJS.ErrnoException, request, absolute);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function decode(bytes: Uint8Array, display: string, absolute: string): IncludeRead {
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    const where = `byte 0x${(bytes[decoded.offset] ?? 0).toString(16).toUpperCase().padStart(2, '0')} at line ${decoded.line}, column ${decoded.column}`;
+    const message = utf16
+      ? `${display} is UTF-16 encoded; save it as UTF-8`
+      : `${display} is not valid UTF-8 (${where}); save it as UTF-8`;
+    return { ok: false, code: 'include-encoding', message };
+  }
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const crlf = decoded.text.includes('\r\n');
+  return { ok: true, absolute, text: normalizeIncludeText(decoded.text), style: { bom, crlf } };
+}
+
+/** Why a written path cannot be a reference, or undefined when it can. */
+function pathProblem(written: string): string | undefined {
+  const fix = 'write it relative to the definition\'s directory, such as "./order-shipped.email.html"';
+  if (written.includes('\\'))
+    return `"${written}" uses "\\": separate directories with "/" so it works everywhere`;
+  if (written.includes('\0')) return `"${written}" holds a NUL character`;
+  if (path.posix.isAbsolute(written) || /^[A-Za-z]:/.test(written))
+    return `"${written}" is an absolute path: ${fix}`;
+  if (written.startsWith('~')) return `"${written}" starts with "~", which is not expanded: ${fix}`;
+  if (written.endsWith('/') || path.posix.normalize(written) === '.')
+    return `"${written}" names a directory, not a file`;
+  return undefined;
+}
+
+function failure(error: NodeJS.ErrnoException, request: IncludeRequest, absolute: string): IncludeRead {
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+    const hint = suggestSibling(request.written, absolute);
+    return {
+      ok: false,
+      code: 'include-not-found',
+      message: `${request.display} does not exist${hint ? ` (did you mean "${hint}"?)` : ''}`,
+    };
+  }
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'it is a directory',
+    ELOOP: 'too many levels of symbolic links',
+    EMFILE: 'too many open files',
+    EIO: 'input/output error',
+  };
+  const reason = (error.code && reasons[error.code]) ?? error.message;
+  return unreadable(request.display, `${reason}${error.code ? ` (${error.code})` : ''}`);
+}
+
+function unreadable(display: string, reason: string): IncludeRead {
+  return { ok: false, code: 'include-unreadable', message: `cannot read ${display}: ${reason}` };
+}
+
+/** A file next to the missing one whose name is a likely typo of it, written the way the reference was. */
+function suggestSibling(written: string, absolute: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(path.dirname(absolute), { withFileTypes: true })
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return undefined;
+  }
+  const name = suggestName(path.basename(absolute), names);
+  return name === undefined ? undefined : written.slice(0, written.lastIndexOf('/') + 1) + name;
+}
+
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return (
+    relative !== '' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    relative !== '..' &&
+    !path.isAbsolute(relative)
+  );
+}
+
+function realRoot(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** Reads to the end, never more than one byte past the cap (enough to know the file is too large). */
+function readCapped(fd: number, maxBytes: number): Uint8Array {
+  let buffer = new Uint8Array(Math.min(64 * 1024, maxBytes + 1));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) break;
+      const bigger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.subarray(0, length);
+}

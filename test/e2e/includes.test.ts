@@ -1,0 +1,174 @@
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { makeProject, ROOT, runCli } from './helpers.js';
+
+/**
+ * Template text kept in files of its own (`content: {file: ./emails/order-shipped.html}`), through the built CLI: the
+ * local target syncs and plans the included text, an edit to the HTML alone shows as changed locally with the HTML
+ * in the diff, a broken reference stops sync before any request, and pull writes the service's text back into the
+ * files (or, with --split-content, into new ones) so the plan is clean afterwards.
+ */
+
+const FIXTURE = join(ROOT, 'test/fixtures/includes/project');
+const HTML = 'workflows/emails/order-shipped.html';
+const SUBJECT = 'workflows/emails/order-shipped.subject.txt';
+const DEFINITION = 'workflows/order-shipped.yaml';
+
+const projects: string[] = [];
+const emulators: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.splice(0).map((e) => e.close()));
+  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temp copy of the includes project (target `local` by default), with `config` as its wfsync.config.yaml if given. */
+function project(config?: string): string {
+  const dir = makeProject({});
+  projects.push(dir);
+  cpSync(FIXTURE, dir, { recursive: true });
+  if (config !== undefined) writeFileSync(join(dir, 'wfsync.config.yaml'), config);
+  return dir;
+}
+
+const read = (cwd: string, file: string) => readFileSync(join(cwd, file), 'utf8');
+
+/** Nothing left in workflows/ (the directory itself stays: plan and pull need it). */
+function emptyWorkflows(cwd: string): void {
+  rmSync(join(cwd, 'workflows'), { recursive: true });
+  mkdirSync(join(cwd, 'workflows'));
+}
+
+describe('file references on the local target', () => {
+  it('sync creates the included text; an edit to the HTML file alone plans as changed locally', async () => {
+    const cwd = project();
+    expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 0, stdout: '✔ 1 file valid\n' });
+    const sync = await runCli(['sync', '--quiet'], { cwd });
+    expect(sync.stdout).toContain('Sync: 1 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    expect(sync.status).toBe(0);
+    // What the local service stores is the files' text, not the reference.
+    const stored = JSON.parse(read(cwd, '.wfsync/local-service.json')) as unknown;
+    const html = read(cwd, HTML);
+    expect(JSON.stringify(stored)).toContain(JSON.stringify(html.slice(0, -1)));
+    expect(JSON.stringify(stored)).toContain('"subject":"Your order {{orderNumber}} has shipped"');
+    expect(JSON.stringify(stored)).not.toContain('order-shipped.html');
+
+    const clean = await runCli(['plan', '--quiet'], { cwd });
+    expect(clean.stdout).toContain('No changes. 1 workflow in sync.');
+    expect(clean.status).toBe(0);
+
+    writeFileSync(join(cwd, HTML), html.replace('will deliver', 'is delivering'));
+    const changed = await runCli(['plan', '--quiet'], { cwd });
+    expect(changed.status).toBe(2);
+    expect(changed.stdout).toContain('! changed locally  order-shipped  workflows/order-shipped.yaml');
+    // The diff shows the resolved text, line by line.
+    expect(changed.stdout).toContain('\n    -            <p>{{carrier}} will deliver:</p>\n');
+    expect(changed.stdout).toContain('\n    +            <p>{{carrier}} is delivering:</p>\n');
+    expect(changed.stdout).toContain('Plan: 0 to create, 0 in sync, 1 changed locally.');
+  });
+
+  it('a reference to a missing file: validate points at it, sync sends nothing', async () => {
+    const cwd = project();
+    renameSync(join(cwd, HTML), join(cwd, 'workflows/emails/order-shiped.html'));
+    const validate = await runCli(['validate'], { cwd });
+    expect(validate.status).toBe(3);
+    expect(validate.stdout).toBe(
+      [
+        'workflows/order-shipped.yaml:11:24 error steps[0].template.content: workflows/emails/order-shipped.html ' +
+          'does not exist (did you mean "./emails/order-shiped.html"?) [include-not-found]',
+        '  10 |       subject: { file: ./emails/order-shipped.subject.txt }',
+        '> 11 |       content: { file: ./emails/order-shipped.html }',
+        '     |                        ^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+        '',
+        '✖ 1 problem (1 error, 0 warnings) in 1 of 1 file',
+        '',
+      ].join('\n'),
+    );
+    const sync = await runCli(['sync', '--quiet'], { cwd });
+    expect(sync.status).toBe(3);
+    expect(sync.stderr).toContain('[include-not-found]');
+    expect(sync.stdout).toBe('');
+  });
+});
+
+describe('pull and file references', () => {
+  async function devProject(options: { withDefinition: boolean }) {
+    const emulator = await startEmulator({ seed: 1 });
+    emulators.push(emulator);
+    const config = [
+      'workflowsDir: workflows',
+      'targets:',
+      '  dev:',
+      `    baseUrl: ${emulator.url}`,
+      '    apiKeyEnv: DEV_KEY',
+      `    notificationGroupId: ${emulator.notificationGroupId}`,
+      '',
+    ].join('\n');
+    const cwd = project(config);
+    const run = (args: string[]) =>
+      runCli([...args, '--target', 'dev'], { cwd, env: { DEV_KEY: emulator.apiKey } });
+    expect((await run(['sync', '--quiet'])).status).toBe(0);
+    if (!options.withDefinition) emptyWorkflows(cwd);
+    return { emulator, cwd, run };
+  }
+
+  it('writes the dashboard edit into the included files and keeps the definition as it was; plan is clean', async () => {
+    const { emulator, cwd, run } = await devProject({ withDefinition: true });
+    const definition = read(cwd, DEFINITION);
+    const html = read(cwd, HTML).replace('will deliver', 'is delivering');
+    emulator.editWorkflow('order-shipped', (w) => {
+      const template = w.steps[0]!.template as { content: string; subject: string };
+      template.content = html.slice(0, -1);
+      template.subject = 'Order {{orderNumber}} is on its way';
+    });
+
+    const pull = await run(['pull', 'order-shipped']);
+    expect(pull.stderr).toBe('');
+    expect(pull.stdout).toBe(
+      'pulled order-shipped: 2 fields changed (steps[0].template.content, steps[0].template.subject) → ' +
+        `${HTML}, ${SUBJECT}\n`,
+    );
+    expect(pull.status).toBe(0);
+    expect(read(cwd, DEFINITION)).toBe(definition);
+    expect(read(cwd, HTML)).toBe(html);
+    expect(read(cwd, SUBJECT)).toBe('Order {{orderNumber}} is on its way\n');
+
+    const plan = await run(['plan', '--quiet']);
+    expect(plan.stdout).toContain('No changes. 1 workflow in sync.');
+    expect(plan.status).toBe(0);
+    const again = await run(['pull', 'order-shipped']);
+    expect(again.stdout).toBe(`pulled order-shipped: ${DEFINITION} already matches the service\n`);
+  });
+
+  it('--split-content writes long text to a new file, for a new definition and for one that had it inline', async () => {
+    const { cwd, run } = await devProject({ withDefinition: false });
+    const html = read(join(FIXTURE, 'workflows/emails'), 'order-shipped.html');
+
+    const inline = await run(['pull', 'order-shipped']);
+    expect(inline.status).toBe(0);
+    expect(read(cwd, DEFINITION)).toContain('      content: |-\n        <!doctype html>\n');
+
+    const split = await run(['pull', 'order-shipped', '--split-content', '5']);
+    const created = 'workflows/order-shipped.shipping-email.html';
+    expect(split.stdout).toBe(
+      `pulled order-shipped: 1 field changed (steps[0].template.content) → ${DEFINITION}, ${created}\n`,
+    );
+    expect(read(cwd, created)).toBe(html);
+    expect(read(cwd, DEFINITION)).toContain(
+      '      content:\n        file: ./order-shipped.shipping-email.html\n',
+    );
+    expect((await run(['plan', '--quiet'])).stdout).toContain('No changes. 1 workflow in sync.');
+
+    // A new file gets the reference on one line.
+    emptyWorkflows(cwd);
+    const fresh = await run(['pull', 'order-shipped', '--split-content', '5']);
+    expect(fresh.stdout).toMatch(
+      /^pulled order-shipped \(id [0-9a-f]{24}\) → workflows\/order-shipped\.yaml, /,
+    );
+    expect(read(cwd, DEFINITION)).toContain('      content: { file: ./order-shipped.shipping-email.html }\n');
+    expect(read(cwd, created)).toBe(html);
+    expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 0 });
+    expect((await run(['plan', '--quiet'])).stdout).toContain('No changes. 1 workflow in sync.');
+  });
+});

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
+import { parseDefinition } from '../../../src/definitions/parse.js';
+import { characterSoup, editedWorkflow, lineSoup, REAL_TEXTS, yamlDocument } from './yaml-arbitraries.js';
+
+const encoder = new TextEncoder();
+
+/** Deep equality that tells -0 from 0 and minds key order (Object.is at the leaves). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+    );
+  }
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const keys = Object.keys(a);
+    const other = Object.keys(b);
+    return (
+      keys.length === other.length &&
+      keys.every((key, i) => key === other[i]) &&
+      keys.every((key) => sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    );
+  }
+  return Object.is(a, b);
+}
+
+/**
+ * The property: whenever the fast path answers, yaml (the reference) reads the same bytes without a single
+ * diagnostic, to the same value and text, and locates every pointer the same way. Returns whether it answered.
+ */
+function agreesWithReference(text: string): boolean {
+  const bytes = encoder.encode(text);
+  const fast = parseDefinitionFast('p.yaml', bytes);
+  if (fast === undefined) return false;
+  const reference = parseDefinition('p.yaml', bytes);
+  expect(reference.diagnostics, text).toEqual([]);
+  const value = reference.definition?.value;
+  if (!sameValue(fast.value, value)) {
+    expect.fail(
+      `values differ for ${JSON.stringify(text)}:\n${JSON.stringify(fast.value)}\n${JSON.stringify(value)}`,
+    );
+  }
+  expect(fast.text).toBe(reference.definition?.text);
+  for (const key of Object.keys(fast.value as object).slice(0, 3)) {
+    const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    expect(fast.locate(pointer)).toEqual(reference.definition?.locate(pointer));
+    expect(fast.locate(pointer, 'key')).toEqual(reference.definition?.locate(pointer, 'key'));
+  }
+  return true;
+}
+
+/** Runs the property and returns how many inputs the fast path took, so a test can show it is not vacuous. */
+function acceptedCount(arbitrary: fc.Arbitrary<string>, numRuns: number): number {
+  let accepted = 0;
+  fc.assert(
+    fc.property(arbitrary, (text) => {
+      if (agreesWithReference(text)) accepted++;
+    }),
+    { numRuns },
+  );
+  return accepted;
+}
+
+// 300,000 runs per generator found nothing once the fast path refused what earlier runs caught: a comment glued to a
+// flow indicator, a mapping used as a key, js-yaml running an empty list entry on into a less indented line, an
+// indentation indicator on a block scalar, `---#`. These runs keep watch at a cost of a few seconds.
+describe('parseDefinitionFast agrees with parseDefinition wherever it answers (property-based)', () => {
+  it('on documents written in every style from values full of ambiguous scalars', () => {
+    const accepted = acceptedCount(yamlDocument, 3000);
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  it('on the example workflows with random edits', () => {
+    const accepted = acceptedCount(editedWorkflow, 3000);
+    expect(accepted).toBeGreaterThan(600);
+  });
+
+  it('on raw character soup', () => {
+    const accepted = acceptedCount(characterSoup, 3000);
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  it('on lines of indentation and YAML syntax fragments', () => {
+    const accepted = acceptedCount(lineSoup, 3000);
+    expect(accepted).toBeGreaterThan(10);
+  });
+
+  it('takes the example workflows and the benchmark files as they are', () => {
+    for (const text of REAL_TEXTS) expect(agreesWithReference(text)).toBe(true);
+  });
+});

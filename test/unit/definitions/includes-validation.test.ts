@@ -1,0 +1,161 @@
+import { appendFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildDesired } from '../../../src/cli/desired.js';
+import { fitsInFile, formatIncludeText, normalizeIncludeText } from '../../../src/definitions/includes.js';
+import { resolveLoadLimits } from '../../../src/definitions/limits.js';
+import type { Diagnostic } from '../../../src/diagnostic.js';
+import { validateWorkflowDefinition } from '../../../src/generated/validators.js';
+import { checkDefinitionFile } from '../../../src/parallel/check-file.js';
+import { buildValidation } from '../../../src/validate/index.js';
+import { validateDefinitionSchema } from '../../../src/validate/schema.js';
+import { parseText, useTempDir } from './helpers.js';
+import { emailWithContent, readWorkflows, useIncludesProject, write } from './includes-helpers.js';
+
+const project = useIncludesProject();
+const tempDir = useTempDir();
+const GROUPS = { defaultId: '6650f0c0ffee00000000a000', named: {} };
+
+async function validateProject(cwd: string): Promise<Diagnostic[]> {
+  const read = await readWorkflows(cwd);
+  return [...read.diagnostics, ...buildValidation({ definitions: read.definitions, options: {} })];
+}
+
+const brief = (d: Diagnostic) => `${d.code}@${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.pointer}`;
+
+describe('rules and plans see the included text', () => {
+  it('the example project is valid: variables used only in the HTML file count as used', async () => {
+    expect(await validateProject(await project())).toEqual([]);
+  });
+
+  it('a Handlebars error or an undeclared variable in the file is reported at the reference', async () => {
+    const cwd = await project();
+    // `{{#each items}}` left open, and `{{trackingUrl}}` declared nowhere.
+    await writeFile(
+      path.join(cwd, 'workflows/emails/order-shipped.html'),
+      '<p>{{carrier}} {{orderNumber}} <a href="{{trackingUrl}}">track</a></p>\n{{#each items}}<li>{{this}}</li>\n',
+    );
+    const diagnostics = await validateProject(cwd);
+    // Line 11 is `      content: { file: ./emails/order-shipped.html }`: the whole reference is underlined.
+    // (With the template broken the service derives no variable from it: the declared ones count as unused.)
+    const [syntax, ...unused] = diagnostics;
+    expect(brief(syntax!)).toBe('template-syntax@11:16-11:53 /steps/0/template/content');
+    expect(unused.map((d) => d.code)).toEqual(Array(4).fill('variable-unused'));
+    expect(syntax!.message).toContain('steps[0].template.content is not valid Handlebars');
+
+    await writeFile(
+      path.join(cwd, 'workflows/emails/order-shipped.html'),
+      '<p>{{carrier}} {{orderNumber}} <a href="{{trackingUrl}}">track</a></p>\n' +
+        '{{#each items}}{{name}} {{quantity}}{{/each}}\n',
+    );
+    const warnings = await validateProject(cwd);
+    expect(warnings.map(brief)).toEqual(['variable-undeclared@11:16-11:53 /steps/0/template/content']);
+    expect(warnings[0]!.message).toContain('`trackingUrl` is used in steps[0].template.content');
+  });
+
+  it('a subject kept in a file is checked like one written inline (a blank one is empty)', async () => {
+    const cwd = await project();
+    await writeFile(path.join(cwd, 'workflows/emails/order-shipped.subject.txt'), '  \n');
+    const diagnostics = await validateProject(cwd);
+    expect(diagnostics.map((d) => `${d.code} ${d.pointer} ${d.line}`)).toEqual([
+      'email-subject-missing /steps/0/template/subject 10',
+    ]);
+  });
+
+  it('an edit to the included file alone changes the create body and its hash', async () => {
+    const cwd = await project();
+    const before = buildDesired((await readWorkflows(cwd)).definitions, GROUPS);
+    await appendFile(path.join(cwd, 'workflows/emails/order-shipped.html'), '<p>Thanks!</p>\n');
+    const after = buildDesired((await readWorkflows(cwd)).definitions, GROUPS);
+    expect(before.diagnostics).toEqual([]);
+    const [was] = before.desired;
+    const [now] = after.desired;
+    expect(now!.hash).not.toBe(was!.hash);
+    const email = (body: unknown) =>
+      (body as { steps: Array<{ template: Record<string, unknown> }> }).steps[0]!.template;
+    expect(email(now!.body).content).toMatch(/<\/html>\n<p>Thanks!<\/p>$/);
+    expect(email(was!.body).subject).toBe('Your order {{orderNumber}} has shipped');
+  });
+
+  it('the worker-thread check of one file reports the same as the main thread', async () => {
+    const cwd = await tempDir();
+    await write(cwd, {
+      '.git/HEAD': '',
+      'workflows/welcome.yaml': emailWithContent('{ file: ./welcom.html }'),
+      'workflows/welcome.html': 'Hi',
+    });
+    const outcome = checkDefinitionFile('workflows/welcome.yaml', {
+      cwd,
+      limits: resolveLoadLimits(),
+      rules: {},
+    });
+    const read = await readWorkflows(cwd);
+    expect(outcome.diagnostics).toEqual(read.diagnostics);
+    expect(outcome.diagnostics.map((d) => d.code)).toEqual(['include-not-found']);
+    expect(outcome.text).toBe(read.sources.get('workflows/welcome.yaml'));
+  });
+});
+
+describe('the schema (what editors check the file as written against)', () => {
+  it('accepts a reference for content, subject and title, in steps and variants', () => {
+    const raw = parseText(
+      [
+        'name: welcome',
+        'steps:',
+        '  - template: { type: email, subject: { file: ./s.txt }, content: { file: ./c.html } }',
+        '    variants:',
+        '      - template: { type: push, title: { file: ../t.txt }, content: Hi }',
+        '        filters: [{ value: AND, children: [{ on: payload, field: x, value: y, operator: EQUAL }] }]',
+        'triggers: [{ type: event, identifier: welcome }]',
+      ].join('\n'),
+    ).definition!;
+    expect(validateWorkflowDefinition(raw.value), JSON.stringify(validateWorkflowDefinition.errors)).toBe(
+      true,
+    );
+  });
+
+  it('names what is wrong with a malformed reference', () => {
+    const messages = (reference: string) =>
+      validateDefinitionSchema(parseText(emailWithContent(reference)).definition!).map(
+        (d) => `${d.code} ${d.pointer}: ${d.message}`,
+      );
+    expect(messages('{ fiel: ./x.html }')).toEqual([
+      'schema-required /steps/0/template/content/file: `steps[0].template.content` is missing required property `file`',
+      'schema-additional-property /steps/0/template/content/fiel: `steps[0].template.content` has an unknown ' +
+        'property `fiel`; did you mean `file`?',
+    ]);
+    expect(messages('{ file: 5 }')).toEqual([
+      expect.stringMatching(/^schema-type \/steps\/0\/template\/content\/file: /),
+    ]);
+    expect(messages('{ file: /etc/passwd }')).toEqual([
+      expect.stringMatching(/^schema-pattern .*a relative path with `\/` separators/),
+    ]);
+    expect(messages('5')).toEqual([
+      expect.stringMatching(/^schema-type \/steps\/0\/template\/content: .*string/),
+    ]);
+  });
+});
+
+describe('included text and the bytes written for it', () => {
+  it('reading what pull writes gives the text back, for every text a file can hold, whatever the style', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }).filter(fitsInFile),
+        fc.boolean(),
+        fc.boolean(),
+        (text, bom, crlf) => {
+          const written = formatIncludeText(text, { bom, crlf });
+          // The UTF-8 decoder drops the byte order mark before the text is normalized.
+          expect(normalizeIncludeText(bom ? written.slice(1) : written)).toBe(text);
+          expect(written.endsWith(crlf ? '\r\n' : '\n')).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('text with a carriage return or a leading byte order mark does not fit in a file', () => {
+    expect(['a\r\nb', 'a\r', '\uFEFFa'].map(fitsInFile)).toEqual([false, false, false]);
+    expect(['', 'a\nb\n', 'a\uFEFF'].map(fitsInFile)).toEqual([true, true, true]);
+  });
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
+import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
+import { readDefinitionFile } from '../../../src/definitions/read.js';
+import { type CheckSetup, checkDefinitionFile, type FileOutcome } from '../../../src/parallel/check-file.js';
+import { buildFileValidation } from '../../../src/validate/index.js';
+
+const VALID = `name: order shipped
+steps:
+  - name: chat
+    template:
+      type: chat
+      content: "Order {{orderId}} shipped"
+triggers:
+  - type: event
+    identifier: order-shipped
+    variables:
+      - { name: orderId, type: String }
+`;
+
+/** Files the fast path reads (all but the last), each with a different kind of finding, or none. */
+const FILES: Record<string, string> = {
+  'valid.yaml': VALID,
+  'schema.yaml': VALID.replace('type: chat', 'type: chatt'),
+  'rule-error.yaml': VALID.replace('{{orderId}}', '{{#if orderId}}'),
+  'rule-warning.yaml': VALID.replace('{{orderId}}', '{{orderId}} {{carrier}}'),
+  'rule-info.yaml': VALID.replace('name: order shipped', 'name: Order Shipped Now'),
+  'not-fast.yaml': VALID.replace('type: chat', 'type: &t chat'),
+};
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function setupWith(files: Record<string, string>): CheckSetup {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'wfsync-check-file-'));
+  made.push(cwd);
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(cwd, file), text);
+  return {
+    cwd,
+    limits: { ...DEFAULT_LOAD_LIMITS },
+    rules: { severities: { 'identifier-name-mismatch': 'info' } },
+  };
+}
+
+/** What the reference path (yaml, then the same validation) gives for one file. */
+function referenceOutcome(file: string, setup: CheckSetup): FileOutcome {
+  const loaded = readDefinitionFile(path.join(setup.cwd, file), file, setup.limits);
+  const diagnostics = [...loaded.diagnostics];
+  if (loaded.definition) {
+    diagnostics.push(...buildFileValidation({ definitions: [loaded.definition], options: setup.rules }));
+  }
+  return {
+    diagnostics,
+    ...(diagnostics.length > 0 ? { text: loaded.text } : {}),
+    identifier: 'order-shipped',
+  };
+}
+
+describe('checkDefinitionFile', () => {
+  it('reads every file but one on the fast path (the premise of the next test)', () => {
+    const encoder = new TextEncoder();
+    for (const [file, text] of Object.entries(FILES)) {
+      expect(parseDefinitionFast(file, encoder.encode(text)) !== undefined, file).toBe(
+        file !== 'not-fast.yaml',
+      );
+    }
+  });
+
+  it('gives the reference outcome whichever path read the file, findings of every severity included', () => {
+    const setup = setupWith(FILES);
+    const codes: Record<string, string[]> = {};
+    for (const file of Object.keys(FILES)) {
+      const outcome = checkDefinitionFile(file, setup);
+      expect(outcome, file).toEqual(referenceOutcome(file, setup));
+      codes[file] = outcome.diagnostics.map((d) => `${d.severity} ${d.code}@${d.line}:${d.column}`);
+    }
+    expect(codes).toEqual({
+      'valid.yaml': [],
+      'schema.yaml': ['error schema-enum@5:13'],
+      'rule-error.yaml': ['error template-syntax@6:46', 'warning variable-unused@11:17'],
+      'rule-warning.yaml': ['warning variable-undeclared@6:37'],
+      'rule-info.yaml': ['info identifier-name-mismatch@9:17'],
+      'not-fast.yaml': [],
+    });
+  });
+
+  it('sends no text for a file without findings', () => {
+    const setup = setupWith({ 'valid.yaml': VALID });
+    expect(checkDefinitionFile('valid.yaml', setup)).toEqual({
+      diagnostics: [],
+      identifier: 'order-shipped',
+    });
+  });
+});
