@@ -3,17 +3,16 @@ import type { ApplyEvent } from '../apply/events.js';
 import { fetchObservations } from '../apply/fetch-observations.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
-import { readDefinitions } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
-import { countDiagnostics, sortDiagnostics } from '../diagnostic.js';
+import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildPlan } from '../plan/index.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import type { ClientEvent } from '../remote/index.js';
 import type { StateFile } from '../state/index.js';
-import { buildValidation } from '../validate/index.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from './desired.js';
+import { readValidatedDefinitions } from './load-definitions.js';
 import { openTargetSession, type TargetSession } from './target-session.js';
 
 export interface RunFlags extends TargetFlags {
@@ -33,14 +32,12 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  const read = await readDefinitions([], { cwd, defaultDir });
-  const diagnostics = sortDiagnostics([
-    ...read.diagnostics,
-    ...buildValidation({
-      definitions: read.definitions,
-      options: { severities: project.severities, notificationGroups: project.notificationGroups },
-    }),
-  ]);
+  const read = await readValidatedDefinitions({
+    cwd,
+    defaultDir,
+    options: { severities: project.severities, notificationGroups: project.notificationGroups },
+  });
+  const diagnostics = read.diagnostics;
   const counts = countDiagnostics(diagnostics);
   if (counts.errors > 0) {
     // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
