@@ -3,21 +3,14 @@
  * `/` separators, inside the project, symbolic links included), then the file read with the same care as a
  * definition (regular file, size checked before reading, strict UTF-8). Every failure is a value, never a throw.
  */
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-} from 'node:fs';
+
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '../config/find.js';
 import { suggestName } from '../validate/schema-suggest.js';
 import { normalizeIncludeText } from './include-references.js';
 import { formatBytes } from './limits.js';
+import { readCapped } from './read-capped.js';
 import { decodeUtf8 } from './utf8.js';
 
 /** The directory included files must stay in, and what made it the root (for messages). */
@@ -202,22 +195,4 @@ function realRoot(dir: string): string {
   } catch {
     return dir;
   }
-}
-
-/** Reads to the end, never more than one byte past the cap (enough to know the file is too large). */
-function readCapped(fd: number, maxBytes: number): Uint8Array {
-  let buffer = new Uint8Array(Math.min(64 * 1024, maxBytes + 1));
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > maxBytes) break;
-      const bigger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
-      bigger.set(buffer);
-      buffer = bigger;
-    }
-    const read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (read === 0) break;
-    length += read;
-  }
-  return buffer.subarray(0, length);
 }

@@ -1,10 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from './find.js';
 import { readDefinitionIncludes } from './includes.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
+import { readCapped } from './read-capped.js';
 import type { LoadedDefinition, ParseResult, ReadResult } from './types.js';
 
 export interface ReadOptions extends FindOptions {
@@ -102,33 +103,12 @@ export function readDefinitionBytes(
         diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(stats.size, limits.maxBytes))],
       };
     }
-    return { bytes: readAll(fd, stats.size, limits.maxBytes) };
+    return { bytes: readCapped(fd, limits.maxBytes, stats.size) };
   } catch (error) {
     return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Reads to the end, trusting fstat's size only as a first guess (the file may grow or shrink meanwhile), and
- * never past one byte over the cap: parseDefinition then reports the file as too large.
- */
-function readAll(fd: number, expected: number, maxBytes: number): Uint8Array {
-  let buffer = new Uint8Array(Math.min(expected, maxBytes) + 1);
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > maxBytes) break;
-      const bigger = new Uint8Array(Math.min(buffer.length * 2, maxBytes + 1));
-      bigger.set(buffer);
-      buffer = bigger;
-    }
-    const read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (read === 0) break;
-    length += read;
-  }
-  return buffer.subarray(0, length);
 }
 
 const REASONS: Record<string, string> = {
