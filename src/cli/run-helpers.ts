@@ -1,6 +1,8 @@
 import { chooseProgressKind, createProgress, type Progress } from '../apply/progress/index.js';
-import type { ServiceClient } from '../remote/index.js';
+import { clientEventsForProgress } from '../apply/workflow-context.js';
+import type { ClientEvent, ServiceClient } from '../remote/index.js';
 import type { CommandContext } from './context.js';
+import { combineListeners, verboseClientLog } from './verbose.js';
 
 export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {
   const kind = chooseProgressKind({ quiet: quiet === true, stream: ctx.stderr, env: ctx.env });
@@ -15,4 +17,16 @@ export function readOnlyClient(client: ServiceClient): ServiceClient {
       Promise.reject(new Error('internal error: plan is read-only and must never create')),
     close: () => client.close(),
   };
+}
+
+/** What the client's events feed: the progress display, and with --verbose a request log on stderr. */
+export function clientListener(
+  ctx: CommandContext,
+  progress: Progress,
+  verbose: boolean | undefined,
+): (event: ClientEvent) => void {
+  return combineListeners(
+    clientEventsForProgress(progress.onEvent),
+    verbose ? verboseClientLog(ctx.stderr) : undefined,
+  );
 }

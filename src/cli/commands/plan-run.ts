@@ -1,4 +1,3 @@
-import { clientEventsForProgress } from '../../apply/index.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
 import { planRenderers, renderPlanStepSummary } from '../../report/plan/renderers.js';
@@ -6,8 +5,7 @@ import { appendFileText, writeFileText, writeOutput } from '../../report/write-o
 import { readState } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
-import { progressFor, readOnlyClient } from '../run-helpers.js';
-import { combineListeners, verboseClientLog } from '../verbose.js';
+import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
 import type { PlanFlags } from './plan.js';
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?: string }): Promise<number> {
@@ -18,10 +16,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?:
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
     ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: combineListeners(
-      clientEventsForProgress(progress.onEvent),
-      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
-    ),
+    onClientEvent: clientListener(ctx, progress, flags.verbose),
   });
   let plan: Plan;
   try {

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import type { SyncResult } from '../../apply/events.js';
-import { applyPlan, clientEventsForProgress, reconcilePending } from '../../apply/index.js';
+import { applyPlan, reconcilePending } from '../../apply/index.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';
@@ -12,8 +12,7 @@ import { acquireLock, readState, StateStore } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
-import { progressFor } from '../run-helpers.js';
-import { combineListeners, verboseClientLog } from '../verbose.js';
+import { clientListener, progressFor } from '../run-helpers.js';
 import { planExitCode } from './plan-run.js';
 import type { SyncFlags } from './sync.js';
 
@@ -39,10 +38,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
     ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: combineListeners(
-      clientEventsForProgress(progress.onEvent),
-      flags.verbose ? verboseClientLog(ctx.stderr) : undefined,
-    ),
+    onClientEvent: clientListener(ctx, progress, flags.verbose),
     signal: abort.signal,
   }).catch(async (error: unknown) => {
     removeInterrupt();

@@ -70,21 +70,7 @@ export interface RuleInput {
 export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const definition of valid) {
-    for (const rule of RULES) {
-      if (rule.stage === 'before-schema') continue;
-      const severity = severityOf(rule, options);
-      if (severity === undefined) continue;
-      const ctx: RuleContext = {
-        definition,
-        workflow: definition.value as WorkflowDefinition,
-        options,
-        report(pointer, message, opts = {}) {
-          const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
-          diagnostics.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
-        },
-      };
-      rule.check(ctx);
-    }
+    runRules(definition, options, (rule) => rule.stage !== 'before-schema', diagnostics);
   }
   const duplicateSeverity = severityOf(IDENTIFIER_DUPLICATE, options);
   if (duplicateSeverity !== undefined) {
@@ -111,19 +97,30 @@ export function buildBeforeSchemaDiagnostics(
   options: RuleOptions,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  runRules(definition, options, (rule) => rule.stage === 'before-schema', diagnostics);
+  return sortDiagnostics(diagnostics);
+}
+
+/** Run the selected rules not turned off on one definition; findings go to `out` with the configured severity. */
+function runRules(
+  definition: LoadedDefinition,
+  options: RuleOptions,
+  selected: (rule: Rule) => boolean,
+  out: Diagnostic[],
+): void {
   for (const rule of RULES) {
-    if (rule.stage !== 'before-schema') continue;
+    if (!selected(rule)) continue;
     const severity = severityOf(rule, options);
     if (severity === undefined) continue;
-    rule.check({
+    const ctx: RuleContext = {
       definition,
       workflow: definition.value as WorkflowDefinition,
       options,
       report(pointer, message, opts = {}) {
         const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
-        diagnostics.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
+        out.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
       },
-    });
+    };
+    rule.check(ctx);
   }
-  return sortDiagnostics(diagnostics);
 }
