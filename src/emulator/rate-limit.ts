@@ -1,9 +1,13 @@
 import type { RateLimitOptions } from './types.js';
 
 /**
- * The service's token bucket (Upstash `tokenBucket`, one bucket per environment): it holds `burst` tokens
- * (default `limit`), each request takes one, and every `windowSeconds` it refills `limit × windowSeconds`
- * tokens at once, up to the bucket size. Headers follow the IETF RateLimit draft as the service sends them.
+ * The service's token bucket (Upstash `tokenBucket`, one bucket per environment). The service is configured in
+ * requests per second but counts per window: the window's quota is `limit × windowSeconds`, refilled at once at
+ * every window boundary up to the bucket size `burst` (the quota plus the burst allowance; default: the quota).
+ * Each request takes one token. Headers as the service sends them (IETF RateLimit draft): `RateLimit-Limit` and the
+ * policy's first item are the window's quota (`150;w=5;burst=165` for 30/s in 5-s windows with 10% burst),
+ * `RateLimit-Remaining` the tokens left (never negative), `RateLimit-Reset` the whole seconds to the next refill,
+ * rounded up, and a 429 adds `Retry-After` with the same seconds.
  */
 
 export interface RateLimitResult {
@@ -17,10 +21,10 @@ interface Bucket {
 }
 
 export class RateLimiter {
-  readonly #limit: number;
   readonly #windowMs: number;
   readonly #capacity: number;
-  readonly #refill: number;
+  /** The window's quota: what a window refills, and what RateLimit-Limit says. */
+  readonly #quota: number;
   readonly #policy: string;
   #buckets = new Map<string, Bucket>();
 
@@ -30,12 +34,18 @@ export class RateLimiter {
         throw new RangeError(`rateLimit.${name} must be a positive number (got ${value})`);
       }
     }
-    this.#limit = options.limit;
     this.#windowMs = options.windowSeconds * 1000;
-    this.#capacity = Math.floor(options.burst ?? options.limit);
-    this.#refill = options.limit * options.windowSeconds;
+    // Whole tokens, as the service's integer settings give (`7.5;w=…` is no header the service sends); the epsilon
+    // keeps 0.29 × 100 at 29.
+    this.#quota = Math.floor(options.limit * options.windowSeconds + 1e-9);
+    this.#capacity = Math.floor(options.burst ?? this.#quota);
+    if (this.#quota < 1 || this.#capacity < 1) {
+      throw new RangeError(
+        `rateLimit needs at least 1 request per window and a bucket of at least 1 (limit × windowSeconds: ${this.#quota}, burst: ${this.#capacity})`,
+      );
+    }
     this.#policy =
-      `${this.#limit};w=${options.windowSeconds};burst=${this.#capacity};` +
+      `${this.#quota};w=${options.windowSeconds};burst=${this.#capacity};` +
       'comment="token bucket";category="global";cost="single";serviceLevel="free"';
   }
 
@@ -47,7 +57,7 @@ export class RateLimiter {
     } else {
       const refills = Math.floor((now - bucket.refilledAt) / this.#windowMs);
       if (refills > 0) {
-        bucket.tokens = Math.min(this.#capacity, bucket.tokens + refills * this.#refill);
+        bucket.tokens = Math.min(this.#capacity, bucket.tokens + refills * this.#quota);
         bucket.refilledAt += refills * this.#windowMs;
       }
     }
@@ -55,8 +65,8 @@ export class RateLimiter {
     if (allowed) bucket.tokens -= 1;
     const resetSeconds = Math.max(Math.ceil((bucket.refilledAt + this.#windowMs - now) / 1000), 0);
     const headers: Record<string, string> = {
-      'RateLimit-Remaining': String(Math.max(Math.floor(bucket.tokens), 0)),
-      'RateLimit-Limit': String(this.#limit),
+      'RateLimit-Remaining': String(bucket.tokens),
+      'RateLimit-Limit': String(this.#quota),
       'RateLimit-Reset': String(resetSeconds),
       'RateLimit-Policy': this.#policy,
     };

@@ -19,7 +19,10 @@ export interface EmulatorOptions {
   slugGeneration?: 'v1' | 'v2';
   /** Default true: `Idempotency-Key` replay / 409 / 422. */
   idempotency?: boolean;
-  /** Default false. Token bucket: `limit` tokens per second, refilled every `windowSeconds`, holding `burst`. */
+  /**
+   * Default false. The service's token bucket: `limit × windowSeconds` tokens (the window's quota) refilled at every
+   * window boundary, holding `burst`; headers `RateLimit-Limit: <quota>`, `RateLimit-Policy: <quota>;w=<s>;burst=…`.
+   */
   rateLimit?: false | RateLimitOptions;
   faults?: FaultOptions;
   /** Makes faults, ObjectIds and identifier suffixes deterministic (the generated API key stays crypto-random). */
@@ -31,9 +34,11 @@ export interface EmulatorOptions {
 }
 
 export interface RateLimitOptions {
+  /** Requests per second, as the service's plans state it (free tier: 30). */
   limit: number;
+  /** Seconds between refills (the service: 5). */
   windowSeconds: number;
-  /** Bucket size; default `limit`. */
+  /** Bucket size: the quota plus the burst allowance (free tier: 165); default the quota, `limit × windowSeconds`. */
   burst?: number;
 }
 

@@ -89,7 +89,7 @@ export function messageFor(error: ErrorObject, context: MessageContext): SchemaM
     case 'type': {
       const expected = typesOf(params.type);
       const hint = typeHint(expected, value);
-      const text = `${who} must be ${typeNames(expected)} (${got(value, path, context.kind)}${hint ? `; ${hint}` : ''})`;
+      const text = `${who} must be ${typeNames(expected, parentSchema)} (${got(value, path, context.kind)}${hint ? `; ${hint}` : ''})`;
       return { code: 'schema-type', text, pointer: path, at };
     }
     case 'required':

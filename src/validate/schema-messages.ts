@@ -65,11 +65,44 @@ const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
-/** `["string", "array"]` → `a string or an array`. */
-export function typeNames(types: readonly string[]): string {
-  const names = types.map((t) => TYPE_NAMES[t] ?? t);
+/**
+ * `["string", "array"]` → `a string or an array`. With the node's schema, a type the schema narrows is named by what
+ * a user writes: an object that must be a file reference is `{file: ./path}`, an array of email blocks is a list of
+ * them (`content`: "a string, a list of email blocks or `{file: ./path}`").
+ */
+export function typeNames(types: readonly string[], schema?: Readonly<Record<string, unknown>>): string {
+  const names = types.map(
+    (t) => (schema === undefined ? undefined : narrowedTypeName(t, schema)) ?? TYPE_NAMES[t] ?? t,
+  );
   if (names.length <= 1) return names[0] ?? 'valid';
   return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+function narrowedTypeName(type: string, schema: Readonly<Record<string, unknown>>): string | undefined {
+  // Only the exact shapes of schemas/workflow.schema.json (`if: {type: object}, then: FileReference`;
+  // `items: EmailBlock`), on a schema that allows the type itself (a merged anyOf error carries one branch's
+  // schema); anything else keeps the JSON type's name.
+  const own = schema.type;
+  if (!(own === type || (Array.isArray(own) && own.includes(type)))) return undefined;
+  if (
+    type === 'object' &&
+    refOf(schema.then) === '#/$defs/FileReference' &&
+    isTypeOnly(schema.if, 'object')
+  ) {
+    return '`{file: ./path}`';
+  }
+  if (type === 'array' && refOf(schema.items) === '#/$defs/EmailBlock') return 'a list of email blocks';
+  return undefined;
+}
+
+function refOf(node: unknown): unknown {
+  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>).$ref : undefined;
+}
+
+function isTypeOnly(node: unknown, type: string): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  const keys = Object.keys(node);
+  return keys.length === 1 && (node as Record<string, unknown>).type === type;
 }
 
 /** YAML 1.2 reads `yes`, `no`, `on`, `off` as strings: the usual reason a boolean field gets a string. */

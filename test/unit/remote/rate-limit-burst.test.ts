@@ -74,8 +74,7 @@ describe(`${REQUESTS} requests, ${CONCURRENCY} at a time, against ${RATE} reques
   });
 
   it('a bucket refilled every 5 s (150 per window, 165 at most): same goals', async () => {
-    // The contract's free tier. (The emulator's policy header says `30;w=5`, not the contract's `150;w=5`; the
-    // client paces by the counts here, which the emulator gets right.)
+    // The contract's free tier: the emulator answers `RateLimit-Policy: 150;w=5;burst=165;…` as the service does.
     const run = await burst({ limit: RATE, windowSeconds: 5, burst: 165 }, {});
     expect(run.notFound).toBe(REQUESTS);
     expect(run.tooMany).toBeLessThanOrEqual(5);

@@ -58,7 +58,7 @@ describe('schema-type', () => {
     ]);
   });
 
-  test('a union type lists every allowed type and suggests quoting a number', () => {
+  test('`content` names what a user can write (text, email blocks, a file) and suggests quoting a number', () => {
     const text = yaml`
       name: order shipped
       steps:
@@ -73,8 +73,51 @@ describe('schema-type', () => {
         column: 16,
         pointer: '/steps/0/template/content',
         message:
-          '`steps[0].template.content` must be a string, an array or an object (got number 42; quote it to make it a string)',
+          '`steps[0].template.content` must be a string, a list of email blocks or `{file: ./path}` (got number 42; quote it to make it a string)',
       },
+    ]);
+  });
+
+  test('`subject` and `title` (in a variant too) accept a string or a file reference, and say so', () => {
+    const text = yaml`
+      name: order shipped
+      steps:
+        - template: { type: email, content: hi, subject: [Order shipped] }
+        - template: { type: push, content: hi, title: null }
+          variants:
+            - template: { type: push, content: hi, title: false }
+              filters: [{ value: AND, children: [{ on: payload, field: vip, value: "yes", operator: EQUAL }] }]
+    `;
+    expect(check(text + TRIGGERS).map((d) => [d.pointer, d.message])).toEqual([
+      [
+        '/steps/0/template/subject',
+        '`steps[0].template.subject` must be a string or `{file: ./path}` (got an array)',
+      ],
+      [
+        '/steps/1/template/title',
+        '`steps[1].template.title` must be a string or `{file: ./path}` (got null)',
+      ],
+      [
+        '/steps/1/variants/0/template/title',
+        '`steps[1].variants[0].template.title` must be a string or `{file: ./path}` (got boolean false; quote it to make it a string)',
+      ],
+    ]);
+  });
+
+  test('a union type without a narrowed branch lists every JSON type', () => {
+    const text = yaml`
+      name: order shipped
+      steps:
+        - template:
+            type: in_app
+            content: hi
+            variables: [{ name: vip, type: Boolean, defaultValue: [true] }]
+    `;
+    expect(check(text + TRIGGERS).map((d) => [d.code, d.message])).toEqual([
+      [
+        'schema-type',
+        '`steps[0].template.variables[0].defaultValue` must be a string, a number or a boolean (got an array)',
+      ],
     ]);
   });
 

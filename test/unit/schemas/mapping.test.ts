@@ -10,6 +10,7 @@ import {
   validateConfigSchema,
   validateDefinitionSchema,
 } from '../../../src/validate/schema.js';
+import { typeNames } from '../../../src/validate/schema-messages.js';
 import { loadYaml, yaml } from './load.js';
 
 function diagnose(schema: object, text: string, options: { verbose?: boolean } = {}) {
@@ -86,6 +87,73 @@ describe('wrappers and implied errors', () => {
     expect(diagnose(schema, 'id: ABCDE\n').map(brief)).toEqual([
       ['schema-pattern', 1, 5, '`id` must be text matching the pattern ^[a-z]+$ (got string "ABCDE")'],
     ]);
+  });
+});
+
+describe('type names for narrowed types', () => {
+  const defs = {
+    FileReference: {
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string' } },
+      additionalProperties: false,
+    },
+    EmailBlock: { type: 'object', properties: { content: { type: 'string' } } },
+  };
+  const fileRef = { $ref: '#/$defs/FileReference' };
+  const messages = (field: object, text = 'f: 42\n', verbose = true) =>
+    diagnose({ type: 'object', properties: { f: field }, $defs: defs }, text, { verbose }).map(
+      (d) => d.message,
+    );
+
+  test('a file-reference object and an email-block array are named by what a user writes', () => {
+    const field = {
+      type: ['string', 'array', 'object'],
+      items: { $ref: '#/$defs/EmailBlock' },
+      if: { type: 'object' },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
+      then: fileRef,
+    };
+    expect(messages(field)).toEqual([
+      '`f` must be a string, a list of email blocks or `{file: ./path}` (got number 42; quote it to make it a string)',
+    ]);
+  });
+
+  test('any other shape keeps the JSON type names', () => {
+    const plain = '`f` must be a string, an array or an object (got number 42; quote it to make it a string)';
+    const types = ['string', 'array', 'object'];
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
+    expect(messages({ type: types, if: { type: 'object', minProperties: 1 }, then: fileRef })).toEqual([
+      plain,
+    ]);
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
+    expect(messages({ type: types, if: { type: 'object' }, then: { $ref: '#/$defs/EmailBlock' } })).toEqual([
+      plain,
+    ]);
+    expect(messages({ type: types, items: fileRef })).toEqual([plain]);
+    // No verbose errors: no schema to read, so no narrowing.
+    const narrowed = {
+      type: types,
+      items: { $ref: '#/$defs/EmailBlock' },
+      if: { type: 'object' },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
+      then: fileRef,
+    };
+    expect(messages(narrowed, 'f: 42\n', false)).toEqual([plain]);
+  });
+
+  test('a type is named by a narrowing only on a schema that allows that type', () => {
+    // A merged anyOf error carries one branch's schema; ajv's strict mode rejects such a branch, so this is direct.
+    const stringBranch = {
+      type: 'string',
+      if: { type: 'object' },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
+      then: fileRef,
+      items: { $ref: '#/$defs/EmailBlock' },
+    };
+    expect(typeNames(['string', 'array', 'object'], stringBranch)).toBe('a string, an array or an object');
+    expect(typeNames(['object'], { ...stringBranch, type: 'object' })).toBe('`{file: ./path}`');
+    expect(typeNames(['array'], { ...stringBranch, type: ['array'] })).toBe('a list of email blocks');
   });
 });
 
