@@ -4,19 +4,34 @@
  */
 import decamelizingSlugify from '@sindresorhus/slugify';
 import slugify from 'slugify';
+import { fastSlugV1, fastSlugV2 } from './slug-fast.js';
 
 /** The older server: npm `slugify` with `{lower: true, strict: true}` (`orderShipped` → `ordershipped`). */
 export function slugifyV1(name: string): string {
-  return memoized(v1, name, (text) => slugify(text, { lower: true, strict: true }));
+  return memoized(v1, name, slugV1);
 }
 
 /**
- * The newer server: a vendored copy of `@sindresorhus/slugify` with its defaults, which decamelize
+ * The newer server: `@sindresorhus/slugify` (which the service vendors) with its defaults, which decamelize
  * (`orderShipped` → `order-shipped`, `snake_case` → `snake-case`).
  */
 export function slugifyV2(name: string): string {
-  return memoized(v2, name, decamelizingSlugify);
+  return memoized(v2, name, slugV2);
 }
+
+/** The libraries themselves: the reference the ASCII fast paths (slug-fast.ts) are tested against. */
+export function librarySlugV1(name: string): string {
+  return slugify(name, { lower: true, strict: true });
+}
+
+export function librarySlugV2(name: string): string {
+  return decamelizingSlugify(name);
+}
+
+// Names are nearly always short ASCII, which the fast paths answer (and prove equal in tests); the rest goes to the
+// libraries.
+const slugV1 = (name: string): string => fastSlugV1(name) ?? librarySlugV1(name);
+const slugV2 = (name: string): string => fastSlugV2(name) ?? librarySlugV2(name);
 
 // The rules slug each workflow's name several times (the trigger, once per step, the identifier checks): once is
 // enough. Bounded, oldest out first.
