@@ -1,6 +1,6 @@
 /**
- * `wfsync validate`'s work: find, read, parse and validate every definition file, on worker threads when there are
- * enough files to pay for starting them. Both do the same per-file work (checkDefinitionFile, fast path first) and
+ * `wfsync validate`'s work: find, read, parse and validate every definition file, with worker threads helping the
+ * main thread when there are enough files to pay for starting them. Both do the same per-file work (checkDefinitionFile, fast path first) and
  * merge it the same way, so they give the same report, byte for byte (an e2e test holds them to it); that report is
  * the one readDefinitions + buildValidation give, as plan and sync use them (a unit test holds it to that).
  */
@@ -28,7 +28,7 @@ export interface DefinitionsValidation {
   diagnostics: Diagnostic[];
   /** file → text, at least for every file with a finding that decoded as UTF-8: for code frames. */
   sources: ReadonlyMap<string, string>;
-  /** Worker threads used; 0 when everything ran on the main thread. */
+  /** Worker threads that helped the main thread; 0 when it checked every file alone. */
   workers: number;
 }
 
@@ -44,14 +44,19 @@ export async function readAndValidateDefinitions(
     rules: options.rules,
   };
   const useWorkers =
-    options.workers > 0 && scan.files.length >= Math.max(1, options.minFiles) && workersAvailable();
+    options.workers > 0 &&
+    scan.files.length >= Math.max(2, options.minFiles) &&
+    workersAvailable();
   if (!useWorkers) {
     // The same per-file work a worker does, on this thread: one code path, one fast path (check-file.ts).
     const outcomes = scan.files.map((file) => checkDefinitionFile(file, setup));
     return { ...mergeOutcomes(scan, outcomes, setup), workers: 0 };
   }
-  const workers = Math.min(options.workers, scan.files.length);
-  const outcomes = await checkFilesInWorkers(scan.files, setup, workers);
+  // Files enough for every thread (this one included) to get a chunk or more.
+  const workers = Math.min(options.workers, scan.files.length - 1);
+  const outcomes = await checkFilesInWorkers(scan.files, setup, workers, (file) =>
+    checkDefinitionFile(file, setup),
+  );
   return { ...mergeOutcomes(scan, outcomes, setup), workers };
 }
 

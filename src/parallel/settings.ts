@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 
 export interface WorkerSettings {
-  /** Worker threads for a large run; 0 checks every file on the main thread. */
+  /** Worker threads that help the main thread in a large run; 0 checks every file on the main thread alone. */
   workers: number;
   /** Fewest files worth starting workers for. */
   minFiles: number;
@@ -17,12 +17,13 @@ export interface WorkerSettings {
 export const DEFAULT_MIN_FILES_FOR_WORKERS = 5000;
 
 /**
- * `WFSYNC_WORKERS` (how many worker threads; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES` (the threshold),
- * for machines where the default (one worker per available CPU, from 2,000 files) is wrong, and for tests.
+ * `WFSYNC_WORKERS` (how many worker threads help the main thread; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES`
+ * (the threshold), for machines where the default (one worker per available CPU besides the main thread's, from
+ * DEFAULT_MIN_FILES_FOR_WORKERS files) is wrong, and for tests.
  */
 export function resolveWorkerSettings(env: NodeJS.ProcessEnv, availableCpus: number): WorkerSettings {
   return {
-    workers: wholeNumber(env, 'WFSYNC_WORKERS') ?? (availableCpus > 1 ? availableCpus : 0),
+    workers: wholeNumber(env, 'WFSYNC_WORKERS') ?? Math.max(0, availableCpus - 1),
     minFiles: wholeNumber(env, 'WFSYNC_WORKERS_MIN_FILES') ?? DEFAULT_MIN_FILES_FOR_WORKERS,
   };
 }

@@ -32,7 +32,8 @@ export interface Glyph {
 
 export const TAB_WIDTH = 4;
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: building one loads ICU's break rules (~8 ms), which a run with nothing to frame never needs.
+let segmenter: Intl.Segmenter | undefined;
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\ufe0f/u;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]+$/u;
 
@@ -71,6 +72,7 @@ function graphemeWidth(segment: string): number {
 export function layoutLine(line: string): Glyph[] {
   const glyphs: Glyph[] = [];
   let column = 0;
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   for (const { segment, index } of segmenter.segment(line)) {
     let text: string;
     let width: number;

@@ -51,7 +51,7 @@ describe('wfsync validate on worker threads (the built CLI)', () => {
       const single = await runCli(args, { cwd, env: SINGLE });
       const parallel = await runCli(args, { cwd, env: WORKERS });
       expect(single.stderr).toBe('wfsync: checked 54 files on the main thread\n');
-      expect(parallel.stderr).toBe('wfsync: checked 54 files on 2 worker threads\n');
+      expect(parallel.stderr).toBe('wfsync: checked 54 files on the main thread and 2 worker threads\n');
       expect(parallel.status).toBe(3);
       expect(parallel.status).toBe(single.status);
       expect(parallel.stdout).toBe(single.stdout);

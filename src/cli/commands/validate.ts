@@ -128,7 +128,10 @@ async function runValidate(
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
   if (globals.verbose) {
-    const on = checked.workers === 0 ? 'the main thread' : plural(checked.workers, 'worker thread');
+    const on =
+      checked.workers === 0
+        ? 'the main thread'
+        : `the main thread and ${plural(checked.workers, 'worker thread')}`;
     await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
   }
   // 3. Render and write.

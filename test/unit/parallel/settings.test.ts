@@ -3,9 +3,9 @@ import { UsageError } from '../../../src/errors.js';
 import { resolveWorkerSettings } from '../../../src/parallel/settings.js';
 
 describe('resolveWorkerSettings', () => {
-  it('uses one worker per CPU from 5,000 files by default, and none on a single CPU', () => {
-    expect(resolveWorkerSettings({}, 2)).toEqual({ workers: 2, minFiles: 5000 });
-    expect(resolveWorkerSettings({}, 8)).toEqual({ workers: 8, minFiles: 5000 });
+  it('uses one worker per CPU besides the main thread by default, and none on a single CPU', () => {
+    expect(resolveWorkerSettings({}, 2)).toEqual({ workers: 1, minFiles: 5000 });
+    expect(resolveWorkerSettings({}, 8)).toEqual({ workers: 7, minFiles: 5000 });
     expect(resolveWorkerSettings({}, 1)).toEqual({ workers: 0, minFiles: 5000 });
   });
 
@@ -16,7 +16,7 @@ describe('resolveWorkerSettings', () => {
       minFiles: 1,
     });
     expect(resolveWorkerSettings({ WFSYNC_WORKERS: '', WFSYNC_WORKERS_MIN_FILES: ' ' }, 2)).toEqual({
-      workers: 2,
+      workers: 1,
       minFiles: 5000,
     });
   });
