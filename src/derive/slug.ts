@@ -2,9 +2,17 @@
  * The trigger identifier the service derives from a workflow's name. The two server generations differ on camelCase
  * and snake_case names; lower-case words separated by spaces slug the same on both.
  */
-import decamelizingSlugify from '@sindresorhus/slugify';
-import slugify from 'slugify';
+import { createRequire } from 'node:module';
+import type decamelizingSlugify from '@sindresorhus/slugify';
+import type slugify from 'slugify';
 import { fastSlugV1, fastSlugV2 } from './slug-fast.js';
+
+// The libraries are loaded on first use: with the ASCII fast paths most runs never call them, and loading
+// @sindresorhus/slugify builds its transliteration patterns for every locale (~17 ms of every start-up, on each
+// worker thread too). `require` of an ES module is synchronous on the Node versions `engines` allows (>=20.19).
+const require = createRequire(import.meta.url);
+let v1Library: typeof slugify | undefined;
+let v2Library: typeof decamelizingSlugify | undefined;
 
 /** The older server: npm `slugify` with `{lower: true, strict: true}` (`orderShipped` → `ordershipped`). */
 export function slugifyV1(name: string): string {
@@ -21,11 +29,13 @@ export function slugifyV2(name: string): string {
 
 /** The libraries themselves: the reference the ASCII fast paths (slug-fast.ts) are tested against. */
 export function librarySlugV1(name: string): string {
-  return slugify(name, { lower: true, strict: true });
+  v1Library ??= require('slugify') as typeof slugify;
+  return v1Library(name, { lower: true, strict: true });
 }
 
 export function librarySlugV2(name: string): string {
-  return decamelizingSlugify(name);
+  v2Library ??= (require('@sindresorhus/slugify') as { default: typeof decamelizingSlugify }).default;
+  return v2Library(name);
 }
 
 // Names are nearly always short ASCII, which the fast paths answer (and prove equal in tests); the rest goes to the
