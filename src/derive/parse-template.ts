@@ -2,11 +2,22 @@
  * Handlebars parsing for derive: the service's own parser, a loose view of its AST, and parse errors turned into a
  * one-line message with a 0-based offset.
  *
- * Only the compiler's parser module is imported, not `handlebars` itself: the main entry also loads the runtime,
+ * Only the compiler's parser module is loaded, not `handlebars` itself: the main entry also loads the runtime,
  * the code generator and a `require.extensions` hook, which roughly doubles the import cost (about 10 ms against
- * 20-25 ms on Node 20) for nothing derive needs.
+ * 20-25 ms on Node 20) for nothing derive needs. And it is loaded on first use: fast-template.ts answers for most
+ * templates, so many runs never need it.
  */
-import { parser, parseWithoutProcessing } from 'handlebars/dist/cjs/handlebars/compiler/base.js';
+import { createRequire } from 'node:module';
+import { fastParseTemplate } from './fast-template.js';
+
+type HandlebarsCompiler = typeof import('handlebars/dist/cjs/handlebars/compiler/base.js');
+const require = createRequire(import.meta.url);
+let compiler: HandlebarsCompiler | undefined;
+
+function handlebars(): HandlebarsCompiler {
+  compiler ??= require('handlebars/dist/cjs/handlebars/compiler/base.js') as HandlebarsCompiler;
+  return compiler;
+}
 
 export interface HbsPosition {
   /** 1-based line. */
@@ -42,6 +53,7 @@ export interface HbsNode {
 }
 
 export interface HbsProgram {
+  type?: unknown;
   body?: HbsNode[];
   blockParams?: unknown;
 }
@@ -55,8 +67,12 @@ export type ParsedTemplate =
 // Bounded, oldest out first: the strings asked for again are those of the workflow being checked.
 const CACHE_LIMIT = 512;
 const cache = new Map<string, ParsedTemplate>();
+let fastFirst = true;
 
-/** Parses like the service does (`Handlebars.parseWithoutProcessing`). Never throws. Memoized per string. */
+/**
+ * Parses like the service does (`Handlebars.parseWithoutProcessing`). Never throws. Memoized per string.
+ * fast-template.ts answers first for the templates it knows, with the same nodes; Handlebars takes everything else.
+ */
 export function parseTemplate(source: string): ParsedTemplate {
   let parsed = cache.get(source);
   if (parsed === undefined) {
@@ -67,16 +83,30 @@ export function parseTemplate(source: string): ParsedTemplate {
   return parsed;
 }
 
+/**
+ * Whether parseTemplate tries fast-template.ts before Handlebars (the default). For the tests that compare the two
+ * through the walkers; clears the cache so that no answer of the other mode is reused.
+ */
+export function setFastTemplateParsing(enabled: boolean): void {
+  fastFirst = enabled;
+  cache.clear();
+}
+
 function parseUncached(source: string): ParsedTemplate {
-  const lineStarts = lineStartsOf(source);
+  const fast = fastFirst ? fastParseTemplate(source) : undefined;
+  if (fast !== undefined) {
+    const { program, lineStarts } = fast;
+    return { ok: true, program, offsetOf: (node) => offsetOf(source, lineStarts, node) };
+  }
+  // Line starts are only needed for an offset, which most templates are never asked for.
+  let lineStarts: number[] | undefined;
   const toOffset = (line: unknown, column: unknown): number => {
-    if (typeof line !== 'number' || typeof column !== 'number') return 0;
-    const start = lineStarts[Math.max(0, Math.min(line - 1, lineStarts.length - 1))] ?? 0;
-    return Math.max(0, Math.min(start + column, source.length));
+    lineStarts ??= lineStartsOf(source);
+    return offsetAt(source, lineStarts, line, column);
   };
   let program: unknown;
   try {
-    program = parseWithoutProcessing(source);
+    program = handlebars().parseWithoutProcessing(source);
   } catch (error) {
     return { ok: false, ...describeError(source, error, toOffset) };
   }
@@ -87,13 +117,28 @@ function parseUncached(source: string): ParsedTemplate {
   };
 }
 
+function offsetOf(source: string, lineStarts: readonly number[], node: HbsNode | undefined): number {
+  return offsetAt(source, lineStarts, node?.loc?.start?.line, node?.loc?.start?.column);
+}
+
+/** The offset of a Handlebars line/column pair, clamped into the source (0 without a position). */
+function offsetAt(source: string, lineStarts: readonly number[], line: unknown, column: unknown): number {
+  if (typeof line !== 'number' || typeof column !== 'number') return 0;
+  const start = lineStarts[Math.max(0, Math.min(line - 1, lineStarts.length - 1))] ?? 0;
+  return Math.max(0, Math.min(start + column, source.length));
+}
+
 /**
  * Offsets where each line starts, breaking lines where Handlebars' lexer does (`\r\n`, `\r` or `\n`), so that its
  * line/column pairs map back to the right character.
  */
-function lineStartsOf(source: string): number[] {
+export function lineStartsOf(source: string): number[] {
   const starts = [0];
-  for (const match of source.matchAll(/\r\n?|\n/g)) starts.push(match.index + match[0].length);
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 13 && source.charCodeAt(i + 1) === 10) i++;
+    if (c === 10 || c === 13) starts.push(i + 1);
+  }
   return starts;
 }
 
@@ -115,7 +160,7 @@ function describeError(
     // Jison puts an excerpt and a caret between the first line and `Expecting …, got …`; the lexer still holds the
     // location of the token it could not use.
     const expecting = /\n(Expecting [^\n]*)$/.exec(raw)?.[1];
-    const loc = parser.lexer.yylloc;
+    const loc = handlebars().parser.lexer.yylloc;
     return {
       message: expecting ? `${firstLine(raw)} ${expecting}` : firstLine(raw),
       offset: toOffset(loc?.first_line, loc?.first_column),
@@ -123,7 +168,7 @@ function describeError(
   }
   if (raw.startsWith('Lexical error')) {
     // The lexer stopped in front of the text it could not recognize.
-    const rest = parser.lexer._input;
+    const rest = handlebars().parser.lexer._input;
     const offset = typeof rest === 'string' ? source.length - rest.length : 0;
     return { message: firstLine(raw), offset: Math.max(0, Math.min(offset, source.length)) };
   }
