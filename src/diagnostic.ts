@@ -34,6 +34,8 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 /** Sort by file, then position, then severity, then code; drop exact duplicates. Pure. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  // Most files have no findings (nothing to sort, no key to build); one finding has nothing to compare with.
+  if (diagnostics.length < 2) return [...diagnostics];
   const seen = new Set<string>();
   const unique: Diagnostic[] = [];
   for (const d of diagnostics) {
@@ -70,17 +72,22 @@ export function countDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic
 
 /** Escape one JSON-pointer segment (RFC 6901). */
 export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(segment);
+  // Keys and indexes almost never hold `~` or `/`: skip the two replace passes then.
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function joinPointer(base: string, ...segments: Array<string | number>): string {
-  return base + segments.map((s) => `/${escapePointerSegment(s)}`).join('');
+  let pointer = base;
+  for (const segment of segments) pointer += `/${escapePointerSegment(segment)}`;
+  return pointer;
 }
 
 export function splitPointer(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer.slice(1).split('/');
+  // Without a `~` there is no escape to undo.
+  if (!pointer.includes('~')) return segments;
+  return segments.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

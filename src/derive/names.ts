@@ -24,11 +24,12 @@ export const SYSTEM_VARIABLE_PREFIXES = [
  * `step.events`, `preheader`). Like the service, `subscriberName` is not one: only the whole first segment counts.
  */
 export function isSystemVariable(name: string): boolean {
-  return (SYSTEM_VARIABLE_PREFIXES as readonly string[]).includes(firstSegment(name));
+  for (const prefix of SYSTEM_VARIABLE_PREFIXES) if (firstSegmentIs(name, prefix)) return true;
+  return false;
 }
 
-/** `tenant.name` → `tenant`; `preheader` → `preheader`. */
-export function firstSegment(name: string): string {
-  const dot = name.indexOf('.');
-  return dot === -1 ? name : name.slice(0, dot);
+/** Whether `name`'s first dotted segment is `segment` (a name without dots): `tenant.name`, `tenant` → true. */
+export function firstSegmentIs(name: string, segment: string): boolean {
+  // Compared in place: this runs for every variable use, and slicing would allocate a string each time.
+  return name.startsWith(segment) && (name.length === segment.length || name[segment.length] === '.');
 }

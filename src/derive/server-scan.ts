@@ -13,7 +13,7 @@
  */
 import { BUILT_IN_HELPERS } from './names.js';
 import { type HbsNode, parseTemplate } from './parse-template.js';
-import type { TemplateScan, VariableUsage } from './types.js';
+import type { TemplateScan, VariableType, VariableUsage } from './types.js';
 
 // The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
 const VALID_NAME = /^[a-zA-Z_]/;
@@ -35,10 +35,9 @@ export function scanTemplateAsServer(source: string): TemplateScan {
   const parsed = parseTemplate(source);
   if (!parsed.ok) return { usages: [], error: { message: parsed.message, offset: parsed.offset } };
   const body = Array.isArray(parsed.program.body) ? parsed.program.body : [];
+  const usages: VariableUsage[] = [];
   try {
-    return {
-      usages: extract(body).map((v) => ({ name: v.name, type: v.type, offset: parsed.offsetOf(v.node) })),
-    };
+    extract(body, { prefix: '', offsetOf: parsed.offsetOf, out: usages });
   } catch (error) {
     if (!(error instanceof Unextractable)) throw error;
     return {
@@ -46,50 +45,71 @@ export function scanTemplateAsServer(source: string): TemplateScan {
       error: { message: error.reason, offset: parsed.offsetOf(error.node) },
     };
   }
+  return { usages };
 }
 
-interface Extracted extends Omit<VariableUsage, 'offset'> {
-  node: HbsNode | undefined;
+interface Extraction {
+  /** `xs.` inside `{{#each xs}}`: the service names nested variables after their blocks. */
+  prefix: string;
+  offsetOf: (node: HbsNode | undefined) => number;
+  out: VariableUsage[];
 }
 
-/** getTemplateVariables: `nodes` is a Program body, or a list of hash pairs for `{{i18n}}`. */
-function extract(nodes: readonly HbsNode[]): Extracted[] {
-  // Evaluated in the service's order (pairs first) so the first failure is the one it would hit.
-  const pairs = nodes.flatMap((node): Extracted[] => {
-    if (node.type !== 'HashPair') return [];
+/**
+ * getTemplateVariables: `nodes` is a Program body, or a list of hash pairs for `{{i18n}}`. The service builds four
+ * lists (plain mustaches, each/with blocks, if/unless blocks, hash pairs) and concatenates them; the same passes
+ * here push straight into `out` in that order. Hash pairs are evaluated first, as the service does, so the first
+ * failure is the one it would hit; they only occur in a list of pairs, where the other passes find nothing.
+ */
+function extract(nodes: readonly HbsNode[], into: Extraction): void {
+  let pairs: HbsNode[] | undefined;
+  for (const node of nodes) {
+    if (node.type !== 'HashPair') continue;
     const value = (node as { value?: HbsNode }).value;
-    return isName(value?.original, value)
-      ? [{ name: value?.original as string, type: 'String', node: value }]
-      : [];
-  });
-  const strings = nodes.flatMap((node): Extracted[] => {
-    if (node.type !== 'MustacheStatement') return [];
+    if (!isName(value?.original, value) || !value) continue;
+    pairs ??= [];
+    pairs.push(value);
+  }
+  for (const node of nodes) {
+    if (node.type !== 'MustacheStatement') continue;
     const [first] = node.params ?? [];
-    if (node.path?.original === 'i18n') return node.hash?.pairs ? extract(node.hash.pairs as HbsNode[]) : [];
+    if (node.path?.original === 'i18n') {
+      if (node.hash?.pairs) extract(node.hash.pairs as HbsNode[], into);
+      continue;
+    }
     const source = first?.original ? first : node.path;
-    if (!isName(source?.original, source)) return [];
-    if (first?.original && !SERVER_HELPERS.has(node.path?.original as string)) return [];
-    return [{ name: source?.original as string, type: 'String', node: source }];
-  });
-  const arrays = nodes.flatMap((node): Extracted[] => {
+    if (!isName(source?.original, source)) continue;
+    if (first?.original && !SERVER_HELPERS.has(node.path?.original as string)) continue;
+    push(into, source, 'String');
+  }
+  for (const node of nodes) {
     if (node.type !== 'BlockStatement' || (node.path?.original !== 'each' && node.path?.original !== 'with'))
-      return [];
+      continue;
     const source = subjectOf(node);
     const name = source?.original;
-    if (!isName(name, source)) return [];
-    const nested = extract(bodyOf(node)).map((v) => ({ ...v, name: `${name}.${v.name}` }));
-    return node.path.original === 'with' ? nested : [{ name, type: 'Array', node: source }, ...nested];
-  });
-  const booleans = nodes.flatMap((node): Extracted[] => {
+    if (!isName(name, source)) continue;
+    const body = bodyOf(node);
+    if (node.path.original === 'each') push(into, source, 'Array');
+    extract(body, { ...into, prefix: `${into.prefix}${name}.` });
+  }
+  for (const node of nodes) {
     if (node.type !== 'BlockStatement' || (node.path?.original !== 'if' && node.path?.original !== 'unless'))
-      return [];
+      continue;
     const source = subjectOf(node);
     const name = source?.original;
-    if (!isName(name, source)) return [];
-    if ((node.params?.length ?? 0) > 1) return [];
-    return [{ name, type: 'Boolean', node: source }, ...extract(bodyOf(node))];
-  });
-  return [...strings, ...arrays, ...booleans, ...pairs];
+    if (!isName(name, source)) continue;
+    if ((node.params?.length ?? 0) > 1) continue;
+    const body = bodyOf(node);
+    push(into, source, 'Boolean');
+    extract(body, into);
+  }
+  if (pairs !== undefined) for (const value of pairs) push(into, value, 'String');
+}
+
+/** One variable named by `node`'s text (a name: the caller checked it), after the enclosing blocks' names. */
+function push(into: Extraction, node: HbsNode | undefined, type: VariableType): void {
+  const name = `${into.prefix}${node?.original as string}`;
+  into.out.push({ name, type, offset: into.offsetOf(node) });
 }
 
 /** `params[0]?.original || path.original`: the node whose text the service takes as the name. */

@@ -6,7 +6,7 @@
  * variant is not on the trigger.
  */
 import { scanTemplate } from './handlebars.js';
-import { firstSegment, isSystemVariable } from './names.js';
+import { firstSegmentIs, isSystemVariable } from './names.js';
 import { scanTemplateAsServer } from './server-scan.js';
 import { slugifyV1, slugifyV2 } from './slug.js';
 import type {
@@ -23,6 +23,7 @@ const RESERVED = new Map<string, ReservedVariables>([
   ['tenant', { type: 'tenant', variables: [{ name: 'identifier', type: 'String' }] }],
   ['actor', { type: 'actor', variables: [{ name: 'subscriberId', type: 'String' }] }],
 ]);
+const RESERVED_PREFIXES = [...RESERVED.keys()];
 
 /**
  * The strings the service scans for variables in one step, in its order, with pointers relative to the step:
@@ -32,33 +33,39 @@ const RESERVED = new Map<string, ReservedVariables>([
  * values are left out: the service skips empty ones, and a non-string is a schema error.
  */
 export function textSourcesOfStep(step: unknown): TextSource[] {
-  const template = isRecord(step) ? step.template : undefined;
-  if (!isRecord(template)) return [];
   const sources: TextSource[] = [];
-  const add = (pointer: string, text: unknown): void => {
-    if (typeof text === 'string' && text !== '') sources.push({ pointer, text });
-  };
+  collectTextSources(step, '', sources);
+  return sources;
+}
+
+/** textSourcesOfStep with `prefix` before every pointer, into `out`. */
+function collectTextSources(step: unknown, prefix: string, out: TextSource[]): void {
+  const template = isRecord(step) ? step.template : undefined;
+  if (!isRecord(template)) return;
   const { type, content } = template;
   if (type === 'in_app') {
-    add('/template/content', content);
+    addSource(out, `${prefix}/template/content`, content);
     const data = isRecord(template.cta) ? template.cta.data : undefined;
-    add('/template/cta/data/url', isRecord(data) ? data.url : undefined);
+    addSource(out, `${prefix}/template/cta/data/url`, isRecord(data) ? data.url : undefined);
   } else if (type === 'sms') {
-    add('/template/content', content);
+    addSource(out, `${prefix}/template/content`, content);
   } else if (type === 'push') {
-    add('/template/content', content);
-    add('/template/title', template.title);
+    addSource(out, `${prefix}/template/content`, content);
+    addSource(out, `${prefix}/template/title`, template.title);
   } else if (Array.isArray(content)) {
-    add('/template/subject', template.subject);
+    addSource(out, `${prefix}/template/subject`, template.subject);
     content.forEach((block: unknown, k) => {
       if (!isRecord(block)) return;
-      add(`/template/content/${k}/url`, block.url);
-      add(`/template/content/${k}/content`, block.content);
+      addSource(out, `${prefix}/template/content/${k}/url`, block.url);
+      addSource(out, `${prefix}/template/content/${k}/content`, block.content);
     });
   } else {
-    add('/template/content', content);
+    addSource(out, `${prefix}/template/content`, content);
   }
-  return sources;
+}
+
+function addSource(out: TextSource[], pointer: string, text: unknown): void {
+  if (typeof text === 'string' && text !== '') out.push({ pointer, text });
 }
 
 /** The trigger the service derives from `workflow` (pointers relative to the body; see DeriveOptions). */
@@ -66,38 +73,34 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
   const server = options.extraction === 'server';
   const body: Record<string, unknown> = isRecord(workflow) ? workflow : {};
   const name = typeof body.name === 'string' ? body.name : '';
-  const steps = Array.isArray(body.steps) ? body.steps : [];
+  const steps: unknown[] = Array.isArray(body.steps) ? body.steps : [];
   const errors: DerivedTrigger['errors'] = [];
   const reserved: string[] = []; // reserved prefixes, in order of first use
-  const fromTemplates: DerivedVariable[][] = [];
-  const fromSettings: DerivedVariable[][] = [];
-  steps.forEach((step: unknown, i) => {
-    const found: DerivedVariable[] = [];
-    for (const source of textSourcesOfStep(step)) {
-      const pointer = `/steps/${i}${source.pointer}`;
-      const scan = server ? scanTemplateAsServer(source.text) : scanTemplate(source.text);
+  // System variables never reach the trigger: they are left out as they are found.
+  const found: DerivedVariable[] = [];
+  // The service reads every step's templates before any step's filters and metadata; handlebars mode goes step by
+  // step.
+  const settings: DerivedVariable[] = server ? [] : found;
+  steps.forEach((step, i) => {
+    const sources: TextSource[] = [];
+    collectTextSources(step, `/steps/${i}`, sources);
+    for (const { pointer, text } of sources) {
+      const scan = server ? scanTemplateAsServer(text) : scanTemplate(text);
       if (scan.error) errors.push({ pointer, ...scan.error });
       for (const usage of scan.usages) {
-        found.push({ name: usage.name, type: usage.type, pointer });
-        const prefix = firstSegment(usage.name);
-        if (RESERVED.has(prefix) && !reserved.includes(prefix)) reserved.push(prefix);
+        if (!isSystemVariable(usage.name)) found.push({ name: usage.name, type: usage.type, pointer });
+        const prefix = reservedPrefixOf(usage.name);
+        if (prefix !== undefined && !reserved.includes(prefix)) reserved.push(prefix);
       }
     }
-    fromTemplates.push(found);
-    fromSettings.push(settingsVariables(step, i, server));
+    addSettingsVariables(step, { index: i, server, out: settings });
   });
-  // The service reads every step's templates before any step's filters and metadata.
-  const all = server
-    ? [...fromTemplates.flat(), ...fromSettings.flat()]
-    : fromTemplates.flatMap((found, i) => [...found, ...(fromSettings[i] ?? [])]);
+  if (settings !== found) for (const variable of settings) found.push(variable);
   const reservedOrder = server ? reserved : ['tenant', 'actor'].filter((prefix) => reserved.includes(prefix));
   return {
     identifierV1: slugifyV1(name),
     identifierV2: slugifyV2(name),
-    variables: unique(
-      all.filter((v) => !isSystemVariable(v.name)),
-      server,
-    ),
+    variables: unique(found, server),
     reservedVariables: reservedOrder.flatMap((prefix) => {
       const entry = RESERVED.get(prefix);
       return entry ? [{ type: entry.type, variables: entry.variables.map((v) => ({ ...v })) }] : [];
@@ -107,13 +110,26 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
   };
 }
 
-/** Each payload filter's field, a scheduled delay's delayPath, a digest's digestKey (all String). */
-function settingsVariables(step: unknown, i: number, server: boolean): DerivedVariable[] {
-  if (!isRecord(step)) return [];
-  const found: DerivedVariable[] = [];
+/** `tenant` for `tenant.name`: the reserved prefix a variable's first segment names, if any. */
+function reservedPrefixOf(name: string): string | undefined {
+  for (const prefix of RESERVED_PREFIXES) {
+    if (firstSegmentIs(name, prefix)) return prefix;
+  }
+  return undefined;
+}
+
+/**
+ * Each payload filter's field, a scheduled delay's delayPath, a digest's digestKey (all String), into `out`
+ * (system variables left out).
+ */
+function addSettingsVariables(
+  step: unknown,
+  { index, server, out }: { index: number; server: boolean; out: DerivedVariable[] },
+): void {
+  if (!isRecord(step)) return;
   const add = (name: unknown, pointer: string, allowEmpty = false): void => {
-    if (typeof name === 'string' && (name !== '' || allowEmpty))
-      found.push({ name, type: 'String', pointer });
+    if (typeof name === 'string' && (name !== '' || allowEmpty) && !isSystemVariable(name))
+      out.push({ name, type: 'String', pointer });
   };
   if (Array.isArray(step.filters)) {
     step.filters.forEach((filter: unknown, f) => {
@@ -123,7 +139,7 @@ function settingsVariables(step: unknown, i: number, server: boolean): DerivedVa
         // Subscriber, tenant, webhook… filters read other data: only payload fields become trigger variables.
         // The service keeps even an empty field; in handlebars mode an empty name is left out.
         if (isRecord(child) && child.on === 'payload') {
-          add(child.field, `/steps/${i}/filters/${f}/children/${c}/field`, server);
+          add(child.field, `/steps/${index}/filters/${f}/children/${c}/field`, server);
         }
       });
     });
@@ -131,11 +147,10 @@ function settingsVariables(step: unknown, i: number, server: boolean): DerivedVa
   const { metadata, template } = step;
   if (isRecord(metadata)) {
     // The service checks the metadata type, not the step type.
-    if (metadata.type === 'scheduled') add(metadata.delayPath, `/steps/${i}/metadata/delayPath`);
+    if (metadata.type === 'scheduled') add(metadata.delayPath, `/steps/${index}/metadata/delayPath`);
     if (isRecord(template) && template.type === 'digest')
-      add(metadata.digestKey, `/steps/${i}/metadata/digestKey`);
+      add(metadata.digestKey, `/steps/${index}/metadata/digestKey`);
   }
-  return found;
 }
 
 /**
@@ -152,12 +167,16 @@ function unique(variables: DerivedVariable[], keepLast: boolean): DerivedVariabl
 
 /** phone when a step is sms, then email when a step is email, as the service checks them. */
 function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVariables'] {
-  const types = new Set(
-    steps.map((step) => (isRecord(step) && isRecord(step.template) ? step.template.type : undefined)),
-  );
+  let sms = false;
+  let email = false;
+  for (const step of steps) {
+    const type = isRecord(step) && isRecord(step.template) ? step.template.type : undefined;
+    if (type === 'sms') sms = true;
+    else if (type === 'email') email = true;
+  }
   const result: DerivedTrigger['subscriberVariables'] = [];
-  if (types.has('sms')) result.push({ name: 'phone' });
-  if (types.has('email')) result.push({ name: 'email' });
+  if (sms) result.push({ name: 'phone' });
+  if (email) result.push({ name: 'email' });
   return result;
 }
 

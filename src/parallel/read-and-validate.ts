@@ -44,9 +44,7 @@ export async function readAndValidateDefinitions(
     rules: options.rules,
   };
   const useWorkers =
-    options.workers > 0 &&
-    scan.files.length >= Math.max(2, options.minFiles) &&
-    workersAvailable();
+    options.workers > 0 && scan.files.length >= Math.max(2, options.minFiles) && workersAvailable();
   if (!useWorkers) {
     // The same per-file work a worker does, on this thread: one code path, one fast path (check-file.ts).
     const outcomes = scan.files.map((file) => checkDefinitionFile(file, setup));

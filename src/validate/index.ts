@@ -27,11 +27,15 @@ export function buildFileValidation({ definitions, options }: ValidationInput): 
   const valid: LoadedDefinition[] = [];
   for (const definition of definitions) {
     const early = buildBeforeSchemaDiagnostics(definition, options);
-    const covered = new Set(early.map((d) => d.pointer));
-    // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
-    // turned off, the schema's error stays: the service still rejects the value).
-    const schemaDiagnostics = validateDefinitionSchema(definition).filter((d) => !covered.has(d.pointer));
-    diagnostics.push(...early, ...schemaDiagnostics);
+    let schemaDiagnostics = validateDefinitionSchema(definition);
+    if (early.length > 0) {
+      // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
+      // turned off, the schema's error stays: the service still rejects the value).
+      const covered = new Set(early.map((d) => d.pointer));
+      schemaDiagnostics = schemaDiagnostics.filter((d) => !covered.has(d.pointer));
+      diagnostics.push(...early);
+    }
+    diagnostics.push(...schemaDiagnostics);
     if (schemaDiagnostics.length === 0) valid.push(definition);
   }
   diagnostics.push(...buildRuleDiagnostics({ valid, all: [], options }));

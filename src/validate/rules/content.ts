@@ -1,22 +1,21 @@
 import { joinPointer } from '../../diagnostic.js';
 import type { Rule, RuleContext } from './types.js';
-import { allSteps, displayPath, withArticle } from './walk.js';
-import type { StepTemplate } from './workflow.js';
+import { allSteps, displayPath, isRecord, withArticle } from './walk.js';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'];
 
-function blank(value: unknown): boolean {
-  return typeof value === 'string' && value.trim() === '';
+/** Present and not blank: what the rules below want of a template field. */
+function filled(value: unknown): boolean {
+  return value !== undefined && !(typeof value === 'string' && value.trim() === '');
 }
 
 /** Report a template field that is absent (at the `template` key) or blank (at the field). */
-function checkTemplateField(
+function reportTemplateField(
   ctx: RuleContext,
-  input: { template: StepTemplate; at: string; field: 'content' | 'subject' | 'title'; why: string },
+  input: { value: unknown; stepPointer: string; field: 'content' | 'subject' | 'title'; why: string },
 ): void {
-  const { template, at, field, why } = input;
-  const value: unknown = template[field];
-  if (value !== undefined && !blank(value)) return;
+  const { value, field, why } = input;
+  const at = joinPointer(input.stepPointer, 'template');
   const pointer = joinPointer(at, field);
   if (value === undefined) {
     ctx.report(at, `${displayPath(at)} has no ${field}: ${why}, so add ${displayPath(pointer)}.`, {
@@ -35,15 +34,15 @@ export const stepContentMissing: Rule = {
     for (const { step, pointer } of allSteps(ctx.workflow)) {
       const { template } = step;
       if (!CHANNELS.includes(template.type)) continue;
-      const at = joinPointer(pointer, 'template');
+      const { content } = template;
+      if (Array.isArray(content) ? content.length > 0 : filled(content)) continue;
       const why = `${withArticle(template.type)} step sends its content as the message`;
-      if (Array.isArray(template.content)) {
-        if (template.content.length > 0) continue;
-        const contentAt = joinPointer(at, 'content');
+      if (Array.isArray(content)) {
+        const contentAt = joinPointer(pointer, 'template', 'content');
         ctx.report(contentAt, `${displayPath(contentAt)} has no blocks: ${why}, so add at least one block.`);
         continue;
       }
-      checkTemplateField(ctx, { template, at, field: 'content', why });
+      reportTemplateField(ctx, { value: content, stepPointer: pointer, field: 'content', why });
     }
   },
 };
@@ -54,11 +53,11 @@ export const emailSubjectMissing: Rule = {
   description: 'an email step should have a subject',
   check(ctx) {
     for (const { step, pointer } of allSteps(ctx.workflow)) {
-      if (step.template.type !== 'email') continue;
-      const at = joinPointer(pointer, 'template');
-      checkTemplateField(ctx, {
-        template: step.template,
-        at,
+      const { template } = step;
+      if (template.type !== 'email' || filled(template.subject)) continue;
+      reportTemplateField(ctx, {
+        value: template.subject,
+        stepPointer: pointer,
         field: 'subject',
         why: 'the email would go out without a subject line',
       });
@@ -72,11 +71,11 @@ export const pushTitleMissing: Rule = {
   description: 'a push step should have a title',
   check(ctx) {
     for (const { step, pointer } of allSteps(ctx.workflow)) {
-      if (step.template.type !== 'push') continue;
-      const at = joinPointer(pointer, 'template');
-      checkTemplateField(ctx, {
-        template: step.template,
-        at,
+      const { template } = step;
+      if (template.type !== 'push' || filled(template.title)) continue;
+      reportTemplateField(ctx, {
+        value: template.title,
+        stepPointer: pointer,
         field: 'title',
         why: 'the notification would show no title',
       });
@@ -91,36 +90,32 @@ export const ctaActionEmpty: Rule = {
   // The schema wants an object here and would only say "must be object": this rule runs first and says why.
   stage: 'before-schema',
   check(ctx) {
-    for (const { step, pointer } of rawSteps(ctx.definition.value)) {
-      const template = (step as { template?: unknown }).template;
-      const cta = isRecord(template) ? template.cta : undefined;
-      const action: unknown = isRecord(cta) ? cta.action : undefined;
-      if (action !== '') continue;
-      const at = joinPointer(pointer, 'template', 'cta', 'action');
-      ctx.report(
-        at,
-        `${displayPath(at)} is an empty string, which the service rejects with 400: remove it or set the action.`,
-      );
-    }
+    // The definition has not passed the schema: anything may be missing or mistyped.
+    const value = ctx.definition.value;
+    const steps: unknown[] = isRecord(value) && Array.isArray(value.steps) ? value.steps : [];
+    steps.forEach((step, i) => {
+      if (!isRecord(step)) return;
+      if (hasEmptyAction(step)) reportEmptyAction(ctx, joinPointer('', 'steps', i));
+      const variants: unknown[] = Array.isArray(step.variants) ? step.variants : [];
+      variants.forEach((variant, j) => {
+        if (isRecord(variant) && hasEmptyAction(variant)) {
+          reportEmptyAction(ctx, joinPointer('', 'steps', i, 'variants', j));
+        }
+      });
+    });
   },
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function hasEmptyAction(step: Record<string, unknown>): boolean {
+  const template = step.template;
+  const cta = isRecord(template) ? template.cta : undefined;
+  return isRecord(cta) && cta.action === '';
 }
 
-/** Steps and variants of a definition that has not passed the schema: anything may be missing or mistyped. */
-function rawSteps(value: unknown): Array<{ step: Record<string, unknown>; pointer: string }> {
-  const steps = isRecord(value) && Array.isArray(value.steps) ? value.steps : [];
-  const refs: Array<{ step: Record<string, unknown>; pointer: string }> = [];
-  steps.forEach((step: unknown, i: number) => {
-    if (!isRecord(step)) return;
-    const pointer = joinPointer('', 'steps', i);
-    refs.push({ step, pointer });
-    const variants = Array.isArray(step.variants) ? step.variants : [];
-    variants.forEach((variant: unknown, j: number) => {
-      if (isRecord(variant)) refs.push({ step: variant, pointer: joinPointer(pointer, 'variants', j) });
-    });
-  });
-  return refs;
+function reportEmptyAction(ctx: RuleContext, stepPointer: string): void {
+  const at = joinPointer(stepPointer, 'template', 'cta', 'action');
+  ctx.report(
+    at,
+    `${displayPath(at)} is an empty string, which the service rejects with 400: remove it or set the action.`,
+  );
 }

@@ -8,6 +8,7 @@ import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
 
 // Several rules read the same derivation of a definition; derive it once per workflow object.
 const triggers = new WeakMap<object, DerivedTrigger>();
+const triggerVariables = new WeakMap<object, ReadonlyMap<string, DerivedVariable>>();
 const stepVariables = new WeakMap<object, DerivedVariable[][]>();
 
 /**
@@ -24,6 +25,18 @@ export function triggerOf(workflow: WorkflowDefinition): DerivedTrigger {
     triggers.set(workflow, trigger);
   }
   return trigger;
+}
+
+/** The trigger's variables by name (each name is there once). */
+export function triggerVariablesOf(workflow: WorkflowDefinition): ReadonlyMap<string, DerivedVariable> {
+  let byName = triggerVariables.get(workflow);
+  if (!byName) {
+    const map = new Map<string, DerivedVariable>();
+    for (const variable of triggerOf(workflow).variables) map.set(variable.name, variable);
+    byName = map;
+    triggerVariables.set(workflow, byName);
+  }
+  return byName;
 }
 
 /**

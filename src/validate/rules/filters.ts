@@ -31,32 +31,51 @@ const SHAPES: Record<string, PartShape> = {
   previousStep: { required: ['step', 'stepType'] },
 };
 
-function checkPart(ctx: RuleContext, part: unknown, at: string): void {
+/** Where a filter part is: the pointer is only built when there is something to report. */
+interface PartPlace {
+  stepPointer: string;
+  filter: number;
+  child: number;
+}
+
+function partPointer({ stepPointer, filter, child }: PartPlace): string {
+  return joinPointer(stepPointer, 'filters', filter, 'children', child);
+}
+
+function checkPart(ctx: RuleContext, part: unknown, place: PartPlace): void {
   if (!isRecord(part) || typeof part.on !== 'string' || !(part.on in SHAPES)) return; // the schema reports those
   const on = part.on;
-  const path = displayPath(at);
   const shape = SHAPES[on]!;
   // IS_DEFINED only asks whether the field exists: the editor sends no value with it.
-  const optional = part.operator === 'IS_DEFINED' ? ['value'] : [];
-  const absent = shape.required.filter((field) => part[field] === undefined && !optional.includes(field));
+  const definedOnly = part.operator === 'IS_DEFINED';
+  const absent = shape.required.filter(
+    (field) => part[field] === undefined && !(definedOnly && field === 'value'),
+  );
   if (absent.length > 0) {
+    const at = partPointer(place);
     const names = listWords(
       absent.map((f) => `\`${f}\``),
       'and',
     );
-    ctx.report(at, `${path} needs ${names}: a filter on ${on} compares with them.`);
+    ctx.report(at, `${displayPath(at)} needs ${names}: a filter on ${on} compares with them.`);
   }
-  for (const [key, value] of Object.entries(part)) {
+  for (const key of Object.keys(part)) {
     if (key === 'on') continue;
     if (!shape.required.includes(key)) {
-      ctx.report(joinPointer(at, key), `${path}.${key} does not fit a filter on ${on}: remove it.`, {
-        target: 'key',
-      });
+      const at = partPointer(place);
+      ctx.report(
+        joinPointer(at, key),
+        `${displayPath(at)}.${key} does not fit a filter on ${on}: remove it.`,
+        {
+          target: 'key',
+        },
+      );
       continue;
     }
-    if (key === 'value' && shape.value && !shape.value.test(value)) {
+    if (key === 'value' && shape.value && !shape.value.test(part.value)) {
+      const at = partPointer(place);
       const { expected } = shape.value;
-      const message = `${path}.value is ${quote(value)} but a filter on ${on} needs ${expected} there.`;
+      const message = `${displayPath(at)}.value is ${quote(part.value)} but a filter on ${on} needs ${expected} there.`;
       ctx.report(joinPointer(at, key), message);
     }
   }
@@ -70,7 +89,7 @@ export const filterPartFields: Rule = {
     for (const ref of allSteps(ctx.workflow)) {
       ref.step.filters?.forEach((filter, j) => {
         filter.children?.forEach((part, k) => {
-          checkPart(ctx, part, joinPointer(ref.pointer, 'filters', j, 'children', k));
+          checkPart(ctx, part, { stepPointer: ref.pointer, filter: j, child: k });
         });
       });
     }

@@ -1,4 +1,5 @@
 import { slugifyV1, slugifyV2 } from '../../derive/index.js';
+import { triggerOf } from './derived.js';
 import type { Rule } from './types.js';
 import { quote } from './walk.js';
 import type { WorkflowDefinition } from './workflow.js';
@@ -44,8 +45,8 @@ export const identifierNameMismatch: Rule = {
     const identifier = identifierOf(ctx.workflow);
     if (identifier === undefined || !IDENTIFIER_FORMAT.test(identifier)) return;
     const { name } = ctx.workflow;
-    const v1 = slugifyV1(name);
-    const v2 = slugifyV2(name);
+    // The trigger's identifiers are the slugs of the name (the other rules derive the trigger anyway).
+    const { identifierV1: v1, identifierV2: v2 } = triggerOf(ctx.workflow);
     if (v1 === '' || v2 === '') return; // name-slug-empty says why
     if (v1 === identifier && v2 === identifier) return;
     const rename = nameFor(identifier);
@@ -84,8 +85,7 @@ export const nameSlugEmpty: Rule = {
   description: 'name must contain an ASCII letter or digit so the service can derive an identifier from it',
   check(ctx) {
     const { name } = ctx.workflow;
-    const v1 = slugifyV1(name);
-    const v2 = slugifyV2(name);
+    const { identifierV1: v1, identifierV2: v2 } = triggerOf(ctx.workflow);
     if (v1 !== '' && v2 !== '') return;
     const where = v1 === '' && v2 === '' ? '' : v1 === '' ? ' on older servers' : ' on newer servers';
     ctx.report(

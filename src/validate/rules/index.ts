@@ -58,6 +58,24 @@ function severityOf(info: RuleInfo, options: RuleOptions): Severity | undefined 
   return override ?? info.defaultSeverity;
 }
 
+const BEFORE_SCHEMA = RULES.filter((rule) => rule.stage === 'before-schema');
+const AFTER_SCHEMA = RULES.filter((rule) => rule.stage !== 'before-schema');
+
+/** A stage's rules that `options` leaves on, with their severities, in RULES order. */
+function activeRules(stage: readonly Rule[], options: RuleOptions): ActiveRule[] {
+  const active: ActiveRule[] = [];
+  for (const rule of stage) {
+    const severity = severityOf(rule, options);
+    if (severity !== undefined) active.push({ rule, severity });
+  }
+  return active;
+}
+
+interface ActiveRule {
+  rule: Rule;
+  severity: Severity;
+}
+
 export interface RuleInput {
   /** Definitions that passed the JSON Schema: the per-file rules run on these. */
   valid: readonly LoadedDefinition[];
@@ -69,8 +87,9 @@ export interface RuleInput {
 /** Run every rule not turned off; findings become Diagnostics with the configured severity. Pure; sorted. */
 export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const definition of valid) {
-    runRules(definition, options, (rule) => rule.stage !== 'before-schema', diagnostics);
+  if (valid.length > 0) {
+    const active = activeRules(AFTER_SCHEMA, options);
+    for (const definition of valid) runRules(definition, options, active, diagnostics);
   }
   const duplicateSeverity = severityOf(IDENTIFIER_DUPLICATE, options);
   if (duplicateSeverity !== undefined) {
@@ -97,30 +116,31 @@ export function buildBeforeSchemaDiagnostics(
   options: RuleOptions,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  runRules(definition, options, (rule) => rule.stage === 'before-schema', diagnostics);
+  runRules(definition, options, activeRules(BEFORE_SCHEMA, options), diagnostics);
   return sortDiagnostics(diagnostics);
 }
 
-/** Run the selected rules not turned off on one definition; findings go to `out` with the configured severity. */
+/** Run the given rules on one definition; findings go to `out` with each rule's severity. */
 function runRules(
   definition: LoadedDefinition,
   options: RuleOptions,
-  selected: (rule: Rule) => boolean,
+  active: readonly ActiveRule[],
   out: Diagnostic[],
 ): void {
-  for (const rule of RULES) {
-    if (!selected(rule)) continue;
-    const severity = severityOf(rule, options);
-    if (severity === undefined) continue;
-    const ctx: RuleContext = {
-      definition,
-      workflow: definition.value as WorkflowDefinition,
-      options,
-      report(pointer, message, opts = {}) {
-        const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
-        out.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
-      },
-    };
-    rule.check(ctx);
+  // One context for all the rules of a definition: `report` reads the rule that is running.
+  let current: ActiveRule | undefined;
+  const ctx: RuleContext = {
+    definition,
+    workflow: definition.value as WorkflowDefinition,
+    options,
+    report(pointer, message, opts = {}) {
+      const { rule, severity } = current!;
+      const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
+      out.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
+    },
+  };
+  for (const entry of active) {
+    current = entry;
+    entry.rule.check(ctx);
   }
 }

@@ -12,6 +12,8 @@ const TIMED_UNITS: Record<string, readonly string[]> = {
   ordinalValue: ['months'],
 };
 
+const TIMED_ENTRIES = Object.entries(TIMED_UNITS);
+
 const MONTHLY_FIELDS: Record<string, readonly string[]> = {
   each: ['monthDays'],
   on: ['ordinal', 'ordinalValue'],
@@ -30,12 +32,11 @@ export function present(value: unknown): boolean {
 export function checkTimedSchedule(ctx: RuleContext, metadata: Record<string, unknown>, at: string): void {
   const unit = metadata.unit;
   if (typeof unit !== 'string') return; // reported as missing by the caller
-  const timedAt = joinPointer(at, 'timed');
   const timed = isRecord(metadata.timed) ? metadata.timed : {};
-  const path = displayPath(timedAt);
-  for (const [key, units] of Object.entries(TIMED_UNITS)) {
+  for (const [key, units] of TIMED_ENTRIES) {
     if (!present(timed[key]) || units.includes(unit)) continue;
-    const message = `${path}.${key} does not fit unit ${unit} (it is read for ${listWords(units)} only): remove it.`;
+    const timedAt = joinPointer(at, 'timed');
+    const message = `${displayPath(timedAt)}.${key} does not fit unit ${unit} (it is read for ${listWords(units)} only): remove it.`;
     ctx.report(joinPointer(timedAt, key), message, { target: 'key' });
   }
   const monthlyType = timed.monthlyType;
@@ -43,7 +44,8 @@ export function checkTimedSchedule(ctx: RuleContext, metadata: Record<string, un
     for (const [type, fields] of Object.entries(MONTHLY_FIELDS)) {
       if (type === monthlyType) continue;
       for (const key of fields.filter((f) => present(timed[f]))) {
-        const message = `${path}.${key} does not fit monthlyType ${quote(monthlyType)} (it is read for ${type} only): remove it.`;
+        const timedAt = joinPointer(at, 'timed');
+        const message = `${displayPath(timedAt)}.${key} does not fit monthlyType ${quote(monthlyType)} (it is read for ${type} only): remove it.`;
         ctx.report(joinPointer(timedAt, key), message, { target: 'key' });
       }
     }
@@ -53,7 +55,7 @@ export function checkTimedSchedule(ctx: RuleContext, metadata: Record<string, un
   const absent = required.fields.filter((f) => !present(timed[f]));
   if (absent.length === 0) return;
   // Missing fields are reported on `timed` when it exists, else on `metadata`, naming them from there.
-  const [where, prefix] = isRecord(metadata.timed) ? [timedAt, ''] : [at, 'timed.'];
+  const [where, prefix] = isRecord(metadata.timed) ? [joinPointer(at, 'timed'), ''] : [at, 'timed.'];
   const names = listWords(
     absent.map((f) => `\`${prefix}${f}\``),
     'and',

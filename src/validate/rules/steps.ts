@@ -3,17 +3,23 @@ import type { Rule, RuleContext } from './types.js';
 import { allSteps, displayPath, quote, type StepRef } from './walk.js';
 
 /** Report every step whose `field` repeats an earlier step's, naming where the first one is. */
-function checkUnique(ctx: RuleContext, refs: readonly StepRef[], field: 'name' | 'uuid'): void {
-  const first = new Map<string, string>();
+function checkUnique(ctx: RuleContext, input: { field: 'name' | 'uuid'; variants: boolean }): void {
+  const { field } = input;
+  const refs = allSteps(ctx.workflow);
+  if (refs.length < 2) return; // one step repeats nothing
+  // The first step with each value; its pointer is only built for a finding.
+  const first = new Map<string, StepRef>();
   for (const ref of refs) {
+    if (ref.isVariant && !input.variants) continue;
     const value = ref.step[field];
     if (typeof value !== 'string') continue;
-    const at = joinPointer(ref.pointer, field);
-    const earlier = first.get(value);
-    if (earlier === undefined) {
-      first.set(value, at);
+    const earlierRef = first.get(value);
+    if (earlierRef === undefined) {
+      first.set(value, ref);
       continue;
     }
+    const at = joinPointer(ref.pointer, field);
+    const earlier = joinPointer(earlierRef.pointer, field);
     const line = ctx.definition.locate(earlier).line;
     const what =
       field === 'name'
@@ -31,11 +37,7 @@ export const stepNameDuplicate: Rule = {
   defaultSeverity: 'error',
   description: 'the steps of a workflow must have different names',
   check(ctx) {
-    checkUnique(
-      ctx,
-      allSteps(ctx.workflow).filter((ref) => !ref.isVariant),
-      'name',
-    );
+    checkUnique(ctx, { field: 'name', variants: false });
   },
 };
 
@@ -44,6 +46,6 @@ export const stepUuidDuplicate: Rule = {
   defaultSeverity: 'error',
   description: 'the steps (and variants) of a workflow must have different uuids',
   check(ctx) {
-    checkUnique(ctx, allSteps(ctx.workflow), 'uuid');
+    checkUnique(ctx, { field: 'uuid', variants: true });
   },
 };

@@ -1,7 +1,7 @@
 import { isSystemVariable, scanTemplate, textSourcesOfStep } from '../../derive/index.js';
 import type { VariableType, VariableUsage } from '../../derive/types.js';
 import { joinPointer } from '../../diagnostic.js';
-import { locateUse, stepAt, triggerOf, variablesByStep } from './derived.js';
+import { locateUse, stepAt, triggerOf, triggerVariablesOf, variablesByStep } from './derived.js';
 import type { Rule } from './types.js';
 import { allSteps, displayPath } from './walk.js';
 import type { WorkflowStep } from './workflow.js';
@@ -42,9 +42,12 @@ export const variableUndeclared: Rule = {
   check(ctx) {
     const declared = ctx.workflow.triggers?.[0]?.variables;
     if (!Array.isArray(declared)) return; // declaring trigger variables is optional; check them only when present
-    const names = new Set(declared.map((v) => v.name));
+    const names = new Set<string>();
+    for (const v of declared) names.add(v.name);
+    // The steps' variables are the trigger's, step by step: when the trigger has no undeclared name, no step has.
+    if (triggerOf(ctx.workflow).variables.every((v) => names.has(v.name))) return;
     // The trigger's type for a name: the service keeps its last use's (a use per step is only where to point).
-    const types = new Map(triggerOf(ctx.workflow).variables.map((v) => [v.name, v.type]));
+    const types = triggerVariablesOf(ctx.workflow);
     const reported = new Set<string>();
     for (const variable of variablesByStep(ctx.workflow).flat()) {
       if (names.has(variable.name) || reported.has(variable.name)) continue;
@@ -55,7 +58,7 @@ export const variableUndeclared: Rule = {
         variable.pointer,
         `\`${variable.name}\` is used in ${displayPath(variable.pointer)} but not declared in ` +
           `triggers[0].variables; the service will add it to the trigger, so declare it there ` +
-          `(type ${types.get(variable.name) ?? variable.type}).`,
+          `(type ${types.get(variable.name)?.type ?? variable.type}).`,
         { span: locateUse(ctx.definition, variable) },
       );
     }
@@ -68,7 +71,7 @@ export const variableUnused: Rule = {
   description:
     'a declared variable is not used, so the service will not derive it (the plan would show drift)',
   check(ctx) {
-    const derived = new Set(triggerOf(ctx.workflow).variables.map((v) => v.name));
+    const derived = triggerVariablesOf(ctx.workflow);
     ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
       if (derived.has(variable.name)) return;
       const why = isSystemVariable(variable.name)
@@ -81,8 +84,10 @@ export const variableUnused: Rule = {
       );
     });
     for (const ref of allSteps(ctx.workflow)) {
+      const declaredHere = ref.step.template.variables;
+      if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
       const used = new Set(usagesOfStep(ref.step, ref.pointer).map((u) => u.name));
-      ref.step.template.variables?.forEach((variable, k) => {
+      declaredHere.forEach((variable, k) => {
         if (used.has(variable.name)) return;
         const pointer = joinPointer(ref.pointer, 'template', 'variables', k);
         ctx.report(
@@ -100,7 +105,7 @@ export const variableTypeMismatch: Rule = {
   defaultSeverity: 'warning',
   description: 'a declared variable type differs from the type the service derives from its use',
   check(ctx) {
-    const derived = new Map(triggerOf(ctx.workflow).variables.map((v) => [v.name, v]));
+    const derived = triggerVariablesOf(ctx.workflow);
     ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
       const use = derived.get(variable.name);
       if (variable.type === undefined || use === undefined || use.type === variable.type) return;
@@ -112,8 +117,10 @@ export const variableTypeMismatch: Rule = {
       );
     });
     for (const ref of allSteps(ctx.workflow)) {
+      const declaredHere = ref.step.template.variables;
+      if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
       const usages = usagesOfStep(ref.step, ref.pointer);
-      ref.step.template.variables?.forEach((variable, k) => {
+      declaredHere.forEach((variable, k) => {
         const use = usages.find((u) => u.name === variable.name);
         if (variable.type === undefined || use === undefined || use.type === variable.type) return;
         const pointer = joinPointer(ref.pointer, 'template', 'variables', k, 'type');

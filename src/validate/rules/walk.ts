@@ -35,16 +35,24 @@ export interface StepRef {
   isVariant: boolean;
 }
 
+// Most rules walk the steps: list them once per workflow object (the rules never change a definition).
+const stepLists = new WeakMap<object, readonly StepRef[]>();
+
 /** Every step of the workflow in document order, each followed by its variants. */
-export function allSteps(workflow: WorkflowDefinition): StepRef[] {
-  const refs: StepRef[] = [];
-  workflow.steps.forEach((step, i) => {
-    const pointer = joinPointer('', 'steps', i);
-    refs.push({ step, pointer, isVariant: false });
-    step.variants?.forEach((variant, j) => {
-      refs.push({ step: variant, pointer: joinPointer(pointer, 'variants', j), isVariant: true });
+export function allSteps(workflow: WorkflowDefinition): readonly StepRef[] {
+  let refs = stepLists.get(workflow);
+  if (refs === undefined) {
+    const list: StepRef[] = [];
+    workflow.steps.forEach((step, i) => {
+      const pointer = joinPointer('', 'steps', i);
+      list.push({ step, pointer, isVariant: false });
+      step.variants?.forEach((variant, j) => {
+        list.push({ step: variant, pointer: joinPointer(pointer, 'variants', j), isVariant: true });
+      });
     });
-  });
+    refs = list;
+    stepLists.set(workflow, refs);
+  }
   return refs;
 }
 

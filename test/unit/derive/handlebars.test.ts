@@ -255,10 +255,23 @@ describe('isSystemVariable', () => {
     expect(isSystemVariable(name)).toBe(true);
   });
 
-  it.each(['subscriberName', 'steps.x', 'order.subscriber', 'preheaderText', 'name', ''])(
-    '%j is not',
+  it.each(['subscriber', 'tenant.', 'actor..x'])(
+    '%j is the service’s own (its first segment is a prefix)',
     (name) => {
-      expect(isSystemVariable(name)).toBe(false);
+      expect(isSystemVariable(name)).toBe(true);
     },
   );
+
+  it.each([
+    'subscriberName',
+    'steps.x',
+    'order.subscriber',
+    'preheaderText',
+    'name',
+    '',
+    '.subscriber',
+    'tenan',
+  ])('%j is not', (name) => {
+    expect(isSystemVariable(name)).toBe(false);
+  });
 });

@@ -78,6 +78,18 @@ describe('scanTemplateAsServer: where the service differs', () => {
     expect(server('{{uppercase (lowercase name)}}')).toEqual(['uppercase:String']);
   });
 
+  it('prefixes every level of nested each/with, i18n values included, level by level', () => {
+    expect(
+      server('{{#each a}}{{#with b}}{{c}}{{/with}}{{i18n "k" v=x}}{{#if d}}{{e}}{{/if}}{{/each}}{{f}}'),
+    ).toEqual(['f:String', 'a:Array', 'a.x:String', 'a.b.c:String', 'a.d:Boolean', 'a.e:String']);
+    expect(server('{{i18n "k" a=x b="y"}} {{#each xs}}{{i18n "k" c=z}}{{/each}}')).toEqual([
+      'x:String',
+      'y:String',
+      'xs:Array',
+      'xs.z:String',
+    ]);
+  });
+
   it('gives offsets of the node each name came from', () => {
     const source = '{{#each items}}{{title}}{{/each}}';
     expect(scanTemplateAsServer(source).usages.map((u) => u.offset)).toEqual([
@@ -103,6 +115,13 @@ describe('scanTemplateAsServer: inputs that make the service answer 400', () => 
     expect(scan.error?.message).toContain(message);
     // The Handlebars reading of the same template is fine.
     expect(scanTemplate(source).error).toBeUndefined();
+  });
+
+  it('fails where the service fails first: the mustaches of a level before its blocks, whatever the source order', () => {
+    const source = '{{#each xs}}{{numberFormat 1}}{{/each}} {{i18n "k" n=2}}';
+    expect(scanTemplateAsServer(source).error?.offset).toBe(source.indexOf('2'));
+    const blocks = '{{#if a}}{{numberFormat 1}}{{/if}} {{#each xs}}{{numberFormat 2}}{{/each}}';
+    expect(scanTemplateAsServer(blocks).error?.offset).toBe(blocks.indexOf('2'));
   });
 
   it('an inverse-only if or each block', () => {

@@ -186,6 +186,13 @@ describe('deriveTrigger', () => {
       steps: [step({ type: 'in_app', content: '{{tenantName}} {{x.actor}}' })],
     });
     expect(none.reservedVariables).toEqual([]);
+    // Only the whole first segment counts: `actor` alone is one, `tenantx.y` is not.
+    const bare = deriveTrigger({
+      name: 'x',
+      steps: [step({ type: 'in_app', content: '{{tenantx.y}} {{actor}}' })],
+    });
+    expect(bare.reservedVariables.map((r) => r.type)).toEqual(['actor']);
+    expect(bare.variables.map((v) => v.name)).toEqual(['tenantx.y']);
   });
 
   it('asks for the subscriber phone (sms) and email (email), phone first', () => {

@@ -1,0 +1,70 @@
+// Frozen copy of src/derive/derived.ts before the allocation work (commit 8e3e79f): the oracle for the differential
+// tests. Change it only along with a deliberate change of behaviour in src.
+import type { LoadedDefinition } from '../../../../src/definitions/types.js';
+import type { DerivedTrigger, DerivedVariable, VariableUsage } from '../../../../src/derive/types.js';
+import { locateInString } from '../../../../src/validate/rules/string-span.js';
+import type { WorkflowDefinition, WorkflowStep } from '../../../../src/validate/rules/workflow.js';
+import { deriveTrigger, scanTemplate, scanTemplateAsServer } from '../../derive/reference/index.js';
+import type { Span } from './diagnostic.js';
+import { allSteps, valueAt } from './walk.js';
+
+// Several rules read the same derivation of a definition; derive it once per workflow object.
+const triggers = new WeakMap<object, DerivedTrigger>();
+const stepVariables = new WeakMap<object, DerivedVariable[][]>();
+
+/**
+ * The server's own extraction, quirks included: the rules speak of the trigger the service will really create (and
+ * the plan will compare against), and of every template it would answer 400 for.
+ */
+const AS_SERVER = { extraction: 'server' } as const;
+
+/** What the service derives for the whole workflow (pointers relative to the definition). */
+export function triggerOf(workflow: WorkflowDefinition): DerivedTrigger {
+  let trigger = triggers.get(workflow);
+  if (!trigger) {
+    trigger = deriveTrigger(workflow, AS_SERVER);
+    triggers.set(workflow, trigger);
+  }
+  return trigger;
+}
+
+/**
+ * The variables each top-level step alone makes the service derive, with pointers into the definition: one entry
+ * per name and step. The service reads no variants.
+ */
+export function variablesByStep(workflow: WorkflowDefinition): DerivedVariable[][] {
+  let byStep = stepVariables.get(workflow);
+  if (!byStep) {
+    byStep = workflow.steps.map((step, i) =>
+      deriveTrigger({ name: workflow.name, steps: [step] }, AS_SERVER).variables.map((v) => ({
+        ...v,
+        pointer: v.pointer.replace(/^\/steps\/0(?=\/|$)/, `/steps/${i}`),
+      })),
+    );
+    stepVariables.set(workflow, byStep);
+  }
+  return byStep;
+}
+
+/** The step (or variant) a pointer inside the definition belongs to: the deepest one that contains it. */
+export function stepAt(workflow: WorkflowDefinition, pointer: string): WorkflowStep | undefined {
+  let found: WorkflowStep | undefined;
+  for (const ref of allSteps(workflow)) {
+    if (pointer === ref.pointer || pointer.startsWith(`${ref.pointer}/`)) found = ref.step;
+  }
+  return found;
+}
+
+/**
+ * Where a derived variable is used: inside its template string when the name can be found there (the Handlebars
+ * path expression), else the whole value at the pointer (a filter field, a digestKey).
+ */
+export function locateUse(definition: LoadedDefinition, variable: DerivedVariable): Span {
+  const text = valueAt(definition.value, variable.pointer);
+  if (typeof text === 'string') {
+    const find = (usages: VariableUsage[]) => usages.find((u) => u.name === variable.name);
+    const usage = find(scanTemplateAsServer(text).usages) ?? find(scanTemplate(text).usages);
+    if (usage) return locateInString(definition, variable.pointer, usage.offset, usage.name.length);
+  }
+  return definition.locate(variable.pointer, 'value');
+}

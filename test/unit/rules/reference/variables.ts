@@ -1,0 +1,131 @@
+// Frozen copy of src/validate/rules/variables.ts before the allocation work (commit 8e3e79f): the oracle for the differential
+// tests. Change it only along with a deliberate change of behaviour in src.
+
+import type { VariableType, VariableUsage } from '../../../../src/derive/types.js';
+import type { Rule } from '../../../../src/validate/rules/types.js';
+import type { WorkflowStep } from '../../../../src/validate/rules/workflow.js';
+import { isSystemVariable, scanTemplate, textSourcesOfStep } from '../../derive/reference/index.js';
+import { locateUse, stepAt, triggerOf, variablesByStep } from './derived.js';
+import { joinPointer } from './diagnostic.js';
+import { allSteps, displayPath } from './walk.js';
+
+const TRIGGER_VARIABLES = '/triggers/0/variables';
+
+const WHY: Record<VariableType, string> = {
+  Array: 'it is used with `{{#each}}`',
+  Boolean: 'it is used with `{{#if}}` or `{{#unless}}`',
+  String: 'it is used as a value',
+};
+
+type Usage = VariableUsage & { pointer: string };
+// Keyed by step and pointer: YAML aliases can put the same step object at two places.
+const stepUsages = new WeakMap<object, Map<string, Usage[]>>();
+
+/**
+ * Every variable use in the strings of one step the service scans, in order, with the string's pointer: what the
+ * template really reads (Handlebars scoping), for its own `template.variables`. Memoized: two rules read it.
+ */
+function usagesOfStep(step: WorkflowStep, stepPointer: string): Usage[] {
+  const byPointer = stepUsages.get(step) ?? new Map<string, Usage[]>();
+  stepUsages.set(step, byPointer);
+  let usages = byPointer.get(stepPointer);
+  if (!usages) {
+    usages = textSourcesOfStep(step).flatMap((source) =>
+      scanTemplate(source.text).usages.map((usage) => ({ ...usage, pointer: stepPointer + source.pointer })),
+    );
+    byPointer.set(stepPointer, usages);
+  }
+  return usages;
+}
+
+export const variableUndeclared: Rule = {
+  code: 'variable-undeclared',
+  defaultSeverity: 'warning',
+  description: 'a variable the service will put on the trigger is missing from triggers[0].variables',
+  check(ctx) {
+    const declared = ctx.workflow.triggers?.[0]?.variables;
+    if (!Array.isArray(declared)) return; // declaring trigger variables is optional; check them only when present
+    const names = new Set(declared.map((v) => v.name));
+    // The trigger's type for a name: the service keeps its last use's (a use per step is only where to point).
+    const types = new Map(triggerOf(ctx.workflow).variables.map((v) => [v.name, v.type]));
+    const reported = new Set<string>();
+    for (const variable of variablesByStep(ctx.workflow).flat()) {
+      if (names.has(variable.name) || reported.has(variable.name)) continue;
+      const step = stepAt(ctx.workflow, variable.pointer);
+      if (step?.template.variables?.some((v) => v.name === variable.name)) continue;
+      reported.add(variable.name);
+      ctx.report(
+        variable.pointer,
+        `\`${variable.name}\` is used in ${displayPath(variable.pointer)} but not declared in ` +
+          `triggers[0].variables; the service will add it to the trigger, so declare it there ` +
+          `(type ${types.get(variable.name) ?? variable.type}).`,
+        { span: locateUse(ctx.definition, variable) },
+      );
+    }
+  },
+};
+
+export const variableUnused: Rule = {
+  code: 'variable-unused',
+  defaultSeverity: 'warning',
+  description:
+    'a declared variable is not used, so the service will not derive it (the plan would show drift)',
+  check(ctx) {
+    const derived = new Set(triggerOf(ctx.workflow).variables.map((v) => v.name));
+    ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
+      if (derived.has(variable.name)) return;
+      const why = isSystemVariable(variable.name)
+        ? 'the service provides it and never puts it on the trigger'
+        : 'the service derives no such variable from the steps (variants are not read), so it will not be on the ' +
+          'trigger and every plan would show drift';
+      ctx.report(
+        joinPointer(TRIGGER_VARIABLES, k, 'name'),
+        `triggers[0].variables[${k}] \`${variable.name}\` is declared but ${why}: remove it or use it.`,
+      );
+    });
+    for (const ref of allSteps(ctx.workflow)) {
+      const used = new Set(usagesOfStep(ref.step, ref.pointer).map((u) => u.name));
+      ref.step.template.variables?.forEach((variable, k) => {
+        if (used.has(variable.name)) return;
+        const pointer = joinPointer(ref.pointer, 'template', 'variables', k);
+        ctx.report(
+          joinPointer(pointer, 'name'),
+          `${displayPath(pointer)} \`${variable.name}\` is not used in the strings of ` +
+            `${displayPath(ref.pointer)}: remove it or use it.`,
+        );
+      });
+    }
+  },
+};
+
+export const variableTypeMismatch: Rule = {
+  code: 'variable-type-mismatch',
+  defaultSeverity: 'warning',
+  description: 'a declared variable type differs from the type the service derives from its use',
+  check(ctx) {
+    const derived = new Map(triggerOf(ctx.workflow).variables.map((v) => [v.name, v]));
+    ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
+      const use = derived.get(variable.name);
+      if (variable.type === undefined || use === undefined || use.type === variable.type) return;
+      const pointer = joinPointer(TRIGGER_VARIABLES, k, 'type');
+      ctx.report(
+        pointer,
+        `${displayPath(pointer)} is ${variable.type} but the service derives ${use.type} for ` +
+          `\`${variable.name}\` (${WHY[use.type]} in ${displayPath(use.pointer)}): change it to ${use.type}.`,
+      );
+    });
+    for (const ref of allSteps(ctx.workflow)) {
+      const usages = usagesOfStep(ref.step, ref.pointer);
+      ref.step.template.variables?.forEach((variable, k) => {
+        const use = usages.find((u) => u.name === variable.name);
+        if (variable.type === undefined || use === undefined || use.type === variable.type) return;
+        const pointer = joinPointer(ref.pointer, 'template', 'variables', k, 'type');
+        ctx.report(
+          pointer,
+          `${displayPath(pointer)} is ${variable.type} but \`${variable.name}\` is ${use.type} where it is used ` +
+            `(${WHY[use.type]} in ${displayPath(use.pointer)}): change it to ${use.type}.`,
+        );
+      });
+    }
+  },
+};

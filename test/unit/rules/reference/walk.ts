@@ -1,0 +1,68 @@
+// Frozen copy of src/validate/rules/walk.ts before the allocation work (commit 8e3e79f): the oracle for the differential
+// tests. Change it only along with a deliberate change of behaviour in src.
+
+import type { WorkflowDefinition, WorkflowStep } from '../../../../src/validate/rules/workflow.js';
+import { joinPointer, splitPointer } from './diagnostic.js';
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at a JSON pointer, or undefined. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of splitPointer(pointer)) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isRecord(node)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** A pointer as the user reads it in messages: `/steps/1/template/cta/action` → `steps[1].template.cta.action`. */
+export function displayPath(pointer: string): string {
+  let out = '';
+  for (const segment of splitPointer(pointer)) {
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+export interface StepRef {
+  step: WorkflowStep;
+  /** `/steps/1` or, for a variant, `/steps/1/variants/0`. */
+  pointer: string;
+  /** True for an entry of a step's `variants`. */
+  isVariant: boolean;
+}
+
+/** Every step of the workflow in document order, each followed by its variants. */
+export function allSteps(workflow: WorkflowDefinition): StepRef[] {
+  const refs: StepRef[] = [];
+  workflow.steps.forEach((step, i) => {
+    const pointer = joinPointer('', 'steps', i);
+    refs.push({ step, pointer, isVariant: false });
+    step.variants?.forEach((variant, j) => {
+      refs.push({ step: variant, pointer: joinPointer(pointer, 'variants', j), isVariant: true });
+    });
+  });
+  return refs;
+}
+
+/** `a`, `a or b`, `a, b or c`: for lists of allowed values in messages. */
+export function listWords(words: readonly string[], conjunction = 'or'): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}
+
+/** Quote a user value for a message: strings in double quotes, the rest as JSON. */
+export function quote(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** `an sms step`, `a push step`: step types with their article, as they are read out. */
+export function withArticle(stepType: string): string {
+  return `${/^([aeiou]|sms$)/.test(stepType) ? 'an' : 'a'} ${stepType}`;
+}
