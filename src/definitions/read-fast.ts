@@ -1,7 +1,7 @@
 import { parseDefinitionFast } from './fast-parse.js';
 import { readDefinitionIncludes } from './includes.js';
 import type { LoadLimits } from './limits.js';
-import { includeOptions, loadDefinitionBytes, readDefinitionBytes } from './read.js';
+import { type DefinitionSource, includeOptions, loadDefinitionBytes, readDefinitionBytes } from './read.js';
 import type { LoadedDefinition, ParseResult } from './types.js';
 
 /**
@@ -16,13 +16,21 @@ export function readDefinitionFileFast(absolute: string, file: string, limits: L
   const read = readDefinitionBytes(absolute, file, limits);
   if (!('bytes' in read)) return { result: read };
   const source = { absolute, file, limits };
+  const definition = parseDefinitionBytesFast(read.bytes, source);
   const slow = () => loadDefinitionBytes(read.bytes, source);
-  const definition = parseDefinitionFast(file, read.bytes, limits);
-  if (definition !== undefined) {
-    const resolved = readDefinitionIncludes({ definition, diagnostics: [] }, includeOptions(source));
-    if (resolved.definition !== undefined && resolved.diagnostics.length === 0) {
-      return { definition: resolved.definition, slow };
-    }
-  }
-  return { result: slow() };
+  return definition === undefined ? { result: slow() } : { definition, slow };
+}
+
+/**
+ * The fast path for bytes already read: the definition as js-yaml reads it, includes resolved; undefined when the fast
+ * path cannot vouch for the file or an include does not resolve (loadDefinitionBytes then says why).
+ */
+export function parseDefinitionBytesFast(
+  bytes: Uint8Array,
+  source: DefinitionSource,
+): LoadedDefinition | undefined {
+  const definition = parseDefinitionFast(source.file, bytes, source.limits);
+  if (definition === undefined) return undefined;
+  const resolved = readDefinitionIncludes({ definition, diagnostics: [] }, includeOptions(source));
+  return resolved.diagnostics.length === 0 ? resolved.definition : undefined;
 }

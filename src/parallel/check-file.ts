@@ -1,7 +1,11 @@
 /** One definition file checked on its own: what a worker thread does per file, and what it sends back. */
 import path from 'node:path';
+import type { FileFingerprint } from '../cache/entry.js';
+import { buildFingerprint } from '../cache/fingerprint.js';
 import type { LoadLimits } from '../definitions/limits.js';
-import { readDefinitionFileFast } from '../definitions/read-fast.js';
+import { type DefinitionSource, loadDefinitionBytes, readDefinitionBytes } from '../definitions/read.js';
+import { parseDefinitionBytesFast } from '../definitions/read-fast.js';
+import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { buildFileValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
@@ -11,6 +15,8 @@ export interface CheckSetup {
   cwd: string;
   limits: LoadLimits;
   rules: RuleOptions;
+  /** Also send each outcome's fingerprint, for the validate cache (`--cache`). */
+  fingerprint?: boolean;
 }
 
 /** The result for one file: small on purpose, since it crosses threads. */
@@ -21,34 +27,58 @@ export interface FileOutcome {
   text?: string;
   /** `triggers[0].identifier`, for the project-wide duplicate check, when the file parsed and has one. */
   identifier?: string;
+  /** What the outcome depended on (setup.fingerprint), unless it may not be cached (cache/fingerprint.ts). */
+  fingerprint?: FileFingerprint;
+}
+
+/** Reads, parses and validates one file (display path relative to `setup.cwd`). Synchronous. */
+export function checkDefinitionFile(file: string, setup: CheckSetup): FileOutcome {
+  const absolute = path.resolve(setup.cwd, file);
+  const read = readDefinitionBytes(absolute, file, setup.limits);
+  // Unreadable, too large, not a regular file: nothing to parse, and nothing worth caching (no bytes were read).
+  if (!('bytes' in read)) return { diagnostics: read.diagnostics };
+  return checkDefinitionBytes(read.bytes, { absolute, file, limits: setup.limits }, setup);
 }
 
 /**
- * Reads, parses and validates one file (display path relative to `setup.cwd`). Synchronous. A file the fast path
- * vouches for is validated as js-yaml read it; only if that finds anything at all is the file redone with yaml
- * (parseDefinition), so every finding, position and message is the reference path's.
+ * checkDefinitionFile for bytes already read (the cache's lookup read them). A file the fast path vouches for is
+ * validated as js-yaml read it; only if that finds anything at all is the file redone with yaml (parseDefinition),
+ * so every finding, position and message is the reference path's. `hash` is hashContent(bytes) when known.
  */
-export function checkDefinitionFile(file: string, setup: CheckSetup): FileOutcome {
-  const read = readDefinitionFileFast(path.resolve(setup.cwd, file), file, setup.limits);
-  if ('definition' in read) {
-    const findings = buildFileValidation({ definitions: [read.definition], options: setup.rules });
-    if (findings.length === 0) return withIdentifier({ diagnostics: [] }, read.definition.value);
+export function checkDefinitionBytes(
+  bytes: Uint8Array,
+  source: DefinitionSource,
+  setup: Pick<CheckSetup, 'rules' | 'fingerprint'>,
+  hash?: string,
+): FileOutcome {
+  // Built property by property, not spread: this runs for every file, and spreads cost measurably at 10,000.
+  const finish = (
+    diagnostics: Diagnostic[],
+    text: string | undefined,
+    definition: LoadedDefinition | undefined,
+  ): FileOutcome => {
+    const outcome: FileOutcome = { diagnostics };
+    if (text !== undefined) outcome.text = text;
+    const identifier = definition && identifierOf(definition.value);
+    if (identifier !== undefined) outcome.identifier = identifier;
+    if (setup.fingerprint) {
+      const maxBytes = source.limits.maxBytes;
+      const fingerprint = buildFingerprint({ bytes, maxBytes, definition, diagnostics, hash });
+      if (fingerprint) outcome.fingerprint = fingerprint;
+    }
+    return outcome;
+  };
+  const fast = parseDefinitionBytesFast(bytes, source);
+  if (fast !== undefined && buildFileValidation({ definitions: [fast], options: setup.rules }).length === 0) {
+    return finish([], undefined, fast);
   }
-  const loaded = 'result' in read ? read.result : read.slow();
+  const loaded = loadDefinitionBytes(bytes, source);
   const diagnostics = loaded.diagnostics;
   if (loaded.definition) {
     diagnostics.push(...buildFileValidation({ definitions: [loaded.definition], options: setup.rules }));
   }
-  const outcome: FileOutcome = {
-    diagnostics,
-    ...(diagnostics.length > 0 && loaded.text !== undefined ? { text: loaded.text } : {}),
-  };
-  return loaded.definition ? withIdentifier(outcome, loaded.definition.value) : outcome;
-}
-
-function withIdentifier(outcome: FileOutcome, value: unknown): FileOutcome {
-  const identifier = identifierOf(value);
-  return identifier === undefined ? outcome : { ...outcome, identifier };
+  // The text only when there are findings to frame.
+  return finish(diagnostics, diagnostics.length > 0 ? loaded.text : undefined, loaded.definition);
 }
 
 /**

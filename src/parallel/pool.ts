@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CheckSetup, FileOutcome } from './check-file.js';
+import type { WorkerSettings } from './settings.js';
 
 export interface ChunkRequest {
   files: string[];
@@ -23,6 +24,24 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
  */
 export function workersAvailable(): boolean {
   return existsSync(fileURLToPath(WORKER_URL));
+}
+
+/**
+ * The outcome of every file, in the order of `files`: checked by `check` on this thread alone, or helped by worker
+ * threads when there are files enough (`settings.minFiles`) to pay for starting them, and workers can run at all.
+ */
+export async function checkFiles(
+  files: readonly string[],
+  setup: CheckSetup,
+  settings: WorkerSettings,
+  check: (file: string) => FileOutcome,
+): Promise<{ outcomes: FileOutcome[]; workers: number }> {
+  const useWorkers =
+    settings.workers > 0 && files.length >= Math.max(2, settings.minFiles) && workersAvailable();
+  if (!useWorkers) return { outcomes: files.map((file) => check(file)), workers: 0 };
+  // Files enough for every thread (this one included) to get a chunk or more.
+  const workers = Math.min(settings.workers, files.length - 1);
+  return { outcomes: await checkFilesInWorkers(files, setup, workers, check), workers };
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * `wfsync validate`'s work: find, read, parse and validate every definition file, with worker threads helping the
- * main thread when there are enough files to pay for starting them. Both do the same per-file work (checkDefinitionFile, fast path first) and
- * merge it the same way, so they give the same report, byte for byte (an e2e test holds them to it); that report is
- * the one readDefinitions + buildValidation give, as plan and sync use them (a unit test holds it to that).
+ * main thread when there are enough files to pay for starting them, and with `--cache` only the files that changed.
+ * Every way does the same per-file work (checkDefinitionFile, fast path first) or reuses its stored outcome, and
+ * merges it the same way, so all give the same report, byte for byte (e2e tests hold them to it); that report is the
+ * one readDefinitions + buildValidation give, as plan and sync use them (a unit test holds it to that).
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
@@ -12,13 +14,16 @@ import type { LoadedDefinition } from '../definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
 import { buildProjectValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
+import { type CacheInput, type CacheRun, checkFilesCached } from './cache-check.js';
 import { type CheckSetup, checkDefinitionFile, type FileOutcome } from './check-file.js';
-import { checkFilesInWorkers, workersAvailable } from './pool.js';
+import { checkFiles } from './pool.js';
 import type { WorkerSettings } from './settings.js';
 
 export interface ReadAndValidateOptions extends FindOptions, WorkerSettings {
   rules: RuleOptions;
   limits?: Partial<LoadLimits>;
+  /** Reuse the stored outcomes of unchanged files (`--cache`); `searched` is filled in here. */
+  cache?: Omit<CacheInput, 'searched'>;
 }
 
 export interface DefinitionsValidation {
@@ -30,6 +35,8 @@ export interface DefinitionsValidation {
   sources: ReadonlyMap<string, string>;
   /** Worker threads that helped the main thread; 0 when it checked every file alone. */
   workers: number;
+  /** With `options.cache`: how many files were unchanged, and the entries the cache should now hold. */
+  cache?: CacheRun;
 }
 
 /** Only a path that does not exist throws (UsageError); every other problem is a diagnostic. */
@@ -43,19 +50,27 @@ export async function readAndValidateDefinitions(
     limits: resolveLoadLimits(options.limits),
     rules: options.rules,
   };
-  const useWorkers =
-    options.workers > 0 && scan.files.length >= Math.max(2, options.minFiles) && workersAvailable();
-  if (!useWorkers) {
-    // The same per-file work a worker does, on this thread: one code path, one fast path (check-file.ts).
-    const outcomes = scan.files.map((file) => checkDefinitionFile(file, setup));
-    return { ...mergeOutcomes(scan, outcomes, setup), workers: 0 };
+  if (options.cache) {
+    const searched = searchedDirectories(paths.length > 0 ? paths : [options.defaultDir], options.cwd);
+    const run = await checkFilesCached(scan.files, setup, { ...options.cache, searched }, options);
+    return { ...mergeOutcomes(scan, run.outcomes, setup), workers: run.workers, cache: run.cache };
   }
-  // Files enough for every thread (this one included) to get a chunk or more.
-  const workers = Math.min(options.workers, scan.files.length - 1);
-  const outcomes = await checkFilesInWorkers(scan.files, setup, workers, (file) =>
-    checkDefinitionFile(file, setup),
-  );
-  return { ...mergeOutcomes(scan, outcomes, setup), workers };
+  // The same per-file work on this thread and in workers: one code path, one fast path (check-file.ts).
+  const run = await checkFiles(scan.files, setup, options, (file) => checkDefinitionFile(file, setup));
+  return { ...mergeOutcomes(scan, run.outcomes, setup), workers: run.workers };
+}
+
+/** The given paths that are directories, absolute (one that cannot be inspected counts as none). */
+function searchedDirectories(paths: readonly string[], cwd: string): string[] {
+  return paths
+    .map((given) => path.resolve(cwd, given))
+    .filter((absolute) => {
+      try {
+        return statSync(absolute).isDirectory();
+      } catch {
+        return false;
+      }
+    });
 }
 
 /**

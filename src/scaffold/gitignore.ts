@@ -2,8 +2,9 @@
  * `.gitignore` entries for what wfsync writes that belongs to one machine. Pure.
  *
  * Local-only: the embedded service's data and the `local` target's state (they describe a service that exists
- * only on this machine), lock files and the temp files of atomic writes. Not ignored: the state of a real target
- * (`.wfsync/state/<target>.json`), which a team may commit so CI keeps workflow identities between runs.
+ * only on this machine), `validate --cache` results, lock files and the temp files of atomic writes. Not ignored:
+ * the state of a real target (`.wfsync/state/<target>.json`), which a team may commit so CI keeps workflow
+ * identities between runs.
  */
 
 export const GITIGNORE_HEADER =
@@ -12,6 +13,7 @@ export const GITIGNORE_HEADER =
 export const LOCAL_ONLY_ENTRIES: readonly string[] = [
   '.wfsync/local-service.json',
   '.wfsync/state/local.json',
+  '.wfsync/cache/',
   '.wfsync/**/*.lock',
   '.wfsync/**/*.lock.takeover',
   '.wfsync/**/*.tmp',

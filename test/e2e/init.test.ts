@@ -120,7 +120,7 @@ describe('wfsync init (the built CLI)', () => {
     const cwd = makeProject({ 'package.json': PACKAGE_JSON, '.gitignore': 'node_modules/\n' });
     expect(spawnSync('git', ['init', '-q'], { cwd }).status).toBe(0);
     const first = await runCli(['init', '--ci', 'none'], { cwd });
-    expect(first.stdout).toContain('updated    .gitignore (merged: 5 entries added)\n');
+    expect(first.stdout).toContain('updated    .gitignore (merged: 6 entries added)\n');
     await runCli(['init', '--ci', 'none'], { cwd });
     const gitignore = readFileSync(join(cwd, '.gitignore'), 'utf8');
     expect(gitignore.startsWith('node_modules/\n\n# wfsync: local-only files.')).toBe(true);

@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import {
+  DEFAULT_CACHE_PATH,
+  describeCacheUse,
+  openValidateCache,
+  saveValidateCache,
+} from '../../cache/validate-cache.js';
 import { readProject } from '../../config/project.js';
+import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -23,6 +30,8 @@ import { runWatching } from '../watch.js';
 
 interface ValidateFlags {
   format: ValidateFormat;
+  cache?: boolean;
+  cacheLocation?: string;
   maxWarnings?: number;
   output?: string;
   quiet?: boolean;
@@ -53,6 +62,14 @@ export function validateCommand(ctx: CommandContext): Command {
     .option('-q, --quiet', 'report errors only')
     .option('--list-rules', 'list every rule with its code and default severity, then exit')
     .option('-w, --watch', 'validate again on every change (Ctrl-C to stop); invalid files never end it')
+    .option(
+      '--cache',
+      'check only the files that changed since the last --cache run; reuse the other results',
+    )
+    .option(
+      '--cache-location <file>',
+      `where --cache keeps results (default: ${DEFAULT_CACHE_PATH.split('\\').join('/')} in the project root)`,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -61,10 +78,20 @@ export function validateCommand(ctx: CommandContext): Command {
         '  wfsync validate --format github          # annotations in GitHub Actions\n' +
         '  wfsync validate --format sarif -o wfsync.sarif\n' +
         '  wfsync validate --watch                  # again on every save, until Ctrl-C\n' +
+        '  wfsync validate --cache                  # unchanged files are not checked again\n' +
+        '\nThe --cache file never changes the report and is safe to delete; --cache cannot be combined\n' +
+        'with --watch.\n' +
         '\nExit codes: 0 valid, 3 errors (or more warnings than --max-warnings), 64 usage error.',
     )
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
       const globals = command.optsWithGlobals();
+      if (flags.cacheLocation !== undefined && !flags.cache) {
+        throw new UsageError('--cache-location needs --cache');
+      }
+      if (flags.watch && flags.cache && !flags.listRules) {
+        // A watch run checks again what changed anyway; a cache file rewritten on every save would only cost.
+        throw new UsageError('--cache cannot be combined with --watch');
+      }
       if (flags.watch && !flags.listRules) {
         ctx.exitCode = await watchValidate(ctx, paths, flags, globals);
       } else {
@@ -109,19 +136,33 @@ async function runValidate(
   }
   // 1. Project config (optional): workflows directory, rule severities, known notification groups.
   const project = readProject(globals, ctx.cwd);
-  // 2. Read, parse and check every file (on worker threads when there are many); broken files become
-  //    diagnostics, not exceptions.
+  // 2. Read, parse and check every file (on worker threads when there are many; with --cache, those that
+  //    changed); broken files become diagnostics, not exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
   if (paths.length === 0 && !existsSync(project.workflowsDir)) {
     throw new UsageError(
       `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
     );
   }
+  const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
+  const limits = resolveLoadLimits();
+  // --cache: the stored results of unchanged files are reused (cache/), and only the others checked.
+  const cache = flags.cache
+    ? openValidateCache({
+        cwd: ctx.cwd,
+        root: project.config?.dir ?? ctx.cwd,
+        location: flags.cacheLocation,
+        rules: ruleOptions,
+        limits,
+      })
+    : undefined;
   const checked = await readAndValidateDefinitions(paths, {
     cwd: ctx.cwd,
     defaultDir,
-    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: ruleOptions,
+    limits,
     ...resolveWorkerSettings(ctx.env, availableParallelism()),
+    ...(cache ? { cache: { root: cache.root, stored: cache.entries } } : {}),
   });
   if (checked.files.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
@@ -133,6 +174,12 @@ async function runValidate(
         ? 'the main thread'
         : `the main thread and ${plural(checked.workers, 'worker thread')}`;
     await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
+    if (cache && checked.cache) {
+      await writeOutput(
+        ctx.stderr,
+        describeCacheUse(cache, checked.cache.unchanged, checked.files.length, ctx.cwd),
+      );
+    }
   }
   // 3. Render and write.
   const report: ValidateReport = {
@@ -160,6 +207,9 @@ async function runValidate(
         `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
       );
   } else await writeOutput(ctx.stdout, text);
+  // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
+  const warning = cache && checked.cache ? await saveValidateCache(cache, checked.cache, ctx.cwd) : undefined;
+  if (warning) await writeOutput(ctx.stderr, warning);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (flags.format === 'github' && summaryFile)
     await appendFileText(summaryFile, renderGithubStepSummary(report));

@@ -1,11 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashContent } from '../../../src/cache/hash.js';
 import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 import { readDefinitionFile } from '../../../src/definitions/read.js';
-import { type CheckSetup, checkDefinitionFile, type FileOutcome } from '../../../src/parallel/check-file.js';
+import {
+  type CheckSetup,
+  checkDefinitionBytes,
+  checkDefinitionFile,
+  type FileOutcome,
+} from '../../../src/parallel/check-file.js';
 import { buildFileValidation } from '../../../src/validate/index.js';
 
 const VALID = `name: order shipped
@@ -39,7 +45,10 @@ afterEach(() => {
 function setupWith(files: Record<string, string>): CheckSetup {
   const cwd = mkdtempSync(path.join(tmpdir(), 'wfsync-check-file-'));
   made.push(cwd);
-  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(cwd, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
+    writeFileSync(path.join(cwd, file), text);
+  }
   return {
     cwd,
     limits: { ...DEFAULT_LOAD_LIMITS },
@@ -95,5 +104,69 @@ describe('checkDefinitionFile', () => {
       diagnostics: [],
       identifier: 'order-shipped',
     });
+  });
+});
+
+/** A chat step whose content is in a file, referenced twice (content of the step and of a variant). */
+const WITH_INCLUDE = `name: order shipped
+steps:
+  - name: chat
+    template:
+      type: chat
+      content: { file: ./texts/chat.txt }
+    variants:
+      - filters: [{ value: AND, children: [{ on: payload, field: orderId, value: x, operator: EQUAL }] }]
+        template:
+          type: chat
+          content: { file: ./texts/chat.txt }
+triggers:
+  - type: event
+    identifier: order-shipped
+    variables:
+      - { name: orderId, type: String }
+`;
+
+describe('fingerprints (for the validate cache)', () => {
+  it('only when asked: the hash of the bytes, and each included text once', () => {
+    const setup = setupWith({ 'a.yaml': WITH_INCLUDE, 'texts/chat.txt': '\uFEFFOrder {{orderId}}\r\n' });
+    const plain = checkDefinitionFile('a.yaml', setup);
+    expect(plain).not.toHaveProperty('fingerprint');
+    const outcome = checkDefinitionFile('a.yaml', { ...setup, fingerprint: true });
+    expect(outcome).toEqual({
+      ...plain,
+      fingerprint: {
+        hash: hashContent(readFileSync(path.join(setup.cwd, 'a.yaml'))),
+        includes: [{ path: './texts/chat.txt', hash: hashContent('Order {{orderId}}') }],
+      },
+    });
+    expect(outcome.diagnostics).toEqual([]);
+  });
+
+  it('for files with findings of any kind, but not for a reference that does not resolve', () => {
+    const setup = {
+      ...setupWith({ ...FILES, 'syntax.yaml': 'a: [\n', 'ref.yaml': WITH_INCLUDE }),
+      fingerprint: true,
+    };
+    for (const file of [...Object.keys(FILES), 'syntax.yaml']) {
+      const outcome = checkDefinitionFile(file, setup);
+      expect(outcome.fingerprint, file).toEqual({
+        hash: hashContent(readFileSync(path.join(setup.cwd, file))),
+        includes: [],
+      });
+    }
+    const unresolved = checkDefinitionFile('ref.yaml', setup);
+    expect(unresolved.diagnostics.map((d) => d.code)).toEqual(['include-not-found', 'include-not-found']);
+    expect(unresolved).not.toHaveProperty('fingerprint');
+  });
+
+  it('checkDefinitionBytes gives what checkDefinitionFile gives, and takes a known hash as is', () => {
+    const setup = { ...setupWith(FILES), fingerprint: true };
+    for (const file of Object.keys(FILES)) {
+      const absolute = path.join(setup.cwd, file);
+      const bytes = readFileSync(absolute);
+      const source = { absolute, file, limits: setup.limits };
+      expect(checkDefinitionBytes(bytes, source, setup), file).toEqual(checkDefinitionFile(file, setup));
+      expect(checkDefinitionBytes(bytes, source, setup, 'known')?.fingerprint?.hash).toBe('known');
+    }
   });
 });

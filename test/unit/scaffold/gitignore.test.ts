@@ -20,6 +20,7 @@ describe('buildGitignoreMerge', () => {
     expect(LOCAL_ONLY_ENTRIES).toEqual([
       '.wfsync/local-service.json',
       '.wfsync/state/local.json',
+      '.wfsync/cache/',
       '.wfsync/**/*.lock',
       '.wfsync/**/*.lock.takeover',
       '.wfsync/**/*.tmp',
@@ -42,6 +43,7 @@ describe('buildGitignoreMerge', () => {
     if (merge.status !== 'write') throw new Error('expected a write');
     expect(merge.added).toEqual([
       '.wfsync/local-service.json',
+      '.wfsync/cache/',
       '.wfsync/**/*.lock',
       '.wfsync/**/*.lock.takeover',
     ]);

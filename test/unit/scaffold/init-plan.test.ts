@@ -104,7 +104,7 @@ describe('buildInitActions', () => {
     ]);
     const actions = buildInitActions({ ...BASE, existing, force: true });
     expect(statuses(actions)).toMatchObject({
-      '.gitignore': 'updated (merged: 5 entries added)',
+      '.gitignore': 'updated (merged: 6 entries added)',
       '.vscode/settings.json': 'updated (merged: added yaml.schemas)',
     });
     expect(actions.find((a) => a.path === '.gitignore')?.text?.startsWith('node_modules/\n\n# wfsync')).toBe(

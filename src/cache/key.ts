@@ -1,0 +1,62 @@
+/**
+ * The validate cache's global key: everything besides a file's own bytes, display path and includes that its
+ * outcome depends on. A cache written under another key is dropped as a whole.
+ */
+import { readFileSync } from 'node:fs';
+import type { LoadLimits } from '../definitions/limits.js';
+import type { RuleOptions } from '../validate/rules/index.js';
+import { hashContent } from './hash.js';
+
+/** Bumped whenever what an entry holds, or how it is read, changes. */
+export const CACHE_FORMAT = 1;
+
+export interface CacheKeyInput {
+  /** wfsync's version. */
+  version: string;
+  /** The build's random id (readBuildId), so a rebuilt development tree never trusts an older build's results. */
+  build?: string | undefined;
+  /** The JavaScript runtime: Unicode tables and ICU (slugs, segmenters) come with it. */
+  runtime: string;
+  rules: RuleOptions;
+  limits: LoadLimits;
+}
+
+/** Pure: the same input gives the same key, whatever the order of the config's `rules:` keys. */
+export function buildCacheKey(input: CacheKeyInput): string {
+  const rules = {
+    severities: sortKeys(input.rules.severities ?? {}),
+    notificationGroups: input.rules.notificationGroups ?? null,
+  };
+  const limits = sortKeys({ ...input.limits });
+  const key = [CACHE_FORMAT, input.version, input.build ?? null, input.runtime, rules, limits];
+  return hashContent(JSON.stringify(key));
+}
+
+/** Node's version with its ICU and Unicode versions. */
+export function currentRuntime(): string {
+  const { node, icu, unicode } = process.versions;
+  return `node ${node}; icu ${icu ?? 'none'}; unicode ${unicode ?? 'unknown'}`;
+}
+
+let buildId: string | undefined | null = null;
+
+/**
+ * The id scripts/build.mjs writes next to the compiled code (dist/build-info.json), read once and only when the
+ * cache is used. Undefined when there is none (run from the sources) or it cannot be read: the version alone then.
+ */
+export function readBuildId(): string | undefined {
+  if (buildId !== null) return buildId;
+  buildId = undefined;
+  try {
+    const info: unknown = JSON.parse(readFileSync(new URL('../build-info.json', import.meta.url), 'utf8'));
+    const id = typeof info === 'object' && info !== null ? (info as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' && id !== '') buildId = id;
+  } catch {
+    // No build info: the version still keys the cache.
+  }
+  return buildId;
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

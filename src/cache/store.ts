@@ -1,0 +1,105 @@
+/**
+ * The validate cache file: `{"wfsync": "validate-cache", "format", "key", "entries": [{path, hash, …}]}`, paths
+ * relative to the project root (a list rather than an object keyed by path: twice as fast to write and read).
+ * Reading never fails (a missing, damaged or foreign file is an empty cache); writing replaces the file atomically,
+ * and its errors are the caller's to report as a warning.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { describeFsError } from '../state/atomic-write.js';
+import { type CacheEntry, storedEntry } from './entry.js';
+import { CACHE_FORMAT } from './key.js';
+
+const MARK = 'validate-cache';
+
+/** A cache file past this size is not read (a sane one holds ~150 bytes per file without findings). */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+
+export interface StoredCache {
+  /** Stored entries by path, unchecked: each is checked (readCacheEntry) when a file asks for it. */
+  entries: Map<string, unknown>;
+  /** Why a file that was there was not used, to follow "the cache was" (--verbose); absent when used or missing. */
+  discarded?: string;
+}
+
+/** Pure: the entries of a cache file's text, or none (with why) when it is not a cache of this key. */
+export function parseStoredCache(text: string, key: string): StoredCache {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { entries: new Map(), discarded: 'not valid JSON' };
+  }
+  if (!isRecord(value) || value.wfsync !== MARK || !Array.isArray(value.entries)) {
+    return { entries: new Map(), discarded: 'not a wfsync validate cache' };
+  }
+  if (value.format !== CACHE_FORMAT || value.key !== key) {
+    return { entries: new Map(), discarded: 'written by another wfsync build, Node.js or rule settings' };
+  }
+  const entries = new Map<string, unknown>();
+  for (const item of value.entries as unknown[]) {
+    // An item without a path cannot be looked up: left out, like any other malformed entry.
+    if (isRecord(item) && typeof item.path === 'string') entries.set(item.path, item);
+  }
+  return { entries };
+}
+
+export function serializeCache(key: string, entries: ReadonlyMap<string, CacheEntry>): string {
+  const stored = [...entries].map(([path, entry]) => storedEntry(path, entry));
+  return `${JSON.stringify({ wfsync: MARK, format: CACHE_FORMAT, key, entries: stored })}\n`;
+}
+
+/** Reads the cache file; whatever goes wrong gives an empty cache. */
+export function readStoredCache(file: string, key: string): StoredCache {
+  let text: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_CACHE_BYTES)
+        return { entries: new Map(), discarded: `larger than ${MAX_CACHE_BYTES} bytes` };
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: new Map() };
+    return { entries: new Map(), discarded: `unreadable: ${describeFsError(error)}` };
+  }
+  return parseStoredCache(text, key);
+}
+
+/**
+ * Replaces the cache file (its directory created as needed): a temp file in the same directory renamed over it, so a
+ * reader sees the old cache or the new one, never a mix. No fsync, unlike state files: a cache lost to a power cut
+ * costs one slower run, and a torn file is discarded when read.
+ */
+export function writeStoredCache(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The write's own error is the one worth reporting.
+    }
+    throw error;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
