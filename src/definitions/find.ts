@@ -63,25 +63,32 @@ async function walk(
   root: string,
   sink: { found: Set<string>; unreadable: ScanResult['unreadable']; display: (absolute: string) => string },
 ): Promise<void> {
-  const pending = [root];
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
+  // Each directory with its display path: an entry's paths are its directory's plus its name (a name holds no
+  // separator), which saves a path.join and a path.relative per file (~30 ms per 10,000). Not above the working
+  // directory: from `..`, the entry `project` may be the working directory itself (`.`).
+  const pending: Array<{ dir: string; shown: string }> = [{ dir: root, shown: sink.display(root) }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { dir, shown } = next;
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      sink.unreadable.push({ path: sink.display(dir), error: error as NodeJS.ErrnoException });
+      sink.unreadable.push({ path: shown, error: error as NodeJS.ErrnoException });
       continue;
     }
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    const above = shown === '..' || shown.startsWith('../');
+    const shownPrefix = shown === '.' ? '' : `${shown}/`;
+    const show = (full: string, name: string) => (above ? sink.display(full) : shownPrefix + name);
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
+      const full = prefix + entry.name;
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') pending.push(full);
+        if (entry.name !== 'node_modules') pending.push({ dir: full, shown: show(full, entry.name) });
       } else if (DEFINITION_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
         // A link is kept unless it leads to a directory; a dangling one is kept so reading reports it.
         if (entry.isSymbolicLink() && (await isDirectory(full))) continue;
-        sink.found.add(sink.display(full));
+        sink.found.add(show(full, entry.name));
       }
     }
   }

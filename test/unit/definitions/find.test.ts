@@ -71,6 +71,17 @@ describe('findDefinitionFiles', () => {
     ]);
   });
 
+  it('names nested files the same way whichever directory the search starts from', async () => {
+    const root = await tempDir();
+    await touch(root, 'project/w/a/b/c.yaml', 'project/w/d.yml', 'other/e.yaml');
+    const cwd = path.join(root, 'project');
+    const expected = ['../other/e.yaml', 'w/a/b/c.yaml', 'w/d.yml'];
+    expect(await findDefinitionFiles(['../other', 'w'], { cwd, defaultDir: 'w' })).toEqual(expected);
+    expect(await findDefinitionFiles(['.', '../other'], { cwd, defaultDir: 'w' })).toEqual(expected);
+    expect(await findDefinitionFiles([root], { cwd, defaultDir: 'w' })).toEqual(expected);
+    expect(await findDefinitionFiles(['w/a/'], { cwd, defaultDir: 'w' })).toEqual(['w/a/b/c.yaml']);
+  });
+
   it('returns [] for a directory without definitions', async () => {
     const cwd = await tempDir();
     await touch(cwd, 'w/readme.md');
