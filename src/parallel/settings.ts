@@ -8,13 +8,13 @@ export interface WorkerSettings {
 }
 
 /**
- * A worker costs ~150 ms of CPU (~250 ms of wall time) before its first file, and its JIT warms up from cold
- * again; meanwhile a single thread already gets help from V8's GC and compiler threads on a second core. Since valid
- * files parse on the fast path (definitions/fast-parse.ts) a file costs about half what it did, so that start-up
- * weighs more: measured on 2 CPUs (benchmark files, a shared machine), workers lost ~15% at 2,000-4,000 files, about
- * broke even at 5,000-6,000 and won ~10% at 10,000.
+ * A worker costs ~150 ms of start-up before its first file and then warms its JIT up from cold, while one thread
+ * alone already keeps a second core busy with V8's background compiling and GC (a run uses ~1.2 cores): two threads
+ * compete for that core, and each warms up more slowly. Measured on 2 CPUs (benchmark files, the main thread plus one
+ * worker against the main thread alone, best of 4): 2,000 files 0.62 s vs 0.54 s, 5,000 1.02 vs 0.80, 10,000 1.26 vs
+ * 1.20, 20,000 1.73 vs 1.90. So workers start from 10,000 files; more CPUs would pay sooner (WFSYNC_WORKERS_MIN_FILES).
  */
-export const DEFAULT_MIN_FILES_FOR_WORKERS = 5000;
+export const DEFAULT_MIN_FILES_FOR_WORKERS = 10_000;
 
 /**
  * `WFSYNC_WORKERS` (how many worker threads help the main thread; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES`
