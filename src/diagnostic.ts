@@ -25,6 +25,11 @@ export interface Diagnostic extends Span {
   file: string;
   /** RFC 6901 JSON pointer into the document (`""` for the whole document). */
   pointer: string;
+  /**
+   * Set for a finding inside a file a definition includes (`content: {file: …}`): the definition's path. `file`
+   * and the position are then in the included file, while `pointer` still points into the definition.
+   */
+  includedBy?: string;
 }
 
 /** Span of an unknown position: the first character of a file. */

@@ -95,13 +95,26 @@ const SEVERITIES: ReadonlySet<unknown> = new Set<Severity>(['error', 'warning', 
 
 function readDiagnostic(value: unknown): Diagnostic | undefined {
   if (!isRecord(value)) return undefined;
-  const { code, severity, message, file, pointer, line, column, endLine, endColumn } = value;
+  const { code, severity, message, file, pointer, line, column, endLine, endColumn, includedBy } = value;
   if (typeof code !== 'string' || typeof message !== 'string' || typeof file !== 'string') return undefined;
   if (typeof pointer !== 'string' || !SEVERITIES.has(severity)) return undefined;
   if (!isPosition(line) || !isPosition(column) || !isPosition(endLine) || !isPosition(endColumn)) {
     return undefined;
   }
-  return { code, severity: severity as Severity, message, file, pointer, line, column, endLine, endColumn };
+  if (includedBy !== undefined && typeof includedBy !== 'string') return undefined;
+  const diagnostic: Diagnostic = {
+    code,
+    severity: severity as Severity,
+    message,
+    file,
+    pointer,
+    line,
+    column,
+    endLine,
+    endColumn,
+  };
+  if (includedBy !== undefined) diagnostic.includedBy = includedBy;
+  return diagnostic;
 }
 
 function isIncludeFingerprint(value: unknown): value is IncludeFingerprint {

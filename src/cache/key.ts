@@ -8,7 +8,7 @@ import type { RuleOptions } from '../validate/rules/index.js';
 import { hashContent } from './hash.js';
 
 /** Bumped whenever what an entry holds, or how it is read, changes. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 export interface CacheKeyInput {
   /** wfsync's version. */

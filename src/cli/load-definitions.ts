@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { scanDefinitionFiles } from '../definitions/find.js';
+import { type IncludedText, includedTextsFor, includesOf } from '../definitions/includes.js';
 import { resolveLoadLimits } from '../definitions/limits.js';
 import { scanDiagnostics } from '../definitions/read.js';
 import { readDefinitionFileFast } from '../definitions/read-fast.js';
@@ -31,6 +32,7 @@ export async function readValidatedDefinitions(input: {
   const definitions: LoadedDefinition[] = [];
   const diagnostics: Diagnostic[] = [...scanDiagnostics(scan)];
   const sources = new Map<string, string>();
+  const included: IncludedText[] = [];
   for (const file of scan.files) {
     const read = readDefinitionFileFast(path.resolve(cwd, file), file, limits);
     let result: ParseResult;
@@ -47,10 +49,16 @@ export async function readValidatedDefinitions(input: {
     if (result.text !== undefined) sources.set(file, result.text);
     diagnostics.push(...result.diagnostics);
     if (result.definition) {
-      definitions.push(result.definition);
-      diagnostics.push(...buildFileValidation({ definitions: [result.definition], options }));
+      const definition = result.definition;
+      definitions.push(definition);
+      const found = buildFileValidation({ definitions: [definition], options });
+      diagnostics.push(...found);
+      // Findings inside an included file are framed from its text (validate's outcomes carry the same).
+      included.push(...includedTextsFor(definition.file, found, includesOf(definition)));
     }
   }
+  // After every definition's own text, which wins over a reference to the same file (as in validate).
+  for (const { file, text } of included) if (!sources.has(file)) sources.set(file, text);
   diagnostics.push(...buildProjectValidation({ definitions, options }));
   return { files: scan.files, definitions, diagnostics: sortDiagnostics(diagnostics), sources };
 }

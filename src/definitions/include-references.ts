@@ -4,6 +4,8 @@
  * `pull`, which writes the text back.
  */
 import { joinPointer, splitPointer } from '../diagnostic.js';
+import type { IncludeStyle } from './include-file.js';
+import type { LoadedDefinition } from './types.js';
 
 /** The template fields that may hold a reference. */
 export const INCLUDE_FIELDS = ['content', 'subject', 'title'] as const;
@@ -13,6 +15,36 @@ export interface IncludeReference {
   pointer: string;
   /** The path as written (`./order-shipped.email.html`). */
   path: string;
+}
+
+export interface ResolvedInclude extends IncludeReference {
+  /** The file read (absolute). */
+  absolute: string;
+  /** The file as reports name it: relative to the working directory, `/` separators. */
+  file: string;
+  /** What replaced the reference: the file's text, BOM dropped, CRLF read as LF, one final line break dropped. */
+  text: string;
+  style: IncludeStyle;
+}
+
+/** A definition whose references were resolved, with where each text came from (for `pull` to write it back). */
+export interface DefinitionWithIncludes extends LoadedDefinition {
+  includes: readonly ResolvedInclude[];
+}
+
+/** The references a definition resolved (in findIncludeReferences' order); none for a definition without any. */
+export function includesOf(definition: LoadedDefinition): readonly ResolvedInclude[] {
+  return (definition as Partial<DefinitionWithIncludes>).includes ?? [];
+}
+
+/**
+ * The include whose text is the value at `pointer` (a template field), or undefined. Pure, so that the rules can
+ * place a finding inside the included file (validate/rules/string-span.ts).
+ */
+export function includeAt(definition: LoadedDefinition, pointer: string): ResolvedInclude | undefined {
+  const includes = includesOf(definition);
+  // Almost every definition has none: no search then.
+  return includes.length === 0 ? undefined : includes.find((include) => include.pointer === pointer);
 }
 
 /**

@@ -3,47 +3,36 @@
  * `{file: ./order-shipped.email.html}`, a path relative to the definition's directory. The reference is resolved
  * when the definition is loaded: the file's text replaces it in the value, so the schema, the rules, plan bodies,
  * hashes and diffs all see the text, and an edit to the file alone changes the plan. Problems are diagnostics at
- * the reference (the `file:` path).
+ * the reference (the `file:` path); findings inside the text (a Handlebars error, a variable use) point into the
+ * included file (validate/rules/string-span.ts), whose text then travels with them for code frames.
  */
 import path from 'node:path';
 import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
+import { findIncludeRoot, type IncludeRead, type IncludeRoot, readIncludeFile } from './include-file.js';
 import {
-  findIncludeRoot,
-  type IncludeRead,
-  type IncludeRoot,
-  type IncludeStyle,
-  readIncludeFile,
-} from './include-file.js';
-import { findIncludeReferences, type IncludeReference, replaceIncludes } from './include-references.js';
+  type DefinitionWithIncludes,
+  findIncludeReferences,
+  type ResolvedInclude,
+  replaceIncludes,
+} from './include-references.js';
 import { DEFAULT_LOAD_LIMITS } from './limits.js';
-import type { LoadedDefinition, ParseResult } from './types.js';
+import type { ParseResult } from './types.js';
 
 export { findIncludeRoot, type IncludeRoot, type IncludeStyle } from './include-file.js';
 export {
+  type DefinitionWithIncludes,
   fileReference,
   findIncludeReferences,
   fitsInFile,
   formatIncludeText,
   INCLUDE_FIELDS,
   type IncludeReference,
+  includeAt,
+  includesOf,
   normalizeIncludeText,
+  type ResolvedInclude,
   replaceIncludes,
 } from './include-references.js';
-
-export interface ResolvedInclude extends IncludeReference {
-  /** The file read (absolute). */
-  absolute: string;
-  /** The file as reports name it: relative to the working directory, `/` separators. */
-  file: string;
-  /** What replaced the reference: the file's text, BOM dropped, CRLF read as LF, one final line break dropped. */
-  text: string;
-  style: IncludeStyle;
-}
-
-/** A definition whose references were resolved, with where each text came from (for `pull` to write it back). */
-export interface DefinitionWithIncludes extends LoadedDefinition {
-  includes: readonly ResolvedInclude[];
-}
 
 export interface IncludeOptions {
   /** Absolute path of the definition file. */
@@ -52,11 +41,6 @@ export interface IncludeOptions {
   root?: IncludeRoot;
   /** Largest included file, in bytes (default: the definition file limit, 1 MiB). */
   maxBytes?: number;
-}
-
-/** The references a definition resolved (in findIncludeReferences' order); none for a definition without any. */
-export function includesOf(definition: LoadedDefinition): readonly ResolvedInclude[] {
-  return (definition as Partial<DefinitionWithIncludes>).includes ?? [];
 }
 
 /**
@@ -76,7 +60,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
   const includes: ResolvedInclude[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const reference of references) {
-    const file = path.posix.normalize(path.posix.join(path.posix.dirname(definition.file), reference.path));
+    const file = includeDisplayPath(definition.file, reference.path);
     const key = path.resolve(definitionDir, reference.path);
     let read = reads.get(key);
     if (read === undefined) {
@@ -115,6 +99,35 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
     includes,
   };
   return { ...result, definition: resolved };
+}
+
+/** How reports name an included file: the path as written, from the definition's display path (`/` separators). */
+export function includeDisplayPath(definitionFile: string, written: string): string {
+  return path.posix.normalize(path.posix.join(path.posix.dirname(definitionFile), written));
+}
+
+/** An included file's text under its display path: a code frame's source for a finding inside it. */
+export interface IncludedText {
+  file: string;
+  text: string;
+}
+
+/**
+ * The texts among `includes` (a definition's, as includesOf lists them) that findings of the definition at
+ * `definitionFile` point into, each file once, in include order: what a report needs besides the definition's own
+ * text to frame them. None for the usual definition (no such finding).
+ */
+export function includedTextsFor(
+  definitionFile: string,
+  diagnostics: readonly Diagnostic[],
+  includes: Iterable<IncludedText>,
+): IncludedText[] {
+  const named = new Set<string>();
+  for (const d of diagnostics) if (d.includedBy === definitionFile) named.add(d.file);
+  if (named.size === 0) return [];
+  const texts: IncludedText[] = [];
+  for (const { file, text } of includes) if (named.delete(file)) texts.push({ file, text });
+  return texts;
 }
 
 function textOf(result: ParseResult): { text?: string } {

@@ -9,7 +9,12 @@ import { buildCacheEntry, type CacheEntry, type IncludeFingerprint, readCacheEnt
 import { hashContent } from '../cache/hash.js';
 import { buildCacheMerge, type CacheMerge, type SeenFile } from '../cache/merge.js';
 import { readIncludeFile } from '../definitions/include-file.js';
-import { findIncludeRoot, type IncludeRoot } from '../definitions/includes.js';
+import {
+  findIncludeRoot,
+  type IncludeRoot,
+  includeDisplayPath,
+  includedTextsFor,
+} from '../definitions/includes.js';
 import { readDefinitionBytes } from '../definitions/read.js';
 import { decodeUtf8 } from '../definitions/utf8.js';
 import {
@@ -101,15 +106,20 @@ function createLookup(
   cache: CacheInput,
 ): (file: string, absolute: string, key: string) => Lookup {
   const roots = new Map<string, IncludeRoot>();
-  const includesUnchanged = (includes: readonly IncludeFingerprint[], absolute: string): boolean => {
+  /** The included texts by path as written, or undefined when one changed (or no longer resolves). */
+  const readIncludes = (
+    includes: readonly IncludeFingerprint[],
+    absolute: string,
+  ): Map<string, string> | undefined => {
     const definitionDir = path.dirname(absolute);
     let root = roots.get(definitionDir);
     if (root === undefined) {
       root = findIncludeRoot(definitionDir);
       roots.set(definitionDir, root);
     }
+    const texts = new Map<string, string>();
     // Resolved the way the load resolves them (definitions/includes.ts), checks of path and root included.
-    return includes.every(({ path: written, hash }) => {
+    for (const { path: written, hash } of includes) {
       const read = readIncludeFile({
         written,
         display: written,
@@ -117,8 +127,10 @@ function createLookup(
         root,
         maxBytes: setup.limits.maxBytes,
       });
-      return read.ok && hashContent(read.text) === hash;
-    });
+      if (!read.ok || hashContent(read.text) !== hash) return undefined;
+      texts.set(written, read.text);
+    }
+    return texts;
   };
   return (file, absolute, key) => {
     const read = readDefinitionBytes(absolute, file, setup.limits);
@@ -129,17 +141,36 @@ function createLookup(
     const stored = cache.stored.get(key);
     const entry = stored === undefined ? undefined : readCacheEntry(stored, key);
     if (entry === undefined || entry.hash !== hash || entry.file !== file) return { bytes, hash };
-    if (entry.includes && !includesUnchanged(entry.includes, absolute)) return { bytes, hash };
-    return { outcome: outcomeOf(entry, bytes), hit: entry };
+    let included: Map<string, string> | undefined;
+    if (entry.includes) {
+      included = readIncludes(entry.includes, absolute);
+      if (included === undefined) return { bytes, hash };
+    }
+    return { outcome: outcomeOf(entry, bytes, included), hit: entry };
   };
 }
 
-/** A stored outcome as checkDefinitionFile gives it: the text (decoded from the bytes) only when there are findings. */
-function outcomeOf(entry: CacheEntry, bytes: Uint8Array): FileOutcome {
+/**
+ * A stored outcome as checkDefinitionFile gives it: the text (decoded from the bytes) only when there are findings,
+ * and the texts of included files that findings point into (just read and hashed, by path as written).
+ */
+function outcomeOf(
+  entry: CacheEntry,
+  bytes: Uint8Array,
+  included?: ReadonlyMap<string, string>,
+): FileOutcome {
   const outcome: FileOutcome = { diagnostics: entry.diagnostics ? [...entry.diagnostics] : [] };
   if (entry.diagnostics) {
     const decoded = decodeUtf8(bytes);
     if (decoded.ok) outcome.text = decoded.text;
+    if (included !== undefined) {
+      const named = [...included].map(([written, text]) => ({
+        file: includeDisplayPath(entry.file, written),
+        text,
+      }));
+      const texts = includedTextsFor(entry.file, entry.diagnostics, named);
+      if (texts.length > 0) outcome.includedTexts = texts;
+    }
   }
   if (entry.identifier !== undefined) outcome.identifier = entry.identifier;
   return outcome;

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { FileFingerprint } from '../cache/entry.js';
 import { buildFingerprint } from '../cache/fingerprint.js';
+import { type IncludedText, includedTextsFor, includesOf } from '../definitions/includes.js';
 import type { LoadLimits } from '../definitions/limits.js';
 import { type DefinitionSource, loadDefinitionBytes, readDefinitionBytes } from '../definitions/read.js';
 import { parseDefinitionBytesFast } from '../definitions/read-fast.js';
@@ -25,6 +26,8 @@ export interface FileOutcome {
   diagnostics: Diagnostic[];
   /** The text, only when there are findings to frame (a file without findings needs none). */
   text?: string;
+  /** The texts of included files that findings point into (includedTextsFor), only when there are such findings. */
+  includedTexts?: IncludedText[];
   /** `triggers[0].identifier`, for the project-wide duplicate check, when the file parsed and has one. */
   identifier?: string;
   /** What the outcome depended on (setup.fingerprint), unless it may not be cached (cache/fingerprint.ts). */
@@ -59,6 +62,10 @@ export function checkDefinitionBytes(
   ): FileOutcome => {
     const outcome: FileOutcome = { diagnostics };
     if (text !== undefined) outcome.text = text;
+    if (definition !== undefined && diagnostics.length > 0) {
+      const included = includedTextsFor(definition.file, diagnostics, includesOf(definition));
+      if (included.length > 0) outcome.includedTexts = included;
+    }
     const identifier = definition && identifierOf(definition.value);
     if (identifier !== undefined) outcome.identifier = identifier;
     if (setup.fingerprint) {

@@ -88,9 +88,20 @@ export function mergeOutcomes(
     diagnostics.push(...outcome.diagnostics);
     if (outcome.text !== undefined) sources.set(scan.files[i]!, outcome.text);
   });
+  addIncludedTexts(sources, outcomes);
   // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
   diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, setup, sources));
   return { files: scan.files, diagnostics: sortDiagnostics(diagnostics), sources };
+}
+
+/**
+ * The included files' texts the outcomes carry, where no definition's own text is (a definition named by a
+ * reference keeps its own: the order the outcomes arrive in must not matter).
+ */
+function addIncludedTexts(sources: Map<string, string>, outcomes: readonly FileOutcome[]): void {
+  for (const outcome of outcomes) {
+    for (const { file, text } of outcome.includedTexts ?? []) if (!sources.has(file)) sources.set(file, text);
+  }
 }
 
 /**

@@ -11,8 +11,9 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
  *   "version": 1,                      // format version
  *   "tool": { "name": "wfsync", "version": "0.1.0" },
  *   "summary": {
- *     "files": 12,                     // files checked
- *     "filesWithProblems": 2,          // files with at least one diagnostic, of any severity
+ *     "files": 12,                     // files checked (a file a definition includes counts as part of it)
+ *     "filesWithProblems": 2,          // files with at least one diagnostic, of any severity (a finding in an
+ *                                      // included file counts for the definition that includes it)
  *     "errors": 2, "warnings": 1, "infos": 0
  *   },
  *   "diagnostics": [                   // sorted by file, line, column, severity, code
@@ -23,7 +24,9 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
  *       "severity": "error",            // "error" | "warning" | "info"
  *       "code": "schema-additional-property", // stable identifier
  *       "message": "…",
- *       "pointer": "/steps/0/nmae"       // RFC 6901 JSON pointer into the document ("" = whole document)
+ *       "pointer": "/steps/0/nmae",      // RFC 6901 JSON pointer into the document ("" = whole document)
+ *       "includedBy": "workflows/x.yaml" // only for a finding in a file a definition includes (`file` then names
+ *                                        // that file): the definition, which `pointer` points into
  *     }
  *   ]
  * }
@@ -46,6 +49,7 @@ export interface JsonDiagnostic {
   code: string;
   message: string;
   pointer: string;
+  includedBy?: string;
 }
 
 export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
@@ -61,17 +65,21 @@ export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
       infos: s.infos,
     },
     // Rebuilt field by field: fixes the key order and keeps any extra runtime property out of a public format.
-    diagnostics: report.diagnostics.map((d) => ({
-      file: d.file,
-      line: d.line,
-      column: d.column,
-      endLine: d.endLine,
-      endColumn: d.endColumn,
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      pointer: d.pointer,
-    })),
+    diagnostics: report.diagnostics.map((d) => {
+      const out: JsonDiagnostic = {
+        file: d.file,
+        line: d.line,
+        column: d.column,
+        endLine: d.endLine,
+        endColumn: d.endColumn,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        pointer: d.pointer,
+      };
+      if (d.includedBy !== undefined) out.includedBy = d.includedBy;
+      return out;
+    }),
   };
 }
 

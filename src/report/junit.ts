@@ -1,12 +1,14 @@
 import type { Diagnostic } from '../diagnostic.js';
-import { checkedFiles, groupByFile } from './summary.js';
+import { countedFile, countedFiles, groupByFile } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 import { escapeXmlText, xmlAttributes } from './xml.js';
 
 /**
  * `--format junit`, for CI test dashboards (GitLab, Jenkins, Azure, test-reporter actions):
  *
- * - one `<testsuite>` per checked file, holding one `<testcase>` (classname `wfsync.validate`, name = file);
+ * - one `<testsuite>` per checked file, holding one `<testcase>` (classname `wfsync.validate`, name = file); a
+ *   finding inside a file a definition includes belongs to the definition's test case (the test count stays the
+ *   number of files checked), its lines naming the included file;
  * - a file with errors fails: ONE `<failure>` (message: the first error, `type`: its code) whose text lists
  *   every error as `file:line:col error message [code]`. One failure per test case because the Ant JUnit
  *   schema allows only one and several dashboards show only the first;
@@ -16,8 +18,8 @@ import { escapeXmlText, xmlAttributes } from './xml.js';
  * No `time` attributes: validation has no meaningful per-file duration and renderers read no clock.
  */
 export function renderJunit(report: ValidateReport, _options: RenderOptions): string {
-  const files = checkedFiles(report);
-  const byFile = groupByFile(report.diagnostics);
+  const files = countedFiles(report);
+  const byFile = groupByFile(report.diagnostics, countedFile);
   const suites: string[] = [];
   let failures = 0;
   for (const file of files) {
@@ -42,7 +44,7 @@ export function renderJunit(report: ValidateReport, _options: RenderOptions): st
     if (firstError) {
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
       const failureAttributes = xmlAttributes([
-        ['message', `${firstError.line}:${firstError.column} ${firstError.message}${more}`],
+        ['message', `${formatPlace(firstError, file)} ${firstError.message}${more}`],
         ['type', firstError.code],
       ]);
       body.push(
@@ -69,6 +71,11 @@ export function renderJunit(report: ValidateReport, _options: RenderOptions): st
       ? [`<testsuites${rootAttributes}/>`]
       : [`<testsuites${rootAttributes}>`, ...suites, '</testsuites>'];
   return `${['<?xml version="1.0" encoding="UTF-8"?>', ...root].join('\n')}\n`;
+}
+
+/** `line:col`, or `file:line:col` for a place in another file than the test case's (an included one). */
+function formatPlace(d: Diagnostic, testFile: string): string {
+  return `${d.file === testFile ? '' : `${d.file}:`}${d.line}:${d.column}`;
 }
 
 /** `file:line:col severity message [code]`, further message lines indented under it. */

@@ -100,7 +100,9 @@ export function buildSarifLog(report: ValidateReport, options: Pick<RenderOption
         columnKind: 'utf16CodeUnits',
         artifacts: files.map((f) => ({ location: artifactLocation(f) })),
         results: report.diagnostics.map((d) => {
-          const key = `${d.code}\0${d.file}\0${d.pointer}`;
+          // The definition too for a finding in an included file: the pointer is into it.
+          const base = `${d.code}\0${d.file}\0${d.pointer}`;
+          const key = d.includedBy === undefined ? base : `${base}\0${d.includedBy}`;
           const occurrence = (occurrences.get(key) ?? 0) + 1;
           occurrences.set(key, occurrence);
           return buildResult(d, {

@@ -3,9 +3,12 @@ import type { Style } from './style.js';
 import type { ValidateReport } from './validate-report.js';
 
 export interface ReportSummary extends DiagnosticCounts {
-  /** Files checked (including any file a diagnostic names that was not in `report.files`, e.g. a config file). */
+  /**
+   * Files checked (including any file a diagnostic names that was not in `report.files`, e.g. a config file). A
+   * file a definition includes is checked as part of it: it does not count on its own.
+   */
   files: number;
-  /** Files with at least one diagnostic, of any severity. */
+  /** Files with at least one diagnostic, of any severity; a finding in an included file counts for its definition. */
   filesWithProblems: number;
   /** Warnings above `report.maxWarnings`. */
   maxWarningsExceeded: boolean;
@@ -16,26 +19,44 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `report.files` plus any other file a diagnostic names, sorted and unique. */
+/** `report.files` plus any other file a diagnostic names (an included file too), sorted and unique: SARIF's artifacts. */
 export function checkedFiles(report: ValidateReport): string[] {
   const files = new Set(report.files);
   for (const d of report.diagnostics) files.add(d.file);
   return [...files].sort(compareText);
 }
 
-/** Diagnostics grouped by file, files sorted, each group keeping the report's order. */
-export function groupByFile(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
+/**
+ * The file a diagnostic counts for in summaries and JUnit test cases: its own, or for a finding inside a file a
+ * definition includes, that definition (the included file is checked as part of it).
+ */
+export function countedFile(d: Diagnostic): string {
+  return d.includedBy ?? d.file;
+}
+
+/** checkedFiles by countedFile: `report.files` plus any other file a finding counts for, sorted and unique. */
+export function countedFiles(report: ValidateReport): string[] {
+  const files = new Set(report.files);
+  for (const d of report.diagnostics) files.add(countedFile(d));
+  return [...files].sort(compareText);
+}
+
+/** Diagnostics grouped by file (or by `key`), files sorted, each group keeping the report's order. */
+export function groupByFile(
+  diagnostics: readonly Diagnostic[],
+  key: (d: Diagnostic) => string = (d) => d.file,
+): Map<string, Diagnostic[]> {
   const groups = new Map<string, Diagnostic[]>();
-  for (const file of [...new Set(diagnostics.map((d) => d.file))].sort(compareText)) groups.set(file, []);
-  for (const d of diagnostics) groups.get(d.file)?.push(d);
+  for (const file of [...new Set(diagnostics.map(key))].sort(compareText)) groups.set(file, []);
+  for (const d of diagnostics) groups.get(key(d))?.push(d);
   return groups;
 }
 
 export function summarizeReport(report: ValidateReport): ReportSummary {
   const counts = countDiagnostics(report.diagnostics);
   return {
-    files: checkedFiles(report).length,
-    filesWithProblems: new Set(report.diagnostics.map((d) => d.file)).size,
+    files: countedFiles(report).length,
+    filesWithProblems: new Set(report.diagnostics.map(countedFile)).size,
     ...counts,
     maxWarningsExceeded: report.maxWarnings !== undefined && counts.warnings > report.maxWarnings,
   };

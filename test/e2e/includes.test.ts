@@ -172,3 +172,163 @@ describe('pull and file references', () => {
     expect((await run(['plan', '--quiet'])).stdout).toContain('No changes. 1 workflow in sync.');
   });
 });
+
+describe('findings inside included files', () => {
+  const DELAYED_HTML = 'workflows/emails/delayed.html';
+  /** A second definition, whose content is a 130-line HTML file. */
+  const DELAYED = [
+    'name: order delayed',
+    'steps:',
+    '  - name: delay email',
+    '    template:',
+    '      type: email',
+    '      contentType: customHtml',
+    '      subject: Your order is late',
+    '      content: { file: ./emails/delayed.html }',
+    'triggers:',
+    '  - type: event',
+    '    identifier: order-delayed',
+    '',
+  ].join('\n');
+
+  /**
+   * The includes project with an undeclared variable in its HTML (saved with CRLF line breaks and a BOM), and a
+   * second definition whose HTML has a Handlebars error on line 120.
+   */
+  function projectWithFindings(): string {
+    const cwd = project();
+    const html = read(cwd, HTML).replace(
+      '<p>{{carrier}} will deliver:</p>',
+      '<p>{{carrier}} will deliver: <a href="{{trackingUrl}}">track</a></p>',
+    );
+    writeFileSync(join(cwd, HTML), `\uFEFF${html.replace(/\n/g, '\r\n')}`);
+    writeFileSync(join(cwd, 'workflows/order-delayed.yaml'), DELAYED);
+    const lines = Array.from({ length: 130 }, (_, i) => `    <p>Paragraph ${i + 1}</p>`);
+    lines[119] = '    <p>{{carrier}} is late{{#if vip}}, sorry{{/fi}}</p>';
+    writeFileSync(join(cwd, DELAYED_HTML), `${lines.join('\n')}\n`);
+    return cwd;
+  }
+
+  const SYNTAX =
+    'steps[0].template.content is not valid Handlebars (`{{#if}}` is closed by `{{/fi}}`), so the service would ' +
+    'answer 400 "Failed to extract variables": fix the template (included by workflows/order-delayed.yaml at ' +
+    'steps[0].template.content).';
+  const UNDECLARED =
+    '`trackingUrl` is used in steps[0].template.content but not declared in triggers[0].variables; the service ' +
+    'will add it to the trigger, so declare it there (type String) (included by workflows/order-shipped.yaml at ' +
+    'steps[0].template.content).';
+  const SYNTAX_FRAME = [
+    '  119 |     <p>Paragraph 119</p>',
+    '> 120 |     <p>{{carrier}} is late{{#if vip}}, sorry{{/fi}}</p>',
+    '      |                              ^',
+  ];
+
+  it('validate names the included file at its line and column, framed from that file', async () => {
+    const result = await runCli(['validate'], { cwd: projectWithFindings() });
+    expect(result.stdout).toBe(
+      [
+        `${DELAYED_HTML}:120:30 error ${SYNTAX} [template-syntax]`,
+        ...SYNTAX_FRAME,
+        '',
+        // Line 5 of the CRLF file with a BOM, as an editor counts it.
+        `${HTML}:5:45 warning ${UNDECLARED} [variable-undeclared]`,
+        '  4 |     <h1>Order {{orderNumber}} is on its way</h1>',
+        '> 5 |     <p>{{carrier}} will deliver: <a href="{{trackingUrl}}">track</a></p>',
+        '    |                                             ^^^^^^^^^^^',
+        '',
+        // Two definitions checked, both with a problem: the HTML files are part of them, not files of their own.
+        '✖ 2 problems (1 error, 1 warning) in 2 of 2 files',
+        '',
+      ].join('\n'),
+    );
+    expect(result.status).toBe(3);
+  });
+
+  it('json gives the included file and the position in it, the pointer into the definition, and the definition', async () => {
+    const cwd = projectWithFindings();
+    const json = await runCli(['validate', '--format', 'json'], { cwd });
+    const report = JSON.parse(json.stdout) as { summary: unknown; diagnostics: unknown[] };
+    expect(report.summary).toEqual({ files: 2, filesWithProblems: 2, errors: 1, warnings: 1, infos: 0 });
+    expect(report.diagnostics).toEqual([
+      {
+        file: DELAYED_HTML,
+        line: 120,
+        column: 30,
+        endLine: 120,
+        endColumn: 31,
+        severity: 'error',
+        code: 'template-syntax',
+        message: SYNTAX,
+        pointer: '/steps/0/template/content',
+        includedBy: 'workflows/order-delayed.yaml',
+      },
+      {
+        file: HTML,
+        line: 5,
+        column: 45,
+        endLine: 5,
+        endColumn: 56,
+        severity: 'warning',
+        code: 'variable-undeclared',
+        message: UNDECLARED,
+        pointer: '/steps/0/template/content',
+        includedBy: DEFINITION,
+      },
+    ]);
+    // JUnit: a test case per definition (the error fails order-delayed's), its lines naming the HTML file.
+    const junit = (await runCli(['validate', '--format', 'junit'], { cwd })).stdout;
+    expect(junit).toContain('<testsuites name="wfsync validate" tests="2" failures="1" errors="0">');
+    expect(junit).toContain(
+      `<testcase classname="wfsync.validate" name="workflows/order-delayed.yaml" file="workflows/order-delayed.yaml">\n` +
+        `      <failure message="${DELAYED_HTML}:120:30 `,
+    );
+    // SARIF and GitHub annotations point at the HTML file.
+    const sarif = (await runCli(['validate', '--format', 'sarif'], { cwd })).stdout;
+    expect(sarif).toContain(`"uri": "${DELAYED_HTML}"`);
+    const github = (await runCli(['validate', '--format', 'github'], { cwd })).stdout;
+    expect(github).toContain(`::error file=${DELAYED_HTML},line=120,col=30,endLine=120,endColumn=31,`);
+  });
+
+  it('every way of running validate gives the same bytes: one thread, worker threads, a warm cache', async () => {
+    const cwd = projectWithFindings();
+    const single = { WFSYNC_WORKERS: '0' };
+    const workers = { WFSYNC_WORKERS: '2', WFSYNC_WORKERS_MIN_FILES: '1' };
+    for (const format of ['human', 'json', 'github', 'junit', 'sarif']) {
+      const args = ['validate', '--verbose', '--format', format];
+      const reference = await runCli(args, { cwd, env: single });
+      expect(reference.status).toBe(3);
+      const parallel = await runCli(args, { cwd, env: workers });
+      expect(parallel.stderr).toMatch(/^wfsync: checked 2 files on the main thread and 1 worker thread\n$/);
+      expect(parallel.stdout, format).toBe(reference.stdout);
+      for (const env of [single, workers]) {
+        rmSync(join(cwd, '.wfsync'), { recursive: true, force: true });
+        const cold = await runCli([...args, '--cache'], { cwd, env });
+        const warm = await runCli([...args, '--cache'], { cwd, env });
+        // Warm, both outcomes come from the cache: the HTML texts for the frames were read for the hit check.
+        expect(warm.stderr).toContain('wfsync: cache: 2 of 2 files unchanged');
+        expect(cold.stdout, `${format} cold`).toBe(reference.stdout);
+        expect(warm.stdout, `${format} warm`).toBe(reference.stdout);
+        expect(warm.status).toBe(3);
+      }
+    }
+  });
+
+  it('plan and sync refuse with the finding framed from the included file', async () => {
+    const cwd = projectWithFindings();
+    for (const command of ['plan', 'sync']) {
+      const result = await runCli([command, '--quiet'], { cwd });
+      expect(result.status).toBe(3);
+      expect(result.stdout).toBe('');
+      // Errors only: the warning in the other HTML file does not stop a plan.
+      expect(result.stderr).toBe(
+        [
+          'wfsync: 1 problem in the definitions; nothing was sent (run "wfsync validate" for the full report)',
+          `${DELAYED_HTML}:120:30 error ${SYNTAX} [template-syntax]`,
+          ...SYNTAX_FRAME,
+          '',
+          '',
+        ].join('\n'),
+      );
+    }
+  });
+});

@@ -206,7 +206,7 @@ describe('wfsync validate --watch (the built CLI)', () => {
     writeFileSync(notice, 'Order {{orderNumber}} has shipped with {{courier}}.\n');
     await run.next(SEPARATOR('workflows/order-shipped.notice.txt'));
     await run.next(
-      /^workflows\/order-shipped\.yaml:\d+:\d+ warning `courier` is used in steps\[1\]\.template\.content/,
+      /^workflows\/order-shipped\.notice\.txt:1:\d+ warning `courier` is used in steps\[1\]\.template\.content/,
     );
     expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
   });

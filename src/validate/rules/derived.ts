@@ -3,6 +3,7 @@ import { deriveTrigger, scanTemplate, scanTemplateAsServer } from '../../derive/
 import type { DerivedTrigger, DerivedVariable, VariableUsage } from '../../derive/types.js';
 import type { Span } from '../../diagnostic.js';
 import { locateInString } from './string-span.js';
+import type { IncludedSpan } from './types.js';
 import { allSteps, valueAt } from './walk.js';
 import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
 
@@ -68,9 +69,10 @@ export function stepAt(workflow: WorkflowDefinition, pointer: string): WorkflowS
 
 /**
  * Where a derived variable is used: inside its template string when the name can be found there (the Handlebars
- * path expression), else the whole value at the pointer (a filter field, a digestKey).
+ * path expression; in the included file when the string is one), else the whole value at the pointer (a filter
+ * field, a digestKey).
  */
-export function locateUse(definition: LoadedDefinition, variable: DerivedVariable): Span {
+export function locateUse(definition: LoadedDefinition, variable: DerivedVariable): Span | IncludedSpan {
   const text = valueAt(definition.value, variable.pointer);
   if (typeof text === 'string') {
     const find = (usages: VariableUsage[]) => usages.find((u) => u.name === variable.name);

@@ -1,5 +1,5 @@
 import type { LoadedDefinition } from '../../definitions/types.js';
-import type { Diagnostic, Severity } from '../../diagnostic.js';
+import type { Diagnostic, Severity, Span } from '../../diagnostic.js';
 import { sortDiagnostics } from '../../diagnostic.js';
 import { ctaActionEmpty, emailSubjectMissing, pushTitleMissing, stepContentMissing } from './content.js';
 import { filterPartFields, variantFilterMissing } from './filters.js';
@@ -9,11 +9,20 @@ import { metadataStepType } from './metadata.js';
 import { notificationGroupUnknown, notificationGroupUnresolved } from './notification-group.js';
 import { stepNameDuplicate, stepUuidDuplicate } from './steps.js';
 import { templateSyntax } from './template-syntax.js';
-import type { Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
+import type { IncludedSpan, Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
 import { variableTypeMismatch, variableUndeclared, variableUnused } from './variables.js';
+import { displayPath } from './walk.js';
 import type { WorkflowDefinition } from './workflow.js';
 
-export type { ReportOptions, Rule, RuleContext, RuleInfo, RuleOptions, SeverityOverride } from './types.js';
+export type {
+  IncludedSpan,
+  ReportOptions,
+  Rule,
+  RuleContext,
+  RuleInfo,
+  RuleOptions,
+  SeverityOverride,
+} from './types.js';
 
 /** The per-file rules, in the order the docs list them. */
 export const RULES: readonly Rule[] = [
@@ -136,6 +145,10 @@ function runRules(
     report(pointer, message, opts = {}) {
       const { rule, severity } = current!;
       const span = opts.span ?? definition.locate(pointer, opts.target ?? 'value');
+      if (isIncludedSpan(span)) {
+        out.push(includedDiagnostic({ code: rule.code, severity, message, pointer }, span, definition.file));
+        return;
+      }
       out.push({ code: rule.code, severity, message, file: definition.file, pointer, ...span });
     },
   };
@@ -143,4 +156,35 @@ function runRules(
     current = entry;
     entry.rule.check(ctx);
   }
+}
+
+function isIncludedSpan(span: Span | IncludedSpan): span is IncludedSpan {
+  return (span as Partial<IncludedSpan>).includedAt !== undefined;
+}
+
+/**
+ * A finding inside an included file's text: named by that file, at the position in it, with the definition kept
+ * (`includedBy`, and in the message, before its closing period) since the pointer points into the definition.
+ */
+function includedDiagnostic(
+  finding: Pick<Diagnostic, 'code' | 'severity' | 'message' | 'pointer'>,
+  span: IncludedSpan,
+  definitionFile: string,
+): Diagnostic {
+  const note = ` (included by ${definitionFile} at ${displayPath(span.includedAt)})`;
+  const message = finding.message.endsWith('.')
+    ? `${finding.message.slice(0, -1)}${note}.`
+    : `${finding.message}${note}`;
+  return {
+    code: finding.code,
+    severity: finding.severity,
+    message,
+    file: span.file,
+    pointer: finding.pointer,
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    includedBy: definitionFile,
+  };
 }

@@ -1,20 +1,27 @@
+import { includeAt } from '../../definitions/include-references.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Span } from '../../diagnostic.js';
+import type { IncludedSpan } from './types.js';
 import { valueAt } from './walk.js';
 
 /**
  * The file position of `length` characters at `offset` inside the string scalar at `pointer` (for Handlebars errors
  * and variable uses). Falls back to the whole scalar's span when the string is not written out there (an alias).
+ * When the string is the text of an included file (`content: {file: …}`), the position is in that file.
  */
 export function locateInString(
   definition: LoadedDefinition,
   pointer: string,
   offset: number,
   length = 1,
-): Span {
-  const scalar = definition.locate(pointer, 'value');
+): Span | IncludedSpan {
   const value = valueAt(definition.value, pointer);
-  if (typeof value !== 'string') return scalar;
+  if (typeof value !== 'string') return definition.locate(pointer, 'value');
+  const include = includeAt(definition, pointer);
+  if (include !== undefined && include.text === value) {
+    return { ...locateInText(value, offset, length), file: include.file, includedAt: pointer };
+  }
+  const scalar = definition.locate(pointer, 'value');
   const lines = lineStarts(definition.text);
   const start = toOffset(lines, scalar.line, scalar.column);
   const end = toOffset(lines, scalar.endLine, scalar.endColumn);
@@ -30,6 +37,24 @@ export function locateInString(
   const last = toPosition(lines, to);
   const endColumn = last.line === first.line && to >= from ? last.column + 1 : first.column + 1;
   return { line: first.line, column: first.column, endLine: first.line, endColumn };
+}
+
+/**
+ * The position of `length` characters at `offset` in `text`, on the offset's line (a span that would run onto the
+ * next line covers one character); an offset past the end is just after the last character. For an included file
+ * this is the position an editor shows for the file on disk: its text only lost a BOM (before column 1), the CR of
+ * each CRLF (after a line's last column) and one final line break (after every position).
+ */
+export function locateInText(text: string, offset: number, length = 1): Span {
+  const from = Math.min(Math.max(offset, 0), text.length);
+  const to = Math.min(from + Math.max(length, 1) - 1, Math.max(text.length - 1, from));
+  // lastIndexOf reads a negative start as 0: at offset 0 there is nothing before to search.
+  const lineStart = from === 0 ? 0 : text.lastIndexOf('\n', from - 1) + 1;
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < lineStart; at = text.indexOf('\n', at + 1)) line++;
+  const column = from - lineStart + 1;
+  const sameLine = !text.slice(from, to).includes('\n');
+  return { line, column, endLine: line, endColumn: sameLine ? column + (to - from) + 1 : column + 1 };
 }
 
 /**

@@ -12,11 +12,22 @@ export interface RuleOptions {
   notificationGroups?: readonly string[] | undefined;
 }
 
+/**
+ * A span inside the text of a file the definition includes (`content: {file: ./emails/x.html}`), as
+ * locateInString gives it for an included field: a finding there names that file, not the definition.
+ */
+export interface IncludedSpan extends Span {
+  /** The included file's display path. */
+  file: string;
+  /** Pointer of the field whose value is the file's text (`/steps/0/template/content`). */
+  includedAt: string;
+}
+
 export interface ReportOptions {
   /** Which part of the node at the pointer to highlight (default `value`). */
   target?: 'key' | 'value';
-  /** An exact span (e.g. a position inside a string), instead of the node's. */
-  span?: Span;
+  /** An exact span (e.g. a position inside a string), instead of the node's; possibly in an included file. */
+  span?: Span | IncludedSpan;
 }
 
 export interface RuleContext {

@@ -75,6 +75,20 @@ describe('storedEntry and readCacheEntry', () => {
     );
   });
 
+  it('keeps the definition of a finding inside an included file', () => {
+    const included: Diagnostic = {
+      ...DIAGNOSTIC,
+      code: 'template-syntax',
+      file: 'workflows/emails/a.html',
+      pointer: '/steps/0/template/content',
+      includedBy: 'workflows/a.yaml',
+    };
+    const entry: CacheEntry = { ...FULL, diagnostics: [DIAGNOSTIC, included] };
+    const read = readCacheEntry(stored('workflows/a.yaml', entry), 'workflows/a.yaml');
+    expect(read).toEqual(entry);
+    expect(read?.diagnostics?.[0]).not.toHaveProperty('includedBy');
+  });
+
   it('rejects anything malformed, field by field', () => {
     const valid = stored('workflows/a.yaml', FULL) as Record<string, unknown>;
     expect(readCacheEntry(valid, 'workflows/a.yaml')).toBeDefined();
@@ -99,6 +113,7 @@ describe('storedEntry and readCacheEntry', () => {
       'a negative column': { ...valid, diagnostics: [{ ...DIAGNOSTIC, column: -1 }] },
       'a string endLine': { ...valid, diagnostics: [{ ...DIAGNOSTIC, endLine: '5' }] },
       'no endColumn': { ...valid, diagnostics: [{ ...DIAGNOSTIC, endColumn: undefined }] },
+      'a numeric includedBy': { ...valid, diagnostics: [{ ...DIAGNOSTIC, includedBy: 1 }] },
       'one good diagnostic and one bad': {
         ...valid,
         diagnostics: [DIAGNOSTIC, { ...DIAGNOSTIC, code: null }],

@@ -22,36 +22,50 @@ async function validateProject(cwd: string): Promise<Diagnostic[]> {
   return [...read.diagnostics, ...buildValidation({ definitions: read.definitions, options: {} })];
 }
 
-const brief = (d: Diagnostic) => `${d.code}@${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.pointer}`;
-
 describe('rules and plans see the included text', () => {
   it('the example project is valid: variables used only in the HTML file count as used', async () => {
     expect(await validateProject(await project())).toEqual([]);
   });
 
-  it('a Handlebars error or an undeclared variable in the file is reported at the reference', async () => {
+  it('a Handlebars error or an undeclared variable in the file is reported inside it', async () => {
     const cwd = await project();
+    const html = 'workflows/emails/order-shipped.html';
+    const inFile = (d: Diagnostic) =>
+      `${d.file}:${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.pointer}`;
     // `{{#each items}}` left open, and `{{trackingUrl}}` declared nowhere.
     await writeFile(
-      path.join(cwd, 'workflows/emails/order-shipped.html'),
+      path.join(cwd, html),
       '<p>{{carrier}} {{orderNumber}} <a href="{{trackingUrl}}">track</a></p>\n{{#each items}}<li>{{this}}</li>\n',
     );
     const diagnostics = await validateProject(cwd);
-    // Line 11 is `      content: { file: ./emails/order-shipped.html }`: the whole reference is underlined.
     // (With the template broken the service derives no variable from it: the declared ones count as unused.)
     const [syntax, ...unused] = diagnostics;
-    expect(brief(syntax!)).toBe('template-syntax@11:16-11:53 /steps/0/template/content');
-    expect(unused.map((d) => d.code)).toEqual(Array(4).fill('variable-unused'));
-    expect(syntax!.message).toContain('steps[0].template.content is not valid Handlebars');
+    expect(unused.map((d) => `${d.code} ${d.file}`)).toEqual(
+      Array(4).fill('variable-unused workflows/order-shipped.yaml'),
+    );
+    // Handlebars reports the unclosed block at the end of the text: just after the last character of line 2.
+    expect(syntax!.code).toBe('template-syntax');
+    expect(inFile(syntax!)).toBe(`${html}:2:33-2:34 /steps/0/template/content`);
+    expect(syntax!.includedBy).toBe('workflows/order-shipped.yaml');
+    expect(syntax!.message).toBe(
+      'steps[0].template.content is not valid Handlebars (unexpected end of text), so the service would answer ' +
+        '400 "Failed to extract variables": fix the template (included by workflows/order-shipped.yaml at ' +
+        'steps[0].template.content).',
+    );
 
     await writeFile(
-      path.join(cwd, 'workflows/emails/order-shipped.html'),
+      path.join(cwd, html),
       '<p>{{carrier}} {{orderNumber}} <a href="{{trackingUrl}}">track</a></p>\n' +
         '{{#each items}}{{name}} {{quantity}}{{/each}}\n',
     );
     const warnings = await validateProject(cwd);
-    expect(warnings.map(brief)).toEqual(['variable-undeclared@11:16-11:53 /steps/0/template/content']);
-    expect(warnings[0]!.message).toContain('`trackingUrl` is used in steps[0].template.content');
+    // `trackingUrl` at line 1, column 43 of the HTML file, underlined over its 11 characters.
+    expect(warnings.map(inFile)).toEqual([`${html}:1:43-1:54 /steps/0/template/content`]);
+    expect(warnings[0]!.message).toBe(
+      '`trackingUrl` is used in steps[0].template.content but not declared in triggers[0].variables; the service ' +
+        'will add it to the trigger, so declare it there (type String) (included by workflows/order-shipped.yaml ' +
+        'at steps[0].template.content).',
+    );
   });
 
   it('a subject kept in a file is checked like one written inline (a blank one is empty)', async () => {

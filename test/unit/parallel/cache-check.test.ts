@@ -150,7 +150,18 @@ describe('readAndValidateDefinitions with a cache', () => {
     ])
       expect(codes).toContain(code);
     expect(plain.sources.get('workflows/g-bom.yaml')?.startsWith('name:')).toBe(true);
-    expect(plain.diagnostics.some((d) => d.file === 'workflows/h-includes.yaml')).toBe(true);
+    // A finding inside an included file: named by it, framed from its text, on a hit too (warm equals plain).
+    expect(
+      plain.diagnostics.some(
+        (d) => d.file === 'workflows/emails/welcome.html' && d.includedBy === 'workflows/h-includes.yaml',
+      ),
+    ).toBe(true);
+    expect(plain.sources.get('workflows/emails/welcome.html')).toBe(
+      '<p>Hi {{firstName}}, from {{sender}}</p>',
+    );
+    expect(warm.result.sources.get('workflows/emails/welcome.html')).toBe(
+      plain.sources.get('workflows/emails/welcome.html'),
+    );
   });
 
   it('reuses a stored outcome on a hit, without checking the file again', async () => {
@@ -213,7 +224,9 @@ describe('readAndValidateDefinitions with a cache', () => {
     const cwd = project(PROJECT);
     const cold = await cachedRun(cwd, new Map());
     const undeclared = (run: Run) =>
-      run.result.diagnostics.filter((d) => d.file === 'workflows/h-includes.yaml').map((d) => d.code);
+      run.result.diagnostics
+        .filter((d) => (d.includedBy ?? d.file) === 'workflows/h-includes.yaml')
+        .map((d) => d.code);
     expect(undeclared(cold)).toEqual(['variable-undeclared']);
     write(cwd, { 'workflows/emails/welcome.html': '<p>Hi {{firstName}}</p>\n' });
     const edited = await cachedRun(cwd, cold.stored);

@@ -126,6 +126,28 @@ triggers:
       - { name: orderId, type: String }
 `;
 
+describe('included texts (for frames of findings inside them)', () => {
+  it('sends the text of an included file only when a finding points into it', () => {
+    const setup = setupWith({
+      'a.yaml': WITH_INCLUDE,
+      'b.yaml': WITH_INCLUDE.replace('type: chat', 'type: chatt'),
+      'texts/chat.txt': 'Order {{orderId}}\nfor {{customer}}\n',
+    });
+    const outcome = checkDefinitionFile('a.yaml', setup);
+    expect(
+      outcome.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.column} ${d.includedBy}`),
+    ).toEqual(['variable-undeclared texts/chat.txt:2:7 a.yaml']);
+    expect(outcome.text).toBe(WITH_INCLUDE);
+    expect(outcome.includedTexts).toEqual([
+      { file: 'texts/chat.txt', text: 'Order {{orderId}}\nfor {{customer}}' },
+    ]);
+    // A finding in the definition itself (the schema stops the rules): the included text stays home.
+    const schema = checkDefinitionFile('b.yaml', setup);
+    expect(schema.diagnostics.map((d) => `${d.code} ${d.file}`)).toEqual(['schema-enum b.yaml']);
+    expect(schema).not.toHaveProperty('includedTexts');
+  });
+});
+
 describe('fingerprints (for the validate cache)', () => {
   it('only when asked: the hash of the bytes, and each included text once', () => {
     const setup = setupWith({ 'a.yaml': WITH_INCLUDE, 'texts/chat.txt': '\uFEFFOrder {{orderId}}\r\n' });

@@ -158,6 +158,43 @@ describe('readAndValidateDefinitions', () => {
     expect(merged.diagnostics).toEqual(single.diagnostics);
   });
 
+  it('frames findings inside included files from their texts, the same in any thread order', async () => {
+    const including = (identifier: string, file: string) =>
+      VALID.replace('"Order {{orderId}} shipped"', `{ file: ${file} }`)
+        .replace('order shipped', identifier.replace('-', ' '))
+        .replace('order-shipped', identifier);
+    const cwd = project({
+      'wfsync.config.yaml': 'workflowsDir: workflows\n',
+      'workflows/a.yaml': including('order-a', './texts/shared.txt'),
+      'workflows/b.yaml': including('order-b', './texts/shared.txt'),
+      'workflows/c.yaml': including('order-c', './texts/fine.txt'),
+      'workflows/texts/shared.txt': 'Order {{orderId}}\r\nby {{carrier}}\r\n',
+      'workflows/texts/fine.txt': 'Order {{orderId}}\n',
+    });
+    const single = await readAndValidateDefinitions([], {
+      cwd,
+      defaultDir: 'workflows',
+      rules: RULES,
+      workers: 0,
+      minFiles: 1,
+    });
+    const read = await readDefinitions([], { cwd, defaultDir: 'workflows' });
+    expect(single.diagnostics).toEqual(buildValidation({ definitions: read.definitions, options: RULES }));
+    expect(single.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.includedBy}`)).toEqual([
+      'workflows/texts/shared.txt:2:6 workflows/a.yaml',
+      'workflows/texts/shared.txt:2:6 workflows/b.yaml',
+    ]);
+    // The included text (line breaks as LF, no final one): frames show the file's lines. No other text travels.
+    expect([...single.sources]).toEqual([
+      ['workflows/a.yaml', read.sources.get('workflows/a.yaml')],
+      ['workflows/b.yaml', read.sources.get('workflows/b.yaml')],
+      ['workflows/texts/shared.txt', 'Order {{orderId}}\nby {{carrier}}'],
+    ]);
+    const merged = await mergedInThread(cwd);
+    expect(merged.diagnostics).toEqual(single.diagnostics);
+    expect(merged.sources).toEqual(single.sources);
+  });
+
   it('stays on the main thread when run from the TypeScript sources, whatever is asked', async () => {
     expect(workersAvailable()).toBe(false); // worker.js exists only in dist/
     const cwd = project({ 'workflows/a.yaml': VALID, 'workflows/b.yaml': VALID });
