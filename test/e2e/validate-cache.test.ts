@@ -2,21 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validNumbered as valid } from '../fixtures/workflow-texts.js';
 import { makeProject, runCli } from './helpers.js';
-
-/** A valid workflow; `i` makes its name, identifier and template text its own. */
-const valid = (i: number) => `name: order shipped ${i}
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped (batch ${i})"
-triggers:
-  - type: event
-    identifier: order-shipped-${i}
-    variables:
-      - { name: orderId, type: String }
-`;
 
 /** An email whose subject and content live in files next to it. */
 const withIncludes = (identifier: string, content: string) => `name: ${identifier}

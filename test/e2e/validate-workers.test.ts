@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { validNumbered as valid } from '../fixtures/workflow-texts.js';
 import { makeProject, runCli } from './helpers.js';
-
-/** A valid workflow; `i` makes its name, identifier and template text its own. */
-const valid = (i: number) => `name: order shipped ${i}
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped (batch ${i})"
-triggers:
-  - type: event
-    identifier: order-shipped-${i}
-    variables:
-      - { name: orderId, type: String }
-`;
 
 /** Broken files of every kind: reading, YAML, schema, rules (errors and warnings) and shared identifiers. */
 const broken: Record<string, string | Uint8Array> = {

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { VALID } from '../fixtures/workflow-texts.js';
 import { makeExampleProject, makeProject, runCli } from './helpers.js';
-
-const VALID = `name: order shipped
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped"
-triggers:
-  - type: event
-    identifier: order-shipped
-    variables:
-      - { name: orderId, type: String }
-`;
 
 describe('wfsync validate (the built CLI)', () => {
   it('accepts the example workflows: exit 0 and a one-line summary', async () => {

@@ -11,19 +11,7 @@ import {
   readAndValidateDefinitions,
 } from '../../../src/parallel/read-and-validate.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
-
-const VALID = `name: order shipped
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped"
-triggers:
-  - type: event
-    identifier: order-shipped
-    variables:
-      - { name: orderId, type: String }
-`;
+import { VALID } from '../../fixtures/workflow-texts.js';
 
 /** An email whose subject and content live in files; the content uses a variable the trigger does not declare. */
 const WITH_INCLUDES = `name: welcome

@@ -13,19 +13,7 @@ import {
   type FileOutcome,
 } from '../../../src/parallel/check-file.js';
 import { buildFileValidation } from '../../../src/validate/index.js';
-
-const VALID = `name: order shipped
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped"
-triggers:
-  - type: event
-    identifier: order-shipped
-    variables:
-      - { name: orderId, type: String }
-`;
+import { VALID } from '../../fixtures/workflow-texts.js';
 
 /** Files the fast path reads (all but the last), each with a different kind of finding, or none. */
 const FILES: Record<string, string> = {

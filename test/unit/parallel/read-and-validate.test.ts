@@ -12,21 +12,9 @@ import { chunkSize, workersAvailable } from '../../../src/parallel/pool.js';
 import { mergeOutcomes, readAndValidateDefinitions } from '../../../src/parallel/read-and-validate.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
+import { VALID } from '../../fixtures/workflow-texts.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../workflows/', import.meta.url));
-
-const VALID = `name: order shipped
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: "Order {{orderId}} shipped"
-triggers:
-  - type: event
-    identifier: order-shipped
-    variables:
-      - { name: orderId, type: String }
-`;
 
 /** Valid files, broken ones of every kind, and an identifier shared by three files (one failing the schema). */
 const PROJECT: Record<string, string | Uint8Array> = {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { buildFileValidation, buildValidation } from '../../../src/validate/index.js';
-import type { RuleOptions } from '../../../src/validate/rules/index.js';
+import { KNOWN_RULE_CODES, type RuleOptions } from '../../../src/validate/rules/index.js';
 import { syntheticDefinition } from '../../bench/synthetic.mjs';
 import { editedWorkflow } from '../definitions/yaml-arbitraries.js';
 import { loadYaml } from './load.js';
@@ -64,27 +64,7 @@ describe('the rules give what they gave before the allocation work (differential
       { numRuns: 500 },
     );
     // Not vacuous: every rule reports somewhere.
-    for (const code of [
-      'identifier-format',
-      'identifier-name-mismatch',
-      'name-slug-empty',
-      'template-syntax',
-      'variable-undeclared',
-      'variable-unused',
-      'variable-type-mismatch',
-      'metadata-step-type',
-      'filter-part-fields',
-      'step-content-missing',
-      'email-subject-missing',
-      'push-title-missing',
-      'cta-action-empty',
-      'step-name-duplicate',
-      'variant-filter-missing',
-      'notification-group-unknown',
-      'notification-group-unresolved',
-      'step-uuid-duplicate',
-      'identifier-duplicate',
-    ]) {
+    for (const code of KNOWN_RULE_CODES) {
       expect(seen.get(code) ?? 0, code).toBeGreaterThan(0);
     }
   });

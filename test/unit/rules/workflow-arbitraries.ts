@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { stringify } from 'yaml';
+import { KNOWN_RULE_CODES } from '../../../src/validate/rules/index.js';
 import { deriveTrigger } from '../derive/reference/index.js';
 
 /** Variable names: plain, nested, reserved (tenant, actor), system (subscriber, step), odd. */
@@ -384,27 +385,7 @@ function textOf(value: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<stri
 export const workflowText: fc.Arbitrary<string> = textOf(workflowValue);
 export const tidyWorkflowText: fc.Arbitrary<string> = textOf(tidyWorkflowValue);
 
-const CODES = [
-  'identifier-format',
-  'identifier-name-mismatch',
-  'name-slug-empty',
-  'template-syntax',
-  'variable-undeclared',
-  'variable-unused',
-  'variable-type-mismatch',
-  'metadata-step-type',
-  'filter-part-fields',
-  'step-content-missing',
-  'email-subject-missing',
-  'push-title-missing',
-  'cta-action-empty',
-  'step-name-duplicate',
-  'variant-filter-missing',
-  'notification-group-unknown',
-  'notification-group-unresolved',
-  'step-uuid-duplicate',
-  'identifier-duplicate',
-];
+const CODES = KNOWN_RULE_CODES;
 
 /** Rule options: severities overridden or turned off, notification groups known or not. */
 export const ruleOptions = fc.record(
