@@ -7,17 +7,13 @@
  * 20-25 ms on Node 20) for nothing derive needs. And it is loaded on first use: fast-template.ts answers for most
  * templates, so many runs never need it.
  */
-import { createRequire } from 'node:module';
 import { fastParseTemplate } from './fast-template.js';
+import { onFirstUse } from './first-use.js';
+import { BoundedMemo } from './memo.js';
 
-type HandlebarsCompiler = typeof import('handlebars/dist/cjs/handlebars/compiler/base.js');
-const require = createRequire(import.meta.url);
-let compiler: HandlebarsCompiler | undefined;
-
-function handlebars(): HandlebarsCompiler {
-  compiler ??= require('handlebars/dist/cjs/handlebars/compiler/base.js') as HandlebarsCompiler;
-  return compiler;
-}
+const handlebars = onFirstUse<typeof import('handlebars/dist/cjs/handlebars/compiler/base.js')>(
+  'handlebars/dist/cjs/handlebars/compiler/base.js',
+);
 
 export interface HbsPosition {
   /** 1-based line. */
@@ -65,8 +61,7 @@ export type ParsedTemplate =
 // The rules read the same strings several times (the service's extraction for the trigger and again per step,
 // Handlebars' own scoping for step variables): each string is parsed once. The walkers never mutate the result.
 // Bounded, oldest out first: the strings asked for again are those of the workflow being checked.
-const CACHE_LIMIT = 512;
-const cache = new Map<string, ParsedTemplate>();
+const cache = new BoundedMemo<ParsedTemplate>(512);
 let fastFirst = true;
 
 /**
@@ -74,13 +69,7 @@ let fastFirst = true;
  * fast-template.ts answers first for the templates it knows, with the same nodes; Handlebars takes everything else.
  */
 export function parseTemplate(source: string): ParsedTemplate {
-  let parsed = cache.get(source);
-  if (parsed === undefined) {
-    parsed = parseUncached(source);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(source, parsed);
-  }
-  return parsed;
+  return cache.get(source, parseUncached);
 }
 
 /**

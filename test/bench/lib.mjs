@@ -6,20 +6,33 @@ import { join } from 'node:path';
 
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
+/**
+ * `command args` wrapped in GNU time when present, with a reader of its peak RSS in MB (undefined without GNU time)
+ * to call once the command has ended: what measure() and measureAsync() (measure-async.mjs) share.
+ */
+export function withPeakRss(command, args) {
+  if (!GNU_TIME) return { cmd: command, argv: args, peakRssMb: () => undefined };
+  const rssFile = join(tmpdir(), `wfsync-bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
+  return {
+    cmd: GNU_TIME,
+    argv: ['-f', '%M', '-o', rssFile, command, ...args],
+    peakRssMb() {
+      if (!existsSync(rssFile)) return undefined;
+      // GNU time prints "Command exited with non-zero status N" before the number when the command fails.
+      const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+      rmSync(rssFile, { force: true });
+      return kb / 1024;
+    },
+  };
+}
+
 /** Run a command once; returns {ms, rssMb, status, stdout, stderr}. */
 export function measure(command, args, options = {}) {
-  const rssFile = join(tmpdir(), `wfsync-bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
-  const [cmd, argv] = GNU_TIME ? [GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, args];
+  const { cmd, argv, peakRssMb } = withPeakRss(command, args);
   const start = process.hrtime.bigint();
   const result = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...options });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  let rssMb;
-  if (GNU_TIME && existsSync(rssFile)) {
-    const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
-    rssMb = kb / 1024;
-    rmSync(rssFile, { force: true });
-  }
-  return { ms, rssMb, status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { ms, rssMb: peakRssMb(), status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validNumbered as valid } from '../fixtures/workflow-texts.js';
+import { BROKEN_DEFINITIONS, validNumbered as valid } from '../fixtures/workflow-texts.js';
 import { makeProject, runCli } from './helpers.js';
 
 /** An email whose subject and content live in files next to it. */
@@ -22,17 +22,7 @@ triggers:
 
 /** Broken files of every kind, includes (one that does not resolve) and identifiers shared across files. */
 const broken: Record<string, string | Uint8Array> = {
-  'syntax.yaml': 'name: [unclosed\nsteps: {\n',
-  'latin1.yaml': new Uint8Array([0x6e, 0x3a, 0x20, 0xe9, 0x0a]),
-  'empty.yaml': '',
-  'keys.yaml': `${valid(900)}name: again\n`,
-  'schema.yaml': valid(901).replace('type: chat', 'type: chatt').replace('name: chat', 'nmae: chat'),
-  'required.yaml': 'triggers: [{ identifier: order-shipped-3 }]\n',
-  'template.yaml': valid(902).replace('{{orderId}}', '{{#if orderId}}{{orderId}}'),
-  'warnings.yaml': valid(903).replace('{{orderId}}', '{{orderId}} {{carrier}}'),
-  'mismatch.yaml': valid(904).replace('identifier: order-shipped-904', 'identifier: order-sent'),
-  'copy-a.yaml': valid(905),
-  'nested/copy-c.yaml': `\n\n${valid(905)}`,
+  ...BROKEN_DEFINITIONS,
   'welcome.yaml': withIncludes('welcome', 'welcome.html'),
   'farewell.yaml': withIncludes('farewell', 'missing.html'),
   'emails/subject.txt': 'Hello {{firstName}}\n',

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { validNumbered as valid } from '../fixtures/workflow-texts.js';
+import { BROKEN_DEFINITIONS, validNumbered as valid } from '../fixtures/workflow-texts.js';
 import { makeProject, runCli } from './helpers.js';
 
 /** Broken files of every kind: reading, YAML, schema, rules (errors and warnings) and shared identifiers. */
 const broken: Record<string, string | Uint8Array> = {
-  'syntax.yaml': 'name: [unclosed\nsteps: {\n',
+  ...BROKEN_DEFINITIONS,
   'tabs.yaml': 'name: x\nsteps:\n\t- a\n',
-  'latin1.yaml': new Uint8Array([0x6e, 0x3a, 0x20, 0xe9, 0x0a]),
-  'empty.yaml': '',
   'list.yaml': '- name: a\n',
-  'keys.yaml': `${valid(900)}name: again\n`,
-  'schema.yaml': valid(901).replace('type: chat', 'type: chatt').replace('name: chat', 'nmae: chat'),
-  'required.yaml': 'triggers: [{ identifier: order-shipped-3 }]\n',
-  'template.yaml': valid(902).replace('{{orderId}}', '{{#if orderId}}{{orderId}}'),
-  'warnings.yaml': valid(903).replace('{{orderId}}', '{{orderId}} {{carrier}}'),
-  'mismatch.yaml': valid(904).replace('identifier: order-shipped-904', 'identifier: order-sent'),
-  'copy-a.yaml': valid(905),
   'copy-b.yaml': `# copied\n${valid(905)}`,
-  'nested/copy-c.yaml': `\n\n${valid(905)}`,
 };
 
 function mixedProject(): string {

@@ -12,8 +12,7 @@ const PURE = ['derive', 'validate', 'plan', 'report'];
  */
 const ALLOWED: Record<string, readonly string[]> = {
   'report/write-output.ts': ['node:fs/promises', 'node:path'],
-  'derive/slug.ts': ['node:module'],
-  'derive/parse-template.ts': ['node:module'],
+  'derive/first-use.ts': ['node:module'],
 };
 
 function sources(dir: string): string[] {
