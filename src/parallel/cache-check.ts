@@ -75,11 +75,13 @@ export async function checkFilesCached(
     misses.map((i) => files[i]!),
     fingerprinted,
     settings,
-    (file) => {
-      const read = held.get(file);
-      if (read === undefined) return checkDefinitionFile(file, fingerprinted);
-      const source = { absolute: path.resolve(setup.cwd, file), file, limits: setup.limits };
-      return checkDefinitionBytes(read.bytes, source, fingerprinted, read.hash);
+    {
+      check: (file) => {
+        const read = held.get(file);
+        if (read === undefined) return checkDefinitionFile(file, fingerprinted);
+        const source = { absolute: path.resolve(setup.cwd, file), file, limits: setup.limits };
+        return checkDefinitionBytes(read.bytes, source, fingerprinted, read.hash);
+      },
     },
   );
   misses.forEach((i, k) => {

@@ -2,12 +2,18 @@
 import path from 'node:path';
 import type { FileFingerprint } from '../cache/entry.js';
 import { buildFingerprint } from '../cache/fingerprint.js';
-import { type IncludedText, includedTextsFor, includesOf } from '../definitions/includes.js';
+import {
+  type DefinitionWithIncludes,
+  type IncludedText,
+  includedTextsFor,
+  includesOf,
+  type ResolvedInclude,
+} from '../definitions/includes.js';
 import type { LoadLimits } from '../definitions/limits.js';
 import { type DefinitionSource, loadDefinitionBytes, readDefinitionBytes } from '../definitions/read.js';
 import { parseDefinitionBytesFast } from '../definitions/read-fast.js';
 import type { LoadedDefinition } from '../definitions/types.js';
-import type { Diagnostic } from '../diagnostic.js';
+import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { buildFileValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 
@@ -54,20 +60,8 @@ export function checkDefinitionBytes(
   setup: Pick<CheckSetup, 'rules' | 'fingerprint'>,
   hash?: string,
 ): FileOutcome {
-  // Built property by property, not spread: this runs for every file, and spreads cost measurably at 10,000.
-  const finish = (
-    diagnostics: Diagnostic[],
-    text: string | undefined,
-    definition: LoadedDefinition | undefined,
-  ): FileOutcome => {
-    const outcome: FileOutcome = { diagnostics };
-    if (text !== undefined) outcome.text = text;
-    if (definition !== undefined && diagnostics.length > 0) {
-      const included = includedTextsFor(definition.file, diagnostics, includesOf(definition));
-      if (included.length > 0) outcome.includedTexts = included;
-    }
-    const identifier = definition && identifierOf(definition.value);
-    if (identifier !== undefined) outcome.identifier = identifier;
+  const finish: Finish = (diagnostics, text, definition) => {
+    const outcome = plainFinish(diagnostics, text, definition);
     if (setup.fingerprint) {
       const maxBytes = source.limits.maxBytes;
       const fingerprint = buildFingerprint({ bytes, maxBytes, definition, diagnostics, hash });
@@ -79,6 +73,16 @@ export function checkDefinitionBytes(
   if (fast !== undefined && buildFileValidation({ definitions: [fast], options: setup.rules }).length === 0) {
     return finish([], undefined, fast);
   }
+  return checkDefinitionBytesSlow(bytes, source, setup, finish);
+}
+
+/** The reference path: yaml's parse with positions, every finding. */
+function checkDefinitionBytesSlow(
+  bytes: Uint8Array,
+  source: DefinitionSource,
+  setup: Pick<CheckSetup, 'rules'>,
+  finish: Finish,
+): FileOutcome {
   const loaded = loadDefinitionBytes(bytes, source);
   const diagnostics = loaded.diagnostics;
   if (loaded.definition) {
@@ -87,6 +91,72 @@ export function checkDefinitionBytes(
   // The text only when there are findings to frame.
   return finish(diagnostics, diagnostics.length > 0 ? loaded.text : undefined, loaded.definition);
 }
+
+/**
+ * A file as a worker thread reads it for the main thread to validate (the pipeline in pool.ts): what the fast path
+ * read, or the file's whole outcome when the fast path could not vouch for it (checked in full where it was read).
+ * Plain data: it crosses threads.
+ */
+export type ParsedFile =
+  | { parsed: { value: unknown; includes?: readonly ResolvedInclude[] } }
+  | { outcome: FileOutcome };
+
+/**
+ * The first half of checkDefinitionFile (on a worker): read and parse. Not for the validate cache, whose outcomes
+ * need the bytes' fingerprint (`setup.fingerprint` is ignored here).
+ */
+export function parseDefinitionFile(file: string, setup: CheckSetup): ParsedFile {
+  const absolute = path.resolve(setup.cwd, file);
+  const read = readDefinitionBytes(absolute, file, setup.limits);
+  if (!('bytes' in read)) return { outcome: { diagnostics: read.diagnostics } };
+  const source: DefinitionSource = { absolute, file, limits: setup.limits };
+  const fast = parseDefinitionBytesFast(read.bytes, source);
+  if (fast === undefined) {
+    return { outcome: checkDefinitionBytesSlow(read.bytes, source, setup, plainFinish) };
+  }
+  const includes = includesOf(fast);
+  // No text: it would double what crosses threads, and only findings need it, which are redone from the file.
+  return { parsed: includes.length > 0 ? { value: fast.value, includes } : { value: fast.value } };
+}
+
+/**
+ * The second half (on the main thread): validate what parseDefinitionFile read. A definition without a finding gives
+ * checkDefinitionFile's outcome for it; one with any is checked again from the file, in full, by checkDefinitionFile
+ * itself (the reference path: every finding, position and message), as checkDefinitionBytes redoes it from the bytes.
+ */
+export function checkParsedFile(file: string, parsed: ParsedFile, setup: CheckSetup): FileOutcome {
+  if ('outcome' in parsed) return parsed.outcome;
+  const { value, includes = [] } = parsed.parsed;
+  // Text and positions are only read to place a finding, and a finding is redone from the file below.
+  const definition: DefinitionWithIncludes = { file, text: '', value, locate: () => FILE_START, includes };
+  if (buildFileValidation({ definitions: [definition], options: setup.rules }).length > 0) {
+    return checkDefinitionFile(file, setup);
+  }
+  return plainFinish([], undefined, definition);
+}
+
+/** A file's outcome from its findings, its text (only when there are findings) and its definition if it parsed. */
+type Finish = (
+  diagnostics: Diagnostic[],
+  text: string | undefined,
+  definition: LoadedDefinition | undefined,
+) => FileOutcome;
+
+/**
+ * The outcome without a fingerprint. Built property by property, not spread: this runs for every file, and spreads
+ * cost measurably at 10,000.
+ */
+const plainFinish: Finish = (diagnostics, text, definition) => {
+  const outcome: FileOutcome = { diagnostics };
+  if (text !== undefined) outcome.text = text;
+  if (definition !== undefined && diagnostics.length > 0) {
+    const included = includedTextsFor(definition.file, diagnostics, includesOf(definition));
+    if (included.length > 0) outcome.includedTexts = included;
+  }
+  const identifier = definition && identifierOf(definition.value);
+  if (identifier !== undefined) outcome.identifier = identifier;
+  return outcome;
+};
 
 /**
  * The identifier `identifier-duplicate` compares, read the way that rule reads it (any parsed value, valid or not).

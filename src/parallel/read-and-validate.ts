@@ -15,7 +15,7 @@ import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
 import { buildProjectValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 import { type CacheInput, type CacheRun, checkFilesCached } from './cache-check.js';
-import { type CheckSetup, checkDefinitionFile, type FileOutcome } from './check-file.js';
+import { type CheckSetup, checkDefinitionFile, checkParsedFile, type FileOutcome } from './check-file.js';
 import { checkFiles } from './pool.js';
 import type { WorkerSettings } from './settings.js';
 
@@ -56,7 +56,10 @@ export async function readAndValidateDefinitions(
     return { ...mergeOutcomes(scan, run.outcomes, setup), workers: run.workers, cache: run.cache };
   }
   // The same per-file work on this thread and in workers: one code path, one fast path (check-file.ts).
-  const run = await checkFiles(scan.files, setup, options, (file) => checkDefinitionFile(file, setup));
+  const run = await checkFiles(scan.files, setup, options, {
+    check: (file) => checkDefinitionFile(file, setup),
+    checkParsed: (file, parsed) => checkParsedFile(file, parsed, setup),
+  });
   return { ...mergeOutcomes(scan, run.outcomes, setup), workers: run.workers };
 }
 

@@ -8,14 +8,15 @@ export interface WorkerSettings {
 }
 
 /**
- * A worker costs ~150 ms of start-up before its first file and then warms its JIT up from cold, while one thread
- * alone already keeps a second core busy with V8's background compiling and GC (a run uses ~1.2 cores): two threads
- * compete for that core, and each warms up more slowly. Measured on 2 CPUs (benchmark files, the main thread plus one
- * worker against the main thread alone, best of 3-4): 2,000 files 0.62 s vs 0.54 s, 5,000 1.02 vs 0.80, 10,000 1.31
- * vs 1.21, 20,000 1.75 vs 1.91. So workers start from 15,000 files; more CPUs would pay sooner
- * (WFSYNC_WORKERS_MIN_FILES).
+ * A worker costs ~100 ms of start-up before its first answer and warms its JIT up from cold, while one thread alone
+ * already keeps a second core busy with V8's background compiling and GC (a run uses ~1.2 cores): on 2 CPUs two
+ * threads compete for that core. Workers pay anyway from some size on because they parse and the main thread
+ * validates (pool.ts), each thread warming up half the code. Measured on 2 CPUs (benchmark files, the main thread
+ * plus one worker against the main thread alone, best of 5): 5,000 files 0.87 s vs 0.84 s, 6,000 0.91 vs 0.91,
+ * 8,000 1.00 vs 1.07, 10,000 1.17 vs 1.24, 20,000 1.62 vs 1.94. So workers start from 8,000 files; more CPUs would
+ * pay sooner (WFSYNC_WORKERS_MIN_FILES).
  */
-export const DEFAULT_MIN_FILES_FOR_WORKERS = 15_000;
+export const DEFAULT_MIN_FILES_FOR_WORKERS = 8_000;
 
 /**
  * `WFSYNC_WORKERS` (how many worker threads help the main thread; 0 turns them off) and `WFSYNC_WORKERS_MIN_FILES`

@@ -1,10 +1,10 @@
 /**
- * Worker thread entry (runs from dist/ only): checks the chunks of files the main thread sends, one at a time, and
- * answers each with its outcomes in the same order. An exception here is a bug; it reaches the main thread as the
+ * Worker thread entry (runs from dist/ only): checks or parses the chunks of files the main thread sends (pool.ts),
+ * one at a time, and answers each with its outcomes or parsed files in the same order. An exception here is a bug; it reaches the main thread as the
  * worker's `error` event and fails the run.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CheckSetup, checkDefinitionFile } from './check-file.js';
+import { type CheckSetup, checkDefinitionFile, parseDefinitionFile } from './check-file.js';
 import type { ChunkRequest, ChunkResult } from './pool.js';
 
 // yaml's parser reads `process.env.LOG_TOKENS` once per token, and process.env is a native interceptor, slow to
@@ -16,7 +16,10 @@ const setup = workerData as CheckSetup;
 const port = parentPort;
 if (port === null) throw new Error('worker.js must run in a worker thread');
 
-port.on('message', (request: ChunkRequest) => {
-  const result: ChunkResult = { outcomes: request.files.map((file) => checkDefinitionFile(file, setup)) };
+port.on('message', ({ files, mode }: ChunkRequest) => {
+  const result: ChunkResult =
+    mode === 'parse'
+      ? { parsed: files.map((file) => parseDefinitionFile(file, setup)) }
+      : { outcomes: files.map((file) => checkDefinitionFile(file, setup)) };
   port.postMessage(result);
 });

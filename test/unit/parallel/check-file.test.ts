@@ -1,182 +1,119 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashContent } from '../../../src/cache/hash.js';
-import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
-import { readDefinitionFile } from '../../../src/definitions/read.js';
 import {
   type CheckSetup,
-  checkDefinitionBytes,
   checkDefinitionFile,
-  type FileOutcome,
+  checkParsedFile,
+  parseDefinitionFile,
 } from '../../../src/parallel/check-file.js';
-import { buildFileValidation } from '../../../src/validate/index.js';
-import { VALID } from '../../fixtures/workflow-texts.js';
-
-/** Files the fast path reads (all but the last), each with a different kind of finding, or none. */
-const FILES: Record<string, string> = {
-  'valid.yaml': VALID,
-  'schema.yaml': VALID.replace('type: chat', 'type: chatt'),
-  'rule-error.yaml': VALID.replace('{{orderId}}', '{{#if orderId}}'),
-  'rule-warning.yaml': VALID.replace('{{orderId}}', '{{orderId}} {{carrier}}'),
-  'rule-info.yaml': VALID.replace('name: order shipped', 'name: Order Shipped Now'),
-  'not-fast.yaml': VALID.replace('type: chat', 'type: &t chat'),
-};
+import { nextChunkMode } from '../../../src/parallel/pool.js';
+import { BROKEN_DEFINITIONS, VALID, validNumbered } from '../../fixtures/workflow-texts.js';
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function setupWith(files: Record<string, string>): CheckSetup {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'wfsync-check-file-'));
-  made.push(cwd);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
-    writeFileSync(path.join(cwd, file), text);
+function project(files: Record<string, string | Uint8Array>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-check-file-'));
+  made.push(dir);
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
   }
-  return {
-    cwd,
-    limits: { ...DEFAULT_LOAD_LIMITS },
-    rules: { severities: { 'identifier-name-mismatch': 'info' } },
-  };
+  return dir;
 }
 
-/** What the reference path (yaml, then the same validation) gives for one file. */
-function referenceOutcome(file: string, setup: CheckSetup): FileOutcome {
-  const loaded = readDefinitionFile(path.join(setup.cwd, file), file, setup.limits);
-  const diagnostics = [...loaded.diagnostics];
-  if (loaded.definition) {
-    diagnostics.push(...buildFileValidation({ definitions: [loaded.definition], options: setup.rules }));
-  }
-  return {
-    diagnostics,
-    ...(diagnostics.length > 0 ? { text: loaded.text } : {}),
-    identifier: 'order-shipped',
-  };
-}
+const including = (file: string) => VALID.replace('"Order {{orderId}} shipped"', `{ file: ${file} }`);
 
-describe('checkDefinitionFile', () => {
-  it('reads every file but one on the fast path (the premise of the next test)', () => {
-    const encoder = new TextEncoder();
-    for (const [file, text] of Object.entries(FILES)) {
-      expect(parseDefinitionFast(file, encoder.encode(text)) !== undefined, file).toBe(
-        file !== 'not-fast.yaml',
-      );
+/** Every kind of file: valid, broken in each way, refused by the fast path, with includes (fine and failing). */
+const FILES: Record<string, string | Uint8Array> = {
+  'workflows/valid.yaml': VALID,
+  'workflows/numbered.yaml': validNumbered(7),
+  ...Object.fromEntries(
+    Object.entries(BROKEN_DEFINITIONS).map(([name, text]) => [`workflows/${name}`, text]),
+  ),
+  // Anchors and aliases: valid, but the fast path refuses them (the worker then checks the file in full).
+  'workflows/anchors.yaml': VALID.replace('type: chat\n', 'type: &t chat\n').replace(
+    'variables:\n',
+    'variables:\n      # uses the anchor: *t\n',
+  ),
+  'workflows/included.yaml': including('./texts/fine.txt'),
+  'workflows/included-finding.yaml': including('./texts/undeclared.txt'),
+  'workflows/included-missing.yaml': including('./texts/gone.txt'),
+  'workflows/texts/fine.txt': 'Order {{orderId}}\n',
+  'workflows/texts/undeclared.txt': 'Order {{orderId}}\nby {{carrier}}\n',
+  'workflows/folder.yaml/.keep': '',
+};
+
+describe('parseDefinitionFile + checkParsedFile (a worker parses, the main thread validates)', () => {
+  it('give checkDefinitionFile’s outcome for every kind of file, after crossing threads', () => {
+    const cwd = project(FILES);
+    const setup: CheckSetup = { cwd, limits: { ...DEFAULT_LOAD_LIMITS }, rules: {} };
+    const files = Object.keys(FILES).filter((file) => !file.includes('/texts/') && !file.endsWith('.keep'));
+    files.push('workflows/folder.yaml', 'workflows/not-there.yaml');
+    for (const file of files) {
+      // structuredClone: what postMessage does to it on the way from a worker.
+      const parsed = structuredClone(parseDefinitionFile(file, setup));
+      expect(checkParsedFile(file, parsed, setup), file).toEqual(checkDefinitionFile(file, setup));
     }
+    // The kinds above really produce findings, of reading, YAML, schema and rules, inside includes too.
+    const codes = (file: string) =>
+      checkDefinitionFile(`workflows/${file}`, setup).diagnostics.map((d) => d.code);
+    expect(codes('valid.yaml')).toEqual([]);
+    expect(codes('anchors.yaml')).toEqual([]);
+    expect(codes('included.yaml')).toEqual([]);
+    expect(codes('included-finding.yaml')).toEqual(['variable-undeclared']);
+    expect(codes('included-missing.yaml')).toEqual(['include-not-found']);
+    expect(codes('folder.yaml')).toEqual(['file-unreadable']);
+    expect(codes('template.yaml')).toEqual(['template-syntax', 'variable-unused']);
   });
 
-  it('gives the reference outcome whichever path read the file, findings of every severity included', () => {
-    const setup = setupWith(FILES);
-    const codes: Record<string, string[]> = {};
-    for (const file of Object.keys(FILES)) {
-      const outcome = checkDefinitionFile(file, setup);
-      expect(outcome, file).toEqual(referenceOutcome(file, setup));
-      codes[file] = outcome.diagnostics.map((d) => `${d.severity} ${d.code}@${d.line}:${d.column}`);
-    }
-    expect(codes).toEqual({
-      'valid.yaml': [],
-      'schema.yaml': ['error schema-enum@5:13'],
-      'rule-error.yaml': ['error template-syntax@6:46', 'warning variable-unused@11:17'],
-      'rule-warning.yaml': ['warning variable-undeclared@6:37'],
-      'rule-info.yaml': ['info identifier-name-mismatch@9:17'],
-      'not-fast.yaml': [],
+  it('sends a valid file’s value only (no text), and a refused or unreadable file’s whole outcome', () => {
+    const cwd = project(FILES);
+    const setup: CheckSetup = { cwd, limits: { ...DEFAULT_LOAD_LIMITS }, rules: {} };
+    const valid = parseDefinitionFile('workflows/valid.yaml', setup);
+    expect(Object.keys(valid)).toEqual(['parsed']);
+    expect(valid).toEqual({ parsed: { value: expect.objectContaining({ name: 'order shipped' }) } });
+    const included = parseDefinitionFile('workflows/included.yaml', setup);
+    expect(included).toMatchObject({
+      parsed: { includes: [{ file: 'workflows/texts/fine.txt', text: 'Order {{orderId}}' }] },
     });
-  });
-
-  it('sends no text for a file without findings', () => {
-    const setup = setupWith({ 'valid.yaml': VALID });
-    expect(checkDefinitionFile('valid.yaml', setup)).toEqual({
-      diagnostics: [],
-      identifier: 'order-shipped',
+    expect(parseDefinitionFile('workflows/anchors.yaml', setup)).toEqual({
+      outcome: { diagnostics: [], identifier: 'order-shipped' },
     });
-  });
-});
-
-/** A chat step whose content is in a file, referenced twice (content of the step and of a variant). */
-const WITH_INCLUDE = `name: order shipped
-steps:
-  - name: chat
-    template:
-      type: chat
-      content: { file: ./texts/chat.txt }
-    variants:
-      - filters: [{ value: AND, children: [{ on: payload, field: orderId, value: x, operator: EQUAL }] }]
-        template:
-          type: chat
-          content: { file: ./texts/chat.txt }
-triggers:
-  - type: event
-    identifier: order-shipped
-    variables:
-      - { name: orderId, type: String }
-`;
-
-describe('included texts (for frames of findings inside them)', () => {
-  it('sends the text of an included file only when a finding points into it', () => {
-    const setup = setupWith({
-      'a.yaml': WITH_INCLUDE,
-      'b.yaml': WITH_INCLUDE.replace('type: chat', 'type: chatt'),
-      'texts/chat.txt': 'Order {{orderId}}\nfor {{customer}}\n',
-    });
-    const outcome = checkDefinitionFile('a.yaml', setup);
-    expect(
-      outcome.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.column} ${d.includedBy}`),
-    ).toEqual(['variable-undeclared texts/chat.txt:2:7 a.yaml']);
-    expect(outcome.text).toBe(WITH_INCLUDE);
-    expect(outcome.includedTexts).toEqual([
-      { file: 'texts/chat.txt', text: 'Order {{orderId}}\nfor {{customer}}' },
+    const syntax = parseDefinitionFile('workflows/syntax.yaml', setup);
+    expect(syntax).toMatchObject({ outcome: { text: 'name: [unclosed\nsteps: {\n' } });
+    expect('outcome' in syntax && syntax.outcome.diagnostics.map((d) => d.code)).toEqual([
+      'yaml-syntax',
+      'yaml-syntax',
     ]);
-    // A finding in the definition itself (the schema stops the rules): the included text stays home.
-    const schema = checkDefinitionFile('b.yaml', setup);
-    expect(schema.diagnostics.map((d) => `${d.code} ${d.file}`)).toEqual(['schema-enum b.yaml']);
-    expect(schema).not.toHaveProperty('includedTexts');
+  });
+
+  it('redoes a parsed file with findings from the file itself, positions and code frame text included', () => {
+    const cwd = project({ 'workflows/w.yaml': BROKEN_DEFINITIONS['warnings.yaml']! });
+    const setup: CheckSetup = { cwd, limits: { ...DEFAULT_LOAD_LIMITS }, rules: {} };
+    const parsed = parseDefinitionFile('workflows/w.yaml', setup);
+    expect('parsed' in parsed).toBe(true);
+    const outcome = checkParsedFile('workflows/w.yaml', parsed, setup);
+    expect(outcome.text).toBe(BROKEN_DEFINITIONS['warnings.yaml']);
+    expect(outcome.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual([
+      'variable-undeclared 6:37',
+    ]);
   });
 });
 
-describe('fingerprints (for the validate cache)', () => {
-  it('only when asked: the hash of the bytes, and each included text once', () => {
-    const setup = setupWith({ 'a.yaml': WITH_INCLUDE, 'texts/chat.txt': '\uFEFFOrder {{orderId}}\r\n' });
-    const plain = checkDefinitionFile('a.yaml', setup);
-    expect(plain).not.toHaveProperty('fingerprint');
-    const outcome = checkDefinitionFile('a.yaml', { ...setup, fingerprint: true });
-    expect(outcome).toEqual({
-      ...plain,
-      fingerprint: {
-        hash: hashContent(readFileSync(path.join(setup.cwd, 'a.yaml'))),
-        includes: [{ path: './texts/chat.txt', hash: hashContent('Order {{orderId}}') }],
-      },
-    });
-    expect(outcome.diagnostics).toEqual([]);
-  });
-
-  it('for files with findings of any kind, but not for a reference that does not resolve', () => {
-    const setup = {
-      ...setupWith({ ...FILES, 'syntax.yaml': 'a: [\n', 'ref.yaml': WITH_INCLUDE }),
-      fingerprint: true,
-    };
-    for (const file of [...Object.keys(FILES), 'syntax.yaml']) {
-      const outcome = checkDefinitionFile(file, setup);
-      expect(outcome.fingerprint, file).toEqual({
-        hash: hashContent(readFileSync(path.join(setup.cwd, file))),
-        includes: [],
-      });
-    }
-    const unresolved = checkDefinitionFile('ref.yaml', setup);
-    expect(unresolved.diagnostics.map((d) => d.code)).toEqual(['include-not-found', 'include-not-found']);
-    expect(unresolved).not.toHaveProperty('fingerprint');
-  });
-
-  it('checkDefinitionBytes gives what checkDefinitionFile gives, and takes a known hash as is', () => {
-    const setup = { ...setupWith(FILES), fingerprint: true };
-    for (const file of Object.keys(FILES)) {
-      const absolute = path.join(setup.cwd, file);
-      const bytes = readFileSync(absolute);
-      const source = { absolute, file, limits: setup.limits };
-      expect(checkDefinitionBytes(bytes, source, setup), file).toEqual(checkDefinitionFile(file, setup));
-      expect(checkDefinitionBytes(bytes, source, setup, 'known')?.fingerprint?.hash).toBe('known');
-    }
+describe('nextChunkMode', () => {
+  it('has workers parse while the main thread keeps up, and check in full once parsed chunks pile up', () => {
+    expect(nextChunkMode(true, 0, 1)).toBe('parse');
+    expect(nextChunkMode(true, 3, 1)).toBe('parse');
+    expect(nextChunkMode(true, 4, 1)).toBe('check');
+    expect(nextChunkMode(true, 7, 2)).toBe('parse');
+    expect(nextChunkMode(true, 8, 2)).toBe('check');
+    // The validate cache's misses: the main thread cannot validate parsed files (their outcomes need the bytes).
+    expect(nextChunkMode(false, 0, 1)).toBe('check');
   });
 });

@@ -4,20 +4,20 @@ import { resolveWorkerSettings } from '../../../src/parallel/settings.js';
 
 describe('resolveWorkerSettings', () => {
   it('uses one worker per CPU besides the main thread by default, and none on a single CPU', () => {
-    expect(resolveWorkerSettings({}, 2)).toEqual({ workers: 1, minFiles: 15_000 });
-    expect(resolveWorkerSettings({}, 8)).toEqual({ workers: 7, minFiles: 15_000 });
-    expect(resolveWorkerSettings({}, 1)).toEqual({ workers: 0, minFiles: 15_000 });
+    expect(resolveWorkerSettings({}, 2)).toEqual({ workers: 1, minFiles: 8_000 });
+    expect(resolveWorkerSettings({}, 8)).toEqual({ workers: 7, minFiles: 8_000 });
+    expect(resolveWorkerSettings({}, 1)).toEqual({ workers: 0, minFiles: 8_000 });
   });
 
   it('honours WFSYNC_WORKERS and WFSYNC_WORKERS_MIN_FILES (blank means unset)', () => {
-    expect(resolveWorkerSettings({ WFSYNC_WORKERS: '0' }, 4)).toEqual({ workers: 0, minFiles: 15_000 });
+    expect(resolveWorkerSettings({ WFSYNC_WORKERS: '0' }, 4)).toEqual({ workers: 0, minFiles: 8_000 });
     expect(resolveWorkerSettings({ WFSYNC_WORKERS: ' 3 ', WFSYNC_WORKERS_MIN_FILES: '1' }, 1)).toEqual({
       workers: 3,
       minFiles: 1,
     });
     expect(resolveWorkerSettings({ WFSYNC_WORKERS: '', WFSYNC_WORKERS_MIN_FILES: ' ' }, 2)).toEqual({
       workers: 1,
-      minFiles: 15_000,
+      minFiles: 8_000,
     });
   });
 
