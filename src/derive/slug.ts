@@ -41,6 +41,7 @@ const slugV1 = (name: string): string => fastSlugV1(name) ?? librarySlugV1(name)
 const slugV2 = (name: string): string => fastSlugV2(name) ?? librarySlugV2(name);
 
 // The rules slug each workflow's name several times (the trigger, once per step, the identifier checks): once is
-// enough.
-const v1 = new BoundedMemo<string>(256);
-const v2 = new BoundedMemo<string>(256);
+// enough. A few entries only: a name kept longer keeps its file's whole text alive (it is cut from it), which the
+// young-generation GC then copies and promotes (see parse-template.ts).
+const v1 = new BoundedMemo<string>(4);
+const v2 = new BoundedMemo<string>(4);

@@ -2,15 +2,11 @@ import type { LoadedDefinition } from '../../definitions/types.js';
 import { deriveTrigger, scanTemplate, scanTemplateAsServer } from '../../derive/index.js';
 import type { DerivedTrigger, DerivedVariable, VariableUsage } from '../../derive/types.js';
 import type { Span } from '../../diagnostic.js';
+import { memoizeLast } from './last-memo.js';
 import { locateInString } from './string-span.js';
 import type { IncludedSpan } from './types.js';
 import { allSteps, valueAt } from './walk.js';
 import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
-
-// Several rules read the same derivation of a definition; derive it once per workflow object.
-const triggers = new WeakMap<object, DerivedTrigger>();
-const triggerVariables = new WeakMap<object, ReadonlyMap<string, DerivedVariable>>();
-const stepVariables = new WeakMap<object, DerivedVariable[][]>();
 
 /**
  * The server's own extraction, quirks included: the rules speak of the trigger the service will really create (and
@@ -18,45 +14,34 @@ const stepVariables = new WeakMap<object, DerivedVariable[][]>();
  */
 const AS_SERVER = { extraction: 'server' } as const;
 
+// Several rules read the same derivation of a workflow: derived once per workflow (last-memo.ts).
+
 /** What the service derives for the whole workflow (pointers relative to the definition). */
-export function triggerOf(workflow: WorkflowDefinition): DerivedTrigger {
-  let trigger = triggers.get(workflow);
-  if (!trigger) {
-    trigger = deriveTrigger(workflow, AS_SERVER);
-    triggers.set(workflow, trigger);
-  }
-  return trigger;
-}
+export const triggerOf: (workflow: WorkflowDefinition) => DerivedTrigger = memoizeLast((workflow) =>
+  deriveTrigger(workflow, AS_SERVER),
+);
 
 /** The trigger's variables by name (each name is there once). */
-export function triggerVariablesOf(workflow: WorkflowDefinition): ReadonlyMap<string, DerivedVariable> {
-  let byName = triggerVariables.get(workflow);
-  if (!byName) {
-    const map = new Map<string, DerivedVariable>();
-    for (const variable of triggerOf(workflow).variables) map.set(variable.name, variable);
-    byName = map;
-    triggerVariables.set(workflow, byName);
-  }
-  return byName;
-}
+export const triggerVariablesOf: (workflow: WorkflowDefinition) => ReadonlyMap<string, DerivedVariable> =
+  memoizeLast((workflow) => {
+    const byName = new Map<string, DerivedVariable>();
+    for (const variable of triggerOf(workflow).variables) byName.set(variable.name, variable);
+    return byName;
+  });
 
 /**
  * The variables each top-level step alone makes the service derive, with pointers into the definition: one entry
  * per name and step. The service reads no variants.
  */
-export function variablesByStep(workflow: WorkflowDefinition): DerivedVariable[][] {
-  let byStep = stepVariables.get(workflow);
-  if (!byStep) {
-    byStep = workflow.steps.map((step, i) =>
+export const variablesByStep: (workflow: WorkflowDefinition) => DerivedVariable[][] = memoizeLast(
+  (workflow) =>
+    workflow.steps.map((step, i) =>
       deriveTrigger({ name: workflow.name, steps: [step] }, AS_SERVER).variables.map((v) => ({
         ...v,
         pointer: v.pointer.replace(/^\/steps\/0(?=\/|$)/, `/steps/${i}`),
       })),
-    );
-    stepVariables.set(workflow, byStep);
-  }
-  return byStep;
-}
+    ),
+);
 
 /** The step (or variant) a pointer inside the definition belongs to: the deepest one that contains it. */
 export function stepAt(workflow: WorkflowDefinition, pointer: string): WorkflowStep | undefined {

@@ -2,9 +2,10 @@ import { isSystemVariable, scanTemplate, textSourcesOfStep } from '../../derive/
 import type { VariableType, VariableUsage } from '../../derive/types.js';
 import { joinPointer } from '../../diagnostic.js';
 import { locateUse, stepAt, triggerOf, triggerVariablesOf, variablesByStep } from './derived.js';
+import { memoizeLast } from './last-memo.js';
 import type { Rule } from './types.js';
-import { allSteps, displayPath } from './walk.js';
-import type { WorkflowStep } from './workflow.js';
+import { allSteps, displayPath, type StepRef } from './walk.js';
+import type { WorkflowDefinition } from './workflow.js';
 
 const TRIGGER_VARIABLES = '/triggers/0/variables';
 
@@ -15,16 +16,16 @@ const WHY: Record<VariableType, string> = {
 };
 
 type Usage = VariableUsage & { pointer: string };
-// Keyed by step and pointer: YAML aliases can put the same step object at two places.
-const stepUsages = new WeakMap<object, Map<string, Usage[]>>();
+
+/** Per workflow (last-memo.ts): each step's usages by the step's pointer, filled in as the rules ask. */
+const stepUsages = memoizeLast((_workflow: WorkflowDefinition) => new Map<string, Usage[]>());
 
 /**
  * Every variable use in the strings of one step the service scans, in order, with the string's pointer: what the
  * template really reads (Handlebars scoping), for its own `template.variables`. Memoized: two rules read it.
  */
-function usagesOfStep(step: WorkflowStep, stepPointer: string): Usage[] {
-  const byPointer = stepUsages.get(step) ?? new Map<string, Usage[]>();
-  stepUsages.set(step, byPointer);
+function usagesOfStep(workflow: WorkflowDefinition, { step, pointer: stepPointer }: StepRef): Usage[] {
+  const byPointer = stepUsages(workflow);
   let usages = byPointer.get(stepPointer);
   if (!usages) {
     usages = textSourcesOfStep(step).flatMap((source) =>
@@ -86,7 +87,7 @@ export const variableUnused: Rule = {
     for (const ref of allSteps(ctx.workflow)) {
       const declaredHere = ref.step.template.variables;
       if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
-      const used = new Set(usagesOfStep(ref.step, ref.pointer).map((u) => u.name));
+      const used = new Set(usagesOfStep(ctx.workflow, ref).map((u) => u.name));
       declaredHere.forEach((variable, k) => {
         if (used.has(variable.name)) return;
         const pointer = joinPointer(ref.pointer, 'template', 'variables', k);
@@ -119,7 +120,7 @@ export const variableTypeMismatch: Rule = {
     for (const ref of allSteps(ctx.workflow)) {
       const declaredHere = ref.step.template.variables;
       if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
-      const usages = usagesOfStep(ref.step, ref.pointer);
+      const usages = usagesOfStep(ctx.workflow, ref);
       declaredHere.forEach((variable, k) => {
         const use = usages.find((u) => u.name === variable.name);
         if (variable.type === undefined || use === undefined || use.type === variable.type) return;

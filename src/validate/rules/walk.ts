@@ -1,4 +1,5 @@
 import { joinPointer, splitPointer } from '../../diagnostic.js';
+import { memoizeLast } from './last-memo.js';
 import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -35,26 +36,18 @@ export interface StepRef {
   isVariant: boolean;
 }
 
-// Most rules walk the steps: list them once per workflow object (the rules never change a definition).
-const stepLists = new WeakMap<object, readonly StepRef[]>();
-
-/** Every step of the workflow in document order, each followed by its variants. */
-export function allSteps(workflow: WorkflowDefinition): readonly StepRef[] {
-  let refs = stepLists.get(workflow);
-  if (refs === undefined) {
-    const list: StepRef[] = [];
-    workflow.steps.forEach((step, i) => {
-      const pointer = joinPointer('', 'steps', i);
-      list.push({ step, pointer, isVariant: false });
-      step.variants?.forEach((variant, j) => {
-        list.push({ step: variant, pointer: joinPointer(pointer, 'variants', j), isVariant: true });
-      });
+/** Every step of the workflow in document order, each followed by its variants (listed once per workflow). */
+export const allSteps: (workflow: WorkflowDefinition) => readonly StepRef[] = memoizeLast((workflow) => {
+  const list: StepRef[] = [];
+  workflow.steps.forEach((step, i) => {
+    const pointer = joinPointer('', 'steps', i);
+    list.push({ step, pointer, isVariant: false });
+    step.variants?.forEach((variant, j) => {
+      list.push({ step: variant, pointer: joinPointer(pointer, 'variants', j), isVariant: true });
     });
-    refs = list;
-    stepLists.set(workflow, refs);
-  }
-  return refs;
-}
+  });
+  return list;
+});
 
 /** `a`, `a or b`, `a, b or c`: for lists of allowed values in messages. */
 export function listWords(words: readonly string[], conjunction = 'or'): string {
