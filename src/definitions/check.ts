@@ -1,18 +1,8 @@
-import {
-  type Alias,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type Pair,
-  type Scalar,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import type { Alias, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { type Diagnostic, joinPointer, type Span } from '../diagnostic.js';
 import { propertyName } from './keys.js';
 import type { Positions } from './positions.js';
+import { isAlias, isMap, isPair, isScalar, isSeq } from './yaml-lib.js';
 
 /**
  * What yaml accepts but a workflow file must not hold, found in one pass over the document without recursion:

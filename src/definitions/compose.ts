@@ -1,5 +1,6 @@
 /** YAML text → yaml's document tree, built the same way by parseDefinition and by a later `locate`. */
-import { Composer, type CST, type Document, Lexer, Parser } from 'yaml';
+import type { CST, Document } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 
 /**
  * YAML 1.2 core schema only, so every value is JSON (no timestamps, binaries or sets; `yes` stays a string,
@@ -25,6 +26,7 @@ const PARSER_STACK_SLACK = 8;
 
 /** Lexes and parses to CST tokens, stopping as soon as the nesting passes the limit. */
 export function parseTokens(text: string, maxDepth: number): { tokens: CST.Token[] } | { tooDeepAt: number } {
+  const { Lexer, Parser } = yamlLib();
   const parser = new Parser();
   const tokens: CST.Token[] = [];
   const maxStack = maxDepth + PARSER_STACK_SLACK;
@@ -45,6 +47,7 @@ export function compose(
   tokens: CST.Token[],
   end: number,
 ): { doc: Document.Parsed; nextDocumentAt: number | undefined } {
+  const { Composer } = yamlLib();
   let doc: Document.Parsed | undefined;
   let nextDocumentAt: number | undefined;
   for (const composed of new Composer(COMPOSE_OPTIONS).compose(tokens, true, end)) {

@@ -1,4 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq, type Pair } from 'yaml';
+import type { Pair } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from './yaml-lib.js';
 
 type Ranged = { range?: [number, number, number] | null };
 

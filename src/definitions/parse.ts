@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, type ParsedNode } from 'yaml';
+import type { Document, ParsedNode } from 'yaml';
 import { type Diagnostic, FILE_START, type Severity, type Span } from '../diagnostic.js';
 import { checkDocument } from './check.js';
 import { compose, parseTokens } from './compose.js';
@@ -7,6 +7,7 @@ import { createLazyLocate } from './locate.js';
 import { createPositions, type Positions } from './positions.js';
 import type { ParseResult } from './types.js';
 import { decodeUtf8 } from './utf8.js';
+import { isMap, isScalar, isSeq } from './yaml-lib.js';
 import { yamlProblemDiagnostic } from './yaml-problems.js';
 
 export type { LoadLimits } from './limits.js';
