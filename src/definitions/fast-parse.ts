@@ -55,28 +55,31 @@ export function parseDefinitionFast(
   if (!decoded.ok || fastPathObstacle(decoded.text) !== undefined) return undefined;
   const text = decoded.text;
   // Every mapping and sequence js-yaml builds must end up in the value: one that does not was a key.
-  const collections = new Set<unknown>();
+  const built: Built = { collections: 0, last: undefined };
   let value: unknown;
   try {
-    value = load(text, fastOptions(maxDepth, collections));
+    value = load(text, fastOptions(maxDepth, built));
   } catch {
     // A refusal, a syntax error, a duplicate key, nesting past the limit: the slow path will say which.
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  if (!accountsFor(value, collections)) return undefined;
+  if (!accountsFor(value, built.collections)) return undefined;
   return { file, text, value, locate: createLazyLocate(text, createPositions(text), maxDepth) };
 }
 
 /**
- * Whether the value holds every collection js-yaml built (none was used as a key: js-yaml turns such a key into
- * text, yaml reports it), and no list holds a null: js-yaml lets an empty entry (`-` alone) run on into a less
- * indented `-` line as if it belonged to the same list, where yaml reports bad indentation.
+ * Whether the value holds all `built` collections js-yaml built (none was used as a key: js-yaml turns such a key
+ * into text, yaml reports it), and no list holds a null: js-yaml lets an empty entry (`-` alone) run on into a less
+ * indented `-` line as if it belonged to the same list, where yaml reports bad indentation. Counting is enough: each
+ * collection is a new object, reachable once, since anchors (and so aliases) are refused; one counted twice (or
+ * not reached) makes the counts differ, and the fast path declines.
  */
-function accountsFor(value: object, collections: Set<unknown>): boolean {
+function accountsFor(value: object, built: number): boolean {
+  let reached = 0;
   const pending: object[] = [value];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    collections.delete(node);
+    reached++;
     const children = Array.isArray(node) ? node : Object.values(node);
     for (const child of children) {
       if (child === null) {
@@ -84,7 +87,7 @@ function accountsFor(value: object, collections: Set<unknown>): boolean {
       } else if (typeof child === 'object') pending.push(child);
     }
   }
-  return collections.size === 0;
+  return reached === built;
 }
 
 /**
@@ -92,7 +95,14 @@ function accountsFor(value: object, collections: Set<unknown>): boolean {
  * refuses. js-yaml counts every node a level deeper than its parent and refuses one at `maxDepth`: a collection
  * with content stays at least one level within wfsync's limit, so yaml never finds the file too deep.
  */
-function fastOptions(maxDepth: number, collections: Set<unknown>): FastLoadOptions {
+/** The collections js-yaml built, as its listener saw them close. */
+interface Built {
+  collections: number;
+  /** The last one counted: js-yaml closes a flow collection that is a block list's entry twice in a row. */
+  last: unknown;
+}
+
+function fastOptions(maxDepth: number, built: Built): FastLoadOptions {
   return {
     maxDepth,
     schema: CORE_SCHEMA,
@@ -102,7 +112,10 @@ function fastOptions(maxDepth: number, collections: Set<unknown>): FastLoadOptio
       if (event !== 'close') return;
       const node = state as unknown as NodeState;
       checkNode(node);
-      if (node.kind === 'mapping' || node.kind === 'sequence') collections.add(node.result);
+      if ((node.kind === 'mapping' || node.kind === 'sequence') && node.result !== built.last) {
+        built.collections++;
+        built.last = node.result;
+      }
     },
   };
 }
