@@ -12,8 +12,8 @@ export interface WorkerSettings {
  * already keeps a second core busy with V8's background compiling and GC (a run uses ~1.2 cores): on 2 CPUs two
  * threads compete for that core. Workers pay anyway from some size on because they parse and the main thread
  * validates (pool.ts), each thread warming up half the code. Measured on 2 CPUs (benchmark files, the main thread
- * plus one worker against the main thread alone, best of 5): 5,000 files 0.87 s vs 0.84 s, 6,000 0.91 vs 0.91,
- * 8,000 1.00 vs 1.07, 10,000 1.17 vs 1.24, 20,000 1.62 vs 1.94. So workers start from 8,000 files; more CPUs would
+ * plus one worker against the main thread alone, best of 5): 5,000 files 0.75 s vs 0.72 s, 6,000 0.79 vs 0.78,
+ * 8,000 0.84 vs 0.89, 10,000 0.98 vs 1.02, 20,000 1.32 vs 1.57. So workers start from 8,000 files; more CPUs would
  * pay sooner (WFSYNC_WORKERS_MIN_FILES).
  */
 export const DEFAULT_MIN_FILES_FOR_WORKERS = 8_000;
