@@ -1,7 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 import {
   type CheckSetup,
@@ -10,22 +7,10 @@ import {
   parseDefinitionFile,
 } from '../../../src/parallel/check-file.js';
 import { nextChunkMode } from '../../../src/parallel/pool.js';
+import { useTempProjects } from '../../fixtures/temp-projects.js';
 import { BROKEN_DEFINITIONS, VALID, validNumbered } from '../../fixtures/workflow-texts.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string | Uint8Array>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-check-file-'));
-  made.push(dir);
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  return dir;
-}
+const project = useTempProjects('wfsync-check-file-');
 
 const including = (file: string) => VALID.replace('"Order {{orderId}} shipped"', `{ file: ${file} }`);
 

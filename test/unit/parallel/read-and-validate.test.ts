@@ -1,8 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scanDefinitionFiles } from '../../../src/definitions/find.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 import { readDefinitions } from '../../../src/definitions/read.js';
@@ -12,6 +11,7 @@ import { chunkSize, workersAvailable } from '../../../src/parallel/pool.js';
 import { mergeOutcomes, readAndValidateDefinitions } from '../../../src/parallel/read-and-validate.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
+import { useTempProjects } from '../../fixtures/temp-projects.js';
 import { VALID } from '../../fixtures/workflow-texts.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../workflows/', import.meta.url));
@@ -36,20 +36,7 @@ const PROJECT: Record<string, string | Uint8Array> = {
   'workflows/k-identifier-only.yaml': 'triggers: [{ identifier: order-sent }]\n',
 };
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string | Uint8Array>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-parallel-'));
-  made.push(dir);
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  return dir;
-}
+const project = useTempProjects('wfsync-parallel-');
 
 const RULES: RuleOptions = { severities: { 'variable-undeclared': 'info' } };
 
@@ -136,8 +123,7 @@ describe('readAndValidateDefinitions', () => {
   });
 
   it('matches the single-thread report on the example workflows too', async () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), 'wfsync-parallel-'));
-    made.push(cwd);
+    const cwd = project({});
     cpSync(EXAMPLES, path.join(cwd, 'workflows'), { recursive: true });
     const options = { cwd, defaultDir: 'workflows', rules: RULES, workers: 0, minFiles: 1 };
     const single = await readAndValidateDefinitions([], options);
