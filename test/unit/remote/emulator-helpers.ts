@@ -7,6 +7,7 @@ import {
   type ServiceClient,
 } from '../../../src/remote/index.js';
 import { recordEvents, VirtualClock } from './helpers.js';
+import { latencyDispatcher, NetClock } from './net-clock.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
 
@@ -69,4 +70,26 @@ export async function rejection(promise: Promise<unknown>): Promise<RemoteError>
   );
   if (!(error instanceof RemoteError)) throw error;
   return error;
+}
+
+/**
+ * An emulator and a client for it on a NetClock (net-clock.ts): virtual time stands still while a request is on the
+ * wire, each taking `latencyMs`, so runs with concurrency are deterministic. Everything is closed after the test.
+ */
+export async function onNetClock(
+  emulatorOptions: EmulatorOptions,
+  options: Partial<ClientOptions> = {},
+  latencyMs = 0,
+) {
+  const clock = new NetClock();
+  const emu = await emulator({ clock: clock.now, ...emulatorOptions });
+  const wire = latencyDispatcher(emu.url, clock, latencyMs);
+  running.push({ close: wire.close });
+  const { client, events } = clientFor(emu, {
+    ...options,
+    dispatcher: wire.dispatcher,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
+  return { emu, client, clock, events };
 }

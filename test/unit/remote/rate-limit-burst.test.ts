@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClientOptions } from '../../../src/remote/index.js';
-import { clientFor, emulator } from './emulator-helpers.js';
-import { latencyDispatcher, NetClock } from './net-clock.js';
+import { onNetClock } from './emulator-helpers.js';
 
 /**
  * Issue 4's goal on the virtual clock: 1,000 requests, 16 at a time, against the service's 30 requests/s token
@@ -15,25 +14,11 @@ const CONCURRENCY = 16;
 const RATE = 30;
 const LATENCY_MS = 50;
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
 async function burst(
   limit: { limit: number; windowSeconds: number; burst?: number },
   options: Partial<ClientOptions>,
 ) {
-  const clock = new NetClock();
-  const emu = await emulator({ clock: clock.now, rateLimit: limit });
-  const wire = latencyDispatcher(emu.url, clock, LATENCY_MS);
-  closers.push(wire.close);
-  const { client, events } = clientFor(emu, {
-    ...options,
-    dispatcher: wire.dispatcher,
-    now: clock.now,
-    sleep: clock.sleep,
-  });
+  const { emu, client, clock, events } = await onNetClock({ rateLimit: limit }, options, LATENCY_MS);
   const start = clock.now();
   let next = 0;
   const answers: Array<unknown> = [];

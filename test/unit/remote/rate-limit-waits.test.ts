@@ -1,32 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
 import { ExitCode } from '../../../src/exit-codes.js';
-import type { ClientOptions } from '../../../src/remote/index.js';
-import { clientFor, createOptions, emulator, rejection, workflowBody } from './emulator-helpers.js';
+import {
+  clientFor,
+  createOptions,
+  emulator,
+  onNetClock,
+  rejection,
+  workflowBody,
+} from './emulator-helpers.js';
 import { VirtualClock } from './helpers.js';
-import { latencyDispatcher, NetClock } from './net-clock.js';
 
 /** The client against the emulator's rate limiting: pacing, 429 waits and when they end the run. */
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-/** A client whose virtual clock stands still while a request is on the wire (deterministic with concurrency). */
-async function onNetClock(emulatorOptions: EmulatorOptions, options: Partial<ClientOptions> = {}) {
-  const clock = new NetClock();
-  const emu = await emulator({ clock: clock.now, ...emulatorOptions });
-  const wire = latencyDispatcher(emu.url, clock, 0);
-  closers.push(wire.close);
-  const { client, events } = clientFor(emu, {
-    ...options,
-    dispatcher: wire.dispatcher,
-    now: clock.now,
-    sleep: clock.sleep,
-  });
-  return { emu, client, clock, events };
-}
 
 const FOREVER: EmulatorOptions = { faults: { rateLimitBurst: { every: 0, count: 1 } } };
 
