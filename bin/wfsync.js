@@ -13,7 +13,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  // dist/ is a bundle (scripts/build.mjs): with --verbose, stack traces name the src/ lines its source maps point to
+  // (where the maps are: a development tree; the npm package leaves them out).
+  if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
+  const { main } = await import('../dist/cli.js');
   // The one exit point: main() returns the exit code and never calls process.exit itself.
   process.exitCode = await main(args);
 }

@@ -2,7 +2,6 @@
  * The validate cache's global key: everything besides a file's own bytes, display path and includes that its
  * outcome depends on. A cache written under another key is dropped as a whole.
  */
-import { readFileSync } from 'node:fs';
 import type { LoadLimits } from '../definitions/limits.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 import { hashContent } from './hash.js';
@@ -13,7 +12,7 @@ export const CACHE_FORMAT = 2;
 export interface CacheKeyInput {
   /** wfsync's version. */
   version: string;
-  /** The build's random id (readBuildId), so a rebuilt development tree never trusts an older build's results. */
+  /** The build's random id (currentBuildId), so a rebuilt development tree never trusts an older build's results. */
   build?: string | undefined;
   /** The JavaScript runtime: Unicode tables and ICU (slugs, segmenters) come with it. */
   runtime: string;
@@ -38,23 +37,15 @@ export function currentRuntime(): string {
   return `node ${node}; icu ${icu ?? 'none'}; unicode ${unicode ?? 'unknown'}`;
 }
 
-let buildId: string | undefined | null = null;
+/** Replaced by scripts/build.mjs with the build's random id; not defined when running from the sources. */
+declare const __WFSYNC_BUILD_ID__: string | undefined;
 
 /**
- * The id scripts/build.mjs writes next to the compiled code (dist/build-info.json), read once and only when the
- * cache is used. Undefined when there is none (run from the sources) or it cannot be read: the version alone then.
+ * The id scripts/build.mjs gives each build of dist/. Undefined from the TypeScript sources (under vitest): the
+ * version alone then keys the cache.
  */
-export function readBuildId(): string | undefined {
-  if (buildId !== null) return buildId;
-  buildId = undefined;
-  try {
-    const info: unknown = JSON.parse(readFileSync(new URL('../build-info.json', import.meta.url), 'utf8'));
-    const id = typeof info === 'object' && info !== null ? (info as { id?: unknown }).id : undefined;
-    if (typeof id === 'string' && id !== '') buildId = id;
-  } catch {
-    // No build info: the version still keys the cache.
-  }
-  return buildId;
+export function currentBuildId(): string | undefined {
+  return typeof __WFSYNC_BUILD_ID__ === 'string' ? __WFSYNC_BUILD_ID__ : undefined;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

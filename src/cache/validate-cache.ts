@@ -5,7 +5,7 @@ import { describeFsError, removeStrayTempFiles } from '../state/atomic-write.js'
 import type { RuleOptions } from '../validate/rules/index.js';
 import { VERSION } from '../version.js';
 import type { CacheEntry } from './entry.js';
-import { buildCacheKey, currentRuntime, readBuildId } from './key.js';
+import { buildCacheKey, currentBuildId, currentRuntime } from './key.js';
 import { readStoredCache, type StoredCache, serializeCache, writeStoredCache } from './store.js';
 
 /** Where the cache lives by default, under the project root (`.wfsync/cache/` is git-ignored by `wfsync init`). */
@@ -36,7 +36,7 @@ export function openValidateCache(input: {
       : resolve(input.cwd, input.location);
   const key = buildCacheKey({
     version: VERSION,
-    build: readBuildId(),
+    build: currentBuildId(),
     runtime: currentRuntime(),
     rules: input.rules,
     limits: input.limits,

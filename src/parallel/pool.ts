@@ -27,10 +27,11 @@ export interface FileChecker {
   checkParsed?(file: string, parsed: ParsedFile): FileOutcome;
 }
 
+/** The worker entry beside this code: dist/ is flat (scripts/build.mjs), so beside the chunk that holds it. */
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
 /**
- * Workers run compiled JavaScript: from dist/ the entry exists; from the TypeScript sources (under vitest) it does
+ * Workers run the built JavaScript: from dist/ the entry exists; from the TypeScript sources (under vitest) it does
  * not, and callers check on the main thread instead.
  */
 export function workersAvailable(): boolean {

@@ -22,7 +22,7 @@ import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wfsync = join(root, 'bin/wfsync.js');
-const { startEmulator } = await import(pathToFileURL(join(root, 'dist/emulator/index.js')).href);
+const { startEmulator } = await import(pathToFileURL(join(root, 'dist/emulator.js')).href);
 const count = Number(process.env.BENCH_COUNT ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rlCount = Number(process.env.BENCH_RL_COUNT ?? 300);

@@ -16,7 +16,6 @@ const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
 const floor = join(root, 'test/bench/floor-validate.mjs');
 const schema = join(root, 'schemas/workflow.schema.json');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const { DEFAULT_MIN_FILES_FOR_WORKERS } = await import(join(root, 'dist/parallel/settings.js'));
 
 /** One timed `wfsync validate --format json`; the run fails unless wfsync found nothing at all to report. */
 function runWfsync(workflows, cwd, env, extra = []) {
@@ -40,6 +39,14 @@ function runWfsync(workflows, cwd, env, extra = []) {
   return run;
 }
 
+/** Whether wfsync, left to its defaults, checks these files with worker threads: as its --verbose line says. */
+function usesWorkersByDefault(workflows, cwd) {
+  const { stderr } = runWfsync(workflows, cwd, {}, ['--verbose']);
+  const line = /^wfsync: checked .* on the main thread(?: and (\d+) worker threads?)?$/m.exec(stderr);
+  if (!line) throw new Error(`wfsync --verbose did not say which threads checked the files:\n${stderr}`);
+  return line[1] !== undefined;
+}
+
 const rows = [['files', 'tool', 'wall ms', 'files/s', 'peak RSS MB', 'vs floor', 'vs ajv-cli']];
 for (const count of [1_000, 10_000]) {
   const dir = mkdtempSync(join(tmpdir(), 'wfsync-bench-validate-'));
@@ -47,7 +54,7 @@ for (const count of [1_000, 10_000]) {
   mkdirSync(workflows);
   for (let i = 0; i < count; i++) writeFileSync(join(workflows, `wf-${i}.yaml`), syntheticDefinition(i));
 
-  const byDefault = count >= DEFAULT_MIN_FILES_FOR_WORKERS; // worker threads on, by default
+  const byDefault = usesWorkersByDefault(workflows, dir); // worker threads on, by default
   // Warm: the cache already holds every file (filled here, untouched by the timed runs), as in a repeated local run.
   const cache = ['--cache', '--cache-location', join(dir, 'validate-cache.json')];
   runWfsync(workflows, dir, {}, cache);

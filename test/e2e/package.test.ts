@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { parseSync } from 'rolldown/utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from './helpers.js';
 
@@ -44,6 +45,23 @@ async function wfsync(
   }
 }
 
+/** What a built module imports, statically, re-exported or through `import('…')`, as written (oxc's module record). */
+function importedSpecifiers(file: string, code: string): string[] {
+  const { module, errors } = parseSync(file, code);
+  expect(errors, file).toEqual([]);
+  const fromDynamic = module.dynamicImports.flatMap(({ moduleRequest: { start, end } }) => {
+    const literal = /^(['"`])([^'"`$\\]*)\1$/.exec(code.slice(start, end));
+    return literal ? [literal[2]!] : [];
+  });
+  return [
+    ...module.staticImports.map((i) => i.moduleRequest.value),
+    ...module.staticExports.flatMap((e) =>
+      e.entries.flatMap((x) => (x.moduleRequest ? [x.moduleRequest.value] : [])),
+    ),
+    ...fromDynamic,
+  ];
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -65,16 +83,23 @@ describe('the npm package', () => {
       'LICENSE',
       'README.md',
       'bin/wfsync.js',
-      'dist/cli/main.js',
+      'dist/cli.js',
+      'dist/worker.js',
       'schemas/workflow.schema.json',
       'schemas/config.schema.json',
     ])
       expect(files).toContain(needed);
-    // Every module of src/ is there, compiled: a stale or partial dist/ would ship a broken CLI.
-    const expected = filesUnder(join(ROOT, 'src'))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-      .map((f) => `dist/${f.replace(/\.ts$/, '.js')}`);
-    expect(expected.filter((f) => !files.includes(f))).toEqual([]);
+    // dist/ is a bundle (scripts/build.mjs): every chunk a packed file imports is packed too. A stale or partial
+    // dist/ would ship a broken CLI.
+    const unresolved: string[] = [];
+    for (const file of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) {
+      for (const specifier of importedSpecifiers(file, readFileSync(join(ROOT, file), 'utf8'))) {
+        if (!specifier.startsWith('.')) continue;
+        const target = join('dist', specifier).split('\\').join('/');
+        if (!files.includes(target)) unresolved.push(`${file} → ${specifier}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
 
     expect(pkg.license).toBe('MIT');
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
@@ -83,11 +108,10 @@ describe('the npm package', () => {
   it('every package the built code imports is a runtime dependency (devDependencies are not installed for users)', () => {
     const imported = new Set<string>();
     for (const file of filesUnder(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'))) {
-      const text = readFileSync(join(ROOT, 'dist', file), 'utf8');
-      for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*'([^.'/][^']*)'/g)) {
-        if (specifier!.startsWith('node:')) continue;
-        const parts = specifier!.split('/');
-        imported.add(specifier!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+      for (const specifier of importedSpecifiers(file, readFileSync(join(ROOT, 'dist', file), 'utf8'))) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
       }
     }
     expect(imported.size).toBeGreaterThan(5);

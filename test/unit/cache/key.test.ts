@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCacheKey, type CacheKeyInput, currentRuntime, readBuildId } from '../../../src/cache/key.js';
+import { buildCacheKey, type CacheKeyInput, currentBuildId, currentRuntime } from '../../../src/cache/key.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 
 const BASE: CacheKeyInput = {
@@ -70,8 +70,8 @@ describe('currentRuntime', () => {
   });
 });
 
-describe('readBuildId', () => {
-  it('is undefined from the TypeScript sources, which scripts/build.mjs never writes to', () => {
-    expect(readBuildId()).toBeUndefined();
+describe('currentBuildId', () => {
+  it('is undefined from the TypeScript sources: only scripts/build.mjs defines it', () => {
+    expect(currentBuildId()).toBeUndefined();
   });
 });
