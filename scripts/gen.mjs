@@ -120,32 +120,16 @@ async function generateTypes(spec, schema) {
 }
 
 /**
- * ajv's standalone ESM output still says require("…") for its runtime helpers: turn those into imports. Loaders
- * disagree on what a CommonJS default import is (Node: module.exports; vitest: exports.default), so the namespace
- * is imported and module.exports rebuilt from it: exactly what require() would have returned.
+ * ajv's standalone ESM output still says require("…") for its runtime helpers (CommonJS modules): give it a
+ * require. Loading them with require() rather than import costs a few milliseconds less at every start-up, on every
+ * thread (no ES module wrapper, no export scan), and both Node and vitest agree on what require() returns.
  */
 function toEsm(code) {
-  const modules = [];
-  const body = code.replace(/require\("([^"]+)"\)/g, (_match, specifier) => {
-    let index = modules.indexOf(specifier);
-    if (index === -1) index = modules.push(specifier) - 1;
-    return `__runtime${index}`;
-  });
-  const imports = modules.map((specifier, i) => {
-    const file = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`;
-    return `import * as __namespace${i} from '${file}';`;
-  });
-  const bindings = modules.map((_specifier, i) => `const __runtime${i} = __commonjs(__namespace${i});`);
-  const helper = [
-    'function __commonjs(namespace) {',
-    '  const value = namespace.default;',
-    '  return value && value.__esModule ? value : namespace;',
-    '}',
-  ];
+  const required = code.match(/require\("[^"]+"\)/g) ?? [];
   return {
-    imports,
-    prelude: modules.length > 0 ? [...helper, ...bindings] : [],
-    body: body.replace(/^"use strict";\n?/, ''),
+    imports: required.length > 0 ? ["import { createRequire } from 'node:module';"] : [],
+    prelude: required.length > 0 ? ['const require = createRequire(import.meta.url);'] : [],
+    body: code.replace(/^"use strict";\n?/, ''),
   };
 }
 

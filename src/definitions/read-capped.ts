@@ -1,8 +1,10 @@
 import { readSync } from 'node:fs';
 
 /**
- * Reads an open file to the end, never more than one byte past `maxBytes` (enough for the caller to report "too
- * large"). `expected` (fstat's size) is only a first guess for the buffer: the file may grow or shrink meanwhile.
+ * Reads an open regular file (the callers check with fstat) to its end, never more than one byte past `maxBytes`
+ * (enough for the caller to report "too large"). `expected` (fstat's size) is only a first guess for the buffer:
+ * the file may grow or shrink meanwhile. A read that returns less than it was asked for has reached the end (for a
+ * regular file, read(2) returns short only there), which saves a last read that would return 0 (~1 µs a file).
  */
 export function readCapped(fd: number, maxBytes: number, expected = 64 * 1024): Uint8Array {
   let buffer = new Uint8Array(Math.min(expected, maxBytes) + 1);
@@ -14,9 +16,10 @@ export function readCapped(fd: number, maxBytes: number, expected = 64 * 1024): 
       bigger.set(buffer);
       buffer = bigger;
     }
-    const read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (read === 0) break;
+    const wanted = buffer.length - length;
+    const read = readSync(fd, buffer, length, wanted, null);
     length += read;
+    if (read < wanted) break;
   }
   return buffer.subarray(0, length);
 }
