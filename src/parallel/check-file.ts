@@ -7,7 +7,6 @@ import {
   type IncludedText,
   includedTextsFor,
   includesOf,
-  type ResolvedInclude,
 } from '../definitions/includes.js';
 import type { LoadLimits } from '../definitions/limits.js';
 import { type DefinitionSource, loadDefinitionBytes, readDefinitionBytes } from '../definitions/read.js';
@@ -16,6 +15,7 @@ import type { LoadedDefinition } from '../definitions/types.js';
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { buildFileValidation } from '../validate/index.js';
 import type { RuleOptions } from '../validate/rules/index.js';
+import { type DeclinedFile, type ParsedFile, readParsedFile } from './parse-file.js';
 
 /** What every worker is started with (structured-cloned: plain data only). */
 export interface CheckSetup {
@@ -93,30 +93,17 @@ function checkDefinitionBytesSlow(
 }
 
 /**
- * A file as a worker thread reads it for the main thread to validate (the pipeline in pool.ts): what the fast path
- * read, or the file's whole outcome when the fast path could not vouch for it (checked in full where it was read).
- * Plain data: it crosses threads.
- */
-export type ParsedFile =
-  | { parsed: { value: unknown; includes?: readonly ResolvedInclude[] } }
-  | { outcome: FileOutcome };
-
-/**
- * The first half of checkDefinitionFile (on a worker): read and parse. Not for the validate cache, whose outcomes
- * need the bytes' fingerprint (`setup.fingerprint` is ignored here).
+ * The first half of checkDefinitionFile (on a worker): read and parse (parse-file.ts), and a file the fast path could
+ * not vouch for checked in full where it was read.
  */
 export function parseDefinitionFile(file: string, setup: CheckSetup): ParsedFile {
-  const absolute = path.resolve(setup.cwd, file);
-  const read = readDefinitionBytes(absolute, file, setup.limits);
-  if (!('bytes' in read)) return { outcome: { diagnostics: read.diagnostics } };
-  const source: DefinitionSource = { absolute, file, limits: setup.limits };
-  const fast = parseDefinitionBytesFast(read.bytes, source);
-  if (fast === undefined) {
-    return { outcome: checkDefinitionBytesSlow(read.bytes, source, setup, plainFinish) };
-  }
-  const includes = includesOf(fast);
-  // No text: it would double what crosses threads, and only findings need it, which are redone from the file.
-  return { parsed: includes.length > 0 ? { value: fast.value, includes } : { value: fast.value } };
+  const read = readParsedFile(file, setup);
+  return 'declined' in read ? checkDeclinedFile(read, setup) : read;
+}
+
+/** The outcome of a file the fast path could not vouch for: the reference path, in full. */
+export function checkDeclinedFile({ declined }: DeclinedFile, setup: CheckSetup): ParsedFile {
+  return { outcome: checkDefinitionBytesSlow(declined.bytes, declined.source, setup, plainFinish) };
 }
 
 /**

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CheckSetup, FileOutcome, ParsedFile } from './check-file.js';
+import type { CheckSetup, FileOutcome } from './check-file.js';
+import type { ParsedFile } from './parse-file.js';
 import type { WorkerSettings } from './settings.js';
 
 /**

@@ -1,10 +1,14 @@
 /**
  * Worker thread entry (runs from dist/ only): checks or parses the chunks of files the main thread sends (pool.ts),
- * one at a time, and answers each with its outcomes or parsed files in the same order. An exception here is a bug; it reaches the main thread as the
- * worker's `error` event and fails the run.
+ * one at a time, and answers each with its outcomes or parsed files in the same order. An exception here is a bug; it
+ * reaches the main thread as the worker's `error` event and fails the run.
+ *
+ * Parsing needs only parse-file.ts. The validators and rules (check-file.ts) load on first need: a chunk to check in
+ * full, or a file the fast path could not vouch for. A worker that only parses, the usual case, never loads them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CheckSetup, checkDefinitionFile, parseDefinitionFile } from './check-file.js';
+import type { CheckSetup } from './check-file.js';
+import { type ParsedFile, readParsedFile } from './parse-file.js';
 import type { ChunkRequest, ChunkResult } from './pool.js';
 
 // yaml's parser reads `process.env.LOG_TOKENS` once per token, and process.env is a native interceptor, slow to
@@ -16,10 +20,26 @@ const setup = workerData as CheckSetup;
 const port = parentPort;
 if (port === null) throw new Error('worker.js must run in a worker thread');
 
-port.on('message', ({ files, mode }: ChunkRequest) => {
-  const result: ChunkResult =
-    mode === 'parse'
-      ? { parsed: files.map((file) => parseDefinitionFile(file, setup)) }
-      : { outcomes: files.map((file) => checkDefinitionFile(file, setup)) };
-  port.postMessage(result);
+let checking: Promise<typeof import('./check-file.js')> | undefined;
+const checkFile = () => {
+  checking ??= import('./check-file.js');
+  return checking;
+};
+
+async function answer({ files, mode }: ChunkRequest): Promise<ChunkResult> {
+  if (mode === 'check') {
+    const { checkDefinitionFile } = await checkFile();
+    return { outcomes: files.map((file) => checkDefinitionFile(file, setup)) };
+  }
+  const read = files.map((file) => readParsedFile(file, setup));
+  if (read.every((file): file is ParsedFile => !('declined' in file))) return { parsed: read };
+  const { checkDeclinedFile } = await checkFile();
+  return { parsed: read.map((file) => ('declined' in file ? checkDeclinedFile(file, setup) : file)) };
+}
+
+// One chunk at a time, answered in the order received, even when one waits for check-file.ts to load. A failure
+// rejects the chain for good: unhandled, it ends the worker with an `error` event.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (request: ChunkRequest) => {
+  queue = queue.then(async () => port.postMessage(await answer(request)));
 });
