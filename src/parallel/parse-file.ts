@@ -13,6 +13,12 @@ import type { CheckSetup, FileOutcome } from './check-file.js';
  * A file as a worker thread reads it for the main thread to validate: what the fast path read, or the file's whole
  * outcome when the fast path could not vouch for it (checked in full where it was read). Plain data: it crosses
  * threads.
+ *
+ * A chunk of `parsed` entries only crosses as JSON (pool.ts ChunkResult), which costs both threads less than the
+ * structured clone (~3% of a 10,000-file run): exact, because a value the fast path vouches for holds nothing JSON
+ * would change. No undefined, no -0, NaN or infinity (fast-parse.ts refuses any number not written as JavaScript
+ * prints it), only plain objects, arrays, strings, finite numbers, booleans and null; the property tests check it.
+ * An outcome's diagnostics are not held to that, so a chunk with any outcome is cloned as it is.
  */
 export type ParsedFile =
   | { parsed: { value: unknown; includes?: readonly ResolvedInclude[] } }

@@ -18,8 +18,11 @@ export interface ChunkRequest {
   mode: 'check' | 'parse';
 }
 
-/** A worker's answer to a chunk, one entry per file in its order. */
-export type ChunkResult = { outcomes: FileOutcome[] } | { parsed: ParsedFile[] };
+/**
+ * A worker's answer to a chunk, one entry per file in its order. `parsedJson`: ParsedFile[] as JSON, for a chunk
+ * whose every entry is `parsed` (see ParsedFile).
+ */
+export type ChunkResult = { outcomes: FileOutcome[] } | { parsed: ParsedFile[] } | { parsedJson: string };
 
 /** How this thread checks a file; and, when it can, how it validates a file a worker parsed. */
 export interface FileChecker {
@@ -139,7 +142,9 @@ export async function checkFilesInWorkers(
       };
       worker.on('message', (result: ChunkResult) => {
         const start = pending.shift() ?? 0; // a worker answers its chunks in the order it got them
-        if ('parsed' in result) parsedChunks.push({ start, parsed: result.parsed });
+        if ('parsedJson' in result) {
+          parsedChunks.push({ start, parsed: JSON.parse(result.parsedJson) as ParsedFile[] });
+        } else if ('parsed' in result) parsedChunks.push({ start, parsed: result.parsed });
         else
           result.outcomes.forEach((outcome, i) => {
             outcomes[start + i] = outcome;

@@ -42,6 +42,10 @@ function agreesWithReference(text: string): boolean {
     );
   }
   expect(fast.text).toBe(reference.definition?.text);
+  // Exact through JSON, as a worker sends it to the main thread (parallel/parse-file.ts).
+  if (!sameValue(JSON.parse(JSON.stringify(fast.value)), fast.value)) {
+    expect.fail(`the value changes through JSON for ${JSON.stringify(text)}: ${JSON.stringify(fast.value)}`);
+  }
   for (const key of Object.keys(fast.value as object).slice(0, 3)) {
     const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     expect(fast.locate(pointer)).toEqual(reference.definition?.locate(pointer));

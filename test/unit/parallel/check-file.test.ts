@@ -41,9 +41,16 @@ describe('parseDefinitionFile + checkParsedFile (a worker parses, the main threa
     const files = Object.keys(FILES).filter((file) => !file.includes('/texts/') && !file.endsWith('.keep'));
     files.push('workflows/folder.yaml', 'workflows/not-there.yaml');
     for (const file of files) {
-      // structuredClone: what postMessage does to it on the way from a worker.
-      const parsed = structuredClone(parseDefinitionFile(file, setup));
-      expect(checkParsedFile(file, parsed, setup), file).toEqual(checkDefinitionFile(file, setup));
+      // structuredClone: what postMessage does to it on the way from a worker; a `parsed` entry may also cross as
+      // JSON (worker.ts, when its whole chunk is such entries).
+      const read = parseDefinitionFile(file, setup);
+      const expected = checkDefinitionFile(file, setup);
+      expect(checkParsedFile(file, structuredClone(read), setup), file).toStrictEqual(expected);
+      if ('parsed' in read) {
+        const viaJson = JSON.parse(JSON.stringify(read)) as typeof read;
+        expect(viaJson, file).toStrictEqual(read);
+        expect(checkParsedFile(file, viaJson, setup), file).toStrictEqual(expected);
+      }
     }
     // The kinds above really produce findings, of reading, YAML, schema and rules, inside includes too.
     const codes = (file: string) =>
