@@ -82,6 +82,16 @@ describe('findDefinitionFiles', () => {
     expect(await findDefinitionFiles(['w/a/'], { cwd, defaultDir: 'w' })).toEqual(['w/a/b/c.yaml']);
   });
 
+  it('names the files of directories above the working directory, which lies on the way, relative to it', async () => {
+    const root = await tempDir();
+    await touch(root, 'top.yaml', 'a/mid.yaml', 'a/b/here.yaml', 'a/b/c/below.yaml', 'a/side/s.yaml');
+    const cwd = path.join(root, 'a/b');
+    const expected = ['../../top.yaml', '../mid.yaml', '../side/s.yaml', 'c/below.yaml', 'here.yaml'];
+    expect(await findDefinitionFiles(['../..'], { cwd, defaultDir: 'w' })).toEqual(expected);
+    expect(await findDefinitionFiles([root], { cwd, defaultDir: 'w' })).toEqual(expected);
+    expect(await findDefinitionFiles(['..'], { cwd, defaultDir: 'w' })).toEqual(expected.slice(1));
+  });
+
   it('returns [] for a directory without definitions', async () => {
     const cwd = await tempDir();
     await touch(cwd, 'w/readme.md');
