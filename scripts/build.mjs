@@ -7,8 +7,8 @@
 //
 // The layout is flat, every file straight in dist/: the entries cli.js, worker.js (the validate worker thread, found
 // by parallel/pool.ts as ./worker.js next to its own chunk) and emulator.js (the local service, for the sync
-// benchmark), and shared chunks loaded on demand, so a command loads only its own code (`--version` and `--help`
-// load none of the commands). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
+// benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
+// nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
