@@ -96,7 +96,7 @@ export function readIncludeFile(request: IncludeRequest): IncludeRead {
     if (stats.isDirectory()) return unreadable(display, 'it is a directory');
     if (!stats.isFile()) return unreadable(display, 'it is not a regular file');
     // fstat's size first (nothing read for a huge file), then what was read (the file may grow meanwhile).
-    const bytes = stats.size > request.maxBytes ? undefined : readCapped(fd, request.maxBytes);
+    const bytes = stats.size > request.maxBytes ? undefined : readCapped(fd, request.maxBytes, stats.size);
     if (bytes === undefined || bytes.length > request.maxBytes) {
       const size = Math.max(stats.size, bytes?.length ?? 0);
       const message = `${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(request.maxBytes)} limit for an included file`;
