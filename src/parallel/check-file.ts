@@ -14,6 +14,7 @@ import { parseDefinitionBytesFast } from '../definitions/read-fast.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { buildFileValidation } from '../validate/index.js';
+import { identifierOf } from '../validate/rules/identifier-duplicate.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 import { type DeclinedFile, type ParsedFile, readParsedFile } from './parse-file.js';
 
@@ -97,13 +98,14 @@ function checkDefinitionBytesSlow(
  * not vouch for checked in full where it was read.
  */
 export function parseDefinitionFile(file: string, setup: CheckSetup): ParsedFile {
-  const read = readParsedFile(file, setup);
-  return 'declined' in read ? checkDeclinedFile(read, setup) : read;
+  return settleParsedFile(readParsedFile(file, setup), setup);
 }
 
-/** The outcome of a file the fast path could not vouch for: the reference path, in full. */
-export function checkDeclinedFile({ declined }: DeclinedFile, setup: CheckSetup): ParsedFile {
-  return { outcome: checkDefinitionBytesSlow(declined.bytes, declined.source, setup, plainFinish) };
+/** What a worker sends for a file it read: as read, or, when the fast path declined it, its outcome in full. */
+export function settleParsedFile(read: ParsedFile | DeclinedFile, setup: CheckSetup): ParsedFile {
+  if (!('declined' in read)) return read;
+  const { bytes, source } = read.declined;
+  return { outcome: checkDefinitionBytesSlow(bytes, source, setup, plainFinish) };
 }
 
 /**
@@ -152,18 +154,4 @@ const plainFinish: Finish = (diagnostics, text, definition) => {
  */
 function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/**
- * The identifier `identifier-duplicate` compares, read the way that rule reads it (any parsed value, valid or not).
- * It only picks the files worth a second look: the rule itself then runs on those files.
- */
-export function identifierOf(value: unknown): string | undefined {
-  if (!isRecord(value) || !Array.isArray(value.triggers)) return undefined;
-  const trigger: unknown = value.triggers[0];
-  return isRecord(trigger) && typeof trigger.identifier === 'string' ? trigger.identifier : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

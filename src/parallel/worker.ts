@@ -35,8 +35,8 @@ async function answer({ files, mode }: ChunkRequest): Promise<ChunkResult> {
   // The usual chunk, every file read by the fast path: as JSON (see ParsedFile), cheaper to send and receive.
   if (read.every((file) => 'parsed' in file)) return { parsedJson: JSON.stringify(read) };
   if (read.every((file): file is ParsedFile => !('declined' in file))) return { parsed: read };
-  const { checkDeclinedFile } = await checkFile();
-  return { parsed: read.map((file) => ('declined' in file ? checkDeclinedFile(file, setup) : file)) };
+  const { settleParsedFile } = await checkFile();
+  return { parsed: read.map((file) => settleParsedFile(file, setup)) };
 }
 
 // One chunk at a time, answered in the order received, even when one waits for check-file.ts to load. A failure

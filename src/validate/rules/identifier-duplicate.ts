@@ -16,7 +16,11 @@ export interface ProjectFinding {
   message: string;
 }
 
-function identifierOf(value: unknown): string | undefined {
+/**
+ * The identifier this rule compares: `triggers[0].identifier` of any parsed value, valid or not. Also how validate's
+ * per-file outcomes pick the files worth a second look (parallel/check-file.ts).
+ */
+export function identifierOf(value: unknown): string | undefined {
   if (!isRecord(value) || !Array.isArray(value.triggers)) return undefined;
   const trigger: unknown = value.triggers[0];
   return isRecord(trigger) && typeof trigger.identifier === 'string' ? trigger.identifier : undefined;
