@@ -7,6 +7,7 @@ import {
   sortDiagnostics,
   splitPointer,
 } from '../../src/diagnostic.js';
+import { runs } from '../helpers/fc-runs.js';
 import * as reference from './rules/reference/diagnostic.js';
 
 /** Segments full of the two characters RFC 6901 escapes, and of what looks like an escape already. */
@@ -41,7 +42,7 @@ describe('pointer and sort helpers give what they gave before the allocation wor
           expect(joinPointer(base, ...segments)).toBe(reference.joinPointer(base, ...segments));
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -54,7 +55,7 @@ describe('pointer and sort helpers give what they gave before the allocation wor
         for (const other of [text, `/${text}`])
           expect(splitPointer(other)).toEqual(reference.splitPointer(other));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -65,7 +66,7 @@ describe('pointer and sort helpers give what they gave before the allocation wor
         expect(sorted).toEqual(reference.sortDiagnostics(diagnostics));
         expect(sorted).not.toBe(diagnostics);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

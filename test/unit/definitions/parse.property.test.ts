@@ -4,6 +4,7 @@ import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { ParseResult } from '../../../src/definitions/types.js';
 import { findInvalidUtf8 } from '../../../src/definitions/utf8.js';
 import type { Span } from '../../../src/diagnostic.js';
+import { runs } from '../../helpers/fc-runs.js';
 
 const encoder = new TextEncoder();
 /** Lenient decode, BOM dropped: the text positions refer to (up to the first bad byte, for broken files). */
@@ -117,7 +118,7 @@ describe('parseDefinition never throws and always answers (property-based)', () 
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
         checkContract(encoder.encode(text));
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -126,7 +127,7 @@ describe('parseDefinition never throws and always answers (property-based)', () 
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
         checkContract(bytes);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -140,7 +141,7 @@ describe('parseDefinition never throws and always answers (property-based)', () 
           for (const pointer of pointers) expectInside(result.definition.locate(pointer), lines);
         }
       }),
-      { numRuns: 600 },
+      { numRuns: runs(600) },
     );
   });
 
@@ -153,7 +154,7 @@ describe('parseDefinition never throws and always answers (property-based)', () 
         expect(result.diagnostics).toEqual([]);
         expect(result.definition?.value).toEqual(value);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -175,7 +176,7 @@ describe('parseDefinition never throws and always answers (property-based)', () 
       fc.property(pointer, fc.constantFrom<'value' | 'key'>('value', 'key'), (p, target) => {
         expectInside(definition.locate(p, target), lines);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -205,7 +206,7 @@ describe('findInvalidUtf8 agrees with the WHATWG decoder', () => {
           expect(valid(bytes.subarray(bad, bad + 4))).toBe(false);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

@@ -6,6 +6,7 @@ import {
   scanTemplateAsServer,
   textSourcesOfStep,
 } from '../../../src/derive/index.js';
+import { runs } from '../../helpers/fc-runs.js';
 import { template, tidyWorkflowValue, workflowValue } from '../rules/workflow-arbitraries.js';
 import * as reference from './reference/index.js';
 
@@ -64,7 +65,7 @@ describe('derive gives what it gave before the allocation work (differential, pr
         same(scan, reference.scanTemplateAsServer(source));
         if (scan.usages.length > 0) extracted++;
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(extracted).toBeGreaterThan(600); // about 1,050 in practice
   });
@@ -78,7 +79,7 @@ describe('derive gives what it gave before the allocation work (differential, pr
           same(deriveTrigger(workflow, { extraction }), reference.deriveTrigger(workflow, { extraction }));
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -98,7 +99,7 @@ describe('derive gives what it gave before the allocation work (differential, pr
           }
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('derive gives what it gave before the allocation work (differential, pr
         const name = parts.join('');
         expect(isSystemVariable(name)).toBe(reference.isSystemVariable(name));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   textSourcesOfStep,
 } from '../../../src/derive/index.js';
 import type { TemplateScan } from '../../../src/derive/types.js';
+import { runs } from '../../helpers/fc-runs.js';
 
 // Handlebars built from a small grammar (helpers, blocks, block params, else, literals, sub-expressions, hashes),
 // then sometimes cut at a random place, so both the walkers and the error paths get exercised.
@@ -137,7 +138,7 @@ describe('derive never throws and stays well-formed', () => {
         // Both parse with the same parser: a template Handlebars rejects fails the same way in both.
         if (scan.error) expect(server.error).toEqual(scan.error);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -147,7 +148,7 @@ describe('derive never throws and stays well-formed', () => {
         for (const slug of [slugifyV1(name), slugifyV2(name)])
           expect(slug).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -164,7 +165,7 @@ describe('derive never throws and stays well-formed', () => {
           expect(trigger.reservedVariables.length).toBeLessThanOrEqual(2);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

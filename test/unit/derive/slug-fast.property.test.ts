@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { librarySlugV1, librarySlugV2, slugifyV1, slugifyV2 } from '../../../src/derive/slug.js';
 import { fastSlugV1, fastSlugV2 } from '../../../src/derive/slug-fast.js';
+import { runs } from '../../helpers/fc-runs.js';
 
 const ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
 const PUNCTUATION = ASCII.filter((char) => /[!-/:-@[-`{-~]/.test(char));
@@ -55,7 +56,7 @@ function answered(arbitrary: fc.Arbitrary<string>, numRuns: number): number {
     fc.property(arbitrary, (name) => {
       if (agrees(name)) count++;
     }),
-    { numRuns },
+    { numRuns: runs(numRuns) },
   );
   return count;
 }
@@ -64,15 +65,15 @@ function answered(arbitrary: fc.Arbitrary<string>, numRuns: number): number {
 // over `aAbBsStT09 '-_&^`$%.\` and \x1f, and every string of up to 6 over `aAsStT0'^&`.
 describe('the ASCII slug fast paths agree with the libraries (property-based)', () => {
   it('on names built from the cases the libraries treat specially', () => {
-    expect(answered(grammarName, 5000)).toBeGreaterThan(2500);
+    expect(answered(grammarName, 5000)).toBeGreaterThan(runs(5000) / 2);
   });
 
   it('on very long names', () => {
-    expect(answered(longName, 200)).toBe(200);
+    expect(answered(longName, 200)).toBe(runs(200));
   });
 
   it('on any ASCII string, control characters included', () => {
-    expect(answered(anyAscii, 5000)).toBe(5000);
+    expect(answered(anyAscii, 5000)).toBe(runs(5000));
   });
 
   it('on fully random strings (declining all but the ASCII ones)', () => {

@@ -5,6 +5,7 @@ import { slugifyV1 } from '../../../src/derive/index.js';
 import type { WorkflowDefinition, WorkflowStep } from '../../../src/generated/workflow.js';
 import { buildDefinitionFromRemote, compareWorkflow } from '../../../src/plan/index.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
+import { runs } from '../../helpers/fc-runs.js';
 import { desiredOf, GROUPS, storedFor } from './helpers.js';
 
 /**
@@ -157,7 +158,7 @@ describe('compareWorkflow on generated definitions', () => {
         const desired = desiredOf(def);
         expect(compareWorkflow(desired, storedFor(desired.body))).toEqual({ changes: [], diff: '' });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -174,7 +175,7 @@ describe('compareWorkflow on generated definitions', () => {
         expect(compareWorkflow(adopted, stored).changes).toEqual([]);
         expect(buildDefinitionFromRemote(storedFor(adopted.body), { groups: GROUPS })).toEqual(pulled);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -192,7 +193,7 @@ describe('compareWorkflow on generated definitions', () => {
         );
         expect(diff).toContain(`+++ ${desired.file}`);
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 });

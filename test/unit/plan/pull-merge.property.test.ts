@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isScalar, parseDocument } from 'yaml';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { mergePulledDefinition } from '../../../src/plan/pull-merge.js';
+import { runs } from '../../helpers/fc-runs.js';
 import { exampleDefinitions } from './helpers.js';
 import { asCompared, exampleText, FRESH, lineDiff, read } from './pull-merge-helpers.js';
 
@@ -162,7 +163,7 @@ describe('mergePulledDefinition: properties', () => {
         expect(result.changed.length > 0 || result.text === ex.text).toBe(true);
         expectMerged(ex.text, pulled);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -178,7 +179,7 @@ describe('mergePulledDefinition: properties', () => {
           expectMerged(expectMerged(ex.text, once), twice);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 
@@ -209,7 +210,7 @@ describe('mergePulledDefinition: properties', () => {
         expect(diff.removed).toHaveLength(1);
         expect(diff.added).toHaveLength(1);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redact } from '../../../src/remote/redact.js';
+import { runs } from '../../helpers/fc-runs.js';
 
 describe('redact', () => {
   it('removes every occurrence of a secret, and its URL-encoded form', () => {
@@ -31,7 +32,7 @@ describe('redact', () => {
           expect(redact(text, [secret]).includes(secret)).toBe(false);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

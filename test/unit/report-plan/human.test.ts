@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanAction } from '../../../src/plan/types.js';
 import { MAX_IN_SYNC_LINES, renderPlanHuman, renderSyncHuman } from '../../../src/report/plan/human.js';
 import { MAX_CHANGES_LISTED } from '../../../src/report/plan/text.js';
+import { runs } from '../../helpers/fc-runs.js';
 import { buildFixturePlan, change, diagnostic, item, planOf, syncOf, yamlDiff } from './fixture-plan.js';
 
 const plain = { color: false, command: 'plan' } as const;
@@ -146,7 +147,7 @@ describe('renderPlanHuman', () => {
           expect(out).not.toMatch(/[\x1b\u009b\u202e]/);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

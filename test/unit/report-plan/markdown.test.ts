@@ -12,6 +12,7 @@ import {
   renderSyncStepSummary,
   SYNC_COMMENT_MARKER,
 } from '../../../src/report/plan/markdown.js';
+import { runs } from '../../helpers/fc-runs.js';
 import {
   buildFixturePlan,
   buildFixtureSync,
@@ -164,7 +165,7 @@ describe('renderPlanMarkdown', () => {
         const attention = items.filter((i) => i.action !== 'in-sync').length;
         expect(shown + Number(notice?.[1] ?? 0)).toBe(attention);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../../src/diagnostic.js';
 import { buildFileValidation, buildValidation } from '../../../src/validate/index.js';
 import { KNOWN_RULE_CODES, type RuleOptions } from '../../../src/validate/rules/index.js';
 import { syntheticDefinition } from '../../bench/synthetic.mjs';
+import { runs } from '../../helpers/fc-runs.js';
 import { editedWorkflow } from '../definitions/yaml-arbitraries.js';
 import { loadYaml } from './load.js';
 import * as reference from './reference/validate.js';
@@ -50,7 +51,7 @@ describe('the rules give what they gave before the allocation work (differential
       fc.property(tidyWorkflowText, ruleOptions, (text, options) => {
         if (sameAsReference([text], options).length === 0) clean++;
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
     expect(clean).toBeGreaterThan(150); // about 270 in practice
   });
@@ -61,7 +62,7 @@ describe('the rules give what they gave before the allocation work (differential
       fc.property(fc.array(workflowText, { minLength: 1, maxLength: 2 }), ruleOptions, (texts, options) => {
         for (const d of sameAsReference(texts, options)) seen.set(d.code, (seen.get(d.code) ?? 0) + 1);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     // Not vacuous: every rule reports somewhere.
     for (const code of KNOWN_RULE_CODES) {
@@ -74,7 +75,7 @@ describe('the rules give what they gave before the allocation work (differential
       fc.property(editedWorkflow.filter(loads), ruleOptions, (text, options) => {
         sameAsReference([text], options);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

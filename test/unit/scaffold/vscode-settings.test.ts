@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsoncValue, parseJsonc } from '../../../src/scaffold/jsonc.js';
 import { buildSettingsMerge, type SchemaMapping, snippetFor } from '../../../src/scaffold/vscode-settings.js';
+import { runs } from '../../helpers/fc-runs.js';
 
 const MAPPING: SchemaMapping = {
   schema: 'node_modules/wfsync/schemas/workflow.schema.json',
@@ -202,7 +203,7 @@ describe('buildSettingsMerge', () => {
         // A second run finds nothing to add.
         expect(buildSettingsMerge(result, MAPPING)).toEqual({ status: 'unchanged' });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
