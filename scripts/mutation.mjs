@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import picomatch from 'picomatch';
 import { MUTATION_BATCHES } from './mutation-batches.mjs';
+import { checkTargets, score, tally } from './mutation-score.mjs';
 
 const args = process.argv.slice(2);
 const reportOnly = args.includes('--report-only');
@@ -36,21 +36,7 @@ if (!reportOnly) {
   }
 }
 
-/** Stryker's mutation score: detected (killed, timed out) over valid (detected, survived, not covered). */
-function tally(mutants) {
-  const t = { detected: 0, valid: 0, survived: 0, noCoverage: 0 };
-  for (const m of mutants) {
-    if (m.status === 'Killed' || m.status === 'Timeout') t.detected++;
-    else if (m.status === 'Survived') t.survived++;
-    else if (m.status === 'NoCoverage') t.noCoverage++;
-    else continue;
-    t.valid++;
-  }
-  return t;
-}
-const score = (t) => (t.valid === 0 ? 100 : (100 * t.detected) / t.valid);
-const pct = (t) => `${score(t).toFixed(1)}%`.padStart(7);
-
+const pct = (value) => `${value.toFixed(1)}%`.padStart(7);
 let missed = false;
 for (const batch of batches) {
   const file = `reports/mutation/${batch.name}/mutation.json`;
@@ -60,22 +46,19 @@ for (const batch of batches) {
     continue;
   }
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  console.log(
+    `\n${batch.name}: file, score, survived, not covered (report: reports/mutation/${batch.name}/)`,
+  );
   const files = Object.entries(report.files).map(([path, f]) => [relative(process.cwd(), path), f.mutants]);
-  console.log(`\n${batch.name}: file, score, survived, not covered`);
   for (const [path, mutants] of files.sort(([a], [b]) => a.localeCompare(b))) {
     const t = tally(mutants);
-    console.log(
-      `  ${path.padEnd(44)} ${pct(t)}  ${String(t.survived).padStart(4)}  ${String(t.noCoverage).padStart(4)}`,
-    );
+    const counts = `${String(t.survived).padStart(4)}  ${String(t.noCoverage).padStart(4)}`;
+    console.log(`  ${path.padEnd(44)} ${pct(score(t))}  ${counts}`);
   }
-  for (const target of batch.targets) {
-    const match = picomatch(target.glob);
-    const t = tally(files.filter(([path]) => match(path)).flatMap(([, mutants]) => mutants));
-    const ok = score(t) >= target.score;
-    if (!ok) missed = true;
-    console.log(
-      `  ${ok ? 'met    ' : 'MISSED '} ${target.glob.padEnd(36)} ${pct(t)} (target ${target.score}%)`,
-    );
+  for (const target of checkTargets(report, batch.targets)) {
+    if (!target.met) missed = true;
+    const verdict = target.met ? 'met    ' : 'MISSED ';
+    console.log(`  ${verdict} ${target.glob.padEnd(36)} ${pct(target.reached)} (target ${target.score}%)`);
   }
 }
 process.exit(broken ? 2 : missed ? 1 : 0);
