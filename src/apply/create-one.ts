@@ -100,7 +100,7 @@ async function identifierMismatch(
   try {
     holder = await runForWorkflow(identifier, () => ctx.client.getWorkflow(identifier));
   } catch {
-    holder = undefined; // cannot tell: recording is the side that never creates twice
+    // Cannot tell (holder stays undefined): recording is the side that never creates twice.
   }
   if (holder !== undefined && holder._id !== id) {
     await clearQuietly(ctx.store, identifier);

@@ -2,6 +2,7 @@ import { RemoteError, type ServiceClient, type WorkflowResponse } from '../remot
 import type { PendingCreate } from '../state/types.js';
 import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
+import { lookupIdentifiersFor } from './idempotency.js';
 import { endsCommand } from './remote-failure.js';
 import type { ApplyStore } from './store.js';
 import { runForWorkflow } from './workflow-context.js';
@@ -31,9 +32,11 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
   const { client, store } = input;
   const emit = guardedEmitter(input.onEvent);
   const now = input.now ?? (() => new Date());
-  const entries = Object.values(store.snapshot.pending).sort((a, b) =>
-    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
-  );
+  const { pending } = store.snapshot;
+  // In identifier order (each entry's key is its identifier: the state file is refused otherwise).
+  const entries = Object.keys(pending)
+    .sort()
+    .map((identifier) => pending[identifier]!);
   const report: ReconcileReport = { recovered: [], cleared: [], unresolved: [] };
   emit({ type: 'phase', phase: 'reconcile', total: entries.length });
   for (const entry of entries) {
@@ -79,10 +82,17 @@ interface Search {
   others: string[];
 }
 
+/**
+ * The journaled identifiers, then the declared one and those derived from the journaled name: an entry whose list
+ * is short (empty, or edited by hand) is still looked up everywhere the service may have put the workflow.
+ */
+function reconcileCandidates(entry: PendingCreate): string[] {
+  return [...new Set([...entry.lookupIdentifiers, ...lookupIdentifiersFor(entry.identifier, entry.name)])];
+}
+
 async function findCreated(client: ServiceClient, entry: PendingCreate): Promise<Search> {
-  const candidates = entry.lookupIdentifiers.length > 0 ? entry.lookupIdentifiers : [entry.identifier];
   const others: string[] = [];
-  for (const candidate of new Set(candidates)) {
+  for (const candidate of reconcileCandidates(entry)) {
     const workflow = await client.getWorkflow(candidate);
     if (workflow === undefined) continue;
     // Someone else's workflow under one of our candidate identifiers is not our create.
