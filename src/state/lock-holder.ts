@@ -1,7 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { WfsyncError } from '../errors.js';
 import { describeFsError } from './atomic-write.js';
+import type { LockEnv } from './lock-env.js';
 
 /** Who holds a state lock: written into the lock file by the holder, read by whoever waits for it. */
 export interface LockHolder {
@@ -30,20 +29,24 @@ export type LockInspection =
  * than `staleMs` does. A file without a readable holder is stale only by age: its creator died between creating
  * and writing it.
  */
-export async function inspectLock(path: string, staleMs: number, now = Date.now()): Promise<LockInspection> {
+export async function inspectLock(path: string, staleMs: number, env: LockEnv): Promise<LockInspection> {
   let text: string;
   let mtime: Date;
   try {
-    text = await readFile(path, 'utf8');
-    mtime = (await stat(path)).mtime;
+    text = await env.fs.readFile(path);
+    mtime = (await env.fs.stat(path)).mtime;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'free' };
     throw new WfsyncError(`cannot read the lock file ${path}: ${describeFsError(error)}`, { cause: error });
   }
   const holder = parseHolder(text);
-  const expired = now - mtime.getTime() > staleMs;
+  const expired = env.now() - mtime.getTime() > staleMs;
   const stale =
-    holder === undefined ? expired : holder.hostname === hostname() ? !isProcessAlive(holder.pid) : expired;
+    holder === undefined
+      ? expired
+      : holder.hostname === env.hostname()
+        ? !isProcessAlive(holder.pid, env.kill)
+        : expired;
   return { state: 'held', holder, mtime, stale };
 }
 
@@ -52,21 +55,28 @@ export function parseHolder(text: string): LockHolder | undefined {
   try {
     value = JSON.parse(text);
   } catch {
-    return undefined;
+    // Not JSON (a torn or foreign file): value stays undefined, which holds no holder.
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { pid, hostname, startedAt, command } = value as Record<string, unknown>;
-  // pid 0 and negative pids address process groups in kill(): never treat them as one process.
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  // Object(): null and primitives become objects without these properties.
+  const { pid, hostname, startedAt, command } = Object(value) as Record<string, unknown>;
+  if (!isPid(pid)) return undefined;
   if (typeof hostname !== 'string' || typeof startedAt !== 'string' || typeof command !== 'string')
     return undefined;
   return { pid, hostname, startedAt, command };
 }
 
+/** Larger values are no pid (pid_t is 32 bits): kill() rejects them, which must not read as "alive" forever. */
+const MAX_PID = 2 ** 31 - 1;
+
+/** pid 0 and negative pids address process groups in kill(): never treat them as one process. */
+function isPid(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) > 0 && (value as number) <= MAX_PID;
+}
+
 /** Signal 0 checks existence only. EPERM: alive, but another user's. A reused pid looks alive (see the timeout hint). */
-export function isProcessAlive(pid: number): boolean {
+export function isProcessAlive(pid: number, kill: LockEnv['kill']): boolean {
   try {
-    process.kill(pid, 0);
+    kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';

@@ -1,12 +1,10 @@
-import { readFileSync, unlinkSync } from 'node:fs';
-import { type FileHandle, mkdir, open, readFile, rm } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WfsyncError } from '../errors.js';
 import { describeFsError } from './atomic-write.js';
+import { type LockEnv, type LockFileHandle, nodeLockEnv } from './lock-env.js';
 import { commandFromArgv, inspectLock, type LockHolder, lockTimeout } from './lock-holder.js';
 
+export type { LockEnv } from './lock-env.js';
 export { commandFromArgv, type LockHolder } from './lock-holder.js';
 
 export interface LockOptions {
@@ -23,6 +21,8 @@ export interface LockOptions {
   staleMs?: number;
   /** Poll period while waiting. Default 250 ms. */
   retryMs?: number;
+  /** For tests: replace the clock, the process checks, timers or file operations (see LockEnv). */
+  env?: Partial<LockEnv>;
 }
 
 export interface StateLock {
@@ -49,89 +49,89 @@ const noop = (): void => undefined;
  * Released by release(), on a normal process exit, or found stale by pid after a crash or a signal.
  */
 export async function acquireLock(statePath: string, options: LockOptions): Promise<StateLock> {
+  const env: LockEnv = { ...nodeLockEnv, ...options.env };
   const path = `${statePath}.lock`;
   const staleMs = options.staleMs ?? 60_000;
   const holder: LockHolder = {
-    pid: process.pid,
-    hostname: hostname(),
-    startedAt: new Date().toISOString(),
+    pid: env.pid,
+    hostname: env.hostname(),
+    startedAt: new Date(env.now()).toISOString(),
     command: options.command ?? commandFromArgv(process.argv),
   };
   const text = `${JSON.stringify(holder, null, 2)}\n`;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await env.fs.mkdir(dirname(path), { recursive: true });
   } catch (error) {
     throw new WfsyncError(`cannot create the state directory ${dirname(path)}: ${describeFsError(error)}`, {
       cause: error,
     });
   }
-  const deadline = Date.now() + Math.max(0, options.timeoutMs);
+  const deadline = env.now() + Math.max(0, options.timeoutMs);
   let announced = false;
   for (;;) {
     options.signal?.throwIfAborted();
-    const handle = await tryCreate(path, text);
+    const handle = await tryCreate(env, path, text);
     if (handle !== undefined)
-      return hold({ path, handle, text, holder, heartbeatMs: options.heartbeatMs ?? 5_000 });
-    const seen = await inspectLock(path, staleMs);
+      return hold({ env, path, handle, text, holder, heartbeatMs: options.heartbeatMs ?? 5_000 });
+    const seen = await inspectLock(path, staleMs, env);
     if (seen.state === 'free') continue;
-    if (seen.stale && (await removeStaleLock(path, staleMs, text))) continue;
-    if (Date.now() >= deadline) throw lockTimeout(path, seen.holder, options.timeoutMs);
+    if (seen.stale && (await removeStaleLock(env, path, staleMs, text))) continue;
+    if (env.now() >= deadline) throw lockTimeout(path, seen.holder, options.timeoutMs);
     if (!announced && seen.holder !== undefined) {
       announced = true;
       options.onWait?.(seen.holder);
     }
-    const pause = Math.max(1, Math.min(options.retryMs ?? 250, deadline - Date.now()));
-    await sleep(pause, undefined, options.signal ? { signal: options.signal } : {}).catch(
-      (error: unknown) => {
-        options.signal?.throwIfAborted();
-        throw error;
-      },
-    );
+    const pause = Math.max(1, Math.min(options.retryMs ?? 250, deadline - env.now()));
+    await env.sleep(pause, options.signal).catch((error: unknown) => {
+      options.signal?.throwIfAborted();
+      throw error;
+    });
   }
 }
 
 /** The lock file, written and fsynced, or undefined when someone else holds it. */
-async function tryCreate(path: string, text: string): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
+async function tryCreate(env: LockEnv, path: string, text: string): Promise<LockFileHandle | undefined> {
+  let handle: LockFileHandle;
   try {
-    handle = await open(path, 'wx');
+    handle = await env.fs.open(path, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw new WfsyncError(`cannot create the lock file ${path}: ${describeFsError(error)}`, { cause: error });
   }
   try {
-    await handle.writeFile(text, 'utf8');
+    await handle.writeFile(text);
     await handle.sync();
     return handle;
   } catch (error) {
     await handle.close().catch(noop);
-    await rm(path, { force: true }).catch(noop);
+    await env.fs.rm(path).catch(noop);
     throw new WfsyncError(`cannot write the lock file ${path}: ${describeFsError(error)}`, { cause: error });
   }
 }
 
 /** True when the stale lock is gone (removed here or by someone else); false when that is not (yet) decided. */
-async function removeStaleLock(path: string, staleMs: number, text: string): Promise<boolean> {
+async function removeStaleLock(env: LockEnv, path: string, staleMs: number, text: string): Promise<boolean> {
   const guardPath = `${path}.takeover`;
-  let guard: FileHandle;
+  let guard: LockFileHandle;
   try {
-    guard = await open(guardPath, 'wx');
+    guard = await env.fs.open(guardPath, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
       throw new WfsyncError(`cannot create ${guardPath}: ${describeFsError(error)}`, { cause: error });
     }
     // Someone is taking over right now, or died doing it: a dead taker's guard must not block everyone forever.
-    const taker = await inspectLock(guardPath, staleMs);
-    if (taker.state === 'held' && taker.stale) await rm(guardPath, { force: true });
-    return taker.state === 'free' || taker.stale;
+    const taker = await inspectLock(guardPath, staleMs, env);
+    if (taker.state === 'free') return true;
+    if (taker.stale) await env.fs.rm(guardPath);
+    return taker.stale;
   }
   try {
     // Our holder details, so that if we die here the next taker finds this guard stale by pid.
-    await guard.writeFile(text, 'utf8');
-    const again = await inspectLock(path, staleMs);
+    await guard.writeFile(text);
+    const again = await inspectLock(path, staleMs, env);
     if (again.state === 'free') return true;
     if (!again.stale) return false;
-    await rm(path, { force: true });
+    await env.fs.rm(path);
     return true;
   } catch (error) {
     throw new WfsyncError(`cannot remove the stale lock file ${path}: ${describeFsError(error)}`, {
@@ -139,33 +139,32 @@ async function removeStaleLock(path: string, staleMs: number, text: string): Pro
     });
   } finally {
     await guard.close().catch(noop);
-    await rm(guardPath, { force: true }).catch(noop);
+    await env.fs.rm(guardPath).catch(noop);
   }
 }
 
 function hold(input: {
+  env: LockEnv;
   path: string;
-  handle: FileHandle;
+  handle: LockFileHandle;
   text: string;
   holder: LockHolder;
   heartbeatMs: number;
 }): StateLock {
-  const { path, handle, text, holder } = input;
+  const { env, path, handle, text, holder } = input;
   // Touch our own inode through the handle: if the file were ever replaced, we must not refresh someone else's.
-  const heartbeat = setInterval(() => {
-    const now = new Date();
+  const stopHeartbeat = env.every(input.heartbeatMs, () => {
+    const now = new Date(env.now());
     handle.utimes(now, now).catch(noop);
-  }, input.heartbeatMs);
-  heartbeat.unref();
+  });
   // 'exit' covers normal ends and process.exit; after a signal or a crash, the pid check finds the lock stale.
-  const onExit = (): void => removeIfOursSync(path, text);
-  process.on('exit', onExit);
+  const offExit = env.onExit(() => removeIfOursSync(env, path, text));
   let released: Promise<void> | undefined;
   const release = async (): Promise<void> => {
-    clearInterval(heartbeat);
-    process.off('exit', onExit);
+    stopHeartbeat();
+    offExit();
     await handle.close().catch(noop);
-    await removeIfOurs(path, text);
+    await removeIfOurs(env, path, text);
   };
   return {
     path,
@@ -178,22 +177,22 @@ function hold(input: {
 }
 
 /** Remove the lock only if it still holds our details: after a takeover it is someone else's. */
-async function removeIfOurs(path: string, text: string): Promise<void> {
+async function removeIfOurs(env: LockEnv, path: string, text: string): Promise<void> {
   let current: string;
   try {
-    current = await readFile(path, 'utf8');
+    current = await env.fs.readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new WfsyncError(`cannot release the lock file ${path}: ${describeFsError(error)}`, {
       cause: error,
     });
   }
-  if (current === text) await rm(path, { force: true });
+  if (current === text) await env.fs.rm(path);
 }
 
-function removeIfOursSync(path: string, text: string): void {
+function removeIfOursSync(env: LockEnv, path: string, text: string): void {
   try {
-    if (readFileSync(path, 'utf8') === text) unlinkSync(path);
+    if (env.fs.readFileSync(path) === text) env.fs.unlinkSync(path);
   } catch {
     // Exiting anyway: a lock left behind is found stale by pid on the next run.
   }

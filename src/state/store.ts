@@ -1,6 +1,7 @@
 import { WfsyncError } from '../errors.js';
 import {
   type AtomicWriteFs,
+  type AtomicWriteOptions,
   describeFsError,
   removeStrayTempFiles,
   writeFileAtomically,
@@ -41,7 +42,8 @@ export class StateStore {
   readonly path: string;
   #state: StateFile;
   readonly #expected: ExpectedTarget;
-  readonly #fs: AtomicWriteFs | undefined;
+  /** The writer's options: `{fs}` when a test injects file operations, else nothing. */
+  readonly #writeOptions: AtomicWriteOptions;
   /** Count of changes made, and how many of them are known to be on disk. */
   #changes = 0;
   #durable = 0;
@@ -53,12 +55,12 @@ export class StateStore {
     path: string,
     state: StateFile,
     expected: ExpectedTarget,
-    fs: AtomicWriteFs | undefined,
+    writeOptions: AtomicWriteOptions,
   ) {
     this.path = path;
     this.#state = state;
     this.#expected = expected;
-    this.#fs = fs;
+    this.#writeOptions = writeOptions;
   }
 
   /** Read (or start) the state file and clean temp files a crashed writer left (see removeStrayTempFiles). */
@@ -69,7 +71,8 @@ export class StateStore {
   ): Promise<StateStore> {
     const state = await readState(path, expected);
     await removeStrayTempFiles(path);
-    return new StateStore(path, state, expected, options.fs);
+    // StateStoreOptions is the writer's options minus the file mode: handed on as they are.
+    return new StateStore(path, state, expected, options);
   }
 
   /** A deep copy: callers (the planner) can never change the store behind its back. */
@@ -143,8 +146,7 @@ export class StateStore {
   #write(): Promise<void> {
     const upTo = this.#changes;
     const text = serializeState(this.#state);
-    const options = this.#fs === undefined ? {} : { fs: this.#fs };
-    const promise = writeFileAtomically(this.path, text, options)
+    const promise = writeFileAtomically(this.path, text, this.#writeOptions)
       .then(
         () => {
           this.#durable = Math.max(this.#durable, upTo);
@@ -175,7 +177,13 @@ function assertValid(problem: string | undefined, where: string): void {
 
 /** Assign as an own data property: an identifier such as `__proto__` must not touch the prototype. */
 function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(record, key, {
+    value,
+    enumerable: true,
+    // Stryker disable next-line BooleanLiteral: no code assigns an entry in place (setOwn redefines, delete drops it)
+    writable: true,
+    configurable: true,
+  });
 }
 
 function waiter(): Waiter {

@@ -1,15 +1,16 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WfsyncError } from '../../../src/errors.js';
-import { acquireLock } from '../../../src/state/lock.js';
 import { readState } from '../../../src/state/read.js';
 import { buildForChild } from './child-build.js';
 import { TARGET, tempDir } from './helpers.js';
 
-/** Real processes running the real code: the lock protocol only means something between processes. */
+/**
+ * Real processes running the real code: the one end-to-end check that the lock's O_EXCL protocol excludes between
+ * processes (its decisions are tested in-process, with a fake clock and process table, in lock-acquire.test.ts).
+ */
 let built: string;
 beforeAll(async () => {
   built = await mkdtemp(join(tmpdir(), 'wfsync-state-child-'));
@@ -70,42 +71,6 @@ async function holdingChild(statePath: string) {
 }
 
 describe('the state lock between processes', () => {
-  it('keeps a second process out while held, and lets it in after release', async () => {
-    const statePath = join(await tempDir(), 'prod.json');
-    const holder = await holdingChild(statePath);
-
-    const error = await acquireLock(statePath, { timeoutMs: 0 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WfsyncError);
-    expect((error as Error).message).toContain(
-      `locked by pid ${holder.child.pid} on host ${hostname()} (lock-child,`,
-    );
-
-    const waiting = acquireLock(statePath, {
-      timeoutMs: 60_000,
-      retryMs: 5,
-      onWait: (seen) => {
-        expect(seen.pid).toBe(holder.child.pid);
-        holder.child.send('release');
-      },
-    });
-    const lock = await waiting;
-    expect(await holder.next()).toEqual({ type: 'released' });
-    expect(lock.holder.pid).toBe(process.pid);
-    await lock.release();
-  });
-
-  it('takes over at once the lock of a holder that was SIGKILLed', async () => {
-    const statePath = join(await tempDir(), 'prod.json');
-    const holder = await holdingChild(statePath);
-    holder.child.kill('SIGKILL');
-    await exited(holder.child);
-    // The killed process could not clean up: its lock file is still there.
-    expect(await readdir(join(statePath, '..'))).toEqual(['prod.json.lock']);
-    const lock = await acquireLock(statePath, { timeoutMs: 0 });
-    expect(lock.holder.pid).toBe(process.pid);
-    await lock.release();
-  });
-
   it('lets exactly one of several processes racing for a stale lock take it', async () => {
     const statePath = join(await tempDir(), 'prod.json');
     const dead = await holdingChild(statePath);

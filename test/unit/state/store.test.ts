@@ -52,6 +52,22 @@ describe('StateStore', () => {
     expect(fs.renames).toBe(2);
   });
 
+  it('writes nothing more for a flush or a no-op when every change is on disk or being written', async () => {
+    const path = await statePath();
+    const fs = failingFs(undefined, osError('EIO', 'never'));
+    const store = await StateStore.open(path, TARGET, { fs });
+    // The flush joins the write already carrying the change.
+    await Promise.all([store.recordWorkflow('a', entry(1)), store.flush()]);
+    expect(fs.renames).toBe(1);
+    await store.flush();
+    await store.forget('nothing');
+    await store.clearPending('nothing');
+    expect(fs.renames).toBe(1);
+    await store.recordWorkflow('b', entry(2));
+    expect(fs.renames).toBe(2);
+    expect(Object.keys(onDisk(path).workflows)).toEqual(['a', 'b']);
+  });
+
   it('interleaves journal entries and records of concurrent creates without losing any', async () => {
     const path = await statePath();
     const store = await StateStore.open(path, TARGET);
@@ -89,6 +105,7 @@ describe('StateStore', () => {
       expect(error.message).toBe(
         `cannot write the state file ${path}: disk full (ENOSPC: simulated, write); its previous content is intact`,
       );
+      expect(error.cause).toMatchObject({ code: 'ENOSPC' });
     }
     expect(readFileSync(path, 'utf8')).toBe(before);
     expect(await readdir(join(path, '..'))).toEqual(['prod.json']);
@@ -154,6 +171,23 @@ describe('StateStore', () => {
     expect(onDisk(path).pending).toEqual({ a: pending('a') });
     await store.forget('a');
     expect(onDisk(path)).toEqual(state());
+  });
+
+  it.each([
+    ['a workflow with no journal entry (wfsync state forget)', { workflows: { a: entry(1), b: entry(2) } }],
+    ['a journal entry with no workflow', { workflows: { b: entry(2) }, pending: { a: pending('a') } }],
+    [
+      'a workflow and its journal entry',
+      { workflows: { a: entry(1), b: entry(2) }, pending: { a: pending('a') } },
+    ],
+  ])('forgets %s, durably, keeping the rest', async (_name, before) => {
+    const path = await statePath();
+    const store = await StateStore.open(path, TARGET);
+    await store.replace(state(before));
+    await store.forget('a');
+    expect(onDisk(path)).toEqual(state({ workflows: { b: entry(2) } }));
+    expect(store.snapshot).toEqual(onDisk(path));
+    expect((await StateStore.open(path, TARGET)).snapshot).toEqual(state({ workflows: { b: entry(2) } }));
   });
 
   it('replaces the whole state (rebuild) but only with a valid state of its own target', async () => {
