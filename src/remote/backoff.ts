@@ -32,11 +32,35 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  // Only a date that names a weekday/month form: Date.parse accepts far too much (e.g. "1 2").
-  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  const date = parseHttpDate(trimmed);
+  return date === undefined ? undefined : Math.max(0, date - now);
+}
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const WEEKDAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** IMF-fixdate and the obsolete RFC 850 form of an HTTP-date (RFC 9110 §5.6.7): both say GMT. */
+const ZONED_DATE = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`, 'i'),
+  new RegExp(`^${WEEKDAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`, 'i'),
+];
+/** The asctime form, `Sun Nov  6 08:49:37 1994`: it names no zone and means GMT. */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`, 'i');
+
+/**
+ * An HTTP-date as epoch ms; undefined for anything else. Date.parse alone accepts far too much ("Tue 5", "1 Oct",
+ * a date followed by junk) and reads asctime as local time.
+ */
+function parseHttpDate(value: string): number | undefined {
+  if (ZONED_DATE.some((pattern) => pattern.test(value))) return parseDate(value);
+  if (ASCTIME.test(value)) return parseDate(`${value} GMT`);
+  return undefined;
+}
+
+function parseDate(text: string): number | undefined {
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : date;
 }
 
 /** Values this large are epoch seconds, not delta seconds: some servers send the absolute reset time. */

@@ -190,7 +190,7 @@ function describeRedirect(response: ReceivedResponse): string {
   try {
     host = location === undefined ? undefined : new URL(location, 'http://same-host.invalid').host;
   } catch {
-    host = undefined;
+    // A Location that is not a URL: host stays undefined ("elsewhere").
   }
   // Only the host: the rest of a Location can carry tokens, and the host is what the user must check.
   const where =
