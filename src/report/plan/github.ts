@@ -8,7 +8,14 @@
  */
 import type { Severity } from '../../diagnostic.js';
 import type { Plan } from '../../plan/types.js';
-import { ANNOTATIONS_PER_KIND, escapeData, escapeProperty, formatAnnotation, joinWords } from '../github.js';
+import {
+  ANNOTATIONS_PER_KIND,
+  escapeData,
+  escapeProperty,
+  formatAnnotation,
+  joinWords,
+  neutralizeCommands,
+} from '../github.js';
 import { plural } from '../summary.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { renderViewHuman } from './human.js';
@@ -107,11 +114,4 @@ function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   return `::${entry.annotation} ${props.join(',')}::${escapeData(sanitizeTerminalText(lines.join('\n'), '\n\r\t'))}`;
 }
 
-/**
- * The runner reads a log line that starts (after leading whitespace) with `::` or `##[` as a command. Lines of the
- * human output hold workflow content (diff lines, messages), so such a line gets a zero-width space in front,
- * which is not whitespace to the runner and invisible to a reader.
- */
-export function neutralizeCommands(text: string): string {
-  return text.replace(/^([^\S\n]*)(::|##\[)/gm, '$1\u200b$2');
-}
+export { neutralizeCommands };

@@ -27,6 +27,7 @@ const stepUsages = memoizeLast((_workflow: WorkflowDefinition) => new Map<string
 function usagesOfStep(workflow: WorkflowDefinition, { step, pointer: stepPointer }: StepRef): Usage[] {
   const byPointer = stepUsages(workflow);
   let usages = byPointer.get(stepPointer);
+  // Stryker disable next-line ConditionalExpression: computing the usages again gives the same usages
   if (!usages) {
     usages = textSourcesOfStep(step).flatMap((source) =>
       scanTemplate(source.text).usages.map((usage) => ({ ...usage, pointer: stepPointer + source.pointer })),
@@ -41,11 +42,13 @@ export const variableUndeclared: Rule = {
   defaultSeverity: 'warning',
   description: 'a variable the service will put on the trigger is missing from triggers[0].variables',
   check(ctx) {
+    // Stryker disable next-line OptionalChaining: after-schema rules see only schema-valid definitions, which have exactly one trigger
     const declared = ctx.workflow.triggers?.[0]?.variables;
     if (!Array.isArray(declared)) return; // declaring trigger variables is optional; check them only when present
     const names = new Set<string>();
     for (const v of declared) names.add(v.name);
     // The steps' variables are the trigger's, step by step: when the trigger has no undeclared name, no step has.
+    // Stryker disable next-line ConditionalExpression,ArrowFunction: a shortcut; the loop below would find nothing
     if (triggerOf(ctx.workflow).variables.every((v) => names.has(v.name))) return;
     // The trigger's type for a name: the service keeps its last use's (a use per step is only where to point).
     const types = triggerVariablesOf(ctx.workflow);
@@ -53,12 +56,14 @@ export const variableUndeclared: Rule = {
     for (const variable of variablesByStep(ctx.workflow).flat()) {
       if (names.has(variable.name) || reported.has(variable.name)) continue;
       const step = stepAt(ctx.workflow, variable.pointer);
+      // Stryker disable next-line OptionalChaining: a step's own pointer always finds the step
       if (step?.template.variables?.some((v) => v.name === variable.name)) continue;
       reported.add(variable.name);
       ctx.report(
         variable.pointer,
         `\`${variable.name}\` is used in ${displayPath(variable.pointer)} but not declared in ` +
           `triggers[0].variables; the service will add it to the trigger, so declare it there ` +
+          // Stryker disable next-line OptionalChaining: the trigger has every name of every step
           `(type ${types.get(variable.name)?.type ?? variable.type}).`,
         { span: locateUse(ctx.definition, variable) },
       );
@@ -73,6 +78,7 @@ export const variableUnused: Rule = {
     'a declared variable is not used, so the service will not derive it (the plan would show drift)',
   check(ctx) {
     const derived = triggerVariablesOf(ctx.workflow);
+    // Stryker disable next-line OptionalChaining: after-schema rules see only schema-valid definitions, which have exactly one trigger
     ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
       if (derived.has(variable.name)) return;
       const why = isSystemVariable(variable.name)
@@ -86,6 +92,7 @@ export const variableUnused: Rule = {
     });
     for (const ref of allSteps(ctx.workflow)) {
       const declaredHere = ref.step.template.variables;
+      // Stryker disable next-line ConditionalExpression: a shortcut; an empty list reports nothing either way
       if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
       const used = new Set(usagesOfStep(ctx.workflow, ref).map((u) => u.name));
       declaredHere.forEach((variable, k) => {
@@ -107,6 +114,7 @@ export const variableTypeMismatch: Rule = {
   description: 'a declared variable type differs from the type the service derives from its use',
   check(ctx) {
     const derived = triggerVariablesOf(ctx.workflow);
+    // Stryker disable next-line OptionalChaining: after-schema rules see only schema-valid definitions, which have exactly one trigger
     ctx.workflow.triggers?.[0]?.variables?.forEach((variable, k) => {
       const use = derived.get(variable.name);
       if (variable.type === undefined || use === undefined || use.type === variable.type) return;
@@ -119,6 +127,7 @@ export const variableTypeMismatch: Rule = {
     });
     for (const ref of allSteps(ctx.workflow)) {
       const declaredHere = ref.step.template.variables;
+      // Stryker disable next-line ConditionalExpression: a shortcut; an empty list reports nothing either way
       if (declaredHere === undefined || declaredHere.length === 0) continue; // nothing to check: skip the scan
       const usages = usagesOfStep(ctx.workflow, ref);
       declaredHere.forEach((variable, k) => {

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../../src/diagnostic.js';
 import { buildFileValidation, buildValidation } from '../../../src/validate/index.js';
 import { KNOWN_RULE_CODES, type RuleOptions } from '../../../src/validate/rules/index.js';
 import { syntheticDefinition } from '../../bench/synthetic.mjs';
-import { runs } from '../../helpers/fc-runs.js';
+import { mutationProfile, runs } from '../../helpers/fc-runs.js';
 import { editedWorkflow } from '../definitions/yaml-arbitraries.js';
 import { loadYaml } from './load.js';
 import * as reference from './reference/validate.js';
@@ -53,7 +53,7 @@ describe('the rules give what they gave before the allocation work (differential
       }),
       { numRuns: runs(300) },
     );
-    expect(clean).toBeGreaterThan(150); // about 270 in practice
+    expect(clean).toBeGreaterThan(runs(300) / 2); // about 90% in practice
   });
 
   it('on generated workflows where anything may be off, alone and in groups, with random rule options', () => {
@@ -64,8 +64,9 @@ describe('the rules give what they gave before the allocation work (differential
       }),
       { numRuns: runs(500) },
     );
-    // Not vacuous: every rule reports somewhere.
-    for (const code of KNOWN_RULE_CODES) {
+    // Not vacuous: every rule reports somewhere. A property of the generator, not of the rules, and 100 cases (the
+    // mutation profile's cap) are too few for the rarest ones: checked in normal runs only.
+    for (const code of mutationProfile ? [] : KNOWN_RULE_CODES) {
       expect(seen.get(code) ?? 0, code).toBeGreaterThan(0);
     }
   });
