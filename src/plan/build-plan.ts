@@ -30,12 +30,13 @@ export function buildPlan(input: PlanInput): Plan {
   const { desired, state, observations } = input;
   const filesById = new Map<string, string[]>();
   for (const d of desired) filesById.set(d.identifier, [...(filesById.get(d.identifier) ?? []), d.file]);
-  const planned = desired.map((d) => {
-    const files = filesById.get(d.identifier) ?? [];
-    if (files.length > 1) return duplicateItem(d, files);
-    return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier));
-  });
-  planned.sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file ?? '', b.file ?? ''));
+  const planned = [...desired]
+    .sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file, b.file))
+    .map((d) => {
+      const files = filesById.get(d.identifier)!;
+      if (files.length > 1) return duplicateItem(d, files);
+      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier));
+    });
   const orphans = Object.keys(state.workflows)
     .filter((identifier) => !filesById.has(identifier))
     .sort(compareText)
@@ -55,38 +56,39 @@ function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
   return Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier] : undefined;
 }
 
+/** What every item of a definition holds, whatever its action. */
+type ItemBase = Omit<PlanItem, 'action' | 'next'>;
+
 function planDesired(
   desired: DesiredWorkflow,
   entry: StateEntry | undefined,
   observation: RemoteObservation | undefined,
 ): PlanItem {
-  const base: PlanItem = {
+  const base: ItemBase = {
     identifier: desired.identifier,
-    action: 'create',
     file: desired.file,
     name: desired.definition.name,
     desiredHash: desired.hash,
     ...(entry === undefined ? {} : { stateId: entry.id, stateHash: entry.hash }),
     changes: [],
-    next: '',
   };
+  const byId = observation?.byId;
+  const byIdentifier = observation?.byIdentifier;
   if (entry !== undefined) {
-    const byId = observation?.byId;
     if (byId?.status === 'found') return compared(base, desired, byId.workflow, entry);
     if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id');
     // The recorded id is gone: a workflow with the identifier may still exist (recreated in the dashboard).
-    const byIdentifier = observation?.byIdentifier;
     if (byIdentifier?.status === 'found') return compared(base, desired, byIdentifier.workflow, undefined);
-    if (byIdentifier?.status === 'error') return failed(base, byIdentifier, 'by identifier');
+    // Missing-remotely is a claim about the service: only a 404 on both lookups makes it.
+    if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
     return {
       ...base,
       action: 'missing-remotely',
       next: NEXT.missingRemotely(desired.identifier, entry.id, desired.file),
     };
   }
-  const lookup = observation?.byIdentifier;
-  if (lookup?.status === 'found') return compared(base, desired, lookup.workflow, undefined);
-  if (lookup?.status !== 'not-found') return failed(base, lookup, 'by identifier');
+  if (byIdentifier?.status === 'found') return compared(base, desired, byIdentifier.workflow, undefined);
+  if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
   return { ...base, action: 'create', body: desired.body, next: NEXT.create() };
 }
 
@@ -95,7 +97,7 @@ function planDesired(
  * file, told apart by the hash state recorded; without (found by identifier only) they are a conflict.
  */
 function compared(
-  base: PlanItem,
+  base: ItemBase,
   desired: DesiredWorkflow,
   workflow: WorkflowResponse,
   entry: StateEntry | undefined,
@@ -121,7 +123,7 @@ function compared(
   return { ...found, action, diff, next: note === undefined ? next : `${note} ${next}` };
 }
 
-function failed(base: PlanItem, lookup: RemoteLookup | undefined, how: string): PlanItem {
+function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string): PlanItem {
   const error =
     lookup?.status === 'error'
       ? lookup.message

@@ -42,25 +42,23 @@ export function compareWorkflow(desired: DesiredWorkflow, actual: WorkflowRespon
  * with what the service derives from the body (so a template edit in the dashboard that changes them shows).
  */
 function declaredWorkflow(desired: DesiredWorkflow): Json {
-  const definition = desired.definition as unknown as Json;
-  const triggers = Array.isArray(definition.triggers) ? definition.triggers : [];
+  const [trigger] = desired.definition.triggers;
   let derived: ReturnType<typeof deriveTrigger> | undefined;
   const derive = () => {
     derived ??= deriveTrigger(desired.body, { extraction: 'server' });
     return derived;
   };
   return {
-    ...definition,
+    ...(desired.definition as unknown as Json),
     notificationGroupId: desired.body.notificationGroupId,
-    triggers: triggers.map((trigger: unknown, i) => {
-      if (i > 0 || !isRecord(trigger)) return trigger;
-      return {
+    triggers: [
+      {
         ...trigger,
         variables: trigger.variables ?? derive().variables.map(({ name, type }) => ({ name, type })),
         subscriberVariables:
           trigger.subscriberVariables ?? derive().subscriberVariables.map(({ name }) => ({ name })),
-      };
-    }),
+      },
+    ],
   };
 }
 
@@ -101,9 +99,8 @@ function collectChanges(
     return;
   }
   if (shape.kind === 'object' && isRecord(desired) && isRecord(actual)) {
-    for (const key of Object.keys(desired)) {
-      const field = shape.fields[key];
-      if (field !== undefined) collectChanges(desired[key], actual[key], field, child(at, key), out);
+    for (const [key, field] of Object.entries(shape.fields)) {
+      if (desired[key] !== undefined) collectChanges(desired[key], actual[key], field, child(at, key), out);
     }
     return;
   }

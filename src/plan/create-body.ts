@@ -30,10 +30,8 @@ export function buildCreateBody(
   const declared = definition.notificationGroupId !== undefined;
   for (const [key, value] of Object.entries(definition)) {
     if (WFSYNC_ONLY.has(key) || value === undefined) continue;
-    // An omitted group takes the place the schema gives it: before data and steps.
-    if (!declared && (key === 'data' || key === 'steps') && !('notificationGroupId' in body)) {
-      body.notificationGroupId = group.id;
-    }
+    // An omitted group takes the place the schema gives it: before data and steps (set again, it keeps its place).
+    if (!declared && (key === 'data' || key === 'steps')) body.notificationGroupId = group.id;
     body[key] = key === 'notificationGroupId' ? group.id : value;
   }
   body.notificationGroupId ??= group.id;

@@ -9,5 +9,5 @@ export function isRecord(value: unknown): value is Json {
 
 /** Deep equality of JSON values, ignoring key order (what the service stores is compared as data, not text). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  return a === b || canonicalJson(a) === canonicalJson(b);
+  return canonicalJson(a) === canonicalJson(b);
 }

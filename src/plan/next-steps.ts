@@ -41,8 +41,7 @@ export const NEXT = {
  * taken: a duplicate exists. Said first, because it changes what the person should do.
  */
 export function duplicateNote(identifier: string, changes: readonly FieldChange[]): string | undefined {
-  const change = changes.find((c) => c.path === 'triggers[0].identifier' && c.kind === 'changed');
-  const actual = change?.actual;
+  const actual = changes.find((c) => c.path === 'triggers[0].identifier')?.actual;
   if (typeof actual !== 'string' || !actual.startsWith(`${identifier}-`)) return undefined;
   return (
     `the service holds it as ${code(actual)}: it was created while ${code(identifier)} was taken, so the ` +

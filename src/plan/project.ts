@@ -45,9 +45,8 @@ export function projectRemote(remote: unknown, declared: unknown, shape: Shape):
   }
   if (!isRecord(remote) || !isRecord(declared)) return remote;
   const out: Json = {};
-  for (const key of Object.keys(declared)) {
-    const field = shape.fields[key];
-    if (field === undefined) continue;
+  for (const [key, field] of Object.entries(shape.fields)) {
+    if (declared[key] === undefined) continue;
     let held = readRemote(remote, key, shape);
     const fallback = shape.defaults?.[key];
     if ((held === undefined || held === null) && fallback !== undefined) held = fallback;
@@ -62,6 +61,7 @@ export function projectRemote(remote: unknown, declared: unknown, shape: Shape):
  * elements only the service has.
  */
 export function fromRemote(remote: unknown, shape: Shape): unknown {
+  // Stryker disable next-line ConditionalExpression: only value shapes have `nullable`, so the kind test is for types
   if (remote === null) return shape.kind === 'value' && shape.nullable === true ? null : undefined;
   if (shape.kind === 'value') return remote;
   if (shape.kind === 'list') {
@@ -93,8 +93,7 @@ export function matchByName(
     const index = remote.findIndex(
       (theirs, k) => !used.has(k) && name !== undefined && nameOf(theirs) === name,
     );
-    if (index < 0) return [mine, undefined];
-    used.add(index);
+    used.add(index); // -1 (none) marks nothing and pairs `mine` with undefined
     return [mine, remote[index]];
   });
   return { pairs, extra: remote.filter((_, k) => !used.has(k)) };

@@ -306,3 +306,321 @@ describe('buildPlan: the whole plan', () => {
     expect(JSON.stringify({ ALPHA, state, observations })).toBe(before);
   });
 });
+
+describe('buildPlan: lookups that failed or were never made', () => {
+  const GONE = 'dddddddddddddddddddddddd';
+  const recorded = stateWith({ alpha: entry(GONE, 'sha256:a') });
+  const bug = (how: string) =>
+    `the service was not asked for this workflow ${how} (a wfsync bug: please report it)`;
+  const errorItem = (error: string) => ({
+    identifier: 'alpha',
+    action: 'error',
+    file: ALPHA.file,
+    name: 'alpha',
+    desiredHash: ALPHA.hash,
+    stateId: GONE,
+    stateHash: 'sha256:a',
+    changes: [],
+    error,
+    next: 'nothing will be created or recorded for it: run the plan again once the service answers.',
+  });
+
+  it.each<[string, Omit<RemoteObservation, 'identifier'> | undefined, string]>([
+    ['the recorded id was never looked up', undefined, bug('by its recorded id')],
+    [
+      'the recorded id was never looked up, only the identifier',
+      { byIdentifier: notFound() },
+      bug('by its recorded id'),
+    ],
+    ['the lookup by the recorded id failed', { byId: { status: 'error', message: 'GET: 502' } }, 'GET: 502'],
+    [
+      'a 404 on the recorded id, then the lookup by identifier failed',
+      { byId: notFound('id'), byIdentifier: { status: 'error', message: 'GET: 503', httpStatus: 503 } },
+      'GET: 503',
+    ],
+    [
+      'a 404 on the recorded id, and the identifier never looked up',
+      { byId: notFound('id') },
+      bug('by identifier'),
+    ],
+  ])('%s: error, never missing-remotely or create', (_what, observation, error) => {
+    const observations = observation === undefined ? [] : [{ identifier: 'alpha', ...observation }];
+    expect(only(planOf([ALPHA], recorded, observations))).toEqual(errorItem(error));
+  });
+
+  it('a definition state does not know, never looked up: error, no body', () => {
+    expect(only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byId: notFound('id') }]))).toEqual({
+      identifier: 'alpha',
+      action: 'error',
+      file: ALPHA.file,
+      name: 'alpha',
+      desiredHash: ALPHA.hash,
+      changes: [],
+      error: bug('by identifier'),
+      next: 'nothing will be created or recorded for it: run the plan again once the service answers.',
+    });
+  });
+
+  it.each<[string, Omit<RemoteObservation, 'identifier'> | undefined]>([
+    ['the lookup failed', { byId: { status: 'error', message: 'GET: 503', httpStatus: 503 } }],
+    ['never looked up', undefined],
+  ])('an orphan (%s): orphaned, with nothing claimed about the service', (_what, observation) => {
+    const observations = observation === undefined ? [] : [{ identifier: 'old', ...observation }];
+    const plan = planOf([], stateWith({ old: entry(GONE, 'sha256:o') }), observations);
+    expect(only(plan)).toEqual({
+      identifier: 'old',
+      action: 'orphaned',
+      stateId: GONE,
+      stateHash: 'sha256:o',
+      changes: [],
+      next:
+        'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
+        'dashboard, then run `wfsync state forget old`.',
+    });
+    expect(plan.summary).toMatchObject({ orphaned: 1, error: 0 });
+  });
+});
+
+describe('buildPlan: every item, exactly', () => {
+  it('in sync by the recorded id: no diff, no body', () => {
+    const workflow = stored(ALPHA);
+    const item = only(
+      planOf([ALPHA], stateWith({ alpha: entry(workflow._id, ALPHA.hash) }), [
+        { identifier: 'alpha', byId: found(workflow, 'id') },
+      ]),
+    );
+    expect(item).toEqual({
+      identifier: 'alpha',
+      action: 'in-sync',
+      file: ALPHA.file,
+      name: 'alpha',
+      desiredHash: ALPHA.hash,
+      stateId: workflow._id,
+      stateHash: ALPHA.hash,
+      remoteId: workflow._id,
+      remoteVersion: `${workflow._id}@${workflow.updatedAt}#0`,
+      changes: [],
+      next: 'nothing to do.',
+    });
+  });
+
+  it('the recorded id is gone and another workflow matches: says which id sync records', () => {
+    const workflow = stored(ALPHA);
+    const item = only(
+      planOf([ALPHA], stateWith({ alpha: entry('dddddddddddddddddddddddd', ALPHA.hash) }), [
+        { identifier: 'alpha', byId: notFound('id'), byIdentifier: found(workflow) },
+      ]),
+    );
+    expect(item.next).toBe(
+      `the recorded workflow dddddddddddddddddddddddd is gone, but ${workflow._id} matches the file: sync will ` +
+        `record ${workflow._id} in state.`,
+    );
+  });
+
+  it('the same change in file and dashboard: the exact next step', () => {
+    const workflow = stored(ALPHA);
+    const item = only(
+      planOf([ALPHA], stateWith({ alpha: entry(workflow._id, 'sha256:old') }), [
+        { identifier: 'alpha', byId: found(workflow, 'id') },
+      ]),
+    );
+    expect(item.next).toBe(
+      'nothing to change on the service (it already matches the changed file): sync will record the new hash in state.',
+    );
+  });
+
+  it('a changed item carries the changes, the diff and the exact next step', () => {
+    const workflow = edited(ALPHA);
+    const item = only(
+      planOf([ALPHA], stateWith({ alpha: entry(workflow._id, 'sha256:old') }), [
+        { identifier: 'alpha', byId: found(workflow, 'id') },
+      ]),
+    );
+    expect(item).toMatchObject({
+      action: 'changed-locally',
+      stateHash: 'sha256:old',
+      remoteId: workflow._id,
+      changes: [
+        {
+          pointer: '/steps/0/template/content',
+          path: 'steps[0].template.content',
+          kind: 'changed',
+          desired: 'Hello {{who}}',
+          actual: 'Hello {{who}} (edited)',
+        },
+      ],
+    });
+    expect(item.diff).toMatch(/^--- service: alpha\n\+\+\+ workflows\/alpha\.yaml\n/);
+    expect(item.next).toBe(
+      'the file changed since the workflow was created, and the service offers no update: apply the change in the ' +
+        'dashboard and run `wfsync pull alpha`, or create it as a new workflow under a new name.',
+    );
+    expect(item.body).toBeUndefined();
+  });
+
+  it('a conflict says what to run, and names a duplicate the service made first', () => {
+    const workflow = clone(stored(ALPHA));
+    workflow.triggers[0]!.identifier = 'alpha-x7k2p';
+    const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
+    expect(item.action).toBe('conflict');
+    expect(item.next).toBe(
+      'the service holds it as `alpha-x7k2p`: it was created while `alpha` was taken, so the service has a ' +
+        'duplicate (delete one in the dashboard). the service already has a workflow `alpha` that was not ' +
+        "created from this file: `wfsync pull alpha` to adopt the service's version, or rename the workflow to " +
+        'create a new one.',
+    );
+  });
+
+  it.each([
+    ['another identifier that only starts like it', 'alphabet'],
+    ['the identifier with a prefix', 'x-alpha-'],
+  ])('no duplicate note for %s', (_what, identifier) => {
+    const workflow = clone(stored(ALPHA));
+    workflow.triggers[0]!.identifier = identifier;
+    const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
+    expect(item.next).toMatch(/^the service already has a workflow `alpha`/);
+  });
+
+  it('no duplicate note when only another field holds the suffixed identifier', () => {
+    const workflow = clone(stored(ALPHA));
+    workflow.name = 'alpha-copy';
+    const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
+    expect(item.changes.map((c) => c.path)).toEqual(['name']);
+    expect(item.next).toMatch(/^the service already has a workflow `alpha`/);
+  });
+
+  it('a version the service does not report is still a version', () => {
+    const workflow = clone(stored(ALPHA));
+    delete workflow.updatedAt;
+    delete workflow.__v;
+    const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
+    expect(item.remoteVersion).toBe(`${workflow._id}@#`);
+  });
+
+  it('two definitions with one identifier: each item names every file and nothing from the service', () => {
+    const first = { ...ALPHA, file: 'workflows/a.yaml' };
+    const second = { ...ALPHA, file: 'workflows/b.yaml' };
+    const third = { ...ALPHA, file: 'workflows/c.yaml' };
+    const plan = planOf(
+      [third, first, second],
+      stateWith({ alpha: entry('dddddddddddddddddddddddd', 'h') }),
+      [{ identifier: 'alpha', byId: found(stored(ALPHA), 'id') }],
+    );
+    expect(plan.items[0]).toEqual({
+      identifier: 'alpha',
+      action: 'error',
+      file: 'workflows/a.yaml',
+      name: 'alpha',
+      desiredHash: ALPHA.hash,
+      changes: [],
+      error: '3 definitions declare identifier alpha: workflows/c.yaml, workflows/a.yaml, workflows/b.yaml',
+      next: 'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
+    });
+    expect(plan.items.map((i) => i.file)).toEqual([
+      'workflows/a.yaml',
+      'workflows/b.yaml',
+      'workflows/c.yaml',
+    ]);
+    expect(plan.summary).toMatchObject({ error: 3, orphaned: 0 });
+  });
+
+  it('counts each action under its own key', () => {
+    const names = ['create', 'in sync', 'drifted', 'changed', 'missing', 'conflict', 'error'];
+    const [create, inSync, drifted, changed, missing, conflict, error] = names.map((n) => desiredNamed(n));
+    const plan = planOf(
+      [create!, inSync!, drifted!, changed!, missing!, conflict!, error!],
+      stateWith({
+        'in-sync': entry(stored(inSync!)._id, inSync!.hash),
+        drifted: entry(stored(drifted!)._id, drifted!.hash),
+        changed: entry(stored(changed!)._id, 'sha256:old'),
+        missing: entry('dddddddddddddddddddddddd', missing!.hash),
+        gone: entry('eeeeeeeeeeeeeeeeeeeeeeee', 'sha256:g'),
+      }),
+      [
+        { identifier: 'create', byIdentifier: notFound() },
+        { identifier: 'in-sync', byId: found(stored(inSync!), 'id') },
+        { identifier: 'drifted', byId: found(edited(drifted!), 'id') },
+        { identifier: 'changed', byId: found(edited(changed!), 'id') },
+        { identifier: 'missing', byId: notFound('id'), byIdentifier: notFound() },
+        { identifier: 'conflict', byIdentifier: found(edited(conflict!)) },
+        { identifier: 'error', byIdentifier: { status: 'error', message: 'boom' } },
+        { identifier: 'gone', byId: notFound('id') },
+      ],
+    );
+    expect(plan.items.map((i) => [i.identifier, i.action])).toEqual([
+      ['changed', 'changed-locally'],
+      ['conflict', 'conflict'],
+      ['create', 'create'],
+      ['drifted', 'drifted'],
+      ['error', 'error'],
+      ['in-sync', 'in-sync'],
+      ['missing', 'missing-remotely'],
+      ['gone', 'orphaned'],
+    ]);
+    expect(plan.summary).toEqual({
+      create: 1,
+      inSync: 1,
+      drifted: 1,
+      changedLocally: 1,
+      missingRemotely: 1,
+      conflict: 1,
+      orphaned: 1,
+      error: 1,
+    });
+  });
+});
+
+describe('buildPlan: the same order on every machine', () => {
+  // Code-unit order: upper case before lower case, `_` between them, accented letters last. A locale-aware sort
+  // (localeCompare, Intl.Collator) would put them otherwise.
+  const identifiers = ['b', 'é', 'B', '_x', 'a', 'Z'];
+  const expected = ['B', 'Z', '_x', 'a', 'b', 'é'];
+
+  it('definitions by identifier, whatever order the files were read in', () => {
+    const desired = identifiers.map((id) => desiredNamed(id));
+    const observations = identifiers.map((identifier) => ({ identifier, byIdentifier: notFound() }));
+    const forward = planOf(desired, stateWith(), observations);
+    expect(forward.items.map((i) => i.identifier)).toEqual(expected);
+    expect(planOf([...desired].reverse(), stateWith(), observations)).toEqual(forward);
+  });
+
+  it('orphans after the definitions, by identifier, whatever order state lists them in', () => {
+    const workflows = Object.fromEntries(
+      identifiers.map((id) => [id, entry('eeeeeeeeeeeeeeeeeeeeeeee', id)]),
+    );
+    const observations = identifiers.map((identifier) => ({ identifier, byId: notFound('id') }));
+    const plan = planOf([desiredNamed('zz')], stateWith(workflows), [
+      ...observations,
+      { identifier: 'zz', byIdentifier: notFound() },
+    ]);
+    expect(plan.items.map((i) => i.identifier)).toEqual(['zz', ...expected]);
+  });
+
+  it('by identifier first, whatever the files are called', () => {
+    const desired = [
+      { ...desiredNamed('b'), file: 'workflows/1.yaml' },
+      { ...desiredNamed('a'), file: 'workflows/2.yaml' },
+    ];
+    const observations = ['a', 'b'].map((identifier) => ({ identifier, byIdentifier: notFound() }));
+    for (const input of [desired, [...desired].reverse()]) {
+      expect(planOf(input, stateWith(), observations).items.map((i) => [i.identifier, i.file])).toEqual([
+        ['a', 'workflows/2.yaml'],
+        ['b', 'workflows/1.yaml'],
+      ]);
+    }
+  });
+
+  it('definitions sharing an identifier by file, in code-unit order', () => {
+    const files = ['workflows/b.yaml', 'workflows/B.yaml', 'workflows/a.yaml'];
+    const plan = planOf(
+      files.map((file) => ({ ...ALPHA, file })),
+      stateWith(),
+      [{ identifier: 'alpha', byIdentifier: notFound() }],
+    );
+    expect(plan.items.map((i) => i.file)).toEqual([
+      'workflows/B.yaml',
+      'workflows/a.yaml',
+      'workflows/b.yaml',
+    ]);
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCreateBody } from '../../../src/plan/index.js';
+import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
+import { groupReferenceOf } from '../../../src/plan/create-body.js';
+import { buildCreateBody, resolveGroup } from '../../../src/plan/index.js';
 import { definition, GROUP_ID, GROUPS, OTHER_GROUP_ID } from './helpers.js';
 
 describe('buildCreateBody', () => {
@@ -31,6 +33,24 @@ describe('buildCreateBody', () => {
     expect(result.body).not.toHaveProperty('triggers');
     // Steps go exactly as declared.
     expect(result.body.steps).toBe(def.steps);
+  });
+
+  it('puts an omitted group before data when data comes first', () => {
+    const { name, steps, triggers } = definition();
+    const result = buildCreateBody({ name, data: { k: 1 }, steps, triggers }, GROUPS);
+    if (!('body' in result)) throw new Error(result.problem);
+    expect(Object.keys(result.body)).toEqual(['name', 'notificationGroupId', 'data', 'steps']);
+  });
+
+  it('leaves out fields that are undefined', () => {
+    const result = buildCreateBody(definition({ description: undefined, tags: ['a'] }), GROUPS);
+    if (!('body' in result)) throw new Error(result.problem);
+    expect(Object.keys(result.body)).toEqual(['name', 'notificationGroupId', 'steps', 'tags']);
+  });
+
+  it('sends the group even for a definition with neither steps nor data', () => {
+    const bare = { name: 'x', triggers: definition().triggers } as unknown as WorkflowDefinition;
+    expect(buildCreateBody(bare, GROUPS)).toEqual({ body: { name: 'x', notificationGroupId: GROUP_ID } });
   });
 
   it("keeps a declared group in the file's position", () => {
@@ -72,5 +92,66 @@ describe('buildCreateBody', () => {
     expect(buildCreateBody(definition({ notificationGroupId: 'General' }), GROUPS)).toEqual({
       problem: 'notificationGroupId "General" is neither a 24-character lower-case hex id nor group:<name>',
     });
+  });
+});
+
+describe('resolveGroup', () => {
+  const groups = { defaultId: GROUP_ID, named: { zeta: OTHER_GROUP_ID, alpha: 'cccccccccccccccccccccccc' } };
+
+  it.each<[string, string | undefined, ReturnType<typeof resolveGroup>]>([
+    ['no reference: the default group', undefined, { id: GROUP_ID }],
+    ['a named group', 'group:alpha', { id: 'cccccccccccccccccccccccc' }],
+    ['an id', 'dddddddddddddddddddddddd', { id: 'dddddddddddddddddddddddd' }],
+    [
+      'an unknown name: the known ones listed in sorted order',
+      'group:beta',
+      {
+        problem:
+          'notificationGroupId "group:beta" is not defined for the target (known: "alpha", "zeta"): add it to ' +
+          "the target's notificationGroups in wfsync.config.yaml",
+      },
+    ],
+    [
+      'an id with upper case',
+      'DDDDDDDDDDDDDDDDDDDDDDDD',
+      { problem: expect.stringContaining('is neither a 24-character lower-case hex id') },
+    ],
+    [
+      'an id one character short',
+      'ddddddddddddddddddddddd',
+      { problem: expect.stringContaining('is neither a 24-character lower-case hex id') },
+    ],
+    [
+      'an id inside a longer text',
+      'x dddddddddddddddddddddddd x',
+      { problem: expect.stringContaining('is neither a 24-character lower-case hex id') },
+    ],
+    [
+      'a group prefix without a name',
+      'group:',
+      { problem: expect.stringContaining('notificationGroupId "group:" is not defined for the target') },
+    ],
+  ])('%s', (_what, reference, expected) => {
+    expect(resolveGroup(reference, groups)).toEqual(expected);
+  });
+});
+
+describe('groupReferenceOf (pull)', () => {
+  const groups = {
+    defaultId: GROUP_ID,
+    named: { zeta: OTHER_GROUP_ID, beta: OTHER_GROUP_ID, alpha: 'cccccccccccccccccccccccc' },
+  };
+
+  it.each<[string, string, string | undefined]>([
+    ['the default group is left out', GROUP_ID, undefined],
+    ['a named group by its first name in sorted order', OTHER_GROUP_ID, 'group:beta'],
+    ['a group with one name', 'cccccccccccccccccccccccc', 'group:alpha'],
+    ['any other id is kept', 'dddddddddddddddddddddddd', 'dddddddddddddddddddddddd'],
+  ])('%s', (_what, id, expected) => {
+    expect(groupReferenceOf(id, groups)).toBe(expected);
+  });
+
+  it('with no default group, every id is named or kept', () => {
+    expect(groupReferenceOf(GROUP_ID, { named: {} })).toBe(GROUP_ID);
   });
 });

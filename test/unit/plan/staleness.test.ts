@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { findPlanStaleness } from '../../../src/plan/staleness.js';
+import type { Plan, PlanItem } from '../../../src/plan/types.js';
+
+/** `sync --plan` refuses a reviewed plan for exactly these reasons, in this order. */
+
+function item(identifier: string, overrides: Partial<PlanItem> = {}): PlanItem {
+  return {
+    identifier,
+    action: 'in-sync',
+    desiredHash: `sha256:${identifier}`,
+    remoteVersion: `${identifier}@2024-10-01T00:00:00.000Z#0`,
+    changes: [],
+    next: 'nothing to do.',
+    ...overrides,
+  };
+}
+
+function plan(items: PlanItem[], target = 'dev'): Plan {
+  return {
+    version: 1,
+    target: { name: target, baseUrl: 'https://api.example.com' },
+    items,
+    summary: {
+      create: 0,
+      inSync: 0,
+      drifted: 0,
+      changedLocally: 0,
+      missingRemotely: 0,
+      conflict: 0,
+      orphaned: 0,
+      error: 0,
+    },
+    ignoredFields: [],
+  };
+}
+
+describe('findPlanStaleness', () => {
+  it.each<[string, Plan, Plan, string[]]>([
+    ['the same plan holds', plan([item('a'), item('b')]), plan([item('b'), item('a')]), []],
+    [
+      'a definition file changed',
+      plan([item('a')]),
+      plan([item('a', { desiredHash: 'sha256:new' })]),
+      ['a: the definition file changed since the plan was made'],
+    ],
+    [
+      'the service changed',
+      plan([item('a')]),
+      plan([item('a', { remoteVersion: 'a@2024-11-01T00:00:00.000Z#1' })]),
+      ['a: the workflow on the service changed since the plan was made'],
+    ],
+    [
+      'the action changed',
+      plan([item('a', { action: 'create', remoteVersion: undefined })]),
+      plan([item('a', { action: 'conflict', remoteVersion: undefined })]),
+      ['a: was "create" in the plan, is "conflict" now'],
+    ],
+    [
+      'everything about one item changed, in a fixed order',
+      plan([item('a', { action: 'create', remoteVersion: undefined })]),
+      plan([item('a', { action: 'in-sync', desiredHash: 'sha256:x' })]),
+      [
+        'a: the definition file changed since the plan was made',
+        'a: the workflow on the service changed since the plan was made',
+        'a: was "create" in the plan, is "in-sync" now',
+      ],
+    ],
+    [
+      'a workflow left, another came',
+      plan([item('a'), item('b')]),
+      plan([item('b'), item('c')]),
+      ['a: in the plan, but no longer a definition or in state', 'c: not in the plan (a new definition?)'],
+    ],
+    [
+      'another target',
+      plan([item('a')], 'dev'),
+      plan([item('a')], 'prod'),
+      ['the plan is for target "dev", not "prod"'],
+    ],
+    [
+      'another target and a changed item: both said',
+      plan([item('a')], 'dev'),
+      plan([item('a', { desiredHash: 'sha256:x' })], 'prod'),
+      ['the plan is for target "dev", not "prod"', 'a: the definition file changed since the plan was made'],
+    ],
+  ])('%s', (_what, reviewed, fresh, reasons) => {
+    expect(findPlanStaleness(reviewed, fresh)).toEqual(reasons);
+  });
+
+  it('reads only plan version 1, and says nothing else about another version', () => {
+    const other = { ...plan([item('a')], 'prod'), version: 2 } as unknown as Plan;
+    expect(findPlanStaleness(other, plan([item('b')]))).toEqual([
+      'the plan file has version 2; this wfsync reads version 1',
+    ]);
+  });
+});
