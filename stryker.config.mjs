@@ -11,6 +11,7 @@ if (batchName !== undefined && batch === undefined) {
   );
 }
 const mutate = batch ? batch.mutate : MUTATION_BATCHES.flatMap((b) => b.mutate);
+const testFiles = batch ? batch.testFiles : MUTATION_BATCHES.flatMap((b) => b.testFiles);
 const reportDir = process.env.WFSYNC_MUTATION_REPORT_DIR ?? `reports/mutation/${batch ? batch.name : 'all'}`;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -19,7 +20,9 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   coverageAnalysis: 'perTest',
   mutate,
-  // Mutants inside type-only code and logging are noise; the rest are kept.
+  testFiles,
+  // Static mutants (in module-level constants, run once at import) would each need every test run again in a fresh
+  // module graph; they are left out, and the tables in the tests hold those constants' behaviour instead.
   ignoreStatic: true,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `${reportDir}/index.html` },

@@ -1,11 +1,14 @@
 // The files mutation testing covers, in batches that each fit one CI job, with the score each file must reach.
-// A glob's target applies to every file it matches; scripts/mutation.mjs checks them after a run.
+// A glob's target applies to the files it matches together; scripts/mutation.mjs checks them after a run.
+// Each batch runs its area's own unit tests (`testFiles`): the tests written to pin that code must kill its
+// mutants, and the differential property tests of other areas (30 s each under the mutation profile) stay out.
 
-/** @type {{name: string, mutate: string[], targets: {glob: string, score: number}[]}[]} */
+/** @type {import('./mutation-batches.d.mts').MutationBatch[]} */
 export const MUTATION_BATCHES = [
   {
     name: 'plan',
     mutate: ['src/plan/**/*.ts'],
+    testFiles: ['test/unit/plan/**/*.test.ts'],
     targets: [{ glob: 'src/plan/**', score: 90 }],
   },
   {
@@ -17,6 +20,7 @@ export const MUTATION_BATCHES = [
       'src/state/store.ts',
       'src/state/lock*.ts',
     ],
+    testFiles: ['test/unit/remote/**/*.test.ts', 'test/unit/state/**/*.test.ts'],
     targets: [
       { glob: 'src/remote/**', score: 90 },
       { glob: 'src/state/store.ts', score: 90 },
@@ -30,7 +34,14 @@ export const MUTATION_BATCHES = [
       'src/apply/reconcile-pending.ts',
       'src/validate/rules/variables.ts',
       'src/report/github.ts',
+      'src/report/plan/github.ts',
       'src/report/plan/markdown.ts',
+    ],
+    testFiles: [
+      'test/unit/apply/**/*.test.ts',
+      'test/unit/rules/variables*.test.ts',
+      'test/unit/report/**/*.test.ts',
+      'test/unit/report-plan/**/*.test.ts',
     ],
     targets: [
       { glob: 'src/apply/**', score: 85 },
@@ -41,6 +52,7 @@ export const MUTATION_BATCHES = [
   {
     name: 'derive',
     mutate: ['src/derive/**/*.ts'],
+    testFiles: ['test/unit/derive/**/*.test.ts'],
     targets: [{ glob: 'src/derive/**', score: 85 }],
   },
 ];

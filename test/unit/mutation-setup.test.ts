@@ -18,7 +18,7 @@ function sourceFiles(dir = 'src'): string[] {
 describe('the mutation-testing set-up', () => {
   const files = sourceFiles().filter((f) => f.endsWith('.ts'));
 
-  it('mutates existing files, each in one batch, and every target covers mutated files', () => {
+  it('mutates existing files, each in one batch, runs existing tests, and every target covers mutated files', () => {
     const owner = new Map<string, string>();
     for (const batch of MUTATION_BATCHES) {
       for (const glob of batch.mutate) {
@@ -29,6 +29,14 @@ describe('the mutation-testing set-up', () => {
           expect(owner.get(file), `${file} is in two batches`).toBeUndefined();
           owner.set(file, batch.name);
         }
+      }
+      const tests = sourceFiles('test/unit');
+      for (const glob of batch.testFiles) {
+        const isMatch = picomatch(glob);
+        expect(
+          tests.filter((f) => isMatch(f)),
+          `${batch.name}: ${glob}`,
+        ).not.toEqual([]);
       }
       for (const target of batch.targets) {
         const mutated = files.filter((f) => owner.get(f) === batch.name);
