@@ -67,7 +67,7 @@ describe('derive gives what it gave before the allocation work (differential, pr
       }),
       { numRuns: runs(3000) },
     );
-    expect(extracted).toBeGreaterThan(600); // about 1,050 in practice
+    expect(extracted).toBeGreaterThan(runs(3000) / 5); // about 35% in practice
   });
 
   it('deriveTrigger, both readings, on generated workflows', () => {

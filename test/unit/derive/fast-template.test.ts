@@ -212,3 +212,87 @@ function path(original: string, line: number, column: number): unknown {
     loc: { start: { line, column } },
   };
 }
+
+describe('fastParseTemplate at the edges of the character classes', () => {
+  // [code unit, whether a name may hold it]: each side of every range the scanner tests, so a shifted bound shows.
+  // biome-ignore format: a table of code units
+  const EDGES: Array<[number, boolean]> = [
+    [0x2f, false], [0x30, true], [0x39, true], [0x3a, true], [0x40, false], [0x41, true], [0x5a, true], [0x5b, false],
+    [0x5f, true], [0x60, false], [0x61, true], [0x7a, true], [0x7b, false], [0x7f, false], [0x80, true],
+    [0x9f, true], [0xa0, false], [0xa1, true], [0x167f, true], [0x1680, false], [0x1681, true], [0x1fff, true],
+    [0x2000, false], [0x2005, false], [0x200a, false], [0x200b, true], [0x2027, true], [0x2028, false],
+    [0x2029, false], [0x202a, true], [0x202e, true], [0x202f, false], [0x2030, true], [0x205e, true],
+    [0x205f, false], [0x2060, true], [0x2fff, true], [0x3000, false], [0x3001, true], [0xfefe, true],
+    [0xfeff, false], [0xff00, true],
+  ];
+
+  it.each(EDGES)('code unit %i inside a name: answered %s', (code, inName) => {
+    const source = `{{a${String.fromCharCode(code)}b}}`;
+    expect(fastParseTemplate(source) !== undefined, source).toBe(inName);
+    if (inName) expectAnswered(source);
+  });
+
+  it.each([
+    [0x08, false],
+    [0x09, true],
+    [0x0a, true],
+    [0x0b, true],
+    [0x0c, true],
+    [0x0d, true],
+    [0x0e, false],
+    [0x1f, false],
+    [0x20, true],
+    [0x21, false],
+  ])('code unit %i between a name and the close: answered %s (ASCII white space)', (code, space) => {
+    const source = `{{a${String.fromCharCode(code)}}}`;
+    expect(fastParseTemplate(source) !== undefined, JSON.stringify(source)).toBe(space);
+    if (space) expectAnswered(source);
+  });
+
+  it.each([
+    ['{{else}}', 'inverse'],
+    ['{{else:}}', 'chain'],
+    ['{{else?}}', 'chain'],
+    ['{{else-}}', 'chain'],
+    ['{{else$}}', 'chain'],
+    ['{{else_}}', 'mustache'],
+    ['{{elseA}}', 'mustache'],
+    ['{{else0}}', 'mustache'],
+    ['{{ else\t}}', 'inverse'],
+  ])('%j after a block: %s (`\\b` after else)', (tag, kind) => {
+    const source = `{{#if a}}${tag}{{/if}}`;
+    const fast = fastParseTemplate(source);
+    if (kind === 'chain') {
+      expect(fast).toBeUndefined();
+      walkersAgree(source);
+      return;
+    }
+    expectAnswered(source);
+    const [block] = fast?.program.body ?? [];
+    expect(block?.inverse !== undefined).toBe(kind === 'inverse');
+  });
+
+  it.each([
+    ['true', false],
+    ['trues', true],
+    ['false', false],
+    ['falsey', true],
+    ['null', false],
+    ['nul', true],
+    ['this', false],
+    ['thi', true],
+    ['undefined', false],
+    ['undefine', true],
+    ['undefinedx', true],
+    ['-', false],
+    ['0', false],
+    ['9', false],
+    ['_0', true],
+  ])('the segment %j is a plain name: %s', (segment, plain) => {
+    for (const source of [`{{${segment}}}`, `{{x ${segment}}}`, `{{x.${segment}}}`]) {
+      expect(fastParseTemplate(source) !== undefined, source).toBe(plain);
+      if (plain) expectAnswered(source);
+      else walkersAgree(source);
+    }
+  });
+});
