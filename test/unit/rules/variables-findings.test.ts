@@ -268,3 +268,19 @@ describe('variable-unused and variable-type-mismatch', () => {
     expect(check(types, {}, ...CODES)).toEqual(together);
   });
 });
+
+describe('variable-type-mismatch on a step declaration its own content never uses', () => {
+  it('is no finding (the name may be used by another step, or not at all: variable-unused says so)', () => {
+    const text = yaml`
+      name: w
+      notificationGroupId: 64b7f0a1c2d3e4f5a6b7c8d9
+      triggers:
+        - identifier: w
+          type: event
+          variables: [{name: used}]
+      steps:
+        - template: {type: sms, content: "{{used}}", variables: [{name: elsewhere, type: Array}]}
+    `;
+    expect(check(text, {}, 'variable-type-mismatch')).toEqual([]);
+  });
+});
