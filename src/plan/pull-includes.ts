@@ -74,9 +74,17 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
     const value = valueAt(pulled, include.pointer);
     if (value === undefined) continue; // the service has no such field: the merge drops the reference
     const key = normalize(include.path);
+    if (typeof value !== 'string') {
+      result.inlined.push({
+        pointer: include.pointer,
+        path: include.path,
+        reason: 'the service holds blocks there, not text',
+      });
+      continue;
+    }
     const reason = inlineReason({ include, value, existing, pulled, assignedText: assigned.get(key) });
-    if (reason !== undefined || typeof value !== 'string') {
-      result.inlined.push({ pointer: include.pointer, path: include.path, reason: reason ?? '' });
+    if (reason !== undefined) {
+      result.inlined.push({ pointer: include.pointer, path: include.path, reason });
       continue;
     }
     replacements.push({ pointer: include.pointer, value: fileReference(include.path) });
@@ -104,13 +112,12 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
 /** Why a reference cannot take the service's value, or undefined when it can. */
 function inlineReason(input: {
   include: ExistingInclude;
-  value: unknown;
+  value: string;
   existing: unknown;
   pulled: Json;
   assignedText: string | undefined;
 }): string | undefined {
   const { include, value } = input;
-  if (typeof value !== 'string') return 'the service holds blocks there, not text';
   if (!fitsInFile(value))
     return 'the text holds carriage returns or a byte order mark, which a file would not keep';
   if (!sameStep(input.existing, input.pulled, include.pointer)) {
@@ -195,7 +202,7 @@ function slug(name: unknown): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, 40)
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-|-$/g, ''); // runs are one dash already
 }
 
 /** `./a/../b.html` and `b.html` are one file. */

@@ -19,7 +19,8 @@ export function detectStyle(doc: Document, text: string): FileStyle {
   // Never fold long lines or break "a\nb" over lines: that would rewrap text nobody changed.
   const options: ToStringOptions = { lineWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER };
   const padding: FileStyle['padding'] = {};
-  const column = (offset: number) => offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  // 1-based (only differences between columns are used).
+  const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1);
   visit(doc, {
     Pair(_key, pair) {
       const { key, value } = pair;
@@ -58,10 +59,10 @@ export function printDocument(doc: Document, style: FileStyle): string {
   const tight = doc.toString({ ...style.options, flowCollectionPadding: false }).split('\n');
   const padded = doc.toString({ ...style.options, flowCollectionPadding: true }).split('\n');
   const { map, seq } = style.padding;
-  if (tight.length !== padded.length) return ((map ?? seq ?? true) ? padded : tight).join('\n');
   return tight
     .map((line, i) => {
-      const other = padded[i]!;
+      // yaml breaks a flow collection over lines for comments or width, never for padding: the same lines.
+      const other = padded[i] ?? line;
       if (line === other) return line;
       let k = 0;
       while (line[k] === other[k]) k++;
@@ -81,8 +82,8 @@ export function printDocument(doc: Document, style: FileStyle): string {
 export function mergeLines(original: string, before: string, after: string): string {
   const b = before.split('\n');
   const hunks = [
-    ...hunksBetween(b, original.split('\n'), 'file'),
-    ...hunksBetween(b, after.split('\n'), 'edit'),
+    ...hunksBetween(b, original.split('\n'), false),
+    ...hunksBetween(b, after.split('\n'), true),
   ].sort((x, y) => x.start - y.start || x.end - y.end);
   const out: string[] = [];
   let at = 0;
@@ -96,7 +97,7 @@ export function mergeLines(original: string, before: string, after: string): str
       end = Math.max(end, next.end);
     }
     out.push(...b.slice(at, start));
-    const edits = group.filter((hunk) => hunk.from === 'edit');
+    const edits = group.filter((hunk) => hunk.edit);
     // Only the file differs here: its own lines. Otherwise the edited printing of the stretch.
     let cursor = start;
     for (const hunk of edits.length === 0 ? group : edits) {
@@ -115,10 +116,11 @@ interface Hunk {
   start: number;
   end: number;
   lines: string[];
-  from: 'file' | 'edit';
+  /** From the edit (`before` → `after`), else from the file (`before` → `original`). */
+  edit: boolean;
 }
 
-function hunksBetween(before: string[], other: string[], from: Hunk['from']): Hunk[] {
+function hunksBetween(before: string[], other: string[], edit: boolean): Hunk[] {
   const hunks: Hunk[] = [];
   let at = 0;
   let open: Hunk | undefined;
@@ -129,7 +131,7 @@ function hunksBetween(before: string[], other: string[], from: Hunk['from']): Hu
       continue;
     }
     if (open === undefined) {
-      open = { start: at, end: at, lines: [], from };
+      open = { start: at, end: at, lines: [], edit };
       hunks.push(open);
     }
     if (change.removed) {
@@ -144,11 +146,9 @@ function hunksBetween(before: string[], other: string[], from: Hunk['from']): Hu
 
 /**
  * Two changes collide when they share a line of `before`, or insert at the same place, or one inserts inside the
- * other. Changes that only touch (one ends where the other starts) apply side by side.
+ * other. Changes that only touch (one ends where the other starts) apply side by side. Hunks come sorted by start,
+ * then end: `hunk` starts no earlier than the group [start, end), and an insert comes before a change at its place.
  */
 function overlaps(hunk: Hunk, start: number, end: number): boolean {
-  if (Math.max(hunk.start, start) < Math.min(hunk.end, end)) return true;
-  if (hunk.start === hunk.end)
-    return (start < hunk.start && hunk.start < end) || (start === end && start === hunk.start);
-  return start === end && hunk.start < start && start < hunk.end;
+  return start === end ? hunk.end === start : hunk.start < end;
 }

@@ -11,7 +11,7 @@ import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord, type Json } from './json.js';
 import { sameDeclared } from './pull-merge-equal.js';
-import { type MergeWalk, mergeNode, UnmergeableError } from './pull-merge-nodes.js';
+import { checkAliases, type MergeWalk, mergeNode, UnmergeableError } from './pull-merge-nodes.js';
 import { detectStyle, mergeLines, printDocument } from './pull-merge-text.js';
 import { WORKFLOW_SHAPE } from './shape.js';
 
@@ -44,21 +44,22 @@ export function mergePulledDefinition(
   const bom = existingText.startsWith('\uFEFF') ? '\uFEFF' : '';
   const crlf = existingText.includes('\r\n');
   const text = existingText.slice(bom.length).replace(/\r\n/g, '\n');
-  const doc = readDocument(text);
+  const read = readDocument(text);
   const rewritten = (changed: string[], reason: string): PullMergeResult => ({
     text: options.freshText,
     changed,
     definition: pulled,
     rewritten: reason,
   });
-  if (doc === undefined) return rewritten([], 'the file does not read as a YAML mapping');
-  const current: unknown = doc.toJS();
+  if (read === undefined) return rewritten([], 'the file does not read as a YAML mapping');
+  const { doc, value: current } = read;
   const target = withKeptGroup(pulled as unknown as Json, current, options);
   const walk: MergeWalk = { doc, changed: [] };
   try {
     const style = detectStyle(doc, text);
     const before = printDocument(doc, style);
     doc.contents = mergeNode(walk, doc.contents, current, target, WORKFLOW_SHAPE, '') as typeof doc.contents;
+    checkAliases(doc);
     if (walk.changed.length === 0) {
       return { text: existingText, changed: [], definition: current as WorkflowDefinition };
     }
@@ -77,18 +78,26 @@ export function mergePulledDefinition(
   }
 }
 
-/** The file's document as the definition loader reads it, or undefined when it is not a clean mapping. */
-function readDocument(text: string): Document.Parsed | undefined {
+/**
+ * The file's document as the definition loader reads it, with the value it holds, or undefined when it is not a
+ * clean mapping.
+ */
+function readDocument(text: string): { doc: Document.Parsed; value: unknown } | undefined {
   const parsed = parseTokens(text, DEFAULT_LOAD_LIMITS.maxDepth);
   if ('tooDeepAt' in parsed) return undefined;
   const { doc, nextDocumentAt } = compose(parsed.tokens, text.length);
   if (doc.errors.length > 0 || nextDocumentAt !== undefined || !isMap(doc.contents)) return undefined;
-  return doc;
+  try {
+    return { doc, value: doc.toJS() };
+  } catch {
+    // What composing does not check: a merge key (`<<`) whose value is not a mapping, too many aliases.
+    return undefined;
+  }
 }
 
 /** What `text` holds, when it reads as a definition that says what `target` says. */
 function readBack(text: string, target: Json): WorkflowDefinition | undefined {
-  const value = readDocument(text)?.toJS() as unknown;
+  const value = readDocument(text)?.value;
   return sameDeclared(value, target, WORKFLOW_SHAPE) ? (value as WorkflowDefinition) : undefined;
 }
 

@@ -47,10 +47,8 @@ export function buildDefinitionFromRemote(
 export function buildDefinitionYaml(definition: Json): string {
   const doc = new Document(definition, { aliasDuplicateObjects: false });
   for (const { pointer } of findIncludeReferences(definition)) {
-    const node = doc.getIn(
-      splitPointer(pointer).map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
-      true,
-    );
+    // yaml reads a numeric string as a sequence index.
+    const node = doc.getIn(splitPointer(pointer), true);
     if (isMap(node)) node.flow = true;
   }
   return `${SCHEMA_MODELINE}\n${doc.toString({ lineWidth: 0 })}`;
