@@ -58,7 +58,8 @@ for (const batch of batches) {
   for (const target of checkTargets(report, batch.targets)) {
     if (!target.met) missed = true;
     const verdict = target.met ? 'met    ' : 'MISSED ';
-    console.log(`  ${verdict} ${target.glob.padEnd(36)} ${pct(target.reached)} (target ${target.score}%)`);
+    const reached = target.files === 0 ? 'no file of the report matches' : pct(target.reached);
+    console.log(`  ${verdict} ${target.glob.padEnd(36)} ${reached} (target ${target.score}%)`);
   }
 }
 process.exit(broken ? 2 : missed ? 1 : 0);
