@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPlanStaleness } from '../../../src/plan/staleness.js';
 import type { Plan, PlanItem } from '../../../src/plan/types.js';
+import { planOf, TARGET } from '../report-plan/fixture-plan.js';
 
 /** `sync --plan` refuses a reviewed plan for exactly these reasons, in this order. */
 
@@ -16,23 +17,9 @@ function item(identifier: string, overrides: Partial<PlanItem> = {}): PlanItem {
   };
 }
 
+/** A plan for the target named `target` (the shared report fixture; its summary counts the items). */
 function plan(items: PlanItem[], target = 'dev'): Plan {
-  return {
-    version: 1,
-    target: { name: target, baseUrl: 'https://api.example.com' },
-    items,
-    summary: {
-      create: 0,
-      inSync: 0,
-      drifted: 0,
-      changedLocally: 0,
-      missingRemotely: 0,
-      conflict: 0,
-      orphaned: 0,
-      error: 0,
-    },
-    ignoredFields: [],
-  };
+  return planOf(items, { ...TARGET, name: target });
 }
 
 describe('findPlanStaleness', () => {
