@@ -3,6 +3,7 @@
  * itself, minus the text (a hit with findings decodes the bytes it has just read). Pure.
  */
 import type { Diagnostic, Severity } from '../diagnostic.js';
+import { isRecord } from '../json.js';
 
 /** What a file's outcome depends on besides its display path and the cache's global key. */
 export interface FileFingerprint {
@@ -123,8 +124,4 @@ function isIncludeFingerprint(value: unknown): value is IncludeFingerprint {
 
 function isPosition(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { isRecord } from '../json.js';
 import { describeFsError } from '../state/atomic-write.js';
 import { type CacheEntry, storedEntry } from './entry.js';
 import { CACHE_FORMAT } from './key.js';
@@ -98,8 +99,4 @@ export function writeStoredCache(file: string, text: string): void {
     }
     throw error;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@
  * `pull`, which writes the text back.
  */
 import { joinPointer, splitPointer } from '../diagnostic.js';
+import { isRecord } from '../json.js';
 import type { IncludeStyle } from './include-file.js';
 import type { LoadedDefinition } from './types.js';
 
@@ -125,8 +126,4 @@ function referencedPath(field: unknown): string | undefined {
   if (!isRecord(field)) return undefined;
   const file = field.file;
   return Object.keys(field).length === 1 && typeof file === 'string' && file !== '' ? file : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

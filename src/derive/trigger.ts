@@ -5,6 +5,8 @@
  * Only the top-level `steps` are read: the service extracts nothing from `variants`, so a variable used only in a
  * variant is not on the trigger.
  */
+
+import { isRecord } from '../json.js';
 import { scanTemplate } from './handlebars.js';
 import { firstSegmentIs, isSystemVariable } from './names.js';
 import { scanTemplateAsServer } from './server-scan.js';
@@ -178,8 +180,4 @@ function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVari
   if (sms) result.push({ name: 'phone' });
   if (email) result.push({ name: 'email' });
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

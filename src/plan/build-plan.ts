@@ -4,6 +4,7 @@
  */
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import type { StateEntry, StateFile } from '../state/types.js';
+import { compareText } from '../text.js';
 import { compareWorkflow } from './compare.js';
 import { IGNORED_FIELDS } from './ignored-fields.js';
 import { duplicateNote, NEXT } from './next-steps.js';
@@ -189,9 +190,4 @@ function summarize(items: readonly PlanItem[]): PlanSummary {
   };
   for (const item of items) summary[SUMMARY_KEYS[item.action]]++;
   return summary;
-}
-
-/** Code-unit order: the same on every machine, whatever its locale. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -7,9 +7,8 @@
 import { deriveTrigger } from '../derive/index.js';
 import { joinPointer } from '../diagnostic.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, isRecord, type Json, jsonEqual } from '../json.js';
 import { buildProjectionDiff } from './diff.js';
-import { isRecord, type Json, jsonEqual } from './json.js';
 import { expandDeclared, matchByName, projectRemote } from './project.js';
 import { type Shape, WORKFLOW_SHAPE } from './shape.js';
 import type { DesiredWorkflow, FieldChange } from './types.js';

@@ -1,6 +1,7 @@
 /** PURE: (desired definitions, state, what the service returned) → Plan; create bodies; pull conversion. */
+
+export { canonicalJson } from '../json.js';
 export { buildPlan, type PlanInput } from './build-plan.js';
-export { canonicalJson } from './canonical-json.js';
 export { compareWorkflow, type WorkflowComparison } from './compare.js';
 export { buildCreateBody, resolveGroup, type TargetGroups } from './create-body.js';
 export { IGNORED_FIELDS } from './ignored-fields.js';

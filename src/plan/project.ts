@@ -2,7 +2,7 @@
  * Projections: both sides of a comparison reduced to what is compared, with the same keys in the same order, so
  * that equal projections mean "nothing to do" and their YAML diffs line by line. Pure.
  */
-import { isRecord, type Json, jsonEqual } from './json.js';
+import { isRecord, type Json, jsonEqual } from '../json.js';
 import { readRemote, type Shape } from './shape.js';
 
 /** The file's side: declared fields in schema order, undeclared fields with a documented default filled in. */

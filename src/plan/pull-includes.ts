@@ -11,8 +11,8 @@ import {
   replaceIncludes,
 } from '../definitions/include-references.js';
 import { joinPointer, splitPointer } from '../diagnostic.js';
+import { isRecord, type Json } from '../json.js';
 import { valueAt } from '../validate/rules/walk.js';
-import { isRecord, type Json } from './json.js';
 
 export interface ExistingInclude {
   pointer: string;

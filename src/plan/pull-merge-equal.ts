@@ -4,7 +4,7 @@
  * leaving it out, and lists matched by name (template and trigger variables) are sets. The rules are the
  * comparison's (shape.ts), so a file kept this way still plans as in sync. Pure.
  */
-import { isRecord, jsonEqual } from './json.js';
+import { isRecord, jsonEqual } from '../json.js';
 import type { ObjectShape, Shape } from './shape.js';
 
 /** `value` written at `key` of an object of this shape means the same as leaving the key out. */

@@ -17,8 +17,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
-import { canonicalJson } from './canonical-json.js';
-import { isRecord, type Json } from './json.js';
+import { canonicalJson, isRecord, type Json } from '../json.js';
 import { isImplied, sameDeclared } from './pull-merge-equal.js';
 import type { ListShape, Shape } from './shape.js';
 

@@ -9,7 +9,7 @@ import { type Document, isMap } from 'yaml';
 import { compose, parseTokens } from '../definitions/compose.js';
 import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { isRecord, type Json } from './json.js';
+import { isRecord, type Json } from '../json.js';
 import { sameDeclared } from './pull-merge-equal.js';
 import { checkAliases, type MergeWalk, mergeNode, UnmergeableError } from './pull-merge-nodes.js';
 import { detectStyle, mergeLines, printDocument } from './pull-merge-text.js';

@@ -8,8 +8,8 @@ import { findIncludeReferences } from '../definitions/include-references.js';
 import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
+import { isRecord, type Json } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from './create-body.js';
-import { isRecord, type Json } from './json.js';
 import { fromRemote } from './project.js';
 import { readRemote, WORKFLOW_SHAPE } from './shape.js';
 

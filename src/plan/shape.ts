@@ -3,7 +3,7 @@
  * what comparing and pulling need to know per node: the server's documented defaults, how lists are matched, and
  * where the service stores a field under another name. A test keeps it in step with the schema.
  */
-import type { Json } from './json.js';
+import type { Json } from '../json.js';
 
 export type Shape = ValueShape | ObjectShape | ListShape;
 

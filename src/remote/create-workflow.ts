@@ -1,8 +1,8 @@
+import { isRecord } from '../json.js';
 import { count } from './advice.js';
 import { attempt } from './attempt.js';
 import { backoffDelay } from './backoff.js';
 import { workflowPath, workflowsPath } from './endpoint.js';
-import { isRecord } from './error-body.js';
 import { fetchWorkflow } from './fetch-workflow.js';
 import type { Problem } from './interpret.js';
 import { RemoteError } from './remote-error.js';

@@ -1,3 +1,4 @@
+import { isRecord } from '../json.js';
 import type { ReceivedResponse } from './transport.js';
 
 /** What an error response says, read leniently: a proxy's page must still give a clear message. */
@@ -81,10 +82,6 @@ export function isJsonMediaType(type: string | undefined): boolean {
 /** Messages for a one-line summary: `a; b; c`, clipped. */
 export function summarize(messages: readonly string[]): string {
   return clip(messages.join('; '));
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function clip(text: string): string {

@@ -1,5 +1,6 @@
+import { isRecord } from '../json.js';
 import { checkBaseUrl, IN_TRANSIT_ADVICE, notTheService, seconds, setting } from './advice.js';
-import { isHtml, isJsonMediaType, isRecord, mediaType } from './error-body.js';
+import { isHtml, isJsonMediaType, mediaType } from './error-body.js';
 import type { InterpretContext, Outcome, Problem } from './interpret.js';
 import type { RemoteErrorKind } from './remote-error.js';
 import { checkWorkflowEnvelope } from './response-schema.js';

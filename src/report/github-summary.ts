@@ -1,5 +1,6 @@
+import { plural } from '../text.js';
 import { createStyle } from './style.js';
-import { formatSummaryLines, plural } from './summary.js';
+import { formatSummaryLines } from './summary.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import type { ValidateReport } from './validate-report.js';
 

@@ -1,6 +1,7 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
+import { plural } from '../text.js';
 import { createStyle } from './style.js';
-import { formatSummaryLines, plural } from './summary.js';
+import { formatSummaryLines } from './summary.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 

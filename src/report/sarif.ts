@@ -1,5 +1,6 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
-import { checkedFiles, compareText } from './summary.js';
+import { compareText } from '../text.js';
+import { checkedFiles } from './summary.js';
 import type { RenderOptions, RuleInfo, ValidateReport } from './validate-report.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -1,4 +1,5 @@
 import { countDiagnostics, type Diagnostic, type DiagnosticCounts } from '../diagnostic.js';
+import { compareText, plural } from '../text.js';
 import type { Style } from './style.js';
 import type { ValidateReport } from './validate-report.js';
 
@@ -12,11 +13,6 @@ export interface ReportSummary extends DiagnosticCounts {
   filesWithProblems: number;
   /** Warnings above `report.maxWarnings`. */
   maxWarningsExceeded: boolean;
-}
-
-/** Code-unit order, the same as sortDiagnostics, so every format lists files identically. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `report.files` plus any other file a diagnostic names (an included file too), sorted and unique: SARIF's artifacts. */
@@ -60,11 +56,6 @@ export function summarizeReport(report: ValidateReport): ReportSummary {
     ...counts,
     maxWarningsExceeded: report.maxWarnings !== undefined && counts.warnings > report.maxWarnings,
   };
-}
-
-/** `2 errors`, `1 warning`, `0 files`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from '../json.js';
 import type { PendingCreate, StateEntry, StateFile } from './types.js';
 
 export const STATE_VERSION = 1;
@@ -108,8 +109,4 @@ function corrupt(problem: string): StateCheck {
 
 function isTimestamp(value: unknown): boolean {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,6 +3,7 @@
  * them (`"emial"`, `number 3`) and type names. Pure.
  */
 import { splitPointer } from '../diagnostic.js';
+import { plural } from '../text.js';
 
 export type DocumentKind = 'definition' | 'config';
 
@@ -117,10 +118,6 @@ export function typeHint(expected: readonly string[], value: unknown): string | 
     return 'quote it to make it a string';
   }
   return undefined;
-}
-
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Code points, as ajv counts minLength/maxLength (an emoji is one character). */

@@ -1,12 +1,9 @@
+import { plural } from '../../text.js';
 import type { ApplyPhase } from '../events.js';
 import type { Row } from './tally.js';
 
 export function formatDelay(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
-}
-
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** `order-shipped: retrying (attempt 2 in 1.5s: 503 Service Unavailable)`, `order-shipped: creating`. */

@@ -1,7 +1,8 @@
 import { Listr, ListrLogger, ProcessOutput } from 'listr2';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
+import { plural } from '../../text.js';
 import type { ApplyEvent, ApplyPhase } from '../events.js';
-import { describeRow, plural } from './format.js';
+import { describeRow } from './format.js';
 import { type PhaseEnd, PhaseView } from './phase-view.js';
 import { PhaseTally } from './tally.js';
 import type { Progress } from './types.js';

@@ -7,7 +7,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { toDisplayPath } from '../../config/read.js';
 import { formatIncludeText, type IncludeStyle, includesOf } from '../../definitions/includes.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
-import type { Json } from '../../plan/json.js';
+import type { Json } from '../../json.js';
 import { buildPulledIncludes, type PulledIncludes } from '../../plan/pull-includes.js';
 import { writeFileText } from '../../report/write-output.js';
 import { displayPath } from '../../validate/rules/walk.js';

@@ -8,6 +8,7 @@ import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
 import type { WorkflowResponse } from '../../generated/workflow-response.js';
+import type { Json } from '../../json.js';
 import {
   buildCreateBody,
   buildDefinitionFromRemote,
@@ -15,7 +16,6 @@ import {
   SCHEMA_MODELINE,
   type TargetGroups,
 } from '../../plan/index.js';
-import type { Json } from '../../plan/json.js';
 import { buildDefinitionYaml } from '../../plan/pull.js';
 import { mergePulledDefinition } from '../../plan/pull-merge.js';
 import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';

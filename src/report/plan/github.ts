@@ -8,6 +8,7 @@
  */
 import type { Severity } from '../../diagnostic.js';
 import type { Plan } from '../../plan/types.js';
+import { plural } from '../../text.js';
 import {
   ANNOTATIONS_PER_KIND,
   escapeData,
@@ -16,7 +17,6 @@ import {
   joinWords,
   neutralizeCommands,
 } from '../github.js';
-import { plural } from '../summary.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { renderViewHuman } from './human.js';
 import type { SyncResult } from './sync-result.js';

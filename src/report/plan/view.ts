@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../../diagnostic.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
-import { plural } from '../summary.js';
+import { plural } from '../../text.js';
 import type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
 
 /** How a status is painted: the human format maps tones to colors. */

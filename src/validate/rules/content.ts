@@ -1,6 +1,7 @@
 import { joinPointer } from '../../diagnostic.js';
+import { isRecord } from '../../json.js';
 import type { Rule, RuleContext } from './types.js';
-import { allSteps, displayPath, isRecord, withArticle } from './walk.js';
+import { allSteps, displayPath, withArticle } from './walk.js';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'];
 

@@ -1,6 +1,7 @@
 import { joinPointer } from '../../diagnostic.js';
+import { isRecord } from '../../json.js';
 import type { Rule, RuleContext } from './types.js';
-import { allSteps, displayPath, isRecord, listWords, quote } from './walk.js';
+import { allSteps, displayPath, listWords, quote } from './walk.js';
 
 interface PartShape {
   required: readonly string[];

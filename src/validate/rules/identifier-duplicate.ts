@@ -1,6 +1,7 @@
 import type { LoadedDefinition } from '../../definitions/types.js';
+import { isRecord } from '../../json.js';
 import type { RuleInfo } from './types.js';
-import { isRecord, listWords } from './walk.js';
+import { listWords } from './walk.js';
 
 const POINTER = '/triggers/0/identifier';
 

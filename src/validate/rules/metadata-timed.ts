@@ -1,6 +1,7 @@
 import { joinPointer } from '../../diagnostic.js';
+import { isRecord } from '../../json.js';
 import type { RuleContext } from './types.js';
-import { displayPath, isRecord, listWords, quote } from './walk.js';
+import { displayPath, listWords, quote } from './walk.js';
 
 /** `timed` fields and the digest units the worker reads each one for. */
 const TIMED_UNITS: Record<string, readonly string[]> = {

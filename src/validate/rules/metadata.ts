@@ -1,7 +1,8 @@
 import { joinPointer } from '../../diagnostic.js';
+import { isRecord } from '../../json.js';
 import { checkTimedSchedule, present } from './metadata-timed.js';
 import type { Rule, RuleContext } from './types.js';
-import { allSteps, displayPath, isRecord, listWords, quote, withArticle } from './walk.js';
+import { allSteps, displayPath, listWords, quote, withArticle } from './walk.js';
 
 type StepKind = 'digest' | 'delay';
 

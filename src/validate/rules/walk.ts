@@ -1,10 +1,7 @@
 import { joinPointer, splitPointer } from '../../diagnostic.js';
+import { isRecord } from '../../json.js';
 import { memoizeLast } from './last-memo.js';
 import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The value at a JSON pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { findIncludeReferences, replaceIncludes } from '../../../src/definitions/includes.js';
-import type { Json } from '../../../src/plan/json.js';
+import type { Json } from '../../../src/json.js';
 import { buildDefinitionYaml } from '../../../src/plan/pull.js';
 import { buildPulledIncludes, type ExistingInclude } from '../../../src/plan/pull-includes.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../../src/plan/json.js';
+import type { Json } from '../../../src/json.js';
 import {
   buildPulledIncludes,
   type ExistingInclude,

@@ -1,3 +1,12 @@
+/** JSON basics shared by every area. Pure. */
+
+export type Json = Record<string, unknown>;
+
+/** A plain object: not null, not an array. */
+export function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * The one serialization a definition's hash is computed from: keys sorted (by UTF-16 code units, the same on every
  * machine and locale), no whitespace, JSON.stringify's rules otherwise (undefined properties dropped, undefined
@@ -21,4 +30,9 @@ function serialize(value: unknown): string | undefined {
     if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/** Deep equality of JSON values, ignoring key order (what the service stores is compared as data, not text). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
 }
