@@ -8,7 +8,7 @@ import { toDisplayPath } from '../../config/read.js';
 import { formatIncludeText, type IncludeStyle, includesOf } from '../../definitions/includes.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Json } from '../../json.js';
-import { buildPulledIncludes, type PulledIncludes } from '../../plan/pull-includes.js';
+import { buildPulledIncludes, type PulledIncludes } from '../../pull/includes.js';
 import { writeFileText } from '../../report/write-output.js';
 import { displayPath } from '../../validate/rules/walk.js';
 

@@ -9,16 +9,10 @@ import { ExitCode } from '../../exit-codes.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
 import type { WorkflowResponse } from '../../generated/workflow-response.js';
 import type { Json } from '../../json.js';
-import {
-  buildCreateBody,
-  buildDefinitionFromRemote,
-  resolveGroup,
-  SCHEMA_MODELINE,
-  type TargetGroups,
-} from '../../plan/index.js';
-import { buildDefinitionYaml } from '../../plan/pull.js';
-import { mergePulledDefinition } from '../../plan/pull-merge.js';
+import { buildCreateBody, resolveGroup, type TargetGroups } from '../../plan/index.js';
 import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
+import { buildDefinitionFromRemote, buildDefinitionYaml, SCHEMA_MODELINE } from '../../pull/convert.js';
+import { mergePulledDefinition } from '../../pull/merge.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
