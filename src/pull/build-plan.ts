@@ -16,7 +16,7 @@ import type { CreateWorkflowBody } from '../plan/types.js';
 import { displayPath } from '../validate/rules/walk.js';
 import { buildDefinitionFromRemote, buildDefinitionYaml, SCHEMA_MODELINE } from './convert.js';
 import { buildPulledIncludes, type PulledIncludes } from './includes.js';
-import { mergePulledDefinition } from './merge.js';
+import { mergePulledDefinition, type PullMergeResult } from './merge.js';
 
 /** What the plan asks of the disk, answered by the caller (paths are absolute). */
 export interface PullFiles {
@@ -124,20 +124,25 @@ function buildPulledWorkflow(
   const target = includes.definition as unknown as WorkflowDefinition;
   const fresh = buildDefinitionYaml(includes.definition).replace(SCHEMA_MODELINE, files.modeline(path));
   // A workflow that has a file is merged into it; a new one gets the generated text.
-  const written = existing
-    ? mergeInto(files.read(path), { existing, actual, target, fresh, groups, includes })
-    : { created: true, text: fresh, changed: [], definition: target };
+  const current = existing ? files.read(path) : undefined;
+  const merge = existing && mergeInto(current ?? '', existing, actual, { target, fresh, groups });
   // What the definition says once its references are read: what plan will hash.
   const kept = includes.kept.map(({ pointer, text }) => ({ pointer, value: text }));
-  const built = buildCreateBody(replaceIncludes(written.definition, kept) as WorkflowDefinition, groups);
-  const { definition: _, ...rest } = written;
+  const built = buildCreateBody(
+    replaceIncludes(merge?.definition ?? target, kept) as WorkflowDefinition,
+    groups,
+  );
+  const included = includes.writes.map((write) => displayPath(write.pointer));
   return {
     requested,
     identifier,
     id: actual._id,
     path,
     file: files.display(path),
-    ...rest,
+    created: !merge,
+    ...(merge && merge.text === current ? {} : { text: merge?.text ?? fresh }),
+    changed: merge ? [...new Set([...merge.changed, ...included])] : [],
+    ...(merge?.rewritten === undefined ? {} : { rewritten: merge.rewritten }),
     includes: includes.files,
     ...('body' in built ? { body: built.body } : {}),
     notes: [
@@ -168,12 +173,7 @@ function buildIncludes(
   const planned = buildPulledIncludes({
     pulled,
     ...(known ? { existing: known.value } : {}),
-    includes: own.map((i) => ({
-      pointer: i.pointer,
-      path: i.path,
-      text: i.text,
-      shared: others.has(i.absolute),
-    })),
+    includes: own.map((i) => ({ ...i, shared: others.has(i.absolute) })),
     ...(splitContent === undefined
       ? {}
       : {
@@ -198,38 +198,21 @@ function buildIncludes(
 
 /**
  * A workflow that already has a file: the file is edited in place (comments, order and style kept), or rewritten
- * whole when that cannot be done safely. Untouched when it already says what the service holds.
+ * whole when that cannot be done safely; the file's group reference stays when it names the group the service holds.
  */
 function mergeInto(
   current: string,
-  input: {
-    existing: LoadedDefinition;
-    actual: WorkflowResponse;
-    target: WorkflowDefinition;
-    fresh: string;
-    groups: TargetGroups;
-    includes: PulledIncludes;
-  },
-): Pick<PulledWorkflow, 'created' | 'text' | 'changed' | 'rewritten'> & { definition: WorkflowDefinition } {
-  // The file's group reference stays when it names the group the service holds.
-  const resolved = resolveGroup(
-    (input.existing.value as WorkflowDefinition).notificationGroupId,
-    input.groups,
-  );
-  const serviceGroupId = readRemote(input.actual as unknown as Json, 'notificationGroupId', WORKFLOW_SHAPE);
-  const merge = mergePulledDefinition(current, input.target, {
-    freshText: input.fresh,
+  existing: LoadedDefinition,
+  actual: WorkflowResponse,
+  pulled: { target: WorkflowDefinition; fresh: string; groups: TargetGroups },
+): PullMergeResult {
+  const resolved = resolveGroup((existing.value as WorkflowDefinition).notificationGroupId, pulled.groups);
+  const serviceGroupId = readRemote(actual as unknown as Json, 'notificationGroupId', WORKFLOW_SHAPE);
+  return mergePulledDefinition(current, pulled.target, {
+    freshText: pulled.fresh,
     ...('id' in resolved ? { existingGroupId: resolved.id } : {}),
     ...(typeof serviceGroupId === 'string' ? { serviceGroupId } : {}),
   });
-  const included = input.includes.writes.map((write) => displayPath(write.pointer));
-  return {
-    created: false,
-    ...(merge.text === current ? {} : { text: merge.text }),
-    changed: [...new Set([...merge.changed, ...included])],
-    ...(merge.rewritten === undefined ? {} : { rewritten: merge.rewritten }),
-    definition: merge.definition,
-  };
 }
 
 /** `order-shipped` of `workflows/order-shipped.yaml`: the name without its extension, as `path.basename` gives it. */

@@ -1,22 +1,7 @@
 /**
- * What `wfsync pull` did, by `--format` name. Pure: each returns the whole of stdout and of stderr.
- *
- * human: a line per workflow pulled on stdout (`pulled order-shipped: 1 field changed (…) → workflows/….yaml`), a
- * `wfsync: <id>: <reason>` line per failure on stderr.
- *
- * json (`version: 1`; keys in this order, fields only added within a version; nothing on stderr):
- * ```
- * { "version": 1, "target": "production",
- *   "summary": { "written": 1, "unchanged": 1, "failed": 1 },
- *   "workflows": [
- *     { "requested": "order-shipped", "identifier": "order-shipped", "id": "6650…", "file": "workflows/order-shipped.yaml",
- *       "action": "written",          // "written": a file was; "unchanged": the files already said it
- *       "created": false,             // the definition file is new
- *       "changed": ["steps[1].template.content"], "includes": ["workflows/order-shipped.email.html"],
- *       "recorded": true,             // state records it (else a note says why not)
- *       "notes": [] },
- *     { "requested": "nope", "action": "failed", "reason": "not found on target \"production\"" } ] }
- * ```
+ * What `wfsync pull` did, by `--format` name. Pure: each returns the whole of stdout and of stderr. human: a line per
+ * workflow pulled on stdout, `wfsync: <id>: <reason>` per failure on stderr. json: one versioned document (`version`,
+ * `target`, `summary`, `workflows`; keys in the order built below, listed in the README's pull section), no stderr.
  */
 import type { PulledWorkflow, PullPlan } from '../pull/build-plan.js';
 import { plural } from '../text.js';
