@@ -8,8 +8,15 @@ export const MUTATION_BATCHES = [
   {
     name: 'plan',
     mutate: ['src/plan/**/*.ts'],
-    testFiles: ['test/unit/plan/**/*.test.ts'],
+    // pull's tests convert, merge and hash through plan's shapes and bodies: both batches run both folders.
+    testFiles: ['test/unit/plan/**/*.test.ts', 'test/unit/pull/**/*.test.ts'],
     targets: [{ glob: 'src/plan/**', score: 90 }],
+  },
+  {
+    name: 'pull',
+    mutate: ['src/pull/**/*.ts'],
+    testFiles: ['test/unit/plan/**/*.test.ts', 'test/unit/pull/**/*.test.ts'],
+    targets: [{ glob: 'src/pull/**', score: 90 }],
   },
   {
     name: 'remote-state',

@@ -145,4 +145,45 @@ describe('pull into an existing definition file', () => {
       ),
     ).toBe(true);
   });
+
+  it('--format json: one document of what was written, left alone and not found; exit 1 for the failure', async () => {
+    const target = await syncedTarget();
+    target.emulator.editWorkflow('order-shipped', (w) => {
+      w.tags = ['shipping', 'dashboard'];
+    });
+    const id = (name: string) => target.state()!.workflows[name]!.id;
+
+    const pull = await target.run(['pull', 'order-shipped', 'password-reset', 'nope', '--format', 'json']);
+    expect(pull.stderr).toBe('');
+    const workflow = (name: string, action: string, changed: string[]) => ({
+      requested: name,
+      identifier: name,
+      id: id(name),
+      file: `workflows/${name}.yaml`,
+      action,
+      created: false,
+      changed,
+      includes: [],
+      recorded: true,
+      notes: [],
+    });
+    expect(pull.stdout).toBe(
+      `${JSON.stringify(
+        {
+          version: 1,
+          target: 'dev',
+          summary: { written: 1, unchanged: 1, failed: 1 },
+          workflows: [
+            workflow('order-shipped', 'written', ['tags']),
+            workflow('password-reset', 'unchanged', []),
+            { requested: 'nope', action: 'failed', reason: 'not found on target "dev"' },
+          ],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    expect(pull.status).toBe(1);
+    expect(readFileSync(join(target.cwd, 'workflows/order-shipped.yaml'), 'utf8')).toContain('dashboard');
+  });
 });

@@ -1,39 +1,28 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../config/read.js';
-import { replaceIncludes } from '../../definitions/includes.js';
-import type { LoadedDefinition } from '../../definitions/types.js';
-import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import type { WorkflowDefinition } from '../../generated/workflow.js';
-import type { WorkflowResponse } from '../../generated/workflow-response.js';
-import type { Json } from '../../json.js';
-import {
-  buildCreateBody,
-  buildDefinitionFromRemote,
-  resolveGroup,
-  SCHEMA_MODELINE,
-  type TargetGroups,
-} from '../../plan/index.js';
-import { buildDefinitionYaml } from '../../plan/pull.js';
-import { mergePulledDefinition } from '../../plan/pull-merge.js';
-import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
+import { applyPullPlan } from '../../pull/apply.js';
+import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
+import { SCHEMA_MODELINE } from '../../pull/convert.js';
+import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
 import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
-import type { PullFlags } from './pull.js';
-import {
-  changedIncludeFields,
-  inlinedNotes,
-  type PullIncludes,
-  planPullIncludes,
-  writePullIncludes,
-} from './pull-includes.js';
+
+export interface PullFlags extends TargetCommandFlags {
+  dir?: string;
+  force?: boolean;
+  /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
+  splitContent?: number;
+  format: PullFormat;
+}
 
 export async function runPull(
   ctx: CommandContext,
@@ -42,192 +31,66 @@ export async function runPull(
 ): Promise<number> {
   // 1. Config, target and the existing definitions (to find the file each identifier lives in).
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const existing = new Map(
-    loaded.definitions.map((d) => [(d.value as WorkflowDefinition).triggers[0].identifier, d]),
-  );
-  const byIdentifier = new Map([...existing].map(([id, d]) => [id, resolve(ctx.cwd, d.file)]));
   const session = await openTargetSession(loaded.target, {
     env: ctx.env,
     ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
   });
-  let failures = 0;
   try {
     // 2. State is written: take the target's lock like sync does.
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {
       const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
-      // Every reference the definitions use, so an existing `group:<name>` resolves (locally: to the emulator's group)
-      // and the merge can keep it.
-      const groups = session.groups([
-        ...new Set([
-          ...Object.keys(loaded.target.notificationGroups),
-          ...referencedGroups(loaded.definitions),
+      // 3. What the service holds.
+      const fetched = [];
+      for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });
+      // 4. The plan (pure). Every group the definitions name resolves, so a file's `group:<name>` can stay.
+      const plan = buildPullPlan({
+        target: loaded.target.name,
+        fetched,
+        definitions: loaded.definitions,
+        groups: session.groups([
+          ...new Set([
+            ...Object.keys(loaded.target.notificationGroups),
+            ...referencedGroups(loaded.definitions),
+          ]),
         ]),
-      ]);
-      for (const id of ids) {
-        const actual = await session.client.getWorkflow(id);
-        if (!actual) {
-          failures++;
-          await writeOutput(ctx.stderr, `wfsync: ${id}: not found on target "${loaded.target.name}"\n`);
-          continue;
-        }
-        // 3. Convert, decide where it goes, write, record.
-        const pulled = buildDefinitionFromRemote(actual, { groups });
-        const identifier = pulled.definition.triggers[0]?.identifier;
-        if (!identifier) {
-          failures++;
-          await writeOutput(
-            ctx.stderr,
-            `wfsync: ${id}: the service's workflow has no trigger identifier; nothing written\n`,
-          );
-          continue;
-        }
-        const path =
-          byIdentifier.get(identifier) ??
-          join(resolve(ctx.cwd, flags.dir ?? loaded.project.workflowsDir), `${identifier}.yaml`);
-        guardOverwrite(path, identifier, byIdentifier, flags.force === true);
-        const file = toDisplayPath(ctx.cwd, path);
-        const known = existing.get(identifier);
-        // Text the file keeps in files of its own (or --split-content moves out) goes there, not inline.
-        const includes = planPullIncludes({
-          pulled: pulled.definition as unknown as Json,
-          path,
-          known,
-          definitions: loaded.definitions,
-          splitContent: flags.splitContent,
-        });
-        const target = includes.definition as unknown as WorkflowDefinition;
-        const fresh = withModeline(buildDefinitionYaml(includes.definition), path, loaded.project);
-        const files = await writePullIncludes(includes, ctx.cwd);
-        // A workflow that has a file is merged into it; a new one gets the generated text.
-        const written = known
-          ? await writeMerged({ path, file, known, actual, pulled: target, fresh, groups, includes, files })
-          : await writeNew(path, fresh, {
-              definition: target,
-              summary: ` (id ${actual._id}) → ${[file, ...files].join(', ')}`,
-            });
-        // What the definition says once its references are read: what plan will hash.
-        const kept = includes.kept.map(({ pointer, text }) => ({ pointer, value: text }));
-        const built = buildCreateBody(
-          replaceIncludes(written.definition, kept) as WorkflowDefinition,
-          groups,
-        );
-        if ('body' in built) {
-          await store.recordWorkflow(identifier, {
-            id: actual._id,
-            hash: hashBody(built.body),
-            origin: 'adopted',
-            file,
-            recordedAt: new Date().toISOString(),
-          });
-        }
-        const elsewhere = known && flags.dir !== undefined && !isInside(path, resolve(ctx.cwd, flags.dir));
-        await writeOutput(
-          ctx.stdout,
-          `pulled ${identifier}${written.summary}` +
-            (elsewhere ? ' (its existing file; --dir only places new files)' : '') +
-            ('body' in built ? '' : ` (not recorded in state: ${built.problem})`) +
-            inlinedNotes(includes) +
-            '\n',
-        );
-      }
+        files: diskFor(ctx.cwd, loaded.project, flags.dir),
+        force: flags.force === true,
+        splitContent: flags.splitContent,
+      });
+      // 5. Apply: included files, definitions, state entries.
+      await applyPullPlan(plan, { writeFile: writeFileText, store, hash: hashBody, now: () => new Date() });
+      // 6. Report.
+      const output = pullRenderers[flags.format](plan);
+      await writeOutput(ctx.stdout, output.stdout);
+      await writeOutput(ctx.stderr, output.stderr);
+      return plan.items.some((item) => 'failed' in item) ? ExitCode.Failure : ExitCode.Ok;
     } finally {
       await lock.release();
     }
   } finally {
     await session.close();
   }
-  return failures > 0 ? ExitCode.Failure : ExitCode.Ok;
 }
 
-/** Never silently replace a file that holds another workflow (or is not a definition at all). */
-function guardOverwrite(
-  path: string,
-  identifier: string,
-  known: ReadonlyMap<string, string>,
-  force: boolean,
-): void {
-  if (force || !existsSync(path) || known.get(identifier) === path) return;
-  throw new WfsyncError(
-    `${path} already exists and is not the definition of ${identifier}; use --force to overwrite it`,
-    {
-      exitCode: ExitCode.Usage,
-    },
-  );
-}
-
-/** The modeline must point at schemas/ from wherever the file is written. */
-function withModeline(
-  yaml: string,
-  path: string,
-  project: { config?: { dir: string }; cwd: string },
-): string {
+/** The disk as the pull plan sees it: paths from the working directory, `--dir` for new files. */
+function diskFor(cwd: string, project: ProjectOptions, dir: string | undefined): PullFiles {
+  const newFiles = resolve(cwd, dir ?? project.workflowsDir);
+  const inDir = dir === undefined ? undefined : resolve(cwd, dir);
+  // The modeline must point at schemas/ from wherever the file is written.
   const schema = join(project.config?.dir ?? project.cwd, 'schemas', 'workflow.schema.json');
-  if (!existsSync(schema)) return yaml;
-  const rel = relative(dirname(path), schema).split('\\').join('/');
-  return yaml.replace(SCHEMA_MODELINE, `# yaml-language-server: $schema=${rel}`);
-}
-
-/** The most paths a summary line names before it counts the rest. */
-const SHOWN_PATHS = 6;
-
-interface Written {
-  /** What the file now holds (what state records the hash of). */
-  definition: WorkflowDefinition;
-  /** The rest of the output line after `pulled <identifier>`. */
-  summary: string;
-}
-
-async function writeNew(path: string, text: string, written: Written): Promise<Written> {
-  await writeFileText(path, text);
-  return written;
-}
-
-/**
- * A workflow that already has a file: the file is edited in place (comments, order and style kept), or rewritten
- * whole when that cannot be done safely. Untouched when it already says what the service holds.
- */
-async function writeMerged(input: {
-  path: string;
-  file: string;
-  known: LoadedDefinition;
-  actual: WorkflowResponse;
-  pulled: WorkflowDefinition;
-  fresh: string;
-  groups: TargetGroups;
-  includes: PullIncludes;
-  /** Display paths of the included files this pull wrote. */
-  files: string[];
-}): Promise<Written> {
-  const { path, file, known, actual, groups, files } = input;
-  const text = await readFile(path, 'utf8');
-  // The file's group reference stays when it names the group the service holds.
-  const resolved = resolveGroup((known.value as WorkflowDefinition).notificationGroupId, groups);
-  const serviceGroupId = readRemote(actual as unknown as Json, 'notificationGroupId', WORKFLOW_SHAPE);
-  const merge = mergePulledDefinition(text, input.pulled, {
-    freshText: input.fresh,
-    ...('id' in resolved ? { existingGroupId: resolved.id } : {}),
-    ...(typeof serviceGroupId === 'string' ? { serviceGroupId } : {}),
-  });
-  if (merge.text !== text) await writeFileText(path, merge.text);
-  const { definition, rewritten } = merge;
-  if (rewritten !== undefined) {
-    return {
-      definition,
-      summary: `: rewritten whole, comments and layout not kept (${rewritten}) → ${[file, ...files].join(', ')}`,
-    };
-  }
-  const changed = [...new Set([...merge.changed, ...changedIncludeFields(input.includes)])];
-  if (changed.length === 0) return { definition, summary: `: ${file} already matches the service` };
-  const where = [...(merge.text === text ? [] : [file]), ...files].join(', ');
-  const more = changed.length > SHOWN_PATHS ? `, and ${changed.length - SHOWN_PATHS} more` : '';
-  const fields = `${changed.length} field${changed.length === 1 ? '' : 's'}`;
+  const hasSchema = existsSync(schema);
   return {
-    definition,
-    summary: `: ${fields} changed (${changed.slice(0, SHOWN_PATHS).join(', ')}${more}) → ${where}`,
+    pathOf: (identifier, known) => (known ? resolve(cwd, known.file) : join(newFiles, `${identifier}.yaml`)),
+    beside: (path, file) => resolve(dirname(path), file),
+    exists: existsSync,
+    read: (path) => readFileSync(path, 'utf8'),
+    display: (path) => toDisplayPath(cwd, path),
+    modeline: (path) =>
+      hasSchema
+        ? `# yaml-language-server: $schema=${relative(dirname(path), schema).split('\\').join('/')}`
+        : SCHEMA_MODELINE,
+    outsideDir: (path) =>
+      inDir !== undefined && !path.startsWith(inDir.endsWith(sep) ? inDir : `${inDir}${sep}`),
   };
-}
-
-function isInside(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
 }

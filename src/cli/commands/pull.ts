@@ -1,14 +1,8 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parsePositiveInt } from '../parse-args.js';
-import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
-
-export interface PullFlags extends TargetCommandFlags {
-  dir?: string;
-  force?: boolean;
-  /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
-  splitContent?: number;
-}
+import { addTargetOptions, formatOption } from '../run-options.js';
+import type { PullFlags } from './pull-run.js';
 
 export function pullCommand(ctx: CommandContext): Command {
   const command = new Command('pull')
@@ -26,7 +20,8 @@ export function pullCommand(ctx: CommandContext): Command {
       'write template text (content, subject, title) of more than <lines> lines to a file of its own next to ' +
         'the definition, referenced as {file: ./…}; text already kept in a file is always written back there',
       parsePositiveInt,
-    );
+    )
+    .addOption(formatOption(['human', 'json']));
   addTargetOptions(command);
   return command
     .addHelpText(
@@ -34,7 +29,8 @@ export function pullCommand(ctx: CommandContext): Command {
       '\nExamples:\n' +
         '  wfsync pull order-shipped --target production     # accept the dashboard version into the file\n' +
         '  wfsync pull 6650f0c0ffee00000000a0b1 --dir workflows/imported\n' +
-        '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html',
+        '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html\n' +
+        '  wfsync pull order-shipped --format json             # what was written, as one JSON document',
     )
     .action(async (workflows: string[], flags: PullFlags, cmd: Command) => {
       ctx.exitCode = await (await import('./pull-run.js')).runPull(ctx, workflows, {

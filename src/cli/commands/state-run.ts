@@ -1,7 +1,8 @@
 import { fetchObservations, reconcilePending } from '../../apply/index.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { buildCreateBody, buildDefinitionFromRemote, compareWorkflow } from '../../plan/index.js';
+import { buildCreateBody, compareWorkflow } from '../../plan/index.js';
+import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';

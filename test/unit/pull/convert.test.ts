@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isCollection, parseDocument, visit } from 'yaml';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { buildDefinitionFromRemote, compareWorkflow, SCHEMA_MODELINE } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/index.js';
+import { buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../../src/pull/convert.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import {
   bodyOf,
@@ -16,7 +17,7 @@ import {
   GROUPS,
   OTHER_GROUP_ID,
   storedFor,
-} from './helpers.js';
+} from '../plan/helpers.js';
 
 /** The pulled text read back the way wfsync reads files, schema-checked. */
 function readPulled(yaml: string, file = 'workflows/pulled.yaml'): WorkflowDefinition {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isImplied, sameDeclared } from '../../../src/plan/pull-merge-equal.js';
 import { type ObjectShape, type Shape, STEP_SHAPE, WORKFLOW_SHAPE } from '../../../src/plan/shape.js';
+import { isImplied, sameDeclared } from '../../../src/pull/merge-equal.js';
 
 const fieldOf = (shape: ObjectShape, key: string): ObjectShape => shape.fields[key] as ObjectShape;
 const itemsOf = (shape: Shape | undefined): ObjectShape => (shape as { items: ObjectShape }).items;

@@ -10,10 +10,10 @@ import { compose, parseTokens } from '../definitions/compose.js';
 import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord, type Json } from '../json.js';
-import { sameDeclared } from './pull-merge-equal.js';
-import { checkAliases, type MergeWalk, mergeNode, UnmergeableError } from './pull-merge-nodes.js';
-import { detectStyle, mergeLines, printDocument } from './pull-merge-text.js';
-import { WORKFLOW_SHAPE } from './shape.js';
+import { WORKFLOW_SHAPE } from '../plan/shape.js';
+import { sameDeclared } from './merge-equal.js';
+import { checkAliases, type MergeWalk, mergeNode, UnmergeableError } from './merge-nodes.js';
+import { detectStyle, mergeLines, printDocument } from './merge-text.js';
 
 export interface PullMergeOptions {
   /** What to write when the file cannot be edited safely: the freshly generated definition (with its modeline). */

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { findIncludeReferences, replaceIncludes } from '../../../src/definitions/includes.js';
 import type { Json } from '../../../src/json.js';
-import { buildDefinitionYaml } from '../../../src/plan/pull.js';
-import { buildPulledIncludes, type ExistingInclude } from '../../../src/plan/pull-includes.js';
+import { buildDefinitionYaml } from '../../../src/pull/convert.js';
+import { buildPulledIncludes, type ExistingInclude } from '../../../src/pull/includes.js';
 
 const HTML = '<html>\n  <body>{{orderNumber}}</body>\n</html>';
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../../src/json.js';
-import {
-  buildPulledIncludes,
-  type ExistingInclude,
-  type SplitContent,
-} from '../../../src/plan/pull-includes.js';
+import { buildPulledIncludes, type ExistingInclude, type SplitContent } from '../../../src/pull/includes.js';
 
 const workflow = (...steps: unknown[]): Json => ({ name: 'w', steps, triggers: [] });
 const step = (type: string, fields: Json, name?: string): Json => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { mergePulledDefinition } from '../../../src/plan/pull-merge.js';
-import { FRESH, mergeChecked } from './pull-merge-helpers.js';
+import { mergePulledDefinition } from '../../../src/pull/merge.js';
+import { FRESH, mergeChecked } from './merge-helpers.js';
 
 const file = (...lines: string[]) => `${lines.join('\n')}\n`;
 const service = (...lines: string[]) => parse(file(...lines)) as WorkflowDefinition;

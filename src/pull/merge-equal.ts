@@ -5,7 +5,7 @@
  * comparison's (shape.ts), so a file kept this way still plans as in sync. Pure.
  */
 import { isRecord, jsonEqual } from '../json.js';
-import type { ObjectShape, Shape } from './shape.js';
+import type { ObjectShape, Shape } from '../plan/shape.js';
 
 /** `value` written at `key` of an object of this shape means the same as leaving the key out. */
 export function isImplied(value: unknown, key: string, shape: Shape | undefined): boolean {

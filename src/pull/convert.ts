@@ -9,9 +9,9 @@ import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import { isRecord, type Json } from '../json.js';
-import { groupReferenceOf, type TargetGroups } from './create-body.js';
-import { fromRemote } from './project.js';
-import { readRemote, WORKFLOW_SHAPE } from './shape.js';
+import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
+import { fromRemote } from '../plan/project.js';
+import { readRemote, WORKFLOW_SHAPE } from '../plan/shape.js';
 
 export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schemas/workflow.schema.json';
 

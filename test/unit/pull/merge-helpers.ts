@@ -8,8 +8,8 @@ import {
   mergePulledDefinition,
   type PullMergeOptions,
   type PullMergeResult,
-} from '../../../src/plan/pull-merge.js';
-import { parseFile, WORKFLOWS_DIR } from './helpers.js';
+} from '../../../src/pull/merge.js';
+import { parseFile, WORKFLOWS_DIR } from '../plan/helpers.js';
 
 export const FRESH = '# fresh text\nname: fresh\n';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Document, parseDocument, Scalar, type YAMLMap } from 'yaml';
-import { detectStyle, type FileStyle, mergeLines, printDocument } from '../../../src/plan/pull-merge-text.js';
+import { detectStyle, type FileStyle, mergeLines, printDocument } from '../../../src/pull/merge-text.js';
 
 const lines = (...text: string[]) => text.join('\n');
 const NO_WRAP = { lineWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { buildDefinitionFromRemote, buildDefinitionYaml, SCHEMA_MODELINE } from '../../../src/plan/pull.js';
-import { GROUPS } from './helpers.js';
+import {
+  buildDefinitionFromRemote,
+  buildDefinitionYaml,
+  SCHEMA_MODELINE,
+} from '../../../src/pull/convert.js';
+import { GROUPS } from '../plan/helpers.js';
 
 const file = (...lines: string[]) => `${[SCHEMA_MODELINE, ...lines].join('\n')}\n`;
 

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isScalar, parseDocument } from 'yaml';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { mergePulledDefinition } from '../../../src/plan/pull-merge.js';
+import { mergePulledDefinition } from '../../../src/pull/merge.js';
 import { runs } from '../../helpers/fc-runs.js';
-import { exampleDefinitions } from './helpers.js';
-import { asCompared, exampleText, FRESH, lineDiff, read } from './pull-merge-helpers.js';
+import { exampleDefinitions } from '../plan/helpers.js';
+import { asCompared, exampleText, FRESH, lineDiff, read } from './merge-helpers.js';
 
 /**
  * Random small edits to the example definitions (real files: comments, flow collections, block text), as the

@@ -18,8 +18,8 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import { canonicalJson, isRecord, type Json } from '../json.js';
-import { isImplied, sameDeclared } from './pull-merge-equal.js';
-import type { ListShape, Shape } from './shape.js';
+import type { ListShape, Shape } from '../plan/shape.js';
+import { isImplied, sameDeclared } from './merge-equal.js';
 
 /** A file the walk cannot edit safely; the caller writes the freshly generated text instead. */
 export class UnmergeableError extends Error {}

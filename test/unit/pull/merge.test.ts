@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildDefinitionFromRemote } from '../../../src/plan/index.js';
-import { mergePulledDefinition } from '../../../src/plan/pull-merge.js';
-import { bodyOf, exampleDefinitions, GROUPS, OTHER_GROUP_ID, storedFor } from './helpers.js';
-import { edited, exampleText, FRESH, lineDiff, loose, mergeChecked, read } from './pull-merge-helpers.js';
+import { buildDefinitionFromRemote } from '../../../src/pull/convert.js';
+import { mergePulledDefinition } from '../../../src/pull/merge.js';
+import { bodyOf, exampleDefinitions, GROUPS, OTHER_GROUP_ID, storedFor } from '../plan/helpers.js';
+import { edited, exampleText, FRESH, lineDiff, loose, mergeChecked, read } from './merge-helpers.js';
 
 const SHIPPED = exampleText('order-shipped');
 const shipped = read(SHIPPED);

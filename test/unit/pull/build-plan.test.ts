@@ -1,0 +1,279 @@
+import { posix } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DefinitionWithIncludes } from '../../../src/definitions/include-references.js';
+import { parseDefinition } from '../../../src/definitions/parse.js';
+import type { LoadedDefinition } from '../../../src/definitions/types.js';
+import { WfsyncError } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/exit-codes.js';
+import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
+import { applyPullPlan } from '../../../src/pull/apply.js';
+import { buildPullPlan, type PullFiles, type PullPlanInput } from '../../../src/pull/build-plan.js';
+import { buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../../src/pull/convert.js';
+import type { StateEntry } from '../../../src/state/types.js';
+import { bodyOf, definition, GROUPS, storedFor } from '../plan/helpers.js';
+
+/** A project at /p seen through an in-memory disk: file → text. */
+function disk(files: Record<string, string>, dir?: string): PullFiles {
+  return {
+    pathOf: (identifier, known) =>
+      known ? `/p/${known.file}` : `/p/${dir ?? 'workflows'}/${identifier}.yaml`,
+    beside: (path, file) => posix.join(posix.dirname(path), file),
+    exists: (path) => Object.hasOwn(files, path),
+    read: (path) => files[path] ?? '',
+    display: (path) => posix.relative('/p', path),
+    modeline: () => SCHEMA_MODELINE,
+    outsideDir: (path) => dir !== undefined && !path.startsWith(`/p/${dir}/`),
+  };
+}
+
+function loaded(file: string, text: string): LoadedDefinition {
+  const parsed = parseDefinition(file, new TextEncoder().encode(text));
+  if (!parsed.definition) throw new Error(`${file} does not parse`);
+  return parsed.definition;
+}
+
+const DEF = definition();
+const STORED = storedFor(bodyOf(DEF));
+/** The file pull writes for STORED when there is none. */
+const FRESH = buildDefinitionFromRemote(STORED, { groups: GROUPS }).yaml;
+
+function input(overrides: Partial<PullPlanInput> = {}): PullPlanInput {
+  return {
+    target: 'production',
+    fetched: [{ requested: 'order-shipped', workflow: STORED }],
+    definitions: [],
+    groups: GROUPS,
+    files: disk({}),
+    force: false,
+    ...overrides,
+  };
+}
+
+describe('buildPullPlan', () => {
+  it('a workflow without a file: the generated text in a new file, and the body state records', () => {
+    expect(buildPullPlan(input())).toEqual({
+      target: 'production',
+      items: [
+        {
+          requested: 'order-shipped',
+          identifier: 'order-shipped',
+          id: STORED._id,
+          path: '/p/workflows/order-shipped.yaml',
+          file: 'workflows/order-shipped.yaml',
+          created: true,
+          text: FRESH,
+          changed: [],
+          includes: [],
+          body: bodyOf(DEF),
+          notes: [],
+        },
+      ],
+    });
+  });
+
+  it('the modeline is the one the disk gives for where the file goes', () => {
+    const files = { ...disk({}, 'imported/deep'), modeline: (path: string) => `# modeline for ${path}` };
+    const [item] = buildPullPlan(input({ files })).items;
+    expect(item).toMatchObject({ path: '/p/imported/deep/order-shipped.yaml', created: true });
+    expect((item as { text: string }).text).toBe(
+      FRESH.replace(SCHEMA_MODELINE, '# modeline for /p/imported/deep/order-shipped.yaml'),
+    );
+  });
+
+  it('what the service does not have, or cannot be a file, fails with the reason; the rest still goes', () => {
+    const noTrigger = { ...STORED, triggers: [] };
+    const plan = buildPullPlan(
+      input({
+        fetched: [
+          { requested: 'nope', workflow: undefined },
+          { requested: 'odd', workflow: noTrigger },
+          { requested: 'order-shipped', workflow: STORED },
+        ],
+      }),
+    );
+    expect(plan.items.slice(0, 2)).toEqual([
+      { requested: 'nope', failed: 'not found on target "production"' },
+      { requested: 'odd', failed: "the service's workflow has no trigger identifier; nothing written" },
+    ]);
+    expect(plan.items[2]).toMatchObject({ identifier: 'order-shipped', created: true });
+  });
+
+  it('a file at the destination that is not the definition: refused (usage), unless --force', () => {
+    const files = disk({ '/p/workflows/order-shipped.yaml': 'something else\n' });
+    let thrown: unknown;
+    try {
+      buildPullPlan(input({ files }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(WfsyncError);
+    expect(thrown).toMatchObject({
+      message:
+        '/p/workflows/order-shipped.yaml already exists and is not the definition of order-shipped; use --force to overwrite it',
+      exitCode: ExitCode.Usage,
+    });
+    expect(buildPullPlan(input({ files, force: true })).items[0]).toMatchObject({
+      created: true,
+      text: FRESH,
+    });
+  });
+
+  it('the definition file already says it: nothing to write, the entry is still recorded', () => {
+    const file = 'workflows/shipped.yaml';
+    const text = `# kept\n${FRESH}`;
+    const plan = buildPullPlan(
+      input({ definitions: [loaded(file, text)], files: disk({ [`/p/${file}`]: text }) }),
+    );
+    expect(plan.items).toEqual([
+      {
+        requested: 'order-shipped',
+        identifier: 'order-shipped',
+        id: STORED._id,
+        path: `/p/${file}`,
+        file,
+        created: false,
+        changed: [],
+        includes: [],
+        body: bodyOf(DEF),
+        notes: [],
+      },
+    ]);
+  });
+
+  it('drift: the existing file is merged into (its comment stays), and --dir elsewhere says it only places new files', () => {
+    const file = 'workflows/order-shipped.yaml';
+    const old = `# kept\n${FRESH.replace('Order {{orderId}} shipped', 'Old text')}`;
+    const plan = buildPullPlan(
+      input({ definitions: [loaded(file, old)], files: disk({ [`/p/${file}`]: old }, 'imported') }),
+    );
+    expect(plan.items).toEqual([
+      expect.objectContaining({
+        created: false,
+        text: `# kept\n${FRESH}`,
+        changed: ['steps[0].template.content'],
+        notes: ['its existing file; --dir only places new files'],
+      }),
+    ]);
+  });
+
+  it('text kept in a file goes back to that file, in its own style; the definition keeps the reference', () => {
+    const file = 'workflows/order-shipped.yaml';
+    const text = FRESH.replace('content: Order {{orderId}} shipped', 'content: { file: ./inbox.txt }');
+    const known: DefinitionWithIncludes = {
+      ...loaded(file, text),
+      value: DEF,
+      includes: [
+        {
+          pointer: '/steps/0/template/content',
+          path: './inbox.txt',
+          absolute: '/p/workflows/inbox.txt',
+          file: 'workflows/inbox.txt',
+          text: 'Old text',
+          style: { bom: false, crlf: true },
+        },
+      ],
+    };
+    const [item] = buildPullPlan(
+      input({ definitions: [known], files: disk({ [`/p/${file}`]: text }) }),
+    ).items;
+    expect(item).toMatchObject({
+      created: false,
+      changed: ['steps[0].template.content'],
+      includes: [
+        {
+          path: '/p/workflows/inbox.txt',
+          file: 'workflows/inbox.txt',
+          text: 'Order {{orderId}} shipped\r\n',
+        },
+      ],
+      body: bodyOf(DEF),
+      notes: [],
+    });
+    expect(item).not.toHaveProperty('text');
+  });
+
+  it('--split-content: long text goes to a new file beside the definition, its name not taken yet', () => {
+    const long = 'one\ntwo\nthree';
+    const def: WorkflowDefinition = {
+      ...DEF,
+      steps: [{ name: 'inbox', template: { type: 'in_app', content: long } }],
+    };
+    const stored = storedFor(bodyOf(def));
+    const files = disk({ '/p/workflows/order-shipped.inbox.txt': 'taken' });
+    const [item] = buildPullPlan(
+      input({ fetched: [{ requested: 'x', workflow: stored }], files, splitContent: 2 }),
+    ).items;
+    expect(item).toMatchObject({
+      created: true,
+      includes: [
+        {
+          path: '/p/workflows/order-shipped.inbox-2.txt',
+          file: 'workflows/order-shipped.inbox-2.txt',
+          text: `${long}\n`,
+        },
+      ],
+      body: bodyOf(def),
+    });
+    expect((item as { text: string }).text).toContain('content: { file: ./order-shipped.inbox-2.txt }\n');
+  });
+});
+
+describe('applyPullPlan', () => {
+  it('writes included files before the definition, records each entry, and skips what failed', async () => {
+    const calls: string[] = [];
+    const plan = buildPullPlan(
+      input({
+        fetched: [
+          { requested: 'nope', workflow: undefined },
+          { requested: 'order-shipped', workflow: STORED },
+        ],
+      }),
+    );
+    const item = plan.items[1] as { includes: unknown[] };
+    item.includes = [{ path: '/p/workflows/a.txt', file: 'workflows/a.txt', text: 'A' }];
+    await applyPullPlan(plan, {
+      writeFile: async (path, text) => {
+        calls.push(`write ${path} ${text.length}`);
+      },
+      store: {
+        recordWorkflow: async (identifier: string, entry: StateEntry) => {
+          calls.push(`record ${identifier} ${JSON.stringify(entry)}`);
+        },
+      },
+      hash: (body) => `hash of ${(body as { name: string }).name}`,
+      now: () => new Date(Date.UTC(2026, 0, 2)),
+    });
+    expect(calls).toEqual([
+      'write /p/workflows/a.txt 1',
+      `write /p/workflows/order-shipped.yaml ${FRESH.length}`,
+      `record order-shipped ${JSON.stringify({
+        id: STORED._id,
+        hash: 'hash of order shipped',
+        origin: 'adopted',
+        file: 'workflows/order-shipped.yaml',
+        recordedAt: '2026-01-02T00:00:00.000Z',
+      })}`,
+    ]);
+  });
+
+  it('an unchanged file is not written, and a workflow without a body is not recorded', async () => {
+    const calls: string[] = [];
+    const plan = buildPullPlan(input());
+    const item = plan.items[0] as { text?: string; body?: unknown };
+    delete item.text;
+    delete item.body;
+    await applyPullPlan(plan, {
+      writeFile: async (path) => {
+        calls.push(path);
+      },
+      store: {
+        recordWorkflow: async (identifier: string) => {
+          calls.push(identifier);
+        },
+      },
+      hash: () => '',
+      now: () => new Date(0),
+    });
+    expect(calls).toEqual([]);
+  });
+});
