@@ -1,7 +1,20 @@
 import { type EmulatorOptions, type RequestRecord, startEmulator } from '../../emulator/index.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../context.js';
-import type { EmulateFlags } from './emulate.js';
+
+export interface EmulateFlags {
+  port: number;
+  host: string;
+  apiKey?: string;
+  data?: string;
+  slugGeneration: 'v1' | 'v2';
+  rateLimit?: number;
+  latency?: number;
+  errorRate?: number;
+  seed?: number;
+  productionKey: string[];
+  quiet?: boolean;
+}
 
 export async function runEmulate(
   ctx: CommandContext,

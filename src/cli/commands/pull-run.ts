@@ -24,9 +24,9 @@ import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
 import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
-import type { PullFlags } from './pull.js';
 import {
   changedIncludeFields,
   inlinedNotes,
@@ -34,6 +34,13 @@ import {
   planPullIncludes,
   writePullIncludes,
 } from './pull-includes.js';
+
+export interface PullFlags extends TargetCommandFlags {
+  dir?: string;
+  force?: boolean;
+  /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
+  splitContent?: number;
+}
 
 export async function runPull(
   ctx: CommandContext,

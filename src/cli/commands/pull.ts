@@ -1,14 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parsePositiveInt } from '../parse-args.js';
-import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
-
-export interface PullFlags extends TargetCommandFlags {
-  dir?: string;
-  force?: boolean;
-  /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
-  splitContent?: number;
-}
+import { addTargetOptions, lazyAction } from '../run-options.js';
 
 export function pullCommand(ctx: CommandContext): Command {
   const command = new Command('pull')
@@ -36,10 +29,5 @@ export function pullCommand(ctx: CommandContext): Command {
         '  wfsync pull 6650f0c0ffee00000000a0b1 --dir workflows/imported\n' +
         '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html',
     )
-    .action(async (workflows: string[], flags: PullFlags, cmd: Command) => {
-      ctx.exitCode = await (await import('./pull-run.js')).runPull(ctx, workflows, {
-        ...cmd.optsWithGlobals(),
-        ...flags,
-      });
-    });
+    .action(lazyAction(ctx, async () => (await import('./pull-run.js')).runPull));
 }

@@ -9,9 +9,11 @@ import type { CommandContext } from '../context.js';
 import { hashBody } from '../desired.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { progressFor } from '../run-helpers.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
-import type { Globals } from './state.js';
+
+export type Globals = TargetCommandFlags & { config?: string };
 
 export async function runShow(
   ctx: CommandContext,

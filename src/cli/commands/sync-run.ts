@@ -6,15 +6,27 @@ import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';
 import type { Plan } from '../../plan/types.js';
-import { planRenderers, renderSyncStepSummary, syncRenderers } from '../../report/plan/renderers.js';
+import {
+  type PlanFormat,
+  planRenderers,
+  renderSyncStepSummary,
+  syncRenderers,
+} from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
 import { clientListener, progressFor } from '../run-helpers.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { planExitCode } from './plan-run.js';
-import type { SyncFlags } from './sync.js';
+
+export interface SyncFlags extends TargetCommandFlags {
+  format: PlanFormat;
+  dryRun?: boolean;
+  plan?: string;
+  lockTimeout: number;
+}
 
 export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string }): Promise<number> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
