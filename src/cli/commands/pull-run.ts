@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { hashBody } from '../../cache/hash.js';
 import { toDisplayPath } from '../../config/read.js';
 import { replaceIncludes } from '../../definitions/includes.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
@@ -12,6 +13,7 @@ import type { Json } from '../../json.js';
 import {
   buildCreateBody,
   buildDefinitionFromRemote,
+  referencedGroups,
   resolveGroup,
   SCHEMA_MODELINE,
   type TargetGroups,
@@ -22,7 +24,6 @@ import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
-import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
 import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';

@@ -1,4 +1,5 @@
 import { fetchObservations, reconcilePending } from '../../apply/index.js';
+import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { buildCreateBody, buildDefinitionFromRemote, compareWorkflow } from '../../plan/index.js';
@@ -6,7 +7,6 @@ import { writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { hashBody } from '../desired.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
