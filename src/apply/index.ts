@@ -1,4 +1,4 @@
-/** Running a plan through the client: journaled creates, lookups, recovery of interrupted creates, progress. */
+/** Running a plan through the client: journaled creates, lookups, recovery of interrupted creates, events. */
 export { type ApplyPlanInput, applyPlan } from './apply-plan.js';
 export {
   type ApplyEvent,
@@ -12,13 +12,6 @@ export {
 } from './events.js';
 export { type FetchObservationsInput, fetchObservations } from './fetch-observations.js';
 export { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
-export {
-  chooseProgressKind,
-  createProgress,
-  type Progress,
-  type ProgressKind,
-  type ProgressOptions,
-} from './progress/index.js';
 export { type ReconcileInput, type ReconcileReport, reconcilePending } from './reconcile-pending.js';
 export type { ApplyStore } from './store.js';
 export { clientEventsForProgress } from './workflow-context.js';

@@ -1,7 +1,7 @@
-import { chooseProgressKind, createProgress, type Progress } from '../apply/progress/index.js';
 import { clientEventsForProgress } from '../apply/workflow-context.js';
 import type { ClientEvent, ServiceClient } from '../remote/index.js';
 import type { CommandContext } from './context.js';
+import { chooseProgressKind, createProgress, type Progress } from './progress/index.js';
 import { combineListeners, verboseClientLog } from './verbose.js';
 
 export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {

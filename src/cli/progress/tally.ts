@@ -1,4 +1,4 @@
-import type { ApplyEvent, ApplyPhase, SyncOutcome, WorkflowStatus } from '../events.js';
+import type { ApplyEvent, ApplyPhase, SyncOutcome, WorkflowStatus } from '../../apply/events.js';
 
 /** A workflow being worked on, as the latest event left it. */
 export interface Row {
