@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import type { SyncResult } from '../../apply/events.js';
-import { applyPlan, reconcilePending } from '../../apply/index.js';
+import { applyPlan, reconcilePending, type SyncResult } from '../../apply/index.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';

@@ -2,6 +2,8 @@
  * Renderers for `wfsync plan` and `wfsync sync`, by `--format` name. Pure: each returns the whole output, ending
  * with one newline. Writing it (stdout, `--out`, `$GITHUB_STEP_SUMMARY`) is `writeOutput`'s job.
  */
+
+import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanGithub, renderSyncGithub } from './github.js';
 import { renderPlanHuman, renderSyncHuman } from './human.js';
@@ -15,7 +17,6 @@ import {
   renderSyncStepSummary,
   SYNC_COMMENT_MARKER,
 } from './markdown.js';
-import type { SyncResult } from './sync-result.js';
 
 export type PlanFormat = 'human' | 'json' | 'markdown' | 'github';
 
@@ -51,7 +52,6 @@ export function isPlanFormat(name: string): name is PlanFormat {
   return Object.hasOwn(planRenderers, name);
 }
 
-export type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
 export {
   PR_COMMENT_MARKER,
   prCommentMarker,
