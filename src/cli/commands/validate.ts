@@ -15,12 +15,9 @@ import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
 import { resolveWorkerSettings } from '../../parallel/settings.js';
-import {
-  renderGithubStepSummary,
-  type ValidateFormat,
-  type ValidateReport,
-  validateRenderers,
-} from '../../report/validate-report.js';
+import { renderGithubStepSummary } from '../../report/github-summary.js';
+import { validateRenderers } from '../../report/validate-renderers.js';
+import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import { VERSION } from '../../version.js';
