@@ -2,19 +2,8 @@
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldChange, Plan } from '../plan/types.js';
 
-export type SyncOutcome =
-  | 'created'
-  | 'in-sync'
-  | 'drifted'
-  | 'changed-locally'
-  | 'missing-remotely'
-  | 'conflict'
-  | 'orphaned'
-  | 'failed'
-  | 'skipped';
-
-/** Every outcome, in the order reports list them. */
-export const SYNC_OUTCOMES: readonly SyncOutcome[] = [
+/** Every outcome of one workflow, in the order reports list them. */
+export const SYNC_OUTCOMES = [
   'created',
   'in-sync',
   'drifted',
@@ -24,7 +13,9 @@ export const SYNC_OUTCOMES: readonly SyncOutcome[] = [
   'orphaned',
   'failed',
   'skipped',
-];
+] as const;
+
+export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
 
 /**
  * The exit-code class of a sync: `ok` (0), `action-needed` (2: drift, local changes, conflicts, missing or

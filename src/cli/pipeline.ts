@@ -53,13 +53,6 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
   return { project, target, definitions: read.definitions, warnings: counts.warnings };
 }
 
-/** What the service holds and what to do about it: the result of steps 4–6. */
-export interface PlannedRun {
-  session: TargetSession;
-  desired: DesiredWorkflow[];
-  plan: Plan;
-}
-
 export interface PlanRunOptions {
   env: NodeJS.ProcessEnv;
   only?: string[];

@@ -1,6 +1,7 @@
 import { type EmulatorOptions, type RequestRecord, startEmulator } from '../../emulator/index.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../context.js';
+import { onInterrupt } from '../interrupt.js';
 
 export interface EmulateFlags {
   port: number;
@@ -62,13 +63,11 @@ function formatRequest(record: RequestRecord): string {
 function waitForStop(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      restore();
       signal?.removeEventListener('abort', stop);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const restore = onInterrupt(stop);
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop);
   });

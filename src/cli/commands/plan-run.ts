@@ -1,6 +1,7 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
-import { type PlanFormat, planRenderers, renderPlanStepSummary } from '../../report/plan/renderers.js';
+import { renderPlanStepSummary } from '../../report/plan/markdown.js';
+import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';

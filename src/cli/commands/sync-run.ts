@@ -5,12 +5,8 @@ import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';
 import type { Plan } from '../../plan/types.js';
-import {
-  type PlanFormat,
-  planRenderers,
-  renderSyncStepSummary,
-  syncRenderers,
-} from '../../report/plan/renderers.js';
+import { renderSyncStepSummary } from '../../report/plan/markdown.js';
+import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, type StateLock, StateStore } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
@@ -91,11 +87,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
  * Ctrl-C once: `stop` (no new creates; the ones in flight finish and are recorded). Twice: `abort` the requests in
  * flight (the journal settles them next run).
  */
-function listenForInterrupts(progress: Progress): {
-  stop: AbortSignal;
-  abort: AbortSignal;
-  removeInterrupt: () => void;
-} {
+function listenForInterrupts(progress: Progress) {
   const stop = new AbortController();
   const abort = new AbortController();
   // Every request in flight listens to these: with --concurrency above 10 Node would warn about a leak that is not one.

@@ -8,15 +8,7 @@ import type { Plan } from '../../plan/types.js';
 import { renderPlanGithub, renderSyncGithub } from './github.js';
 import { renderPlanHuman, renderSyncHuman } from './human.js';
 import { renderPlanJson, renderSyncJson } from './json.js';
-import {
-  PR_COMMENT_MARKER,
-  prCommentMarker,
-  renderPlanMarkdown,
-  renderPlanStepSummary,
-  renderSyncMarkdown,
-  renderSyncStepSummary,
-  SYNC_COMMENT_MARKER,
-} from './markdown.js';
+import { renderPlanMarkdown, renderSyncMarkdown } from './markdown.js';
 
 export type PlanFormat = 'human' | 'json' | 'markdown' | 'github';
 
@@ -51,11 +43,3 @@ export const PLAN_FORMATS = Object.keys(planRenderers) as PlanFormat[];
 export function isPlanFormat(name: string): name is PlanFormat {
   return Object.hasOwn(planRenderers, name);
 }
-
-export {
-  PR_COMMENT_MARKER,
-  prCommentMarker,
-  renderPlanStepSummary,
-  renderSyncStepSummary,
-  SYNC_COMMENT_MARKER,
-};
