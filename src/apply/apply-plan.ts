@@ -5,9 +5,9 @@ import type { StateFile } from '../state/types.js';
 import { type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
 import { guardedEmitter } from './emit.js';
-import type { ApplyEvent, SyncItemResult, SyncResult } from './events.js';
+import type { ApplyEvent } from './events.js';
 import { messageOf } from './remote-failure.js';
-import { buildSyncStatus, summarizeOutcomes } from './result.js';
+import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
 import type { ApplyStore } from './store.js';
 
 export interface ApplyPlanInput {

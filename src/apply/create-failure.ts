@@ -1,7 +1,7 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { RemoteError } from '../remote/index.js';
-import type { SyncItemResult } from './events.js';
 import { messageOf } from './remote-failure.js';
+import type { SyncItemResult } from './result.js';
 
 /** Why no further create may start. */
 export type StopReason =

@@ -1,4 +1,52 @@
-import { SYNC_OUTCOMES, type SyncItemResult, type SyncOutcome, type SyncStatus } from './events.js';
+/** What `sync` returns (SyncResult, for the report renderers), and how its summary and status are built. */
+import type { Diagnostic } from '../diagnostic.js';
+import type { FieldChange, Plan } from '../plan/types.js';
+
+/** Every outcome of one workflow, in the order reports list them. */
+export const SYNC_OUTCOMES = [
+  'created',
+  'in-sync',
+  'drifted',
+  'changed-locally',
+  'missing-remotely',
+  'conflict',
+  'orphaned',
+  'failed',
+  'skipped',
+] as const;
+
+export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
+
+/**
+ * The exit-code class of a sync: `ok` (0), `action-needed` (2: drift, local changes, conflicts, missing or
+ * skipped workflows), `failed` (1), `auth` (4), `rate-limited` (5). Orphaned entries alone are `ok`: they cannot
+ * be acted on through the API, so they are reported with a notice but do not fail CI on every later merge.
+ */
+export type SyncStatus = 'ok' | 'action-needed' | 'failed' | 'auth' | 'rate-limited';
+
+export interface SyncResult {
+  plan: Plan;
+  /** One per plan item, in plan order. */
+  outcomes: SyncItemResult[];
+  /** Exact count per outcome (every outcome present, zeros included). */
+  summary: Record<SyncOutcome, number>;
+  /** The signal stopped creates from starting: some are `skipped`. */
+  interrupted: boolean;
+  status: SyncStatus;
+}
+
+export interface SyncItemResult {
+  identifier: string;
+  outcome: SyncOutcome;
+  file?: string;
+  remoteId?: string;
+  message?: string;
+  changes?: FieldChange[];
+  diff?: string;
+  diagnostics?: Diagnostic[];
+  /** What a person should do next, one sentence. */
+  next?: string;
+}
 
 /** Exact count per outcome; every outcome is present. */
 export function summarizeOutcomes(outcomes: readonly SyncItemResult[]): Record<SyncOutcome, number> {

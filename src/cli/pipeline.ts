@@ -1,17 +1,17 @@
 import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { fetchObservations } from '../apply/fetch-observations.js';
+import { hashBody } from '../cache/hash.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { buildPlan } from '../plan/index.js';
+import { buildDesired, buildOnlyFilter, buildPlan, referencedGroups } from '../plan/index.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import type { ClientEvent } from '../remote/index.js';
 import type { StateFile } from '../state/index.js';
-import { buildDesired, buildOnlyFilter, referencedGroups } from './desired.js';
 import { readValidatedDefinitions } from './load-definitions.js';
 import { openTargetSession, type TargetSession } from './target-session.js';
 
@@ -53,13 +53,6 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
   return { project, target, definitions: read.definitions, warnings: counts.warnings };
 }
 
-/** What the service holds and what to do about it: the result of steps 4–6. */
-export interface PlannedRun {
-  session: TargetSession;
-  desired: DesiredWorkflow[];
-  plan: Plan;
-}
-
 export interface PlanRunOptions {
   env: NodeJS.ProcessEnv;
   only?: string[];
@@ -83,7 +76,11 @@ export async function openRun(
     const selected = only
       ? loaded.definitions.filter((d) => only(identifierOf(d), d.file))
       : loaded.definitions;
-    const { desired, diagnostics } = buildDesired(selected, session.groups(referencedGroups(selected)));
+    const { desired, diagnostics } = buildDesired(
+      selected,
+      session.groups(referencedGroups(selected)),
+      hashBody,
+    );
     if (diagnostics.length > 0) {
       throw new WfsyncError(
         `cannot resolve notification groups for target "${loaded.target.name}"; nothing was sent`,

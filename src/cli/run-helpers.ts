@@ -1,8 +1,8 @@
-import { chooseProgressKind, createProgress, type Progress } from '../apply/progress/index.js';
 import { clientEventsForProgress } from '../apply/workflow-context.js';
 import type { ClientEvent, ServiceClient } from '../remote/index.js';
 import type { CommandContext } from './context.js';
-import { combineListeners, verboseClientLog } from './verbose.js';
+import { chooseProgressKind, createProgress, type Progress } from './progress/index.js';
+import { verboseClientLog } from './verbose.js';
 
 export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {
   const kind = chooseProgressKind({ quiet: quiet === true, stream: ctx.stderr, env: ctx.env });
@@ -25,8 +25,10 @@ export function clientListener(
   progress: Progress,
   verbose: boolean | undefined,
 ): (event: ClientEvent) => void {
-  return combineListeners(
-    clientEventsForProgress(progress.onEvent),
-    verbose ? verboseClientLog(ctx.stderr) : undefined,
-  );
+  const toProgress = clientEventsForProgress(progress.onEvent);
+  const log = verbose ? verboseClientLog(ctx.stderr) : undefined;
+  return (event) => {
+    toProgress(event);
+    log?.(event);
+  };
 }

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { CommandContext } from './context.js';
 import { parsePositiveInt } from './parse-args.js';
 
 /** Options shared by every command that talks to a target. */
@@ -39,4 +40,24 @@ export function addOnlyOption(command: Command): Command {
 
 export function formatOption(formats: string[]): Option {
   return new Option('-f, --format <format>', 'output format').choices(formats).default('human');
+}
+
+/** A command's run function: the context, the command's arguments, then its flags (global ones included). */
+type RunFunction = (ctx: CommandContext, ...args: never[]) => Promise<number>;
+
+/**
+ * The action of a command whose work lives in its run module, loaded only when the command runs (start-up loads
+ * no command's dependencies). The run function gets the command's arguments, then its flags over the global ones.
+ */
+export function lazyAction(
+  ctx: CommandContext,
+  load: () => Promise<RunFunction>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    const command = args.pop() as Command;
+    const flags = args.pop() as object;
+    const merged = { ...command.optsWithGlobals(), ...flags };
+    const run = await load();
+    ctx.exitCode = await run(ctx, ...(args as never[]), merged as never);
+  };
 }

@@ -18,13 +18,3 @@ export function verboseClientLog(
     stream.write(`wfsync: ${parts.join(' ')}\n`);
   };
 }
-
-/** Fan one event out to several listeners. */
-export function combineListeners<E>(
-  ...listeners: Array<((event: E) => void) | undefined>
-): (event: E) => void {
-  const active = listeners.filter((l): l is (event: E) => void => l !== undefined);
-  return (event) => {
-    for (const listener of active) listener(event);
-  };
-}

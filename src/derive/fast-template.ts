@@ -15,7 +15,7 @@
  * U+2029 (Handlebars' lexer miscounts columns after those), control characters in names.
  * Why each restriction holds is written next to the check, with the lexer rule it follows (parser.js, `lexer.rules`).
  */
-import type { HbsNode, HbsProgram } from './parse-template.js';
+import type { HbsNode, HbsProgram } from './types.js';
 
 export interface FastTemplate {
   program: HbsProgram;

@@ -5,8 +5,8 @@
  */
 
 import { BUILT_IN_HELPERS } from './names.js';
-import { type HbsNode, type HbsProgram, parseTemplate } from './parse-template.js';
-import type { TemplateScan, VariableType, VariableUsage } from './types.js';
+import { parseTemplate } from './parse-template.js';
+import type { HbsNode, HbsProgram, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 // Part of this module's contract; the naming rules live in names.ts.
 export { isSystemVariable } from './names.js';

@@ -10,49 +10,11 @@
 import { fastParseTemplate } from './fast-template.js';
 import { onFirstUse } from './first-use.js';
 import { BoundedMemo } from './memo.js';
+import type { HbsNode, HbsProgram } from './types.js';
 
 const handlebars = onFirstUse<typeof import('handlebars/dist/cjs/handlebars/compiler/base.js')>(
   'handlebars/dist/cjs/handlebars/compiler/base.js',
 );
-
-export interface HbsPosition {
-  /** 1-based line. */
-  line: number;
-  /** 0-based column, in UTF-16 code units. */
-  column: number;
-}
-
-/**
- * Any node of Handlebars' AST, every field optional: the walkers read foreign data and check what they use.
- * Statements: ContentStatement, CommentStatement, MustacheStatement, BlockStatement, PartialStatement,
- * PartialBlockStatement, Decorator, DecoratorBlock. Expressions: PathExpression, SubExpression and the literals.
- */
-export interface HbsNode {
-  type?: unknown;
-  loc?: { start?: HbsPosition };
-  /** Statements and sub-expressions: the helper (or the variable of a plain `{{x}}`). */
-  path?: HbsNode;
-  params?: HbsNode[];
-  hash?: { pairs?: Array<{ key?: unknown; value?: HbsNode; loc?: { start?: HbsPosition } }> };
-  program?: HbsProgram;
-  inverse?: HbsProgram;
-  /** Partials: the partial's name. */
-  name?: HbsNode;
-  /** PathExpression: `@name`. */
-  data?: unknown;
-  /** PathExpression: how many `../` lead it. */
-  depth?: unknown;
-  /** PathExpression: the segments, `this` and `./` removed, brackets unwrapped. */
-  parts?: unknown;
-  /** PathExpression: the source text; literals: the value (a number stays a number). */
-  original?: unknown;
-}
-
-export interface HbsProgram {
-  type?: unknown;
-  body?: HbsNode[];
-  blockParams?: unknown;
-}
 
 export type ParsedTemplate =
   | { ok: true; program: HbsProgram; offsetOf: (node: HbsNode | undefined) => number }

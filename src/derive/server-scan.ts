@@ -12,8 +12,8 @@
  *   `{{^if a}}`/`{{^each xs}}`, make it throw: the service answers 400 `Failed to extract variables`.
  */
 import { BUILT_IN_HELPERS } from './names.js';
-import { type HbsNode, parseTemplate } from './parse-template.js';
-import type { TemplateScan, VariableType, VariableUsage } from './types.js';
+import { parseTemplate } from './parse-template.js';
+import type { HbsNode, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 // The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
 const VALID_NAME = /^[a-zA-Z_]/;

@@ -72,3 +72,44 @@ export interface DeriveOptions {
    */
   extraction?: 'handlebars' | 'server';
 }
+
+// Handlebars' AST, as parse-template.ts and fast-template.ts build it and the walkers read it.
+
+export interface HbsPosition {
+  /** 1-based line. */
+  line: number;
+  /** 0-based column, in UTF-16 code units. */
+  column: number;
+}
+
+/**
+ * Any node of Handlebars' AST, every field optional: the walkers read foreign data and check what they use.
+ * Statements: ContentStatement, CommentStatement, MustacheStatement, BlockStatement, PartialStatement,
+ * PartialBlockStatement, Decorator, DecoratorBlock. Expressions: PathExpression, SubExpression and the literals.
+ */
+export interface HbsNode {
+  type?: unknown;
+  loc?: { start?: HbsPosition };
+  /** Statements and sub-expressions: the helper (or the variable of a plain `{{x}}`). */
+  path?: HbsNode;
+  params?: HbsNode[];
+  hash?: { pairs?: Array<{ key?: unknown; value?: HbsNode; loc?: { start?: HbsPosition } }> };
+  program?: HbsProgram;
+  inverse?: HbsProgram;
+  /** Partials: the partial's name. */
+  name?: HbsNode;
+  /** PathExpression: `@name`. */
+  data?: unknown;
+  /** PathExpression: how many `../` lead it. */
+  depth?: unknown;
+  /** PathExpression: the segments, `this` and `./` removed, brackets unwrapped. */
+  parts?: unknown;
+  /** PathExpression: the source text; literals: the value (a number stays a number). */
+  original?: unknown;
+}
+
+export interface HbsProgram {
+  type?: unknown;
+  body?: HbsNode[];
+  blockParams?: unknown;
+}

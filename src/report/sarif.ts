@@ -1,7 +1,8 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { compareText } from '../text.js';
+import type { RuleInfo } from '../validate/rules/types.js';
 import { checkedFiles } from './summary.js';
-import type { RenderOptions, RuleInfo, ValidateReport } from './validate-report.js';
+import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const SRCROOT = '%SRCROOT%';

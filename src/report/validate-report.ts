@@ -1,18 +1,5 @@
-import type { Diagnostic, Severity } from '../diagnostic.js';
-import { renderGithub } from './github.js';
-import { renderGithubStepSummary } from './github-summary.js';
-import { renderHuman } from './human.js';
-import { renderJson } from './json.js';
-import { renderJunit } from './junit.js';
-import { renderSarif } from './sarif.js';
-
-/** What `wfsync validate` knows about one diagnostic code (for SARIF rules and help links). */
-export interface RuleInfo {
-  code: string;
-  description: string;
-  defaultSeverity: Severity;
-  helpUri?: string;
-}
+import type { Diagnostic } from '../diagnostic.js';
+import type { RuleInfo } from '../validate/rules/types.js';
 
 /** The result of `wfsync validate`, ready to render. Built once; every renderer reads the same object. */
 export interface ValidateReport {
@@ -40,20 +27,3 @@ export interface RenderOptions {
 }
 
 export type ValidateRenderer = (report: ValidateReport, options: RenderOptions) => string;
-
-/** Renderers by `--format` name. Pure: each returns the whole output, ending with a newline. */
-export const validateRenderers: Record<ValidateFormat, ValidateRenderer> = {
-  human: renderHuman,
-  json: renderJson,
-  github: renderGithub,
-  junit: renderJunit,
-  sarif: renderSarif,
-};
-
-export const VALIDATE_FORMATS = Object.keys(validateRenderers) as ValidateFormat[];
-
-export function isValidateFormat(name: string): name is ValidateFormat {
-  return Object.hasOwn(validateRenderers, name);
-}
-
-export { renderGithubStepSummary };

@@ -1,7 +1,21 @@
 import { type EmulatorOptions, type RequestRecord, startEmulator } from '../../emulator/index.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../context.js';
-import type { EmulateFlags } from './emulate.js';
+import { onInterrupt } from '../interrupt.js';
+
+export interface EmulateFlags {
+  port: number;
+  host: string;
+  apiKey?: string;
+  data?: string;
+  slugGeneration: 'v1' | 'v2';
+  rateLimit?: number;
+  latency?: number;
+  errorRate?: number;
+  seed?: number;
+  productionKey: string[];
+  quiet?: boolean;
+}
 
 export async function runEmulate(
   ctx: CommandContext,
@@ -49,13 +63,11 @@ function formatRequest(record: RequestRecord): string {
 function waitForStop(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      restore();
       signal?.removeEventListener('abort', stop);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const restore = onInterrupt(stop);
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop);
   });

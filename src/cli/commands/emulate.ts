@@ -1,20 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parseNonNegativeInt, parsePositiveInt } from '../parse-args.js';
-
-export interface EmulateFlags {
-  port: number;
-  host: string;
-  apiKey?: string;
-  data?: string;
-  slugGeneration: 'v1' | 'v2';
-  rateLimit?: number;
-  latency?: number;
-  errorRate?: number;
-  seed?: number;
-  productionKey: string[];
-  quiet?: boolean;
-}
+import { lazyAction } from '../run-options.js';
+import type { EmulateFlags } from './emulate-run.js';
 
 export interface EmulateCommandOptions {
   /** Stops the emulator like SIGINT does (tests). */
@@ -60,9 +48,12 @@ export function emulateCommand(ctx: CommandContext, options: EmulateCommandOptio
         '  wfsync emulate --port 0 --data .wfsync/emulator.json\n' +
         '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n',
     )
-    .action(async (flags: EmulateFlags) => {
-      ctx.exitCode = await (await import('./emulate-run.js')).runEmulate(ctx, flags, options.signal);
-    });
+    .action(
+      lazyAction(ctx, async () => {
+        const { runEmulate } = await import('./emulate-run.js');
+        return (c: CommandContext, flags: EmulateFlags) => runEmulate(c, flags, options.signal);
+      }),
+    );
 }
 
 function parseRate(value: string): number {

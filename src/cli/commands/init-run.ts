@@ -13,7 +13,13 @@ import { buildInitActions, type InitAction, initPaths } from '../../scaffold/ini
 import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
 import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
-import type { InitFlags } from './init.js';
+
+export interface InitFlags {
+  ci: 'github' | 'none';
+  dir?: string;
+  schemaPath?: string;
+  force?: boolean;
+}
 
 export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   const root = ctx.cwd;

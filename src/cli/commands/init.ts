@@ -1,12 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../context.js';
-
-export interface InitFlags {
-  ci: 'github' | 'none';
-  dir?: string;
-  schemaPath?: string;
-  force?: boolean;
-}
+import { lazyAction } from '../run-options.js';
 
 export function initCommand(ctx: CommandContext): Command {
   return new Command('init')
@@ -38,7 +32,5 @@ export function initCommand(ctx: CommandContext): Command {
         '  wfsync init --dir notifications --ci none\n' +
         '\nExit codes: 0 done (also when nothing was left to do), 1 a file could not be written, 64 usage error.',
     )
-    .action(async (flags: InitFlags) => {
-      ctx.exitCode = await (await import('./init-run.js')).runInit(ctx, flags);
-    });
+    .action(lazyAction(ctx, async () => (await import('./init-run.js')).runInit));
 }

@@ -6,11 +6,17 @@ import { readDefinitions } from '../../definitions/read.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
+import type { CHANNELS } from '../../scaffold/channels.js';
 import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
 import { buildNewDefinition } from '../../scaffold/new-definition.js';
 import { schemaRefFrom } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
-import type { NewFlags } from './new.js';
+
+export interface NewFlags {
+  channel: (typeof CHANNELS)[number];
+  dir?: string;
+  force?: boolean;
+}
 
 export async function runNew(
   ctx: CommandContext,

@@ -1,12 +1,7 @@
 import { Command, Option } from 'commander';
 import { CHANNELS, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
 import type { CommandContext } from '../context.js';
-
-export interface NewFlags {
-  channel: (typeof CHANNELS)[number];
-  dir?: string;
-  force?: boolean;
-}
+import { lazyAction } from '../run-options.js';
 
 export function newCommand(ctx: CommandContext): Command {
   return new Command('new')
@@ -35,10 +30,5 @@ export function newCommand(ctx: CommandContext): Command {
         '\nExit codes: 0 written, 1 the file could not be written, 3 invalid config, 64 usage error (also: the\n' +
         'file exists, or the identifier is taken).',
     )
-    .action(async (name: string, flags: NewFlags, cmd: Command) => {
-      ctx.exitCode = await (await import('./new-run.js')).runNew(ctx, name, {
-        ...cmd.optsWithGlobals(),
-        ...flags,
-      });
-    });
+    .action(lazyAction(ctx, async () => (await import('./new-run.js')).runNew));
 }

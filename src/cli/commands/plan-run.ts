@@ -1,12 +1,19 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
-import { planRenderers, renderPlanStepSummary } from '../../report/plan/renderers.js';
+import { renderPlanStepSummary } from '../../report/plan/markdown.js';
+import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
-import type { PlanFlags } from './plan.js';
+import type { TargetCommandFlags } from '../run-options.js';
+
+export interface PlanFlags extends TargetCommandFlags {
+  format: PlanFormat;
+  out?: string;
+  showIgnored?: boolean;
+}
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?: string }): Promise<number> {
   // 1. Config, target and definitions, all validated before anything goes out.

@@ -1,13 +1,6 @@
 import { Command } from 'commander';
-import type { PlanFormat } from '../../report/plan/renderers.js';
 import type { CommandContext } from '../context.js';
-import { addOnlyOption, addTargetOptions, formatOption, type TargetCommandFlags } from '../run-options.js';
-
-export interface PlanFlags extends TargetCommandFlags {
-  format: PlanFormat;
-  out?: string;
-  showIgnored?: boolean;
-}
+import { addOnlyOption, addTargetOptions, formatOption, lazyAction } from '../run-options.js';
 
 export function planCommand(ctx: CommandContext): Command {
   const command = new Command('plan')
@@ -31,10 +24,5 @@ export function planCommand(ctx: CommandContext): Command {
         '  wfsync plan --only "order-*"\n' +
         '\nExit codes: 0 nothing to do, 2 changes or drift, 1 service unreachable, 3 invalid, 4 auth, 5 rate limited.',
     )
-    .action(async (flags: PlanFlags, cmd: Command) => {
-      ctx.exitCode = await (await import('./plan-run.js')).runPlan(ctx, {
-        ...cmd.optsWithGlobals(),
-        ...flags,
-      });
-    });
+    .action(lazyAction(ctx, async () => (await import('./plan-run.js')).runPlan));
 }

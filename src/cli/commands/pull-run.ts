@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../config/read.js';
 import { ExitCode } from '../../exit-codes.js';
+import { referencedGroups } from '../../plan/index.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
 import { SCHEMA_MODELINE } from '../../pull/convert.js';
@@ -10,7 +12,6 @@ import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
-import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
 import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { parsePositiveInt } from '../parse-args.js';
-import { addTargetOptions, formatOption } from '../run-options.js';
-import type { PullFlags } from './pull-run.js';
+import { addTargetOptions, formatOption, lazyAction } from '../run-options.js';
 
 export function pullCommand(ctx: CommandContext): Command {
   const command = new Command('pull')
@@ -32,10 +31,5 @@ export function pullCommand(ctx: CommandContext): Command {
         '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html\n' +
         '  wfsync pull order-shipped --format json             # what was written, as one JSON document',
     )
-    .action(async (workflows: string[], flags: PullFlags, cmd: Command) => {
-      ctx.exitCode = await (await import('./pull-run.js')).runPull(ctx, workflows, {
-        ...cmd.optsWithGlobals(),
-        ...flags,
-      });
-    });
+    .action(lazyAction(ctx, async () => (await import('./pull-run.js')).runPull));
 }

@@ -1,18 +1,26 @@
 import { fetchObservations, reconcilePending } from '../../apply/index.js';
+import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { buildCreateBody, compareWorkflow } from '../../plan/index.js';
+import {
+  buildCreateBody,
+  compareWorkflow,
+  type DesiredWorkflow,
+  type RemoteObservation,
+  type TargetGroups,
+} from '../../plan/index.js';
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { hashBody } from '../desired.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { progressFor } from '../run-helpers.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
-import type { Globals } from './state.js';
+
+export type Globals = TargetCommandFlags & { config?: string };
 
 export async function runShow(
   ctx: CommandContext,
@@ -75,36 +83,7 @@ export async function runRebuild(ctx: CommandContext, flags: Globals): Promise<n
         onEvent: progress.onEvent,
       });
       await progress.done();
-      const workflows: Record<string, StateEntry> = {};
-      const lines: string[] = [];
-      const groups = session.groups([]);
-      for (const d of desired) {
-        const found = lookups.get(d.identifier)?.byIdentifier;
-        if (found?.status !== 'found') {
-          lines.push(
-            `  ${d.identifier}: ${found?.status === 'error' ? `lookup failed: ${found.message}` : 'not on the service'}`,
-          );
-          continue;
-        }
-        const same = compareWorkflow(d, found.workflow).changes.length === 0;
-        // A workflow that differs is recorded with the hash of the service's version, so the plan reports the
-        // file as changed since then instead of claiming the service drifted from a file it never saw.
-        const pulled = buildCreateBody(
-          buildDefinitionFromRemote(found.workflow, { groups }).definition,
-          groups,
-        );
-        const hash = same || !('body' in pulled) ? d.hash : hashBody(pulled.body);
-        workflows[d.identifier] = {
-          id: found.workflow._id,
-          hash,
-          origin: 'rebuilt',
-          file: d.file,
-          recordedAt: new Date().toISOString(),
-        };
-        lines.push(
-          `  ${d.identifier}: ${found.workflow._id}${same ? '' : ' (differs from the file: see "wfsync plan")'}`,
-        );
-      }
+      const { workflows, lines } = rebuildEntries(desired, lookups, session.groups([]));
       await store.replace({ ...store.snapshot, workflows });
       const dropped = Object.keys(previous.workflows).filter((id) => !workflows[id]);
       await writeOutput(
@@ -122,6 +101,41 @@ export async function runRebuild(ctx: CommandContext, flags: Globals): Promise<n
     await progress.done();
     await session.close();
   }
+}
+
+/** A state entry for every definition found on the service by its identifier, and a line for each definition. */
+function rebuildEntries(
+  desired: readonly DesiredWorkflow[],
+  lookups: ReadonlyMap<string, RemoteObservation>,
+  groups: TargetGroups,
+): { workflows: Record<string, StateEntry>; lines: string[] } {
+  const workflows: Record<string, StateEntry> = {};
+  const lines: string[] = [];
+  for (const d of desired) {
+    const found = lookups.get(d.identifier)?.byIdentifier;
+    if (found?.status !== 'found') {
+      lines.push(
+        `  ${d.identifier}: ${found?.status === 'error' ? `lookup failed: ${found.message}` : 'not on the service'}`,
+      );
+      continue;
+    }
+    const same = compareWorkflow(d, found.workflow).changes.length === 0;
+    // A workflow that differs is recorded with the hash of the service's version, so the plan reports the
+    // file as changed since then instead of claiming the service drifted from a file it never saw.
+    const pulled = buildCreateBody(buildDefinitionFromRemote(found.workflow, { groups }).definition, groups);
+    const hash = same || !('body' in pulled) ? d.hash : hashBody(pulled.body);
+    workflows[d.identifier] = {
+      id: found.workflow._id,
+      hash,
+      origin: 'rebuilt',
+      file: d.file,
+      recordedAt: new Date().toISOString(),
+    };
+    lines.push(
+      `  ${d.identifier}: ${found.workflow._id}${same ? '' : ' (differs from the file: see "wfsync plan")'}`,
+    );
+  }
+  return { workflows, lines };
 }
 
 export async function runForget(ctx: CommandContext, identifiers: string[], flags: Globals): Promise<number> {

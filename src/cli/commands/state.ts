@@ -1,8 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../context.js';
-import { addTargetOptions, type TargetCommandFlags } from '../run-options.js';
-
-export type Globals = TargetCommandFlags & { config?: string };
+import { addTargetOptions, lazyAction } from '../run-options.js';
 
 export function stateCommand(ctx: CommandContext): Command {
   const state = new Command('state')
@@ -18,33 +16,18 @@ export function stateCommand(ctx: CommandContext): Command {
       .addOption(
         new Option('-f, --format <format>', 'output format').choices(['human', 'json']).default('human'),
       ),
-  ).action(async (flags: Globals & { format: 'human' | 'json' }, cmd: Command) => {
-    ctx.exitCode = await (await import('./state-run.js')).runShow(ctx, {
-      ...cmd.optsWithGlobals(),
-      ...flags,
-    });
-  });
+  ).action(lazyAction(ctx, async () => (await import('./state-run.js')).runShow));
   const rebuild = addTargetOptions(
     new Command('rebuild').description(
       'rebuild the state file from the service: look every definition up by identifier (after settling interrupted creates)',
     ),
-  ).action(async (flags: Globals, cmd: Command) => {
-    ctx.exitCode = await (await import('./state-run.js')).runRebuild(ctx, {
-      ...cmd.optsWithGlobals(),
-      ...flags,
-    });
-  });
+  ).action(lazyAction(ctx, async () => (await import('./state-run.js')).runRebuild));
   const forget = addTargetOptions(
     new Command('forget')
       .description(
         'remove entries (e.g. orphaned workflows deleted in the dashboard); nothing is sent to the service',
       )
       .argument('<identifier...>', 'trigger identifiers to remove'),
-  ).action(async (identifiers: string[], flags: Globals, cmd: Command) => {
-    ctx.exitCode = await (await import('./state-run.js')).runForget(ctx, identifiers, {
-      ...cmd.optsWithGlobals(),
-      ...flags,
-    });
-  });
+  ).action(lazyAction(ctx, async () => (await import('./state-run.js')).runForget));
   return state.addCommand(show).addCommand(rebuild).addCommand(forget);
 }

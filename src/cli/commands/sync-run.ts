@@ -1,45 +1,40 @@
 import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import type { SyncResult } from '../../apply/events.js';
-import { applyPlan, reconcilePending } from '../../apply/index.js';
+import { type ApplyEvent, applyPlan, reconcilePending, type SyncResult } from '../../apply/index.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';
 import type { Plan } from '../../plan/types.js';
-import { planRenderers, renderSyncStepSummary, syncRenderers } from '../../report/plan/renderers.js';
+import { renderSyncStepSummary } from '../../report/plan/markdown.js';
+import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
-import { acquireLock, readState, StateStore } from '../../state/index.js';
+import { acquireLock, readState, type StateLock, StateStore } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
+import type { TargetCommandFlags } from '../run-options.js';
 import { planExitCode } from './plan-run.js';
-import type { SyncFlags } from './sync.js';
+
+export interface SyncFlags extends TargetCommandFlags {
+  format: PlanFormat;
+  dryRun?: boolean;
+  plan?: string;
+  lockTimeout: number;
+}
 
 export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string }): Promise<number> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
   const progress = progressFor(ctx, flags.quiet);
-  // Ctrl-C once: stop starting creates. Twice: abort requests in flight (the journal settles them next run).
-  const stop = new AbortController();
-  const abort = new AbortController();
-  // Every request in flight listens to these: with --concurrency above 10 Node would warn about a leak that is not one.
-  setMaxListeners(0, stop.signal, abort.signal);
-  const removeInterrupt = onInterrupt(() => {
-    if (!stop.signal.aborted) {
-      stop.abort(new Error('interrupted'));
-      progress.onEvent({
-        type: 'notice',
-        message: 'stopping: finishing creates in flight (Ctrl-C again to abort them)',
-      });
-    } else abort.abort(new Error('aborted'));
-  });
+  const { stop, abort, removeInterrupt } = listenForInterrupts(progress);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
     ...(flags.only ? { only: flags.only } : {}),
     onClientEvent: clientListener(ctx, progress, flags.verbose),
-    signal: abort.signal,
+    signal: abort,
   }).catch(async (error: unknown) => {
     removeInterrupt();
     await progress.done();
@@ -57,29 +52,15 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
       const plan = await planRun({ ...common, state: await readState(loaded.target.statePath, identity) });
-      await progress.done();
-      await writeOutput(
-        ctx.stdout,
-        planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }),
-      );
-      return planExitCode(plan);
+      return await reportDryRun(ctx, flags, plan, progress);
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
-    progress.onEvent({ type: 'phase', phase: 'lock' });
-    const lock = await acquireLock(loaded.target.statePath, {
-      timeoutMs: flags.lockTimeout * 1000,
-      signal: stop.signal,
-      onWait: (holder) =>
-        progress.onEvent({
-          type: 'notice',
-          message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
-        }),
-    });
+    const lock = await acquireSyncLock(loaded.target.statePath, flags.lockTimeout, stop, progress.onEvent);
     try {
       const store = await StateStore.open(loaded.target.statePath, identity);
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
-      const plan = await planRun({ ...common, state: store.snapshot, signal: stop.signal });
+      const plan = await planRun({ ...common, state: store.snapshot, signal: stop });
       if (reviewed) assertPlanHolds(reviewed, plan, flags.plan!);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
@@ -89,10 +70,9 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
         store,
         concurrency: loaded.target.concurrency,
         onEvent: progress.onEvent,
-        signal: stop.signal,
+        signal: stop,
       });
-      await progress.done();
-      return await reportSync(ctx, flags, result);
+      return await reportSync(ctx, flags, result, progress);
     } finally {
       await lock.release();
     }
@@ -103,7 +83,66 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
   }
 }
 
-async function reportSync(ctx: CommandContext, flags: SyncFlags, result: SyncResult): Promise<number> {
+/**
+ * Ctrl-C once: `stop` (no new creates; the ones in flight finish and are recorded). Twice: `abort` the requests in
+ * flight (the journal settles them next run).
+ */
+function listenForInterrupts(progress: Progress) {
+  const stop = new AbortController();
+  const abort = new AbortController();
+  // Every request in flight listens to these: with --concurrency above 10 Node would warn about a leak that is not one.
+  setMaxListeners(0, stop.signal, abort.signal);
+  const removeInterrupt = onInterrupt(() => {
+    if (!stop.signal.aborted) {
+      stop.abort(new Error('interrupted'));
+      progress.onEvent({
+        type: 'notice',
+        message: 'stopping: finishing creates in flight (Ctrl-C again to abort them)',
+      });
+    } else abort.abort(new Error('aborted'));
+  });
+  return { stop: stop.signal, abort: abort.signal, removeInterrupt };
+}
+
+/** The target's lock, waiting up to `--lock-timeout` seconds for another sync and saying who holds it. */
+function acquireSyncLock(
+  statePath: string,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+  onEvent: (event: ApplyEvent) => void,
+): Promise<StateLock> {
+  onEvent({ type: 'phase', phase: 'lock' });
+  return acquireLock(statePath, {
+    timeoutMs: timeoutSeconds * 1000,
+    signal,
+    onWait: (holder) =>
+      onEvent({
+        type: 'notice',
+        message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
+      }),
+  });
+}
+
+/** `--dry-run`: the plan as `plan` shows it, once the progress display has ended. */
+async function reportDryRun(
+  ctx: CommandContext,
+  flags: SyncFlags,
+  plan: Plan,
+  progress: Progress,
+): Promise<number> {
+  await progress.done();
+  await writeOutput(ctx.stdout, planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }));
+  return planExitCode(plan);
+}
+
+/** The result in `--format` (and the GitHub step summary), once the progress display has ended; the exit code. */
+async function reportSync(
+  ctx: CommandContext,
+  flags: SyncFlags,
+  result: SyncResult,
+  progress: Progress,
+): Promise<number> {
+  await progress.done();
   await writeOutput(
     ctx.stdout,
     syncRenderers[flags.format](result, { color: useColor(ctx), command: 'sync' }),

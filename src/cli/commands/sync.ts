@@ -1,15 +1,7 @@
 import { Command } from 'commander';
-import type { PlanFormat } from '../../report/plan/renderers.js';
 import type { CommandContext } from '../context.js';
 import { parseNonNegativeInt } from '../parse-args.js';
-import { addOnlyOption, addTargetOptions, formatOption, type TargetCommandFlags } from '../run-options.js';
-
-export interface SyncFlags extends TargetCommandFlags {
-  format: PlanFormat;
-  dryRun?: boolean;
-  plan?: string;
-  lockTimeout: number;
-}
+import { addOnlyOption, addTargetOptions, formatOption, lazyAction } from '../run-options.js';
 
 export function syncCommand(ctx: CommandContext): Command {
   const command = new Command('sync')
@@ -43,10 +35,5 @@ export function syncCommand(ctx: CommandContext): Command {
         '\nCtrl-C stops starting new creates, finishes the ones in flight and records them; a second Ctrl-C aborts.\n' +
         'Exit codes: 0 all created or in sync, 2 drift or action needed, 1 a workflow failed, 3 invalid, 4 auth, 5 rate limited.',
     )
-    .action(async (flags: SyncFlags, cmd: Command) => {
-      ctx.exitCode = await (await import('./sync-run.js')).runSync(ctx, {
-        ...cmd.optsWithGlobals(),
-        ...flags,
-      });
-    });
+    .action(lazyAction(ctx, async () => (await import('./sync-run.js')).runSync));
 }

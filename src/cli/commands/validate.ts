@@ -7,22 +7,22 @@ import {
   describeCacheUse,
   openValidateCache,
   saveValidateCache,
+  type ValidateCache,
 } from '../../cache/validate-cache.js';
 import { readProject } from '../../config/project.js';
 import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
+import { type DefinitionsValidation, readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
 import { resolveWorkerSettings } from '../../parallel/settings.js';
-import {
-  renderGithubStepSummary,
-  type ValidateFormat,
-  type ValidateReport,
-  validateRenderers,
-} from '../../report/validate-report.js';
+import { renderGithubStepSummary } from '../../report/github-summary.js';
+import { validateRenderers } from '../../report/validate-renderers.js';
+import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
+import type { RuleInfo } from '../../validate/rules/types.js';
 import { VERSION } from '../../version.js';
 import { type CommandContext, useColor } from '../context.js';
 import { parseNonNegativeInt } from '../parse-args.js';
@@ -42,7 +42,6 @@ interface ValidateFlags {
 // Watching: definitions and the files they include (`{file: ./x.html}`, kept next to them) matter; editors' backup,
 // swap and probe files do not (hidden ones are skipped anyway).
 const EDITOR_ARTEFACT = /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function validateCommand(ctx: CommandContext): Command {
   return new Command('validate')
@@ -126,14 +125,7 @@ async function runValidate(
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   const rules = ruleInfos();
-  if (flags.listRules) {
-    const width = Math.max(...rules.map((r) => r.code.length));
-    const lines = rules.map(
-      (r) => `${r.code.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.description}`,
-    );
-    await writeOutput(ctx.stdout, `${lines.join('\n')}\n`);
-    return ExitCode.Ok;
-  }
+  if (flags.listRules) return writeRuleList(ctx, rules);
   // 1. Project config (optional): workflows directory, rule severities, known notification groups.
   const project = readProject(globals, ctx.cwd);
   // 2. Read, parse and check every file (on worker threads when there are many; with --cache, those that
@@ -168,21 +160,53 @@ async function runValidate(
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
-  if (globals.verbose) {
-    const on =
-      checked.workers === 0
-        ? 'the main thread'
-        : `the main thread and ${plural(checked.workers, 'worker thread')}`;
-    await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
-    if (cache && checked.cache) {
-      await writeOutput(
-        ctx.stderr,
-        describeCacheUse(cache, checked.cache.unchanged, checked.files.length, ctx.cwd),
-      );
-    }
-  }
+  if (globals.verbose) await writeCheckNote(ctx, checked, cache);
   // 3. Render and write.
-  const report: ValidateReport = {
+  const report = buildValidateReport(checked, rules, flags);
+  await writeValidateReport(ctx, report, flags);
+  // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
+  const warning = cache && checked.cache ? await saveValidateCache(cache, checked.cache, ctx.cwd) : undefined;
+  if (warning) await writeOutput(ctx.stderr, warning);
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (flags.format === 'github' && summaryFile)
+    await appendFileText(summaryFile, renderGithubStepSummary(report));
+  // 4. Exit code.
+  return validateExitCode(report);
+}
+
+/** --verbose: how many files were checked on how many threads, and what --cache spared. */
+async function writeCheckNote(
+  ctx: CommandContext,
+  checked: DefinitionsValidation,
+  cache: ValidateCache | undefined,
+): Promise<void> {
+  const on =
+    checked.workers === 0
+      ? 'the main thread'
+      : `the main thread and ${plural(checked.workers, 'worker thread')}`;
+  await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
+  if (cache && checked.cache) {
+    await writeOutput(
+      ctx.stderr,
+      describeCacheUse(cache, checked.cache.unchanged, checked.files.length, ctx.cwd),
+    );
+  }
+}
+
+/** `--list-rules`: every rule's code, default severity and description, aligned. */
+async function writeRuleList(ctx: CommandContext, rules: readonly RuleInfo[]): Promise<number> {
+  const width = Math.max(...rules.map((r) => r.code.length));
+  const lines = rules.map((r) => `${r.code.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.description}`);
+  await writeOutput(ctx.stdout, `${lines.join('\n')}\n`);
+  return ExitCode.Ok;
+}
+
+function buildValidateReport(
+  checked: Pick<ValidateReport, 'files' | 'diagnostics' | 'sources'>,
+  rules: RuleInfo[],
+  flags: ValidateFlags,
+): ValidateReport {
+  return {
     version: 1,
     tool: { name: 'wfsync', version: VERSION },
     files: checked.files,
@@ -193,28 +217,34 @@ async function runValidate(
     rules,
     ...(flags.maxWarnings === undefined ? {} : { maxWarnings: flags.maxWarnings }),
   };
+}
+
+/** The report in `--format`, to stdout or to `--output` (then, watching, one line saying so). */
+async function writeValidateReport(
+  ctx: CommandContext,
+  report: ValidateReport,
+  flags: ValidateFlags,
+): Promise<void> {
   const text = validateRenderers[flags.format](report, {
     color: flags.output === undefined && useColor(ctx),
     cwd: ctx.cwd,
   });
+  if (!flags.output) return writeOutput(ctx.stdout, text);
+  await writeFileText(flags.output, text);
+  // Watching, the terminal would otherwise show nothing but separators.
+  if (flags.watch) {
+    const counts = countDiagnostics(report.diagnostics);
+    await writeOutput(
+      ctx.stdout,
+      `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
+    );
+  }
+}
+
+/** 0 valid; 3 with an error, or with more warnings than --max-warnings. */
+function validateExitCode(report: ValidateReport): number {
   const counts = countDiagnostics(report.diagnostics);
-  if (flags.output) {
-    await writeFileText(flags.output, text);
-    // Watching, the terminal would otherwise show nothing but separators.
-    if (flags.watch)
-      await writeOutput(
-        ctx.stdout,
-        `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
-      );
-  } else await writeOutput(ctx.stdout, text);
-  // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
-  const warning = cache && checked.cache ? await saveValidateCache(cache, checked.cache, ctx.cwd) : undefined;
-  if (warning) await writeOutput(ctx.stderr, warning);
-  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (flags.format === 'github' && summaryFile)
-    await appendFileText(summaryFile, renderGithubStepSummary(report));
-  // 4. Exit code.
   if (counts.errors > 0) return ExitCode.Invalid;
-  if (flags.maxWarnings !== undefined && counts.warnings > flags.maxWarnings) return ExitCode.Invalid;
+  if (report.maxWarnings !== undefined && counts.warnings > report.maxWarnings) return ExitCode.Invalid;
   return ExitCode.Ok;
 }

@@ -6,6 +6,8 @@
  * ::warning file=workflows/welcome.yaml,title=wfsync plan (drifted)::welcome: drifted%0Acritical: true → false%0A…
  * ```
  */
+
+import type { SyncResult } from '../../apply/result.js';
 import type { Severity } from '../../diagnostic.js';
 import type { Plan } from '../../plan/types.js';
 import { plural } from '../../text.js';
@@ -19,7 +21,6 @@ import {
 } from '../github.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { renderViewHuman } from './human.js';
-import type { SyncResult } from './sync-result.js';
 import { formatChange, truncateText } from './text.js';
 import {
   type AnnotationKind,

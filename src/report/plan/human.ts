@@ -25,11 +25,12 @@
  *
  * Without `color` the output holds no escape code whatever the plan contains.
  */
+
+import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { renderDiagnostics } from '../human.js';
 import { createStyle, type Paint, type Style } from '../style.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
-import type { SyncResult } from './sync-result.js';
 import { diffLines, formatChange, MAX_CHANGES_LISTED, messageLines } from './text.js';
 import { buildPlanView, buildSyncView, type ReportView, type Tone, type ViewEntry } from './view.js';
 

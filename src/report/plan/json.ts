@@ -5,9 +5,8 @@
  *
  * Sync: `{version: 1, plan, outcomes, summary, interrupted, status}`.
  */
-import { SYNC_OUTCOMES } from '../../apply/events.js';
+import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
-import type { SyncResult } from './sync-result.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;

@@ -2,11 +2,12 @@
  * Markdown for a pull-request comment (`--format markdown`) and for `$GITHUB_STEP_SUMMARY`: the summary first, then
  * one collapsed `<details>` per workflow needing attention, then the in-sync ones in one collapsed list.
  */
+
+import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
-import type { SyncResult } from './sync-result.js';
 import {
   diffLines,
   formatChangeValues,

@@ -2,20 +2,13 @@
  * Renderers for `wfsync plan` and `wfsync sync`, by `--format` name. Pure: each returns the whole output, ending
  * with one newline. Writing it (stdout, `--out`, `$GITHUB_STEP_SUMMARY`) is `writeOutput`'s job.
  */
+
+import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanGithub, renderSyncGithub } from './github.js';
 import { renderPlanHuman, renderSyncHuman } from './human.js';
 import { renderPlanJson, renderSyncJson } from './json.js';
-import {
-  PR_COMMENT_MARKER,
-  prCommentMarker,
-  renderPlanMarkdown,
-  renderPlanStepSummary,
-  renderSyncMarkdown,
-  renderSyncStepSummary,
-  SYNC_COMMENT_MARKER,
-} from './markdown.js';
-import type { SyncResult } from './sync-result.js';
+import { renderPlanMarkdown, renderSyncMarkdown } from './markdown.js';
 
 export type PlanFormat = 'human' | 'json' | 'markdown' | 'github';
 
@@ -50,12 +43,3 @@ export const PLAN_FORMATS = Object.keys(planRenderers) as PlanFormat[];
 export function isPlanFormat(name: string): name is PlanFormat {
   return Object.hasOwn(planRenderers, name);
 }
-
-export type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
-export {
-  PR_COMMENT_MARKER,
-  prCommentMarker,
-  renderPlanStepSummary,
-  renderSyncStepSummary,
-  SYNC_COMMENT_MARKER,
-};

@@ -2,11 +2,12 @@
  * One view of a plan or a sync result that every text format (human, markdown, github) renders: which items need a
  * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
  */
+
+import type { SyncItemResult, SyncOutcome, SyncResult } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
 import { plural } from '../../text.js';
-import type { SyncItemResult, SyncOutcome, SyncResult } from './sync-result.js';
 
 /** How a status is painted: the human format maps tones to colors. */
 export type Tone = 'add' | 'ok' | 'warn' | 'error' | 'muted';

@@ -3,7 +3,7 @@
  * the real target and keep ONE comment on the pull request up to date with it (found by the plan's hidden
  * marker), with plan.json as an artifact. Pure.
  */
-import { prCommentMarker } from '../../report/plan/renderers.js';
+import { prCommentMarker } from '../../report/plan/markdown.js';
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 import { expr, KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
 

@@ -54,8 +54,10 @@ export interface Rule {
   check(ctx: RuleContext): void;
 }
 
+/** What `wfsync validate` knows about one diagnostic code (`--list-rules`, SARIF rules and help links). */
 export interface RuleInfo {
   code: string;
   description: string;
   defaultSeverity: Severity;
+  helpUri?: string;
 }

@@ -2,12 +2,13 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDesired } from '../../../src/cli/desired.js';
+import { hashBody } from '../../../src/cache/hash.js';
 import { fitsInFile, formatIncludeText, normalizeIncludeText } from '../../../src/definitions/includes.js';
 import { resolveLoadLimits } from '../../../src/definitions/limits.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { validateWorkflowDefinition } from '../../../src/generated/validators.js';
 import { checkDefinitionFile } from '../../../src/parallel/check-file.js';
+import { buildDesired } from '../../../src/plan/desired.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import { parseText, useTempDir } from './helpers.js';
@@ -79,9 +80,9 @@ describe('rules and plans see the included text', () => {
 
   it('an edit to the included file alone changes the create body and its hash', async () => {
     const cwd = await project();
-    const before = buildDesired((await readWorkflows(cwd)).definitions, GROUPS);
+    const before = buildDesired((await readWorkflows(cwd)).definitions, GROUPS, hashBody);
     await appendFile(path.join(cwd, 'workflows/emails/order-shipped.html'), '<p>Thanks!</p>\n');
-    const after = buildDesired((await readWorkflows(cwd)).definitions, GROUPS);
+    const after = buildDesired((await readWorkflows(cwd)).definitions, GROUPS, hashBody);
     expect(before.diagnostics).toEqual([]);
     const [was] = before.desired;
     const [now] = after.desired;

@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fastParseTemplate } from '../../../src/derive/fast-template.js';
 import { BoundedMemo } from '../../../src/derive/memo.js';
-import {
-  type HbsNode,
-  lineStartsOf,
-  parseTemplate,
-  setFastTemplateParsing,
-} from '../../../src/derive/parse-template.js';
+import { lineStartsOf, parseTemplate, setFastTemplateParsing } from '../../../src/derive/parse-template.js';
+import type { HbsNode } from '../../../src/derive/types.js';
 
 afterEach(() => {
   setFastTemplateParsing(true);

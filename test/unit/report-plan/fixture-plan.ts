@@ -1,8 +1,8 @@
 import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
+import type { SyncItemResult, SyncOutcome, SyncResult } from '../../../src/apply/result.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import type { FieldChange, Plan, PlanAction, PlanItem, PlanSummary } from '../../../src/plan/types.js';
-import type { SyncItemResult, SyncOutcome, SyncResult } from '../../../src/report/plan/renderers.js';
 
 export const FIXTURES = new URL('../../fixtures/report-plan/', import.meta.url);
 

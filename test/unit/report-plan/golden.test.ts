@@ -1,11 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  planRenderers,
-  renderPlanStepSummary,
-  renderSyncStepSummary,
-  syncRenderers,
-} from '../../../src/report/plan/renderers.js';
+import { renderPlanStepSummary, renderSyncStepSummary } from '../../../src/report/plan/markdown.js';
+import { planRenderers, syncRenderers } from '../../../src/report/plan/renderers.js';
 import { buildFixturePlan, buildFixtureSync, FIXTURES } from './fixture-plan.js';
 
 // Goldens are reviewed by eye once, then compared byte for byte. Regenerate with UPDATE_GOLDEN=1.

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { renderPlanStepSummary, renderSyncStepSummary } from '../../../src/report/plan/markdown.js';
 import {
   isPlanFormat,
   PLAN_FORMATS,
   planRenderers,
-  renderPlanStepSummary,
-  renderSyncStepSummary,
   syncRenderers,
 } from '../../../src/report/plan/renderers.js';
 import { mutationProfile } from '../../helpers/fc-runs.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, type Severity, type Span, sortDiagnostics } from '../../../src/diagnostic.js';
-import type { RuleInfo, ValidateReport } from '../../../src/report/validate-report.js';
+import type { ValidateReport } from '../../../src/report/validate-report.js';
+import type { RuleInfo } from '../../../src/validate/rules/types.js';
 
 export const FIXTURES = new URL('../../fixtures/report/', import.meta.url);
 

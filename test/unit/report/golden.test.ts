@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderGithubStepSummary, validateRenderers } from '../../../src/report/validate-report.js';
+import { renderGithubStepSummary } from '../../../src/report/github-summary.js';
+import { validateRenderers } from '../../../src/report/validate-renderers.js';
 import { buildFixtureReport, FIXTURES } from './fixture-report.js';
 
 // Goldens are reviewed by eye once, then compared byte for byte. Regenerate with UPDATE_GOLDEN=1.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { prCommentMarker } from '../../../src/report/plan/renderers.js';
+import { prCommentMarker } from '../../../src/report/plan/markdown.js';
 import { buildGithubWorkflows } from '../../../src/scaffold/ci/index.js';
 import { buildCommentScript } from '../../../src/scaffold/ci/pull-request.js';
 

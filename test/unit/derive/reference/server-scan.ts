@@ -14,8 +14,8 @@
  *   `{{^if a}}`/`{{^each xs}}`, make it throw: the service answers 400 `Failed to extract variables`.
  */
 import { BUILT_IN_HELPERS } from '../../../../src/derive/names.js';
-import { type HbsNode, parseTemplate } from '../../../../src/derive/parse-template.js';
-import type { TemplateScan, VariableUsage } from '../../../../src/derive/types.js';
+import { parseTemplate } from '../../../../src/derive/parse-template.js';
+import type { HbsNode, TemplateScan, VariableUsage } from '../../../../src/derive/types.js';
 
 // The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
 const VALID_NAME = /^[a-zA-Z_]/;

@@ -1,7 +1,7 @@
 import { Listr, ListrLogger, ProcessOutput } from 'listr2';
+import type { ApplyEvent, ApplyPhase } from '../../apply/events.js';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
 import { plural } from '../../text.js';
-import type { ApplyEvent, ApplyPhase } from '../events.js';
 import { describeRow } from './format.js';
 import { type PhaseEnd, PhaseView } from './phase-view.js';
 import { PhaseTally } from './tally.js';

@@ -1,4 +1,5 @@
-import type { ApplyEvent, ApplyPhase, SyncOutcome, WorkflowStatus } from '../events.js';
+import type { ApplyEvent, ApplyPhase, WorkflowStatus } from '../../apply/events.js';
+import type { SyncOutcome } from '../../apply/result.js';
 
 /** A workflow being worked on, as the latest event left it. */
 export interface Row {

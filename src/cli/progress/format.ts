@@ -1,5 +1,5 @@
+import type { ApplyPhase } from '../../apply/events.js';
 import { plural } from '../../text.js';
-import type { ApplyPhase } from '../events.js';
 import type { Row } from './tally.js';
 
 export function formatDelay(ms: number): string {

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { renderGithubStepSummary } from '../../../src/report/github-summary.js';
 import {
   isValidateFormat,
-  renderGithubStepSummary,
   VALIDATE_FORMATS,
   validateRenderers,
-} from '../../../src/report/validate-report.js';
+} from '../../../src/report/validate-renderers.js';
 import { mutationProfile } from '../../helpers/fc-runs.js';
 import { buildFixtureReport, reportOf } from './fixture-report.js';
 

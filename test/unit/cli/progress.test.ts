@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { chooseProgressKind, createProgress } from '../../../src/apply/index.js';
+import { chooseProgressKind, createProgress } from '../../../src/cli/progress/index.js';
 import { SYNC_EVENTS } from './events-fixture.js';
 
 class Capture extends Writable {

@@ -1,4 +1,4 @@
-import type { ApplyEvent } from '../events.js';
+import type { ApplyEvent } from '../../apply/events.js';
 
 /** A progress display: fed ApplyEvents while a command works, then awaited so its last lines are out. */
 export interface Progress {

@@ -1,4 +1,4 @@
-import type { ApplyEvent } from '../events.js';
+import type { ApplyEvent } from '../../apply/events.js';
 import { createPlainProgress } from './plain.js';
 import { createTtyProgress, type TtyProgressOptions } from './tty.js';
 import type { Progress } from './types.js';

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
+/** PURE: valid definitions → what will be sent to one target (group references resolved), and `--only`. */
 import picomatch from 'picomatch';
 import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { buildCreateBody, canonicalJson } from '../plan/index.js';
-import type { DesiredWorkflow } from '../plan/types.js';
-import type { GroupResolution } from './target-session.js';
+import { buildCreateBody, type TargetGroups } from './create-body.js';
+import type { CreateWorkflowBody, DesiredWorkflow } from './types.js';
 
 const GROUP_REFERENCE = /^group:(.+)$/;
 
@@ -20,18 +19,15 @@ export function referencedGroups(definitions: readonly LoadedDefinition[]): stri
   return [...names].sort();
 }
 
-/** `sha256:<hex>` of the canonical JSON of a create body: what state records and plans compare. */
-export function hashBody(body: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
-}
-
 /**
  * Turn valid definitions into what will be sent to this target. Every unresolvable group is a Diagnostic, so all of
- * them are reported before any request is made.
+ * them are reported before any request is made. `hash` is the body hash state records (cache/hash.ts: hashBody),
+ * passed in so this stays pure.
  */
 export function buildDesired(
   definitions: readonly LoadedDefinition[],
-  groups: GroupResolution,
+  groups: TargetGroups,
+  hash: (body: CreateWorkflowBody) => string,
 ): { desired: DesiredWorkflow[]; diagnostics: Diagnostic[] } {
   const desired: DesiredWorkflow[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -57,7 +53,7 @@ export function buildDesired(
       file: d.file,
       definition,
       body: built.body,
-      hash: hashBody(built.body),
+      hash: hash(built.body),
     });
   }
   return { desired, diagnostics };

@@ -1,5 +1,5 @@
+import type { ApplyEvent } from '../../apply/events.js';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
-import type { ApplyEvent } from '../events.js';
 import { describeRow, phaseHeading } from './format.js';
 import { PhaseTally } from './tally.js';
 import type { Progress, ProgressStream } from './types.js';
