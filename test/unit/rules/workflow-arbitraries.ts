@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import { stringify } from 'yaml';
+import { deriveTrigger } from '../../../src/derive/index.js';
 import { KNOWN_RULE_CODES } from '../../../src/validate/rules/index.js';
-import { deriveTrigger } from '../derive/reference/index.js';
 
 /** Variable names: plain, nested, reserved (tenant, actor), system (subscriber, step), odd. */
 export const NAMES = [
@@ -96,7 +96,8 @@ function templateOf(broken: boolean): fc.Arbitrary<string> {
 }
 
 export const template: fc.Arbitrary<string> = templateOf(true);
-const tidyTemplate = templateOf(false).filter((t) => t.trim() !== '');
+/** A template from the fragments alone: Handlebars that parses. */
+export const tidyTemplate: fc.Arbitrary<string> = templateOf(false).filter((t) => t.trim() !== '');
 
 /** Mostly present: a key whose value is undefined is left out of the YAML. */
 function mostly<T>(arbitrary: fc.Arbitrary<T>, freq = 6): fc.Arbitrary<T | undefined> {
