@@ -15,7 +15,12 @@ import {
 } from '../../../src/derive/index.js';
 import { splitPointer } from '../../../src/diagnostic.js';
 import { runs } from '../../helpers/fc-runs.js';
-import { template, tidyTemplate, tidyWorkflowValue, workflowValue } from '../rules/workflow-arbitraries.js';
+import {
+  template,
+  tidyTemplate,
+  tidyWorkflowValue,
+  workflowValue,
+} from '../../helpers/workflow-arbitraries.js';
 
 // What derive must do whatever the input, stated directly, and held against Handlebars' own parser where the
 // service's reading builds on it. (These replace the frozen copy of the older derive the code was once compared with;
