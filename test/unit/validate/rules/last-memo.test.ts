@@ -3,6 +3,7 @@ import { triggerOf, variablesByStep } from '../../../../src/validate/rules/deriv
 import { memoizeLast } from '../../../../src/validate/rules/last-memo.js';
 import { allSteps } from '../../../../src/validate/rules/walk.js';
 import type { WorkflowDefinition } from '../../../../src/validate/rules/workflow.js';
+import { aWorkflowNamed } from '../../../helpers/workflow.js';
 
 describe('memoizeLast', () => {
   it('computes once for the same key in a row, and again for any other key', () => {
@@ -20,11 +21,7 @@ describe('memoizeLast', () => {
 
 describe('the rules’ per-workflow derivations', () => {
   const workflow = (name: string, variable: string): WorkflowDefinition =>
-    ({
-      name,
-      steps: [{ name: 's', template: { type: 'sms', content: `{{${variable}}}` } }],
-      triggers: [{ type: 'event', identifier: name }],
-    }) as WorkflowDefinition;
+    aWorkflowNamed(name, { steps: [{ name: 's', template: { type: 'sms', content: `{{${variable}}}` } }] });
 
   it('answer for the workflow asked about, whatever was asked before', () => {
     const a = workflow('a', 'orderId');
