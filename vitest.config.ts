@@ -13,12 +13,14 @@ export const sharedOptions = {
 /**
  * The unit tests: pure code and in-process servers, no build needed. Most of a file's time used to be starting a
  * process and importing src/ again; threads without isolation share one module cache per worker (no unit test mocks
- * modules, changes the working directory or leaves global state behind).
+ * modules, changes the working directory or leaves global state behind). One worker per core: vitest's default
+ * leaves one core idle, which on two cores runs the files one at a time.
  */
 export const unitOptions = {
   include: ['test/unit/**/*.test.ts'],
   pool: 'threads',
   isolate: false,
+  maxWorkers: '100%',
 } satisfies TestOptions;
 
 // Two projects: `unit` and `e2e` (test/e2e, which spawns the built CLI in dist/). `npm test` builds and runs both;
@@ -36,6 +38,8 @@ export default defineConfig(({ mode }) => ({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           pool: 'forks',
+          // After the unit tests (projects with different worker counts run in turn).
+          sequence: { groupOrder: 1 },
         },
       },
     ],
