@@ -138,7 +138,7 @@ describe('the rules on generated workflows (property-based)', () => {
         const together = buildValidation({ definitions, options });
         expect(together.filter((d) => d.code !== 'identifier-duplicate')).toEqual(sortDiagnostics(alone));
       }),
-      { numRuns: runs(100) },
+      { numRuns: runs(50) },
     );
   });
 
@@ -163,7 +163,7 @@ describe('the rules on generated workflows (property-based)', () => {
           expect(overridden).toEqual(strip(all));
         },
       ),
-      { numRuns: runs(200) },
+      { numRuns: runs(100) },
     );
   });
 
@@ -175,7 +175,7 @@ describe('the rules on generated workflows (property-based)', () => {
           list.map((d) => [d.code, d.severity, d.pointer, d.message.replaceAll('perk', 'bonus')]).sort();
         expect(summary(validate([renamed]))).toEqual(summary(validate([text])));
       }),
-      { numRuns: runs(200) },
+      { numRuns: runs(100) },
     );
   });
 
@@ -194,7 +194,7 @@ describe('the rules on generated workflows (property-based)', () => {
           list.map((d) => [d.code, d.severity, d.pointer, d.message]).sort();
         expect(summary(validate([more]))).toEqual(summary(validate([text])));
       }),
-      { numRuns: runs(200) },
+      { numRuns: runs(100) },
     );
   });
 
