@@ -1,6 +1,6 @@
 // Generates src/generated/ from schemas/: TypeScript types (json-schema-to-typescript) and ajv standalone
 // validators, so the CLI never compiles a schema at start-up. `npm run gen` writes the files;
-// test/unit/schemas/generated.test.ts calls generate() and fails on any drift. Deterministic: same schemas, same bytes.
+// test/unit/generated/generated.test.ts calls generate() and fails on any drift. Deterministic: same schemas, same bytes.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

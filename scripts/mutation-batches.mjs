@@ -46,9 +46,8 @@ export const MUTATION_BATCHES = [
     ],
     testFiles: [
       'test/unit/apply/**/*.test.ts',
-      'test/unit/rules/variables*.test.ts',
+      'test/unit/validate/rules/variables*.test.ts',
       'test/unit/report/**/*.test.ts',
-      'test/unit/report-plan/**/*.test.ts',
     ],
     targets: [
       { glob: 'src/apply/**', score: 85 },

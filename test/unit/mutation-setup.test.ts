@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { MUTATION_BATCHES } from '../../scripts/mutation-batches.mjs';
 import { checkTargets, score, tally } from '../../scripts/mutation-score.mjs';
-import { MUTATION_RUNS, runs } from '../helpers/fc-runs.js';
+import { FAST_RUNS, MUTATION_RUNS, runs } from '../helpers/fc-runs.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -83,8 +83,9 @@ describe('the mutation-testing set-up', () => {
     ]);
   });
 
-  it('caps property runs only under the mutation profile', () => {
-    const expected = process.env.WFSYNC_FC_PROFILE === 'mutation' ? MUTATION_RUNS : 3000;
+  it('caps property runs only under the mutation and fast profiles', () => {
+    const caps: Record<string, number> = { mutation: MUTATION_RUNS, fast: FAST_RUNS };
+    const expected = caps[process.env.WFSYNC_FC_PROFILE ?? ''] ?? 3000;
     expect(runs(3000)).toBe(expected);
     expect(runs(10)).toBe(10);
   });

@@ -3,8 +3,8 @@ import { type CreateContext, createOne } from '../../../src/apply/create-one.js'
 import { type ApplyEvent, clientEventsForProgress } from '../../../src/apply/index.js';
 import type { PlanItem } from '../../../src/plan/types.js';
 import type { CreateResult, WorkflowResponse } from '../../../src/remote/index.js';
+import { remoteError, type Step, type WorldScript, world } from '../../helpers/create-world.js';
 import { clone, definition, desiredOf, storedFor } from '../plan/helpers.js';
-import { remoteError, type Step, type WorldScript, world } from './create-world.js';
 
 // The declared identifier differs from both slugs of the name (`ordershipped-now`, `order-shipped-now`), so every
 // identifier a lost response is looked up under is told apart.

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { type ApplyEvent, clientEventsForProgress, reconcilePending } from '../../../src/apply/index.js';
 import type { WorkflowResponse } from '../../../src/remote/index.js';
 import type { PendingCreate } from '../../../src/state/types.js';
-import { clone, definition, desiredOf, storedFor } from '../plan/helpers.js';
 import {
   pendingEntry,
   remoteError,
@@ -10,7 +9,8 @@ import {
   type StoreCall,
   type WorldScript,
   world,
-} from './create-world.js';
+} from '../../helpers/create-world.js';
+import { clone, definition, desiredOf, storedFor } from '../plan/helpers.js';
 
 const NOW = '2024-10-01T12:00:00.000Z';
 const BASE = storedFor(desiredOf(definition()).body);

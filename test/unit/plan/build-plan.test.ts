@@ -3,19 +3,13 @@ import type { WorkflowResponse } from '../../../src/generated/workflow-response.
 import { buildPlan, IGNORED_FIELDS } from '../../../src/plan/index.js';
 import type { DesiredWorkflow, Plan, PlanItem, RemoteObservation } from '../../../src/plan/types.js';
 import type { StateEntry, StateFile } from '../../../src/state/types.js';
-import { clone, definition, desiredOf, storedFor } from './helpers.js';
+import { aWorkflowNamed } from '../../helpers/workflow.js';
+import { clone, desiredOf, storedFor } from './helpers.js';
 
 const TARGET = { name: 'dev', baseUrl: 'https://api.example.com' };
 
 function desiredNamed(name: string, content = 'Hello {{who}}'): DesiredWorkflow {
-  const identifier = name.replace(/ /g, '-');
-  return desiredOf(
-    definition({
-      name,
-      steps: [{ template: { type: 'in_app', content } }],
-      triggers: [{ type: 'event', identifier }],
-    }),
-  );
+  return desiredOf(aWorkflowNamed(name, { steps: [{ template: { type: 'in_app', content } }] }));
 }
 
 function stateWith(workflows: Record<string, StateEntry> = {}): StateFile {

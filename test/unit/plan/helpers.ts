@@ -37,14 +37,7 @@ export function parseFile(file: string, bytes: Uint8Array | string): WorkflowDef
 }
 
 /** A small valid definition: one in-app step; `overrides` replace top-level fields. */
-export function definition(overrides: Partial<WorkflowDefinition> = {}): WorkflowDefinition {
-  return {
-    name: 'order shipped',
-    steps: [{ name: 'inbox', template: { type: 'in_app', content: 'Order {{orderId}} shipped' } }],
-    triggers: [{ type: 'event', identifier: 'order-shipped' }],
-    ...overrides,
-  };
-}
+export { aWorkflow as definition } from '../../helpers/workflow.js';
 
 export function bodyOf(def: WorkflowDefinition, groups: TargetGroups = GROUPS): CreateWorkflowBody {
   const result = buildCreateBody(def, groups);

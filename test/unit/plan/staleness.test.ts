@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPlanStaleness } from '../../../src/plan/staleness.js';
 import type { Plan, PlanItem } from '../../../src/plan/types.js';
-import { planOf, TARGET } from '../report-plan/fixture-plan.js';
+import { planOf, TARGET } from '../report/plan/fixture-plan.js';
 
 /** `sync --plan` refuses a reviewed plan for exactly these reasons, in this order. */
 

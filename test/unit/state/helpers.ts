@@ -9,6 +9,9 @@ import {
   nodeAtomicWriteFs,
 } from '../../../src/state/atomic-write.js';
 import type { PendingCreate, StateEntry, StateFile } from '../../../src/state/types.js';
+import { osError } from '../../helpers/lock-fakes.js';
+
+export { osError };
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -57,13 +60,6 @@ export function pending(identifier: string, overrides: Partial<PendingCreate> = 
 
 export function state(overrides: Partial<StateFile> = {}): StateFile {
   return { version: 1, ...TARGET, workflows: {}, pending: {}, ...overrides };
-}
-
-export function osError(code: string, syscall: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`${code}: simulated, ${syscall}`);
-  error.code = code;
-  error.syscall = syscall;
-  return error;
 }
 
 export type Step = 'open' | 'write' | 'sync' | 'rename';

@@ -4,7 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { WfsyncError } from '../../../src/errors.js';
 import { acquireLock, commandFromArgv, type LockOptions } from '../../../src/state/lock.js';
 import type { LockHolder } from '../../../src/state/lock-holder.js';
-import { osError, tempDir } from './helpers.js';
 import {
   ALIVE_PID,
   DEAD_PID,
@@ -18,7 +17,8 @@ import {
   OUR_PID,
   T0,
   writeLockFile,
-} from './lock-fakes.js';
+} from '../../helpers/lock-fakes.js';
+import { osError, tempDir } from './helpers.js';
 
 /**
  * acquireLock's decisions, in-process: a fake clock, sleep, process table, timers and exit hook (lock-fakes.ts)

@@ -11,7 +11,6 @@ import {
   lockTimeout,
   parseHolder,
 } from '../../../src/state/lock-holder.js';
-import { osError, tempDir } from './helpers.js';
 import {
   ALIVE_PID,
   DEAD_PID,
@@ -20,7 +19,8 @@ import {
   OTHER_USERS_PID,
   T0,
   writeLockFile,
-} from './lock-fakes.js';
+} from '../../helpers/lock-fakes.js';
+import { osError, tempDir } from './helpers.js';
 
 const VALID = { pid: 7, hostname: 'build-7', startedAt: '2025-01-02T03:04:05.000Z', command: 'wfsync sync' };
 

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../../../src/plan/types.js';
+import { renderPlanJson, renderSyncJson } from '../../../../src/report/plan/json.js';
+import { buildFixturePlan, buildFixtureSync, diagnostic, item, planOf } from './fixture-plan.js';
+
+describe('renderPlanJson', () => {
+  it('is the plan itself: parsing it back gives the same plan', () => {
+    const plan = buildFixturePlan();
+    const parsed = JSON.parse(renderPlanJson(plan)) as Plan;
+    // JSON drops undefined fields (the fixture's orphaned item has `file: undefined`).
+    expect(parsed).toEqual(JSON.parse(JSON.stringify(plan)));
+    expect(parsed.version).toBe(1);
+  });
+
+  it('has 2-space indentation and one trailing newline', () => {
+    const out = renderPlanJson(buildFixturePlan());
+    expect(out.startsWith('{\n  "version": 1,\n  "target": {\n    "name": "staging",')).toBe(true);
+    expect(out.endsWith('}\n')).toBe(true);
+    expect(out.endsWith('\n\n')).toBe(false);
+  });
+
+  it('writes keys in a fixed order whatever order the plan was built in', () => {
+    const a = buildFixturePlan();
+    const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
+    const b = reversed({
+      ...a,
+      target: reversed(a.target),
+      summary: reversed(a.summary),
+      items: a.items.map((i) => reversed({ ...i, changes: i.changes.map(reversed) })),
+    }) as Plan;
+    expect(renderPlanJson(b)).toBe(renderPlanJson(a));
+    const keys = Object.keys(JSON.parse(renderPlanJson(a)).items[0]);
+    expect(keys.slice(0, 4)).toEqual(['identifier', 'action', 'file', 'name']);
+  });
+
+  it('keeps fields it does not know, after the known ones, sorted', () => {
+    const plan = planOf([{ ...item('a', 'create'), zeta: 1, alpha: 2 } as never]);
+    const keys = Object.keys(JSON.parse(renderPlanJson(plan)).items[0]);
+    expect(keys).toEqual(['identifier', 'action', 'file', 'changes', 'next', 'alpha', 'zeta']);
+  });
+
+  it('writes diagnostics in the same key order as validate --format json', () => {
+    const plan = planOf([item('a', 'error', { diagnostics: [{ ...diagnostic(), pointer: '/x' }] })]);
+    const d = JSON.parse(renderPlanJson(plan)).items[0].diagnostics[0];
+    expect(Object.keys(d)).toEqual([
+      'file',
+      'line',
+      'column',
+      'endLine',
+      'endColumn',
+      'severity',
+      'code',
+      'message',
+      'pointer',
+    ]);
+  });
+
+  it('leaves the body (what sync will POST) exactly as given', () => {
+    const body = {
+      name: 'N',
+      notificationGroupId: 'g',
+      steps: [{ template: { type: 'sms', content: 'x' } }],
+      active: true,
+    };
+    const parsed = JSON.parse(renderPlanJson(planOf([item('n', 'create', { body })])));
+    expect(JSON.stringify(parsed.items[0].body)).toBe(JSON.stringify(body));
+  });
+});
+
+describe('renderSyncJson', () => {
+  it('is {version, plan, outcomes, summary, interrupted, status}, summary in outcome order', () => {
+    const result = buildFixtureSync();
+    const parsed = JSON.parse(renderSyncJson(result));
+    expect(Object.keys(parsed)).toEqual(['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status']);
+    expect(parsed.version).toBe(1);
+    expect(Object.keys(parsed.summary)).toEqual([
+      'created',
+      'in-sync',
+      'drifted',
+      'changed-locally',
+      'missing-remotely',
+      'conflict',
+      'orphaned',
+      'failed',
+      'skipped',
+    ]);
+    expect(parsed.plan).toEqual(JSON.parse(renderPlanJson(result.plan)));
+    expect(parsed.outcomes).toEqual(JSON.parse(JSON.stringify(result.outcomes)));
+    expect(parsed.interrupted).toBe(true);
+    expect(parsed.status).toBe('failed');
+  });
+});
