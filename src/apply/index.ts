@@ -10,7 +10,6 @@ export {
   type SyncStatus,
   type WorkflowStatus,
 } from './events.js';
-export { type FetchObservationsInput, fetchObservations } from './fetch-observations.js';
 export { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
 export {
   chooseProgressKind,

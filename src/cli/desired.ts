@@ -5,7 +5,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { buildCreateBody, canonicalJson } from '../plan/index.js';
 import type { DesiredWorkflow } from '../plan/types.js';
-import type { GroupResolution } from './target-session.js';
+import type { GroupResolution } from '../remote/index.js';
 
 const GROUP_REFERENCE = /^group:(.+)$/;
 

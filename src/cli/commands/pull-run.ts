@@ -19,12 +19,12 @@ import {
 import { buildDefinitionYaml } from '../../plan/pull.js';
 import { mergePulledDefinition } from '../../plan/pull-merge.js';
 import { readRemote, WORKFLOW_SHAPE } from '../../plan/shape.js';
+import { openTargetSession } from '../../remote/index.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
 import { hashBody, referencedGroups } from '../desired.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
-import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
 import type { PullFlags } from './pull.js';
 import {

@@ -1,7 +1,8 @@
-import { fetchObservations, reconcilePending } from '../../apply/index.js';
+import { reconcilePending } from '../../apply/index.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { buildCreateBody, buildDefinitionFromRemote, compareWorkflow } from '../../plan/index.js';
+import { fetchObservations, openTargetSession } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
@@ -9,7 +10,6 @@ import type { CommandContext } from '../context.js';
 import { hashBody } from '../desired.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { progressFor } from '../run-helpers.js';
-import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
 import type { Globals } from './state.js';
 
