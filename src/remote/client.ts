@@ -4,10 +4,10 @@ import { Pool } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { createWorkflow } from './create-workflow.js';
-import { keyName, RemoteError } from './errors.js';
+import { keyName } from './errors.js';
 import { RateLimiter } from './rate-limiter.js';
 import { fetchWorkflow } from './retry.js';
-import { RateLimitStreak, RetryBudget, type Session } from './session.js';
+import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
 import type { ClientOptions, ServiceClient } from './types.js';
 
@@ -96,13 +96,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const result = workflowPath(endpoint, idOrIdentifier);
       if ('problem' in result) {
         const path = `${endpoint.basePath}/v1/workflows/{workflowId}`;
-        throw new RemoteError({
-          kind: 'validation',
-          method: 'GET',
-          path,
-          detail: result.problem,
-          secrets: session.secrets,
-        });
+        throw callError(session, { method: 'GET', path }, { kind: 'validation', detail: result.problem });
       }
       return fetchWorkflow(session, result.path);
     },

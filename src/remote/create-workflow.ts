@@ -2,7 +2,7 @@ import { isRecord } from '../json.js';
 import { plural } from '../text.js';
 import { RemoteError } from './errors.js';
 import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
-import { type Call, emit, failure, pause, type Session, statusOf } from './session.js';
+import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
 import { workflowPath, workflowsPath } from './transport.js';
 import type { CreateOptions, CreateResult, Problem, WorkflowResponse } from './types.js';
 
@@ -116,13 +116,7 @@ function lookupPaths(session: Session, call: Call, options: CreateOptions): Look
     const result = workflowPath(session.endpoint, identifier);
     if ('problem' in result) {
       // Checked before the POST: a create we could not reconcile must not be sent at all.
-      throw new RemoteError({
-        kind: 'validation',
-        method: call.method,
-        path: call.path,
-        detail: `cannot create: ${result.problem}`,
-        secrets: session.secrets,
-      });
+      throw callError(session, call, { kind: 'validation', detail: `cannot create: ${result.problem}` });
     }
     return { identifier, path: result.path };
   });
@@ -156,14 +150,11 @@ function outcomeUnknown(
   detail: string,
   cause?: unknown,
 ): RemoteError {
-  return new RemoteError({
+  return callError(session, call, {
     kind: 'outcome-unknown',
-    method: call.method,
-    path: call.path,
     ...statusOf(problem),
     detail: `${detail}: the workflow may or may not have been created`,
     advice: UNKNOWN_ADVICE,
-    secrets: session.secrets,
     cause: cause ?? problem.cause,
   });
 }

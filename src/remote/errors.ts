@@ -155,6 +155,11 @@ export function notTheService(context: AdviceContext): string {
   return `${checkBaseUrl(context)}: is it the service's API root?`;
 }
 
+/** For a command that ran out of time. */
+export function moreTime(context: AdviceContext): string {
+  return `if the run needs more time, raise ${setting(context, 'timeouts.commandMs')}`;
+}
+
 /** For connections and bodies cut short in transit. */
 export const IN_TRANSIT_ADVICE =
   'if this keeps happening, look for a proxy or firewall between wfsync and the service';

@@ -1,4 +1,4 @@
-import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, seconds, setting } from './errors.js';
+import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, moreTime, seconds, setting } from './errors.js';
 import type { FailureReason, TransportFailure } from './transport.js';
 import type { Problem, RemoteErrorKind } from './types.js';
 
@@ -92,7 +92,7 @@ const MEANINGS: Record<FailureReason, Meaning> = {
     kind: 'deadline',
     say: (c) => ({
       detail: "the command's deadline passed before the response arrived",
-      advice: `if the run needs more time, raise ${setting(c.advice, 'timeouts.commandMs')}`,
+      advice: moreTime(c.advice),
     }),
     transient: false,
   },

@@ -1,4 +1,4 @@
-import { type AdviceContext, RemoteError, seconds, setting } from './errors.js';
+import { type AdviceContext, moreTime, RemoteError, type RemoteErrorInit, seconds } from './errors.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { redact } from './redact.js';
 import type { TransportSettings } from './transport.js';
@@ -32,17 +32,23 @@ export interface Call {
   body?: string;
 }
 
+/** An error about `call`, with the session's secrets kept out of it. */
+export function callError(
+  session: Session,
+  call: Pick<Call, 'method' | 'path'>,
+  init: Omit<RemoteErrorInit, 'method' | 'path' | 'secrets'>,
+): RemoteError {
+  return new RemoteError({ ...init, method: call.method, path: call.path, secrets: session.secrets });
+}
+
 /** The error for giving up on `problem`, with why we stopped. */
 export function failure(session: Session, call: Call, problem: Problem, why?: string): RemoteError {
-  return new RemoteError({
+  return callError(session, call, {
     kind: problem.kind,
-    method: call.method,
-    path: call.path,
     ...statusOf(problem),
     detail: why === undefined ? problem.detail : `${problem.detail} (${why})`,
     advice: problem.advice,
     serverMessages: problem.serverMessages,
-    secrets: session.secrets,
     ...(problem.unreachable ? { unreachable: true } : {}),
     cause: problem.cause,
   });
@@ -187,31 +193,21 @@ export function ensureTimeFor(session: Session, call: Call, ms: number, problem?
   ensureStillGoing(session, call);
   if (session.deadline === undefined || session.now() + ms < session.deadline) return;
   const last = problem === undefined ? '' : ` (last problem: ${problem.detail})`;
-  throw new RemoteError({
+  throw callError(session, call, {
     kind: 'deadline',
-    method: call.method,
-    path: call.path,
     ...statusOf(problem),
     detail: `the command's deadline would pass during the next wait of ${seconds(ms)}${last}`,
-    advice: moreTime(session),
-    secrets: session.secrets,
+    advice: moreTime(session.advice),
     cause: problem?.cause,
   });
 }
 
 function stopped(session: Session, call: Call, kind: 'cancelled' | 'deadline', cause?: unknown): RemoteError {
   const detail = kind === 'cancelled' ? 'cancelled' : "the command's deadline passed";
-  return new RemoteError({
+  return callError(session, call, {
     kind,
-    method: call.method,
-    path: call.path,
     detail,
-    ...(kind === 'deadline' ? { advice: moreTime(session) } : {}),
-    secrets: session.secrets,
+    ...(kind === 'deadline' ? { advice: moreTime(session.advice) } : {}),
     cause,
   });
-}
-
-function moreTime(session: Session): string {
-  return `if the run needs more time, raise ${setting(session.advice, 'timeouts.commandMs')}`;
 }
