@@ -10,7 +10,6 @@ import {
   pause,
   type Session,
   statusOf,
-  waitForLimiter,
 } from './session.js';
 import { exchange } from './transport.js';
 import type { Outcome, Problem, WorkflowResponse } from './types.js';
@@ -39,7 +38,7 @@ export async function fetchWorkflow(session: Session, path: string): Promise<Wor
 export async function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
   ensureStillGoing(session, call);
   const ticket = await session.limiter.acquire((ms, reason, wake) =>
-    waitForLimiter(session, call, ms, reason, wake),
+    pause(session, call, ms, { type: 'wait', reason }, wake),
   );
   try {
     ensureStillGoing(session, call);

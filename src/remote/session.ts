@@ -79,10 +79,8 @@ export function statusOf(problem: Problem | undefined): { status?: number } {
 /** Total retries one client may make across all its calls, so a sick service cannot stretch a run forever. */
 export class RetryBudget {
   #remaining: number;
-  readonly total: number;
 
-  constructor(total: number) {
-    this.total = total;
+  constructor(readonly total: number) {
     this.#remaining = total;
   }
 
@@ -103,12 +101,9 @@ export class RetryBudget {
  * service that answers nothing but 429 must still end the run.
  */
 export class RateLimitStreak {
-  readonly total: number;
   #count = 0;
 
-  constructor(total: number) {
-    this.total = total;
-  }
+  constructor(readonly total: number) {}
 
   /** An answer arrived: a 429 that is a new wait extends the streak, any other status ends it. */
   record(status: number, wait: RateLimitWait | undefined): void {
@@ -122,49 +117,44 @@ export class RateLimitStreak {
   }
 }
 
-/** Sleep `ms` (cancellable), announcing why; throws if that would cross the deadline. */
+/**
+ * Wait `ms` (cancellable), announcing why; throws if that would cross the deadline. The rate limiter's waits pass
+ * `wake`, which cuts the wait short when it settles, and may leave out `ms` to wait until then: `wake` settles when
+ * a request in flight ends, and those are bounded by their own timeouts.
+ */
 export async function pause(
   session: Session,
   call: Call,
-  ms: number,
-  event: Omit<ClientEvent, 'method' | 'path' | 'delayMs'>,
-): Promise<void> {
-  ensureTimeFor(session, call, ms);
-  emit(session, { ...event, method: call.method, path: call.path, delayMs: ms });
-  if (ms <= 0) return;
-  await sleep(session, call, ms, session.signal);
-  ensureStillGoing(session, call);
-}
-
-/**
- * The rate limiter's wait: `ms` at most (throws if that would cross the deadline), cut short when `wake` settles.
- * Without `ms`, until `wake`: it settles when a request in flight ends, and those are bounded by their own timeouts.
- */
-export async function waitForLimiter(
-  session: Session,
-  call: Call,
   ms: number | undefined,
-  reason: string,
+  event: Omit<ClientEvent, 'method' | 'path' | 'delayMs'>,
   wake?: Promise<void>,
 ): Promise<void> {
-  if (ms !== undefined) ensureTimeFor(session, call, ms);
-  else ensureStillGoing(session, call);
-  const timing = ms === undefined ? {} : { delayMs: ms };
-  emit(session, { type: 'wait', reason, method: call.method, path: call.path, ...timing });
+  if (ms === undefined) ensureStillGoing(session, call);
+  else ensureTimeFor(session, call, ms);
+  emit(session, {
+    ...event,
+    method: call.method,
+    path: call.path,
+    ...(ms === undefined ? {} : { delayMs: ms }),
+  });
   if (ms !== undefined && ms <= 0) return;
-  const woken = new AbortController();
-  void wake?.then(() => woken.abort());
-  const signal =
-    session.signal === undefined ? woken.signal : AbortSignal.any([session.signal, woken.signal]);
-  if (ms === undefined) {
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+  if (wake === undefined) {
+    await sleep(session, call, ms ?? 0, session.signal);
   } else {
-    await sleep(session, call, ms, signal).catch((error: unknown) => {
-      if (!woken.signal.aborted || session.signal?.aborted) throw error;
-    });
+    const woken = new AbortController();
+    void wake.then(() => woken.abort());
+    const signal =
+      session.signal === undefined ? woken.signal : AbortSignal.any([session.signal, woken.signal]);
+    if (ms === undefined) {
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } else {
+      await sleep(session, call, ms, signal).catch((error: unknown) => {
+        if (!woken.signal.aborted || session.signal?.aborted) throw error;
+      });
+    }
   }
   ensureStillGoing(session, call);
 }
