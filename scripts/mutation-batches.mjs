@@ -21,9 +21,11 @@ export const MUTATION_BATCHES = [
   {
     name: 'remote-state',
     mutate: [
-      'src/remote/interpret*.ts',
+      'src/remote/interpret.ts',
+      // retry.ts holds the backoff, session.ts the retry budgets, rate-limit-headers.ts Retry-After and RateLimit-Reset.
       'src/remote/retry.ts',
-      'src/remote/backoff.ts',
+      'src/remote/session.ts',
+      'src/remote/rate-limit-headers.ts',
       'src/state/store.ts',
       'src/state/lock*.ts',
     ],

@@ -1,13 +1,18 @@
 import { compareWorkflow } from '../plan/index.js';
 import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
-import type { CreateResult, ServiceClient, WorkflowResponse } from '../remote/index.js';
+import {
+  type CreateResult,
+  commandEndingKind,
+  runForWorkflow,
+  type ServiceClient,
+  type WorkflowResponse,
+} from '../remote/index.js';
 import { describeCreateFailure, type StopReason } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
-import { commandEndingKind, messageOf } from './remote-failure.js';
+import { messageOf } from './remote-failure.js';
 import type { SyncItemResult } from './result.js';
 import type { ApplyStore } from './store.js';
-import { runForWorkflow } from './workflow-context.js';
 
 export interface CreateContext {
   client: ServiceClient;

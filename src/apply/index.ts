@@ -1,7 +1,6 @@
 /** Running a plan through the client: journaled creates, lookups, recovery of interrupted creates, events. */
 export { type ApplyPlanInput, applyPlan } from './apply-plan.js';
 export type { ApplyEvent, ApplyPhase, WorkflowStatus } from './events.js';
-export { type FetchObservationsInput, fetchObservations } from './fetch-observations.js';
 export { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
 export { type ReconcileInput, type ReconcileReport, reconcilePending } from './reconcile-pending.js';
 export {

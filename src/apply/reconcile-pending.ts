@@ -1,11 +1,15 @@
-import { RemoteError, type ServiceClient, type WorkflowResponse } from '../remote/index.js';
+import {
+  endsCommand,
+  RemoteError,
+  runForWorkflow,
+  type ServiceClient,
+  type WorkflowResponse,
+} from '../remote/index.js';
 import type { PendingCreate } from '../state/types.js';
 import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
 import { lookupIdentifiersFor } from './idempotency.js';
-import { endsCommand } from './remote-failure.js';
 import type { ApplyStore } from './store.js';
-import { runForWorkflow } from './workflow-context.js';
 
 export interface ReconcileInput {
   client: ServiceClient;

@@ -1,16 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ClientEvent } from '../remote/index.js';
+import { type ClientEvent, currentWorkflow } from '../remote/index.js';
 import type { ApplyEvent } from './events.js';
-
-/**
- * Which workflow the current client call is for. The client is shared and its events name only a path (a POST's
- * path names no workflow), so apply runs each workflow's calls inside this context and the event mapper reads it.
- */
-const current = new AsyncLocalStorage<string>();
-
-export function runForWorkflow<T>(identifier: string, fn: () => Promise<T>): Promise<T> {
-  return current.run(identifier, fn);
-}
 
 /** Waits shorter than this are the client pacing itself: not worth a line. */
 const NOTABLE_WAIT_MS = 1000;
@@ -21,7 +10,7 @@ const NOTABLE_WAIT_MS = 1000;
  */
 export function clientEventsForProgress(onEvent: (event: ApplyEvent) => void): (event: ClientEvent) => void {
   return (event) => {
-    const identifier = current.getStore() ?? identifierInPath(event);
+    const identifier = currentWorkflow() ?? identifierInPath(event);
     if (event.type === 'retry' || event.type === 'reconcile') {
       const why = event.reason ?? (event.status === undefined ? 'retrying' : `HTTP ${event.status}`);
       const message = event.type === 'reconcile' ? `${why}; checking whether it was created` : why;

@@ -1,6 +1,5 @@
 import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
-import { fetchObservations } from '../apply/fetch-observations.js';
 import { hashBody } from '../cache/hash.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
@@ -10,10 +9,14 @@ import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildDesired, buildOnlyFilter, buildPlan, referencedGroups } from '../plan/index.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
-import type { ClientEvent } from '../remote/index.js';
+import {
+  type ClientEvent,
+  fetchObservations,
+  openTargetSession,
+  type TargetSession,
+} from '../remote/index.js';
 import type { StateFile } from '../state/index.js';
 import { readValidatedDefinitions } from './load-definitions.js';
-import { openTargetSession, type TargetSession } from './target-session.js';
 
 export interface RunFlags extends TargetFlags {
   config?: string;

@@ -3,21 +3,14 @@
  * applies. Pure: the lookups were made before; nothing here asks the service or reads a clock.
  */
 import type { WorkflowResponse } from '../generated/workflow-response.js';
+import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { compareWorkflow } from './compare.js';
 import { IGNORED_FIELDS } from './ignored-fields.js';
 import { duplicateNote, NEXT } from './next-steps.js';
 import { remoteVersionOf } from './remote-version.js';
-import type {
-  DesiredWorkflow,
-  Plan,
-  PlanAction,
-  PlanItem,
-  PlanSummary,
-  RemoteLookup,
-  RemoteObservation,
-} from './types.js';
+import type { DesiredWorkflow, Plan, PlanAction, PlanItem, PlanSummary } from './types.js';
 
 export interface PlanInput {
   target: { name: string; baseUrl: string };

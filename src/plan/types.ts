@@ -4,7 +4,6 @@
  */
 import type { Diagnostic } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import type { WorkflowResponse } from '../generated/workflow-response.js';
 
 /** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
 export interface DesiredWorkflow {
@@ -30,21 +29,6 @@ export interface CreateWorkflowBody {
   critical?: boolean;
   preferenceSettings?: Record<string, boolean>;
   data?: Record<string, unknown>;
-}
-
-/** What one lookup on the service found. `error` when the GET failed (network, 5xx after retries…). */
-export type RemoteLookup =
-  | { status: 'found'; workflow: WorkflowResponse; via: 'id' | 'identifier' }
-  | { status: 'not-found'; via: 'id' | 'identifier' }
-  | { status: 'error'; message: string; httpStatus?: number };
-
-/** What the service holds for one identifier, fetched before planning. */
-export interface RemoteObservation {
-  identifier: string;
-  /** GET by the id recorded in state (when state has one). */
-  byId?: RemoteLookup;
-  /** GET by identifier (when state has no id, or the id was not found). */
-  byIdentifier?: RemoteLookup;
 }
 
 export type PlanAction =

@@ -1,25 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { RateLimitStreak, RetryBudget } from './backoff.js';
 import { createWorkflow } from './create-workflow.js';
-import { parseBaseUrl, workflowPath } from './endpoint.js';
-import { fetchWorkflow } from './fetch-workflow.js';
+import { keyName } from './errors.js';
 import { RateLimiter } from './rate-limiter.js';
-import { RemoteError } from './remote-error.js';
-import type { Session } from './session.js';
+import { fetchWorkflow } from './retry.js';
+import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
+import { parseBaseUrl, workflowPath } from './transport.js';
 import type { ClientOptions, ServiceClient } from './types.js';
 
+/** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
 const DEFAULTS = {
-  connectMs: 10_000,
-  headersMs: 30_000,
-  bodyMs: 30_000,
-  maxAttempts: 4,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
-  budget: 30,
-  rateLimitWaits: 10,
+  timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
+  retries: { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, budget: 30, rateLimitWaits: 10 },
   // The pace until the service advertises its own (it may never): under the free tier's 30/s.
   fallbackPerSecond: 20,
   maxResponseBytes: 10 * 1024 * 1024,
@@ -29,22 +24,23 @@ const DEFAULTS = {
 export function createClient(options: ClientOptions): ServiceClient {
   const endpoint = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const apiKey = options.apiKey.trim();
-  const keyName = options.apiKeyEnv === undefined ? 'the API key' : `$${options.apiKeyEnv}`;
-  if (apiKey === '') throw new ConfigError(`no API key: ${keyName} is empty`);
+  const advice = { targetName: options.name, baseUrlFrom: options.baseUrlFrom, apiKeyEnv: options.apiKeyEnv };
+  if (apiKey === '') throw new ConfigError(`no API key: ${keyName(advice)} is empty`);
   if (!/^[\x21-\x7e]+$/.test(apiKey))
-    throw new ConfigError(`${keyName} contains spaces or characters an HTTP header cannot carry`);
+    throw new ConfigError(`${keyName(advice)} contains spaces or characters an HTTP header cannot carry`);
   const timeouts = {
-    connectMs: positive(options.timeouts?.connectMs, DEFAULTS.connectMs, 'timeouts.connectMs'),
-    headersMs: positive(options.timeouts?.headersMs, DEFAULTS.headersMs, 'timeouts.headersMs'),
-    bodyMs: positive(options.timeouts?.bodyMs, DEFAULTS.bodyMs, 'timeouts.bodyMs'),
+    connectMs: positive(options.timeouts?.connectMs, DEFAULTS.timeouts.connectMs, 'timeouts.connectMs'),
+    headersMs: positive(options.timeouts?.headersMs, DEFAULTS.timeouts.headersMs, 'timeouts.headersMs'),
+    bodyMs: positive(options.timeouts?.bodyMs, DEFAULTS.timeouts.bodyMs, 'timeouts.bodyMs'),
   };
+  const retries = options.retries ?? {};
   const retry = {
-    maxAttempts: Math.max(1, Math.floor(options.retry?.maxAttempts ?? DEFAULTS.maxAttempts)),
-    baseDelayMs: Math.max(0, options.retry?.baseDelayMs ?? DEFAULTS.baseDelayMs),
-    maxDelayMs: Math.max(0, options.retry?.maxDelayMs ?? DEFAULTS.maxDelayMs),
+    maxAttempts: Math.max(1, Math.floor(retries.maxAttempts ?? DEFAULTS.retries.maxAttempts)),
+    baseDelayMs: Math.max(0, retries.baseDelayMs ?? DEFAULTS.retries.baseDelayMs),
+    maxDelayMs: Math.max(0, retries.maxDelayMs ?? DEFAULTS.retries.maxDelayMs),
   };
   const now = options.now ?? Date.now;
-  const maxResponseBytes = positive(options.maxResponseBytes, DEFAULTS.maxResponseBytes, 'maxResponseBytes');
+  const commandMs = options.timeouts?.commandMs;
   // No redirect interceptor is installed, so 3xx answers come back as they are and the key never follows them.
   const pool =
     options.dispatcher === undefined
@@ -57,16 +53,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   const session: Session = {
     endpoint,
     host: new URL(endpoint.origin).host,
-    transport: {
-      dispatcher: options.dispatcher ?? (pool as Pool),
-      origin: endpoint.origin,
-      headersMs: timeouts.headersMs,
-      bodyMs: timeouts.bodyMs,
-      maxResponseBytes,
-      deadline: options.deadline,
-      now,
-      signal: options.signal,
-    },
+    dispatcher: options.dispatcher ?? (pool as Pool),
     headers: {
       authorization: `ApiKey ${apiKey}`,
       accept: 'application/json',
@@ -74,24 +61,20 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     timeouts,
     retry,
-    budget: new RetryBudget(wholeCount(options.retry?.budget, DEFAULTS.budget)),
-    rateLimitWaits: new RateLimitStreak(wholeCount(options.retry?.rateLimitWaits, DEFAULTS.rateLimitWaits)),
+    budget: new RetryBudget(wholeCount(retries.budget ?? DEFAULTS.retries.budget)),
+    rateLimitWaits: new RateLimitStreak(
+      wholeCount(retries.rateLimitWaits ?? DEFAULTS.retries.rateLimitWaits),
+    ),
     limiter: new RateLimiter({
-      ...(options.rateLimit?.requestsPerSecond === undefined
-        ? {}
-        : { requestsPerSecond: Math.max(0, options.rateLimit.requestsPerSecond) }),
-      ...(options.rateLimit?.burst === undefined ? {} : { burst: options.rateLimit.burst }),
+      ...(options.rateLimit === undefined ? {} : { requestsPerSecond: Math.max(0, options.rateLimit) }),
+      ...(options.burst === undefined ? {} : { burst: options.burst }),
       fallbackPerSecond: DEFAULTS.fallbackPerSecond,
       maxHoldMs: retry.maxDelayMs,
       now,
     }),
-    deadline: options.deadline,
-    maxResponseBytes,
-    advice: {
-      targetName: options.targetName,
-      baseUrlFrom: options.baseUrlFrom,
-      apiKeyEnv: options.apiKeyEnv,
-    },
+    deadline: commandMs === undefined ? undefined : now() + commandMs,
+    maxResponseBytes: positive(options.maxResponseBytes, DEFAULTS.maxResponseBytes, 'maxResponseBytes'),
+    advice,
     secrets: [apiKey],
     now,
     random: options.random ?? Math.random,
@@ -113,13 +96,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const result = workflowPath(endpoint, idOrIdentifier);
       if ('problem' in result) {
         const path = `${endpoint.basePath}/v1/workflows/{workflowId}`;
-        throw new RemoteError({
-          kind: 'validation',
-          method: 'GET',
-          path,
-          detail: result.problem,
-          secrets: session.secrets,
-        });
+        throw callError(session, { method: 'GET', path }, { kind: 'validation', detail: result.problem });
       }
       return fetchWorkflow(session, result.path);
     },
@@ -131,8 +108,23 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
 }
 
-function wholeCount(value: number | undefined, fallback: number): number {
-  return Math.max(0, Math.floor(value ?? fallback));
+/**
+ * Which workflow the current client call is for. The client is shared and its events name only a path (a POST's
+ * path names no workflow), so callers run each workflow's calls inside this context and event listeners read it.
+ */
+const currentWorkflowContext = new AsyncLocalStorage<string>();
+
+export function runForWorkflow<T>(identifier: string, fn: () => Promise<T>): Promise<T> {
+  return currentWorkflowContext.run(identifier, fn);
+}
+
+/** The identifier `runForWorkflow` is running a call for, if any. */
+export function currentWorkflow(): string | undefined {
+  return currentWorkflowContext.getStore();
+}
+
+function wholeCount(value: number): number {
+  return Math.max(0, Math.floor(value));
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

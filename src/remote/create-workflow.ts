@@ -1,15 +1,10 @@
 import { isRecord } from '../json.js';
-import { count } from './advice.js';
-import { attempt } from './attempt.js';
-import { backoffDelay } from './backoff.js';
-import { workflowPath, workflowsPath } from './endpoint.js';
-import { fetchWorkflow } from './fetch-workflow.js';
-import type { Problem } from './interpret.js';
-import { RemoteError } from './remote-error.js';
-import { type Attempts, pauseBeforeRetry } from './retry.js';
-import { type Call, emit, failure, type Session } from './session.js';
-import type { CreateOptions, CreateResult, WorkflowResponse } from './types.js';
-import { pause } from './waiting.js';
+import { plural } from '../text.js';
+import { RemoteError } from './errors.js';
+import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
+import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
+import { workflowPath, workflowsPath } from './transport.js';
+import type { CreateOptions, CreateResult, Problem, WorkflowResponse } from './types.js';
 
 const UNKNOWN_ADVICE = 'run `wfsync plan` (or `wfsync state`) to see whether it exists before syncing again';
 
@@ -82,7 +77,7 @@ export async function createWorkflow(
           session,
           call,
           problem,
-          `gave up after ${count(attempts.failed, 'attempt', 'attempts')}; ${absent}`,
+          `gave up after ${plural(attempts.failed, 'attempt')}; ${absent}`,
         );
       }
       if (!session.budget.take()) {
@@ -90,7 +85,7 @@ export async function createWorkflow(
           session,
           call,
           problem,
-          `the retry budget of ${count(session.budget.total, 'retry', 'retries')} is used up; ${absent}`,
+          `the retry budget of ${retries(session.budget.total)} is used up; ${absent}`,
         );
       }
       emit(session, {
@@ -121,13 +116,7 @@ function lookupPaths(session: Session, call: Call, options: CreateOptions): Look
     const result = workflowPath(session.endpoint, identifier);
     if ('problem' in result) {
       // Checked before the POST: a create we could not reconcile must not be sent at all.
-      throw new RemoteError({
-        kind: 'validation',
-        method: call.method,
-        path: call.path,
-        detail: `cannot create: ${result.problem}`,
-        secrets: session.secrets,
-      });
+      throw callError(session, call, { kind: 'validation', detail: `cannot create: ${result.problem}` });
     }
     return { identifier, path: result.path };
   });
@@ -161,14 +150,11 @@ function outcomeUnknown(
   detail: string,
   cause?: unknown,
 ): RemoteError {
-  return new RemoteError({
+  return callError(session, call, {
     kind: 'outcome-unknown',
-    method: call.method,
-    path: call.path,
     ...statusOf(problem),
     detail: `${detail}: the workflow may or may not have been created`,
     advice: UNKNOWN_ADVICE,
-    secrets: session.secrets,
     cause: cause ?? problem.cause,
   });
 }
@@ -195,8 +181,4 @@ function serialize(body: unknown): string {
   const text = JSON.stringify(body);
   if (!isRecord(body) || text === undefined) throw new TypeError('createWorkflow needs a JSON object body');
   return text;
-}
-
-function statusOf(problem: Problem): { status?: number } {
-  return problem.status === undefined ? {} : { status: problem.status };
 }

@@ -1,11 +1,9 @@
-import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, seconds, setting } from './advice.js';
-import type { Problem } from './interpret.js';
-import type { RemoteErrorKind } from './remote-error.js';
+import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, moreTime, seconds, setting } from './errors.js';
 import type { FailureReason, TransportFailure } from './transport.js';
+import type { Problem, RemoteErrorKind } from './types.js';
 
 export interface FailureContext {
-  connectMs: number;
-  headersMs: number;
+  timeouts: { connectMs: number; headersMs: number };
   /** `host[:port]`, as the user wrote it in the base URL. */
   host: string;
   advice: AdviceContext;
@@ -62,7 +60,7 @@ const MEANINGS: Record<FailureReason, Meaning> = {
   'connect-timeout': {
     kind: 'timeout',
     say: (c) => ({
-      detail: `timed out after ${seconds(c.connectMs)} connecting to ${c.host}`,
+      detail: `timed out after ${seconds(c.timeouts.connectMs)} connecting to ${c.host}`,
       advice: `is the service up, and reachable from this machine (VPN, firewall)? ${checkBaseUrl(c.advice)}`,
     }),
     transient: true,
@@ -72,7 +70,7 @@ const MEANINGS: Record<FailureReason, Meaning> = {
   'headers-timeout': {
     kind: 'timeout',
     say: (c) => ({
-      detail: `timed out after ${seconds(c.headersMs)} waiting for response headers`,
+      detail: `timed out after ${seconds(c.timeouts.headersMs)} waiting for response headers`,
       advice: `is the service up? if it is only slow, raise ${setting(c.advice, 'timeouts.headersMs')}`,
     }),
     transient: true,
@@ -94,7 +92,7 @@ const MEANINGS: Record<FailureReason, Meaning> = {
     kind: 'deadline',
     say: (c) => ({
       detail: "the command's deadline passed before the response arrived",
-      advice: `if the run needs more time, raise ${setting(c.advice, 'timeouts.commandMs')}`,
+      advice: moreTime(c.advice),
     }),
     transient: false,
   },

@@ -1,13 +1,19 @@
-export { createClient } from './client.js';
-export { type Endpoint, isLoopbackHost, parseBaseUrl } from './endpoint.js';
-export { redact } from './redact.js';
-export { RemoteError, type RemoteErrorKind } from './remote-error.js';
+export { createClient, currentWorkflow, runForWorkflow } from './client.js';
+export { type CommandEndingKind, commandEndingKind, endsCommand, RemoteError } from './errors.js';
+export {
+  type FetchObservationsInput,
+  fetchObservations,
+  type RemoteLookup,
+  type RemoteObservation,
+} from './observations.js';
+export { type GroupResolution, openTargetSession, type TargetSession } from './target-session.js';
 export type {
   ClientEvent,
   ClientOptions,
   CreateOptions,
   CreateResult,
   HttpMethod,
+  RemoteErrorKind,
   ServiceClient,
   WorkflowResponse,
 } from './types.js';

@@ -1,41 +1,26 @@
 import { STATUS_CODES } from 'node:http';
-import { type AdviceContext, checkBaseUrl, notTheService, setting } from './advice.js';
-import { parseRateLimitReset, parseRetryAfter } from './backoff.js';
-import { type ErrorBody, readErrorBody, summarize } from './error-body.js';
-import { explainAuth } from './explain-auth.js';
-import { bodyLost, interpretSuccess, invalidJson } from './interpret-success.js';
-import type { RateLimitWait } from './rate-limiter.js';
-import type { RemoteErrorKind } from './remote-error.js';
+import { isRecord } from '../json.js';
+import {
+  type AdviceContext,
+  checkBaseUrl,
+  explainAuth,
+  IN_TRANSIT_ADVICE,
+  notTheService,
+  seconds,
+  setting,
+} from './errors.js';
+import { parseRateLimitReset, parseRetryAfter } from './rate-limit-headers.js';
+import {
+  checkWorkflowEnvelope,
+  type ErrorBody,
+  isHtml,
+  isJsonMediaType,
+  mediaType,
+  readErrorBody,
+  summarize,
+} from './response-body.js';
 import type { ReceivedResponse } from './transport.js';
-import type { HttpMethod, WorkflowResponse } from './types.js';
-
-export type Outcome =
-  | { type: 'ok'; workflow: WorkflowResponse; replayed: boolean }
-  | { type: 'absent' }
-  | { type: 'problem'; problem: Problem };
-
-/** Something that went wrong with one attempt, and what it means for trying again. */
-export interface Problem {
-  /** The error kind if the client gives up here. */
-  kind: RemoteErrorKind;
-  /** The message after `METHOD path: `: what happened, starting with the status when there is one. */
-  detail: string;
-  /** What the user can do about it, shown after the detail (and after why the client stopped trying). */
-  advice?: string;
-  status?: number;
-  serverMessages: string[];
-  /** Sending the same request again may get a different answer. */
-  transient: boolean;
-  /** The service could not be reached at all (refused, DNS, unreachable, connect timeout, TLS): nothing was sent. */
-  unreachable?: boolean;
-  /** What a POST may have done on the service: `none` (known not applied), `unknown`, `applied` (201 seen). */
-  effect: 'none' | 'unknown' | 'applied';
-  /** How long the service asked us to wait (Retry-After, or RateLimit-Reset on a 429). */
-  retryAfterMs?: number;
-  /** Set by the client on a 429 with `retryAfterMs`: a wait of its own, or part of a burst already waited out. */
-  rateLimitWait?: RateLimitWait;
-  cause?: unknown;
-}
+import type { HttpMethod, Outcome, Problem } from './types.js';
 
 export interface InterpretContext {
   method: HttpMethod;
@@ -63,17 +48,120 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
   return outcome;
 }
 
+/** A 2xx: the workflow, or why its body cannot be used. */
+function interpretSuccess(response: ReceivedResponse, context: InterpretContext): Outcome {
+  const { status } = response;
+  // A create that answered 2xx was applied whatever the body says; a broken body is then a lost response.
+  const broken = (detail: string, advice: string): Outcome =>
+    problem(status, {
+      kind: 'protocol',
+      detail: `${status} ${detail}`,
+      advice,
+      transient: false,
+      effect: 'applied',
+    });
+  if (status !== 200 && status !== 201) {
+    return broken('is not a status the service answers with', notTheService(context.advice));
+  }
+  if (response.bodyFailure === 'truncated' || response.bodyFailure === 'body-timeout') {
+    return bodyLost(response, context, 'applied');
+  }
+  if (response.bodyFailure === 'too-large') {
+    return broken(
+      `but the response is larger than the ${mebibytes(context.maxResponseBytes)} limit`,
+      notTheService(context.advice),
+    );
+  }
+  if (isHtml(response)) {
+    return broken(
+      'with an HTML page instead of JSON',
+      `${checkBaseUrl(context.advice)}: it must be the service's API root, not a web page (or is a login proxy in the way?)`,
+    );
+  }
+  const type = mediaType(response.header('content-type'));
+  if (!isJsonMediaType(type)) {
+    const what =
+      type === undefined
+        ? 'without a content type (JSON expected)'
+        : `with content type "${type}" instead of JSON`;
+    return broken(what, notTheService(context.advice));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.body.toString('utf8'));
+  } catch (error) {
+    return invalidJson(status, (error as Error).message, 'applied');
+  }
+  if (!isRecord(parsed) || !isRecord(parsed.data)) {
+    return broken(
+      'without the {data} envelope the service wraps a workflow in',
+      notTheService(context.advice),
+    );
+  }
+  const checked = checkWorkflowEnvelope(parsed);
+  if ('problems' in checked) {
+    return broken(
+      `with a workflow that does not have the expected shape (${checked.problems.join(', ')})`,
+      notTheService(context.advice),
+    );
+  }
+  return {
+    type: 'ok',
+    workflow: checked.envelope.data,
+    replayed: response.header('idempotency-replay')?.trim().toLowerCase() === 'true',
+  };
+}
+
+/**
+ * The status arrived but the body was cut off or too slow: worth asking again, like a lost connection. `effect`
+ * is what the request did: `applied` for a 2xx to a POST, `none` for a GET.
+ */
+function bodyLost(response: ReceivedResponse, context: InterpretContext, effect: Problem['effect']): Outcome {
+  const timedOut = response.bodyFailure === 'body-timeout';
+  const detail = timedOut
+    ? `but the response body did not arrive within ${seconds(context.bodyMs)}`
+    : 'but the response body was cut off';
+  const advice = timedOut
+    ? `if the service is only slow, raise ${setting(context.advice, 'timeouts.bodyMs')}`
+    : IN_TRANSIT_ADVICE;
+  return problem(response.status, {
+    kind: timedOut ? 'timeout' : 'protocol',
+    detail: `${response.status} ${detail}`,
+    advice,
+    transient: true,
+    effect,
+    cause: response.cause,
+  });
+}
+
+/** JSON that does not parse. Transient: the usual cause is a body a proxy cut short, and asking again is how a GET recovers. */
+function invalidJson(status: number, parseError: string, effect: Problem['effect']): Outcome {
+  return problem(status, {
+    kind: 'protocol',
+    detail: `${status} with a body that is not valid JSON (${parseError})`,
+    advice: IN_TRANSIT_ADVICE,
+    transient: true,
+    effect,
+  });
+}
+
+/** The problem with an answer of `status`. */
+function problem(
+  status: number,
+  p: Omit<Problem, 'status' | 'serverMessages'> & { serverMessages?: string[] },
+): Outcome {
+  return { type: 'problem', problem: { status, serverMessages: [], ...p } };
+}
+
+function mebibytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${bytes} bytes`;
+}
+
 function interpretError(response: ReceivedResponse, body: ErrorBody, context: InterpretContext): Outcome {
   const { status } = response;
-  const problem = (
-    p: Omit<Problem, 'status' | 'serverMessages'> & { serverMessages?: string[] },
-  ): Outcome => ({
-    type: 'problem',
-    problem: { status, serverMessages: [], ...p },
-  });
   const said = body.messages.length > 0 ? `: ${summarize(body.messages)}` : '';
   if (status >= 300 && status < 400) {
-    return problem({
+    return problem(status, {
       kind: 'protocol',
       detail: describeRedirect(response),
       advice: `${checkBaseUrl(context.advice)}: if the service moved, use the address it redirects to`,
@@ -86,7 +174,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
     const why =
       status === 413 ? 'the request body is too large for the service' : 'the service rejected the request';
     const listed = messages.length > 0 ? `: ${summarize(messages)}` : '';
-    return problem({
+    return problem(status, {
       kind: 'validation',
       detail: `${status} ${why}${listed}`,
       ...(status === 413 ? { advice: 'make the workflow smaller (shorter contents, fewer steps)' } : {}),
@@ -97,7 +185,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
   }
   if (status === 401 || status === 403) {
     const { detail, advice } = explainAuth(status, body.messages, context.advice);
-    return problem({
+    return problem(status, {
       kind: 'auth',
       detail: `${status} ${detail}`,
       advice,
@@ -109,7 +197,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
   if (status === 404) {
     const routeMissing = !body.json || body.messages.some((m) => /^Cannot [A-Z]+ \//.test(m));
     if (context.method === 'GET' && !routeMissing) return { type: 'absent' };
-    return problem({
+    return problem(status, {
       kind: 'not-found',
       detail: `404 the service has no such endpoint${said}`,
       advice: `${checkBaseUrl(context.advice)}: it must be the API root (wfsync adds /v1 itself)`,
@@ -120,7 +208,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
   const retryAfterMs = parseRetryAfter(response.header('retry-after'), context.now);
   if (status === 429) {
     const hint = retryAfterMs ?? parseRateLimitReset(response.header('ratelimit-reset'), context.now);
-    return problem({
+    return problem(status, {
       kind: 'rate-limited',
       detail: `429 rate limited${said}`,
       advice: `wait a minute before running again, or lower ${setting(context.advice, 'rateLimit')}`,
@@ -133,10 +221,10 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
   if (status === 409) {
     // The service's idempotency guard: an earlier attempt with the same key is still being processed.
     const detail = `409 a request with the same Idempotency-Key is still being processed${said}`;
-    return problem({ kind: 'server', detail, transient: true, effect: 'none', ...withHint });
+    return problem(status, { kind: 'server', detail, transient: true, effect: 'none', ...withHint });
   }
   if (status === 408) {
-    return problem({
+    return problem(status, {
       kind: 'timeout',
       detail: `408 the service timed out reading the request${said}`,
       advice: 'if this keeps happening, look for a slow proxy between wfsync and the service',
@@ -151,7 +239,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
     // the account has idempotency enabled. Any other 5xx may come after the work was done.
     const effect = status === 503 && retryAfterMs !== undefined ? 'none' : 'unknown';
     if (body.html) {
-      return problem({
+      return problem(status, {
         kind: 'protocol',
         detail: `${status} with an HTML page instead of JSON (a proxy or gateway error?)`,
         advice: `is the service up? ${checkBaseUrl(context.advice)}`,
@@ -166,7 +254,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
     const name = STATUS_CODES[status] ?? 'server error';
     // A body that only repeats the status name ("Service Unavailable") adds nothing.
     const own = said.toLowerCase() === `: ${name.toLowerCase()}` ? '' : said;
-    return problem({
+    return problem(status, {
       kind: 'server',
       detail: `${status} ${name}${own}${errorId}`,
       advice: `try again later${report}`,
@@ -175,7 +263,7 @@ function interpretError(response: ReceivedResponse, body: ErrorBody, context: In
       ...withHint,
     });
   }
-  return problem({
+  return problem(status, {
     kind: 'protocol',
     detail: `unexpected status ${status}${STATUS_CODES[status] === undefined ? '' : ` ${STATUS_CODES[status]}`}${said}`,
     advice: notTheService(context.advice),

@@ -1,5 +1,3 @@
-import { parseNonNegativeInteger, parseRateLimitReset, parseRetryAfter } from './backoff.js';
-
 /**
  * What one response says about the service's rate limit (IETF RateLimit header draft, as the service sends it):
  * `RateLimit-Limit: 150`, `RateLimit-Remaining: 149`, `RateLimit-Reset: 4` (seconds), and
@@ -109,4 +107,59 @@ function splitOutsideQuotes(value: string, separator: string): string[] {
   }
   parts.push(current);
   return parts;
+}
+
+/** `Retry-After` as milliseconds from `now`: delta seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  const date = parseHttpDate(trimmed);
+  return date === undefined ? undefined : Math.max(0, date - now);
+}
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const WEEKDAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** IMF-fixdate and the obsolete RFC 850 form of an HTTP-date (RFC 9110 §5.6.7): both say GMT. */
+const ZONED_DATE = [
+  new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`, 'i'),
+  new RegExp(`^${WEEKDAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`, 'i'),
+];
+/** The asctime form, `Sun Nov  6 08:49:37 1994`: it names no zone and means GMT. */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`, 'i');
+
+/**
+ * An HTTP-date as epoch ms; undefined for anything else. Date.parse alone accepts far too much ("Tue 5", "1 Oct",
+ * a date followed by junk) and reads asctime as local time.
+ */
+function parseHttpDate(value: string): number | undefined {
+  if (ZONED_DATE.some((pattern) => pattern.test(value))) return parseDate(value);
+  if (ASCTIME.test(value)) return parseDate(`${value} GMT`);
+  return undefined;
+}
+
+function parseDate(text: string): number | undefined {
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : date;
+}
+
+/** Values this large are epoch seconds, not delta seconds: some servers send the absolute reset time. */
+const EPOCH_SECONDS_THRESHOLD = 1_000_000_000;
+
+/** `RateLimit-Reset` as milliseconds from `now` (delta seconds per the draft standard; epoch seconds tolerated). */
+export function parseRateLimitReset(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  const seconds = Number(trimmed);
+  if (seconds >= EPOCH_SECONDS_THRESHOLD) return Math.max(0, seconds * 1000 - now);
+  return Math.ceil(seconds * 1000);
+}
+
+export function parseNonNegativeInteger(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 }

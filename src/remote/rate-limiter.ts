@@ -1,6 +1,6 @@
-import { Pacing } from './pacing.js';
 import { type Policy, policyRate, readRateLimitHeaders } from './rate-limit-headers.js';
 import { ServerWindow, type Slot } from './server-window.js';
+import type { RateLimitWait } from './types.js';
 
 export interface RateLimiterOptions {
   /**
@@ -29,12 +29,6 @@ export interface Ticket {
   /** 429s received before it was let through. */
   readonly limitedBefore: number;
 }
-
-/**
- * A 429 that said when to come back: `new` when the request was sent after the last such 429 arrived (the
- * service still refuses after being waited out), `ongoing` when it is one of a burst already being waited out.
- */
-export type RateLimitWait = 'new' | 'ongoing';
 
 /**
  * Paces requests so the service does not have to say 429: client-side pacing, the service's counts (see
@@ -158,4 +152,39 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
 
 function round(rate: number): string {
   return Number.isInteger(rate) ? String(rate) : rate.toFixed(1);
+}
+
+/**
+ * Client-side pacing: GCRA, the token bucket expressed as "theoretical arrival time". `burst` requests may start
+ * at once, then one every 1/rate s. Slots are reserved synchronously, so concurrent callers never share one.
+ */
+class Pacing {
+  #intervalMs = 0;
+  #toleranceMs = 0;
+  /** When the next request would be due if requests were perfectly spaced. */
+  #theoreticalArrival = 0;
+
+  constructor(requestsPerSecond: number, burst?: number) {
+    this.set(requestsPerSecond, burst);
+  }
+
+  /** 0 turns pacing off. `burst` defaults to one second's worth. Reservations already made keep their time. */
+  set(requestsPerSecond: number, burst?: number): void {
+    this.#intervalMs = requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
+    const size = Math.max(1, Math.floor(burst ?? Math.max(1, requestsPerSecond)));
+    this.#toleranceMs = (size - 1) * this.#intervalMs;
+  }
+
+  get requestsPerSecond(): number {
+    return this.#intervalMs > 0 ? 1000 / this.#intervalMs : 0;
+  }
+
+  /** Reserve the next slot; returns how long to wait for it (0: go now). */
+  reserve(now: number): number {
+    if (this.#intervalMs === 0) return 0;
+    const arrival = Math.max(this.#theoreticalArrival, now);
+    const startAt = arrival - this.#toleranceMs;
+    this.#theoreticalArrival = arrival + this.#intervalMs;
+    return startAt > now ? Math.ceil(startAt - now) : 0;
+  }
 }

@@ -1,8 +1,82 @@
-import { count } from './advice.js';
-import { backoffDelay } from './backoff.js';
-import type { Problem } from './interpret.js';
-import { type Call, failure, type Session } from './session.js';
-import { ensureTimeFor, pause } from './waiting.js';
+import { plural } from '../text.js';
+import { interpretFailure } from './failure-problem.js';
+import { interpretResponse } from './interpret.js';
+import {
+  type Call,
+  emit,
+  ensureStillGoing,
+  ensureTimeFor,
+  failure,
+  pause,
+  type Session,
+  statusOf,
+} from './session.js';
+import { exchange } from './transport.js';
+import type { Outcome, Problem, WorkflowResponse } from './types.js';
+
+/**
+ * One operation's attempts: each waits for the rate limiter, is sent and interpreted; transient problems are
+ * retried after a full-jitter backoff, within the attempts per call and the budget of the whole client.
+ */
+
+/** GET one workflow by path, retrying what is transient. `undefined` when the service says 404 for it. */
+export async function fetchWorkflow(session: Session, path: string): Promise<WorkflowResponse | undefined> {
+  const call = { method: 'GET', path } as const;
+  const attempts: Attempts = { sent: 0, failed: 0 };
+  for (;;) {
+    attempts.sent++;
+    const outcome = await attempt(session, call, attempts.sent);
+    if (outcome.type === 'ok') return outcome.workflow;
+    if (outcome.type === 'absent') return undefined;
+    // A GET changes nothing, so anything transient is simply asked again.
+    if (!outcome.problem.transient) throw failure(session, call, outcome.problem);
+    await pauseBeforeRetry(session, call, attempts, outcome.problem);
+  }
+}
+
+/** One attempt: wait for the limiter, send, read, interpret. Throws only when cancelled or out of time. */
+export async function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
+  ensureStillGoing(session, call);
+  const ticket = await session.limiter.acquire((ms, reason, wake) =>
+    pause(session, call, ms, { type: 'wait', reason }, wake),
+  );
+  try {
+    ensureStillGoing(session, call);
+    emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
+    const result = await exchange(session, {
+      method: call.method,
+      path: call.path,
+      headers: { ...session.headers, ...call.headers },
+      ...(call.body === undefined ? {} : { body: call.body }),
+    });
+    if (result.type === 'failure') {
+      return { type: 'problem', problem: interpretFailure(result, session) };
+    }
+    const limited = session.limiter.observe(ticket, result.status, result.header);
+    session.rateLimitWaits.record(result.status, limited);
+    emit(session, {
+      type: 'response',
+      method: call.method,
+      path: call.path,
+      status: result.status,
+      attempt: attemptNumber,
+    });
+    const outcome = interpretResponse(result, {
+      method: call.method,
+      now: session.now(),
+      advice: session.advice,
+      maxResponseBytes: session.maxResponseBytes,
+      bodyMs: session.timeouts.bodyMs,
+    });
+    if (limited === undefined || outcome.type !== 'problem' || outcome.problem.kind !== 'rate-limited') {
+      return outcome;
+    }
+    return { type: 'problem', problem: { ...outcome.problem, rateLimitWait: limited } };
+  } finally {
+    // Failed, or never sent: the limiter counts it as ended (a no-op once observed).
+    session.limiter.release(ticket);
+  }
+}
 
 /** One operation's attempts: all of them, and the failed ones (rate-limit waits are neither failures nor budget). */
 export interface Attempts {
@@ -23,7 +97,7 @@ export async function pauseBeforeRetry(
 ): Promise<void> {
   if (problem.rateLimitWait !== undefined && problem.retryAfterMs !== undefined) {
     if (session.rateLimitWaits.exceeded) {
-      const times = count(session.rateLimitWaits.total, 'time', 'times');
+      const times = plural(session.rateLimitWaits.total, 'time');
       throw failure(session, call, problem, `still refused after waiting as asked ${times} in a row`);
     }
     const delayMs = Math.min(problem.retryAfterMs, session.retry.maxDelayMs);
@@ -32,7 +106,7 @@ export async function pauseBeforeRetry(
   }
   attempts.failed++;
   if (attempts.failed >= session.retry.maxAttempts) {
-    throw failure(session, call, problem, `gave up after ${count(attempts.failed, 'attempt', 'attempts')}`);
+    throw failure(session, call, problem, `gave up after ${plural(attempts.failed, 'attempt')}`);
   }
   const delayMs = backoffDelay(attempts.failed, session.retry, session.random, problem.retryAfterMs);
   ensureTimeFor(session, call, delayMs, problem);
@@ -41,7 +115,7 @@ export async function pauseBeforeRetry(
       session,
       call,
       problem,
-      `the retry budget of ${count(session.budget.total, 'retry', 'retries')} for this run is used up`,
+      `the retry budget of ${retries(session.budget.total)} for this run is used up`,
     );
   }
   await announcePause(session, call, attempts, problem, delayMs);
@@ -59,6 +133,28 @@ async function announcePause(
     type: 'retry',
     attempt: attempts.sent + 1,
     reason: problem.detail,
-    ...(problem.status === undefined ? {} : { status: problem.status }),
+    ...statusOf(problem),
   });
+}
+
+/**
+ * Delay before retry number `attempt` (1 = the first retry): a uniformly random point in
+ * [0, min(max, base·2^(attempt-1))) ("full jitter", so parallel callers spread out), but never sooner than the
+ * server asked, and never longer than maxDelayMs.
+ */
+export function backoffDelay(
+  attempt: number,
+  settings: { baseDelayMs: number; maxDelayMs: number },
+  random: () => number,
+  serverHintMs?: number,
+): number {
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = Math.floor(random() * ceiling);
+  const delay = serverHintMs === undefined ? jittered : Math.max(serverHintMs, jittered);
+  return Math.max(0, Math.min(delay, settings.maxDelayMs));
+}
+
+/** `1 retry`, `3 retries`. */
+export function retries(n: number): string {
+  return `${n} ${n === 1 ? 'retry' : 'retries'}`;
 }

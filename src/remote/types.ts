@@ -19,6 +19,10 @@ export interface ClientEvent {
   reason?: string;
 }
 
+/**
+ * How to reach the service and how hard to try. The resolved target (config/target.ts `ResolvedTarget`) fits as it
+ * is: `createClient({ ...target, baseUrl, apiKey })`. Unset settings take the defaults in client.ts (`DEFAULTS`).
+ */
 export interface ClientOptions {
   /** https required; http only for loopback hosts (127.0.0.0/8, ::1, localhost) unless `allowInsecureHttp`. */
   baseUrl: string;
@@ -31,24 +35,23 @@ export interface ClientOptions {
    * `targets.<name>.timeouts.headersMs`…), and where the base URL came from when not from that file
    * (`--base-url`, `WFSYNC_BASE_URL`). Without them messages say `baseUrl in wfsync.config.yaml`.
    */
-  targetName?: string;
+  name?: string;
   baseUrlFrom?: string;
   allowInsecureHttp?: boolean;
   /**
-   * connectMs: to open the connection (default 10 s); headersMs: from the start of an attempt until the response
-   * headers (default 30 s); bodyMs: the whole body after the headers (default 30 s).
+   * connectMs: to open the connection; headersMs: from the start of an attempt until the response headers;
+   * bodyMs: the whole body after the headers; commandMs: the whole command from the client's creation, after which
+   * no request or retry starts or waits.
    */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
-  /** Absolute ms epoch for the whole command: no request or retry starts or waits past it. */
-  deadline?: number;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; commandMs?: number };
   /**
-   * Failures: maxAttempts per operation (default 4), full-jitter exponential backoff from baseDelayMs (default
-   * 500) up to maxDelayMs (default 30 s, also caps Retry-After), and `budget`: total retries across the client
-   * (default 30). A 429 that says when to come back (Retry-After or RateLimit-Reset) is not a failure: it is
-   * waited out as asked, counting against neither, until the service has refused `rateLimitWaits` times in a
-   * row (default 10) with no other answer in between; then the call fails as `rate-limited`.
+   * Failures: maxAttempts per operation, full-jitter exponential backoff from baseDelayMs up to maxDelayMs (which
+   * also caps Retry-After), and `budget`: total retries across the client. A 429 that says when to come back
+   * (Retry-After or RateLimit-Reset) is not a failure: it is waited out as asked, counting against neither, until
+   * the service has refused `rateLimitWaits` times in a row with no other answer in between; then the call fails
+   * as `rate-limited`.
    */
-  retry?: {
+  retries?: {
     maxAttempts?: number;
     baseDelayMs?: number;
     maxDelayMs?: number;
@@ -56,13 +59,14 @@ export interface ClientOptions {
     rateLimitWaits?: number;
   };
   /**
-   * Client-side pacing. Unset: the service's advertised rate (RateLimit-Policy, else RateLimit-Limit per second),
-   * 20 requests/s until it advertises one. A number: that many per second (burst: one second's worth unless
-   * given), whatever the service says; 0: none. Either way the client follows the service's RateLimit-Remaining
-   * and RateLimit-Reset, counting its requests in flight, and the first request goes alone to learn them.
+   * Client-side pacing in requests per second. Unset: the service's advertised rate (RateLimit-Policy, else
+   * RateLimit-Limit per second), a fallback until it advertises one. A number: that many per second (`burst`: one
+   * second's worth unless given), whatever the service says; 0: none. Either way the client follows the service's
+   * RateLimit-Remaining and RateLimit-Reset, counting its requests in flight, and the first request goes alone to
+   * learn them.
    */
-  rateLimit?: { requestsPerSecond?: number; burst?: number };
-  /** Default 10 MiB. */
+  rateLimit?: number;
+  burst?: number;
   maxResponseBytes?: number;
   onEvent?: (event: ClientEvent) => void;
   /** For tests (undici MockAgent). Not closed by `close()`. */
@@ -102,4 +106,61 @@ export interface ServiceClient {
   /** `undefined` when the service answers 404 for this workflow. */
   getWorkflow(idOrIdentifier: string): Promise<WorkflowResponse | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * - `auth`: 401/403 (exit 4). `rate-limited`: still 429 when retries ran out (exit 5).
+ * - `validation`: the service rejected the request (400/413/422; exit 3); `serverMessages` says why.
+ * - `not-found`: the endpoint itself does not exist (wrong base URL); a missing workflow is not an error.
+ * - `server`: 5xx after retries. `network`, `timeout`: the service could not be reached or did not answer in time.
+ * - `protocol`: an answer that is not the service's JSON (HTML page, redirect, cut off, too large, bad shape).
+ * - `outcome-unknown`: a create may or may not have happened; the user must look before trying again.
+ * - `deadline`: the command's time ran out. `cancelled`: the user cancelled.
+ */
+export type RemoteErrorKind =
+  | 'auth'
+  | 'rate-limited'
+  | 'validation'
+  | 'not-found'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'protocol'
+  | 'outcome-unknown'
+  | 'deadline'
+  | 'cancelled';
+
+/**
+ * A 429 that said when to come back: `new` when the request was sent after the last such 429 arrived (the
+ * service still refuses after being waited out), `ongoing` when it is one of a burst already being waited out.
+ */
+export type RateLimitWait = 'new' | 'ongoing';
+
+/** What one attempt came to: the workflow, "absent" (GET 404), or a Problem. */
+export type Outcome =
+  | { type: 'ok'; workflow: WorkflowResponse; replayed: boolean }
+  | { type: 'absent' }
+  | { type: 'problem'; problem: Problem };
+
+/** Something that went wrong with one attempt, and what it means for trying again. */
+export interface Problem {
+  /** The error kind if the client gives up here. */
+  kind: RemoteErrorKind;
+  /** The message after `METHOD path: `: what happened, starting with the status when there is one. */
+  detail: string;
+  /** What the user can do about it, shown after the detail (and after why the client stopped trying). */
+  advice?: string;
+  status?: number;
+  serverMessages: string[];
+  /** Sending the same request again may get a different answer. */
+  transient: boolean;
+  /** The service could not be reached at all (refused, DNS, unreachable, connect timeout, TLS): nothing was sent. */
+  unreachable?: boolean;
+  /** What a POST may have done on the service: `none` (known not applied), `unknown`, `applied` (201 seen). */
+  effect: 'none' | 'unknown' | 'applied';
+  /** How long the service asked us to wait (Retry-After, or RateLimit-Reset on a 429). */
+  retryAfterMs?: number;
+  /** Set by the client on a 429 with `retryAfterMs`: a wait of its own, or part of a burst already waited out. */
+  rateLimitWait?: RateLimitWait;
+  cause?: unknown;
 }

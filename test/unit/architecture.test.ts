@@ -46,8 +46,6 @@ const LAYERS = [
 const KNOWN = [
   'circle: definitions/include-file.ts definitions/include-references.ts',
   'circle: parallel/check-file.ts parallel/parse-file.ts',
-  'circle: remote/backoff.ts remote/rate-limit-headers.ts remote/rate-limiter.ts',
-  'circle: remote/interpret-success.ts remote/interpret.ts',
   'cli/commands/validate.ts imports parallel/read-and-validate.ts',
   'cli/commands/validate.ts imports parallel/settings.ts',
   'definitions/include-file.ts imports config/find.ts',

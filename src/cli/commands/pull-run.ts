@@ -8,13 +8,13 @@ import { referencedGroups } from '../../plan/index.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
 import { SCHEMA_MODELINE } from '../../pull/convert.js';
+import { openTargetSession } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
 
 export interface PullFlags extends TargetCommandFlags {

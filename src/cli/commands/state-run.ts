@@ -1,4 +1,4 @@
-import { fetchObservations, reconcilePending } from '../../apply/index.js';
+import { reconcilePending } from '../../apply/index.js';
 import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -6,10 +6,10 @@ import {
   buildCreateBody,
   compareWorkflow,
   type DesiredWorkflow,
-  type RemoteObservation,
   type TargetGroups,
 } from '../../plan/index.js';
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
+import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
 import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
@@ -17,7 +17,6 @@ import type { CommandContext } from '../context.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
 import { progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { openTargetSession } from '../target-session.js';
 import { verboseClientLog } from '../verbose.js';
 
 export type Globals = TargetCommandFlags & { config?: string };

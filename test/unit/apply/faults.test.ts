@@ -36,7 +36,7 @@ describe('sync through a faulty network', () => {
       const h = await harness({
         emulator: { faults },
         // Generous retries: the point is that retries never duplicate, not that they run out.
-        client: { retry: { maxAttempts: 8, budget: 1000 } },
+        client: { retries: { maxAttempts: 8, budget: 1000 } },
       });
       const first = await runSync(h);
       expect(first.result.status).toBe('ok');
@@ -55,7 +55,7 @@ describe('sync through a faulty network', () => {
   it('retries reach progress as retrying events of the workflow they belong to', async () => {
     const h = await harness({
       emulator: { faults: { errorRate: 1, only: ['POST'] } },
-      client: { retry: { maxAttempts: 2, budget: 1000 } },
+      client: { retries: { maxAttempts: 2, budget: 1000 } },
     });
     const first = await runSync(h, { concurrency: 3 });
     // Every POST answered 500 twice: nothing stored, each create failed after its lookups found nothing.

@@ -7,7 +7,6 @@ import {
   type ApplyEvent,
   applyPlan,
   clientEventsForProgress,
-  fetchObservations,
   reconcilePending,
 } from '../../../src/apply/index.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
@@ -18,10 +17,11 @@ import {
   type ClientEvent,
   type ClientOptions,
   createClient,
+  fetchObservations,
   type ServiceClient,
 } from '../../../src/remote/index.js';
 import { StateStore, type StateStoreOptions } from '../../../src/state/index.js';
-import { VirtualClock } from '../remote/helpers.js';
+import { VirtualClock } from '../../helpers/remote.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 

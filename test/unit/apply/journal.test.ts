@@ -131,7 +131,7 @@ describe('the create journal', () => {
   it('a lookup that fails leaves the entry unresolved', async () => {
     const h = await harness({
       emulator: { faults: { errorRate: 1, only: ['GET'] } },
-      client: { retry: { maxAttempts: 1 } },
+      client: { retries: { maxAttempts: 1 } },
     });
     const [first] = h.desired;
     if (first === undefined) throw new Error('no examples');

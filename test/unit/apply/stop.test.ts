@@ -57,7 +57,7 @@ describe('stopping early', () => {
   });
 
   it('the rate limit running out: status rate-limited, no journal left behind', async () => {
-    const h = await harness({ client: { retry: { maxAttempts: 2 } } });
+    const h = await harness({ client: { retries: { maxAttempts: 2 } } });
     const plan = await planNow(h);
     h.emu.setFaults({ rateLimitBurst: { every: 0, count: 1 }, only: ['POST'] });
     const result = await applyPlan({
@@ -104,7 +104,7 @@ describe('stopping early', () => {
   });
 
   it('an unknown outcome stays in the journal, and the next run settles it without a second POST', async () => {
-    const h = await harness({ client: { retry: { maxAttempts: 2 } } });
+    const h = await harness({ client: { retries: { maxAttempts: 2 } } });
     const plan = await planNow(h);
     // Every answer is lost after the service acted: the POST lands, the lookups that would find it fail.
     h.emu.setFaults({ resetAfterRate: 1 });

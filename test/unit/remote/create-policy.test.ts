@@ -9,7 +9,7 @@ import {
   newMockAgent,
   ORIGIN,
   recordEvents,
-} from './helpers.js';
+} from '../../helpers/remote.js';
 
 // Cases the emulator cannot produce: 503 with Retry-After, connect failures, odd 2xx bodies, lookups that fail.
 
@@ -141,7 +141,7 @@ describe('a POST whose outcome is unknown', () => {
         { ...JSON_HEADERS, 'retry-after': '1' },
       );
     const error = await failureOf(
-      createClient(mockOptions(agent, { retry: { maxAttempts: 2 } })).createWorkflow(createBody(), options),
+      createClient(mockOptions(agent, { retries: { maxAttempts: 2 } })).createWorkflow(createBody(), options),
     );
     expect(error.kind).toBe('outcome-unknown');
     expect(error.message).toContain('409 a request with the same Idempotency-Key is still being processed');

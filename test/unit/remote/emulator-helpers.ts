@@ -6,7 +6,7 @@ import {
   RemoteError,
   type ServiceClient,
 } from '../../../src/remote/index.js';
-import { recordEvents, VirtualClock } from './helpers.js';
+import { recordEvents, VirtualClock } from '../../helpers/remote.js';
 import { latencyDispatcher, NetClock } from './net-clock.js';
 
 const running: Array<{ close(): Promise<void> }> = [];

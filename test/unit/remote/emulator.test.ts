@@ -96,7 +96,7 @@ describe('against the emulator', () => {
 
   it('a 404 cut short on every attempt is a protocol error, not "no such endpoint"', async () => {
     const emu = await emulator({ faults: { truncateBodyRate: 1, only: ['GET'] } });
-    const error = await rejection(clientFor(emu, { retry: { maxAttempts: 2 } }).client.getWorkflow('x'));
+    const error = await rejection(clientFor(emu, { retries: { maxAttempts: 2 } }).client.getWorkflow('x'));
     expect(error.kind).toBe('protocol');
     expect(error.status).toBe(404);
     expect(error.detail).toMatch(
@@ -106,7 +106,7 @@ describe('against the emulator', () => {
 
   it('gives up on 500s after maxAttempts with the errorId', async () => {
     const emu = await emulator({ faults: { errorRate: 1 } });
-    const error = await rejection(clientFor(emu, { retry: { maxAttempts: 3 } }).client.getWorkflow('x'));
+    const error = await rejection(clientFor(emu, { retries: { maxAttempts: 3 } }).client.getWorkflow('x'));
     expect(error.kind).toBe('server');
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpretResponse } from '../../../src/remote/interpret.js';
 import type { HttpMethod } from '../../../src/remote/types.js';
-import { context, type ResponseSpec, received } from './received.js';
+import { context, type ResponseSpec, received } from '../../helpers/received.js';
 
 /** What the user reads for each failed answer: the detail (after `METHOD path: `), the advice, the server's words. */
 

@@ -7,7 +7,7 @@ import {
   RemoteError,
   type ServiceClient,
 } from '../../../src/remote/index.js';
-import { API_KEY, envelope, JSON_HEADERS, ORIGIN, VirtualClock } from './helpers.js';
+import { API_KEY, envelope, JSON_HEADERS, ORIGIN, VirtualClock } from '../../helpers/remote.js';
 
 /** How to make the client fail one way: the calls it makes and what the service (or the network) does. */
 
@@ -43,7 +43,7 @@ export function client(options: Partial<ClientOptions> & { dispatcher?: Dispatch
     now: clock.now,
     sleep: clock.sleep,
     random: () => 0.5,
-    retry: { maxAttempts: 2 },
+    retries: { maxAttempts: 2 },
     ...options,
   });
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RemoteError, RemoteErrorKind } from '../../../src/remote/index.js';
-import { API_KEY, envelope, expectNoKey, JSON_HEADERS, VirtualClock } from './helpers.js';
+import { API_KEY, envelope, expectNoKey, JSON_HEADERS, VirtualClock } from '../../helpers/remote.js';
 import { answering, get, HTML_PAGE, post, postThenLookUp, VALID } from './message-scenarios.js';
 import {
   closedPort,
@@ -66,7 +66,7 @@ const ROWS: Row[] = [
     'the connection is not accepted in time',
     'timeout',
     () =>
-      get({ dispatcher: hangingConnections(200), timeouts: { connectMs: 200 }, retry: { maxAttempts: 1 } }),
+      get({ dispatcher: hangingConnections(200), timeouts: { connectMs: 200 }, retries: { maxAttempts: 1 } }),
     'GET /v1/workflows/order-shipped: timed out after 0.2 s connecting to api.example.test (gave up after 1 attempt); is the service up, and reachable from this machine (VPN, firewall)? check baseUrl in wfsync.config.yaml',
   ],
   [
@@ -275,7 +275,7 @@ const ROWS: Row[] = [
             { ...JSON_HEADERS, 'retry-after': '1' },
           ],
         ]),
-        retry: { maxAttempts: 2, rateLimitWaits: 2 },
+        retries: { maxAttempts: 2, rateLimitWaits: 2 },
       }),
     'GET /v1/workflows/order-shipped: 429 rate limited: API rate limit exceeded (still refused after waiting as asked 2 times in a row); wait a minute before running again, or lower rateLimit in wfsync.config.yaml',
   ],
@@ -285,7 +285,7 @@ const ROWS: Row[] = [
     () =>
       get({
         dispatcher: answering([[429, { statusCode: 429, message: 'API rate limit exceeded' }]]),
-        retry: { maxAttempts: 5, budget: 1 },
+        retries: { maxAttempts: 5, budget: 1 },
       }),
     'GET /v1/workflows/order-shipped: 429 rate limited: API rate limit exceeded (the retry budget of 1 retry for this run is used up); wait a minute before running again, or lower rateLimit in wfsync.config.yaml',
   ],
@@ -343,7 +343,7 @@ const ROWS: Row[] = [
   [
     "the command's deadline passes in flight",
     'deadline',
-    async () => get({ baseUrl: await rawServer(() => {}), ...realTime, deadline: Date.now() + 100 }),
+    async () => get({ baseUrl: await rawServer(() => {}), ...realTime, timeouts: { commandMs: 100 } }),
     "GET /v1/workflows/order-shipped: the command's deadline passed before the response arrived; if the run needs more time, raise timeouts.commandMs in wfsync.config.yaml",
   ],
   [
@@ -353,7 +353,7 @@ const ROWS: Row[] = [
       const clock = new VirtualClock();
       const headers = { ...JSON_HEADERS, 'retry-after': '20' };
       const dispatcher = answering([[503, { statusCode: 503, message: 'Service Unavailable' }, headers]]);
-      return get({ dispatcher, now: clock.now, sleep: clock.sleep, deadline: clock.now() + 10_000 });
+      return get({ dispatcher, now: clock.now, sleep: clock.sleep, timeouts: { commandMs: 10_000 } });
     },
     "GET /v1/workflows/order-shipped: the command's deadline would pass during the next wait of 20 s (last problem: 503 Service Unavailable); if the run needs more time, raise timeouts.commandMs in wfsync.config.yaml",
   ],
@@ -373,14 +373,13 @@ const ROWS: Row[] = [
   [
     'a timeout on target "prod"',
     'timeout',
-    async () => get({ baseUrl: await rawServer(() => {}), timeouts: { headersMs: 100 }, targetName: 'prod' }),
+    async () => get({ baseUrl: await rawServer(() => {}), timeouts: { headersMs: 100 }, name: 'prod' }),
     'GET /v1/workflows/order-shipped: timed out after 0.1 s waiting for response headers (gave up after 2 attempts); is the service up? if it is only slow, raise targets.prod.timeouts.headersMs in wfsync.config.yaml',
   ],
   [
     'no such route, base URL from --base-url',
     'not-found',
-    () =>
-      get({ dispatcher: answering([[404, HTML_PAGE, {}]]), targetName: 'prod', baseUrlFrom: '--base-url' }),
+    () => get({ dispatcher: answering([[404, HTML_PAGE, {}]]), name: 'prod', baseUrlFrom: '--base-url' }),
     'GET /v1/workflows/order-shipped: 404 the service has no such endpoint; check --base-url: it must be the API root (wfsync adds /v1 itself)',
   ],
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ClientOptions, createClient } from '../../../src/remote/index.js';
+import { API_KEY, recordEvents, VirtualClock } from '../../helpers/remote.js';
 import { rejection } from './emulator-helpers.js';
-import { API_KEY, recordEvents, VirtualClock } from './helpers.js';
 import { closedPort, rawResponse, rawServer } from './servers.js';
 
 // Raw sockets on 127.0.0.1:0 for what neither the emulator nor MockAgent can do: bodies cut off mid-stream,
@@ -28,7 +28,7 @@ describe('network failures', () => {
       requests++;
       socket.end(rawResponse('200 OK', { ...JSON_TYPE, 'content-length': '500' }, '{"data":{"_id":"65a1'));
     });
-    const error = await rejection(client(url, { retry: { maxAttempts: 2 } }).getWorkflow('order-shipped'));
+    const error = await rejection(client(url, { retries: { maxAttempts: 2 } }).getWorkflow('order-shipped'));
     expect(error.kind).toBe('protocol');
     expect(error.detail).toBe('200 but the response body was cut off (gave up after 2 attempts)');
     expect(requests).toBe(2);
@@ -69,7 +69,7 @@ describe('network failures', () => {
   it('a server that never answers times out', async () => {
     const url = await rawServer(() => {});
     const error = await rejection(
-      client(url, { timeouts: { headersMs: 200 }, retry: { maxAttempts: 2 } }).getWorkflow('x'),
+      client(url, { timeouts: { headersMs: 200 }, retries: { maxAttempts: 2 } }).getWorkflow('x'),
     );
     expect(error.kind).toBe('timeout');
     expect(error.detail).toBe(
@@ -79,7 +79,7 @@ describe('network failures', () => {
 
   it('a POST that times out is looked up, and the lookup that times out too leaves it unknown', async () => {
     const url = await rawServer(() => {});
-    const c = client(url, { timeouts: { headersMs: 100 }, retry: { maxAttempts: 2 } });
+    const c = client(url, { timeouts: { headersMs: 100 }, retries: { maxAttempts: 2 } });
     const error = await rejection(c.createWorkflow({ name: 'x' }, { idempotencyKey: 'k', identifier: 'x' }));
     expect(error.kind).toBe('outcome-unknown');
     expect(error.message).toContain(
@@ -90,7 +90,7 @@ describe('network failures', () => {
   it('connection refused is retried, then explained', async () => {
     const url = await closedPort();
     const host = new URL(url).host;
-    const error = await rejection(client(url, { retry: { maxAttempts: 3 } }).getWorkflow('x'));
+    const error = await rejection(client(url, { retries: { maxAttempts: 3 } }).getWorkflow('x'));
     expect(error.kind).toBe('network');
     expect(error.message).toBe(
       `GET /v1/workflows/x: could not connect to ${host}: connection refused (gave up after 3 attempts); is the service up? check baseUrl in wfsync.config.yaml`,
@@ -101,7 +101,10 @@ describe('network failures', () => {
   it('a POST refused before sending is re-sent without a lookup', async () => {
     const url = await closedPort();
     const paths: string[] = [];
-    const c = client(url, { retry: { maxAttempts: 2 }, onEvent: (e) => paths.push(`${e.type} ${e.method}`) });
+    const c = client(url, {
+      retries: { maxAttempts: 2 },
+      onEvent: (e) => paths.push(`${e.type} ${e.method}`),
+    });
     const error = await rejection(c.createWorkflow({ name: 'x' }, { idempotencyKey: 'k', identifier: 'x' }));
     expect(error.kind).toBe('network');
     expect(paths).toEqual(['request POST', 'retry POST', 'request POST']);

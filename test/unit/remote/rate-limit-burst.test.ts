@@ -45,8 +45,8 @@ const idealMs = (REQUESTS / RATE) * 1000;
 describe(`${REQUESTS} requests, ${CONCURRENCY} at a time, against ${RATE} requests/s`, () => {
   it.each<[string, Partial<ClientOptions>]>([
     ['no rateLimit configured (the service’s advertised policy)', {}],
-    [`rateLimit: ${RATE}`, { rateLimit: { requestsPerSecond: RATE } }],
-    ['no client-side pacing (requestsPerSecond: 0)', { rateLimit: { requestsPerSecond: 0 } }],
+    [`rateLimit: ${RATE}`, { rateLimit: RATE }],
+    ['no client-side pacing (requestsPerSecond: 0)', { rateLimit: 0 }],
   ])('%s: at most 5 429s, within 1.25× of the ideal', async (_, options) => {
     const run = await burst({ limit: RATE, windowSeconds: 1 }, options);
     expect(run.answers).toHaveLength(REQUESTS);

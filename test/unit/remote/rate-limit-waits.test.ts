@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
 import { ExitCode } from '../../../src/exit-codes.js';
+import { VirtualClock } from '../../helpers/remote.js';
 import {
   clientFor,
   createOptions,
@@ -9,7 +10,6 @@ import {
   rejection,
   workflowBody,
 } from './emulator-helpers.js';
-import { VirtualClock } from './helpers.js';
 
 /** The client against the emulator's rate limiting: pacing, 429 waits and when they end the run. */
 
@@ -19,8 +19,8 @@ describe('rate limits against the emulator', () => {
   it('waits out a 429 burst as Retry-After says, then succeeds, using no failure retries', async () => {
     const emu = await emulator({ faults: { rateLimitBurst: { every: 1, count: 2 } } });
     const { client, clock, events } = clientFor(emu, {
-      rateLimit: { requestsPerSecond: 0 },
-      retry: { maxAttempts: 1, budget: 0 },
+      rateLimit: 0,
+      retries: { maxAttempts: 1, budget: 0 },
     });
     await client.createWorkflow(workflowBody(emu), createOptions());
     const found = await client.getWorkflow('order-shipped');
@@ -36,7 +36,7 @@ describe('rate limits against the emulator', () => {
 
   it('429 forever ends as rate-limited (exit 5) after rateLimitWaits waits in a row', async () => {
     const emu = await emulator(FOREVER);
-    const { client, clock } = clientFor(emu, { retry: { maxAttempts: 10, rateLimitWaits: 3 } });
+    const { client, clock } = clientFor(emu, { retries: { maxAttempts: 10, rateLimitWaits: 3 } });
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('rate-limited');
     expect(error.exitCode).toBe(ExitCode.RateLimited);
@@ -53,15 +53,15 @@ describe('rate limits against the emulator', () => {
   it('any other answer ends a streak of waits', async () => {
     // Every other request is refused: five calls meet a 429 each, five waits in all, but never two in a row.
     const emu = await emulator({ faults: { rateLimitBurst: { every: 1, count: 1 } } });
-    const { client } = clientFor(emu, { retry: { rateLimitWaits: 1 } });
+    const { client } = clientFor(emu, { retries: { rateLimitWaits: 1 } });
     for (let i = 0; i < 6; i++) expect(await client.getWorkflow(`workflow-${i}`)).toBeUndefined();
     expect(emu.requests().map((r) => r.status)).toEqual([404, ...Array(5).fill([429, 404]).flat()]);
   });
 
   it('429s that come back together count as one wait', async () => {
     const { emu, client } = await onNetClock(FOREVER, {
-      rateLimit: { requestsPerSecond: 0 },
-      retry: { rateLimitWaits: 2 },
+      rateLimit: 0,
+      retries: { rateLimitWaits: 2 },
     });
     const calls = Array.from({ length: 8 }, (_, i) => rejection(client.getWorkflow(`workflow-${i}`)));
     const errors = await Promise.all(calls);
@@ -73,7 +73,7 @@ describe('rate limits against the emulator', () => {
   it('the deadline ends rate-limit waits', async () => {
     const clock = new VirtualClock();
     const emu = await emulator(FOREVER);
-    const { client } = clientFor(emu, { deadline: clock.now() + 2500 }, clock);
+    const { client } = clientFor(emu, { timeouts: { commandMs: 2500 } }, clock);
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('deadline');
     expect(error.detail).toMatch(/^the command's deadline would pass during the next wait of 1 s/);
@@ -83,7 +83,7 @@ describe('rate limits against the emulator', () => {
   it('follows the service rate-limit headers so a burst never meets a 429', async () => {
     const clock = new VirtualClock();
     const emu = await emulator({ clock: clock.now, rateLimit: { limit: 2, windowSeconds: 1 } });
-    const { client, events } = clientFor(emu, { rateLimit: { requestsPerSecond: 0 } }, clock);
+    const { client, events } = clientFor(emu, { rateLimit: 0 }, clock);
     for (let i = 0; i < 7; i++) await client.getWorkflow(`workflow-${i}`);
     expect(emu.requests().map((r) => r.status)).toEqual(Array(7).fill(404));
     expect(events.filter((e) => e.type === 'wait').length).toBeGreaterThanOrEqual(2);
@@ -94,7 +94,8 @@ describe('rate limits against the emulator', () => {
     const { emu, client, clock } = await onNetClock(
       {},
       {
-        rateLimit: { requestsPerSecond: 5, burst: 2 },
+        rateLimit: 5,
+        burst: 2,
         onEvent: (event) => {
           if (event.type === 'request') starts.push(clock.now());
         },

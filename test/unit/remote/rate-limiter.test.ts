@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, type RateLimiterOptions, type Ticket } from '../../../src/remote/rate-limiter.js';
-import { VirtualClock } from './helpers.js';
+import { VirtualClock } from '../../helpers/remote.js';
 
 type Headers = Record<string, string>;
 

@@ -41,7 +41,7 @@ describe('a POST whose outcome is unknown', () => {
 
   it('reset before processing, every time: ends after the attempts, saying nothing was created', async () => {
     const emu = await emulator({ faults: { resetBeforeRate: 1, only: ['POST'] } });
-    const { client } = clientFor(emu, { retry: { maxAttempts: 2 } });
+    const { client } = clientFor(emu, { retries: { maxAttempts: 2 } });
     const error = await rejection(client.createWorkflow(workflowBody(emu), createOptions()));
     expect(error.kind).toBe('network');
     expect(error.detail).toMatch(
@@ -102,7 +102,7 @@ describe('idempotency', () => {
     // Real sleeps here: the first request must really finish on the emulator while the client waits out the 409.
     const { client } = clientFor(emu, {
       timeouts: { headersMs: 100 },
-      retry: { baseDelayMs: 10, maxAttempts: 6 },
+      retries: { baseDelayMs: 10, maxAttempts: 6 },
       sleep: (ms, signal) => delay(ms, undefined, { signal }),
       now: Date.now,
     });

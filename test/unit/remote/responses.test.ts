@@ -14,7 +14,7 @@ import {
   recordEvents,
   VirtualClock,
   workflowResponse,
-} from './helpers.js';
+} from '../../helpers/remote.js';
 
 const PATH = '/v1/workflows/order-shipped';
 
@@ -98,7 +98,7 @@ describe('answers that are not the service', () => {
       .reply(502, page, { headers: { 'content-type': 'text/html' } })
       .times(2);
     const { events, onEvent } = recordEvents();
-    const client = createClient(mockOptions(agent, { onEvent, retry: { maxAttempts: 2 } }));
+    const client = createClient(mockOptions(agent, { onEvent, retries: { maxAttempts: 2 } }));
     const error = await getError(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('protocol');
     expect(error.status).toBe(502);

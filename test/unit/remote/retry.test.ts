@@ -1,13 +1,12 @@
+import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { RateLimitStreak, RetryBudget } from '../../../src/remote/backoff.js';
-import { parseBaseUrl } from '../../../src/remote/endpoint.js';
 import { RemoteError } from '../../../src/remote/index.js';
-import type { Problem } from '../../../src/remote/interpret.js';
 import { RateLimiter } from '../../../src/remote/rate-limiter.js';
-import { type Attempts, pauseBeforeRetry } from '../../../src/remote/retry.js';
-import type { Call, Session } from '../../../src/remote/session.js';
-import type { ClientEvent } from '../../../src/remote/types.js';
+import { type Attempts, backoffDelay, pauseBeforeRetry } from '../../../src/remote/retry.js';
+import { type Call, RateLimitStreak, RetryBudget, type Session } from '../../../src/remote/session.js';
+import { parseBaseUrl } from '../../../src/remote/transport.js';
+import type { ClientEvent, Problem } from '../../../src/remote/types.js';
 
 /** pauseBeforeRetry on a hand-built session: a recording sleep, a fixed clock and random, real budgets. */
 
@@ -32,16 +31,7 @@ function rig(
   const session: Session = {
     endpoint: parseBaseUrl(ORIGIN),
     host: 'api.example.test',
-    transport: {
-      dispatcher: new MockAgent(),
-      origin: ORIGIN,
-      headersMs: 30_000,
-      bodyMs: 30_000,
-      maxResponseBytes: 1024,
-      deadline: undefined,
-      now,
-      signal: undefined,
-    },
+    dispatcher: new MockAgent(),
     headers: {},
     timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
     retry: { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000, ...retry },
@@ -296,5 +286,63 @@ describe('pauseBeforeRetry: a 429 that said when to come back', () => {
     const { session, delays } = rig({ rateLimitWaits: streak });
     await pauseBeforeRetry(session, CALL, { sent: 1, failed: 0 }, rateLimited(undefined));
     expect(delays).toEqual([250]);
+  });
+});
+
+const settings = { baseDelayMs: 500, maxDelayMs: 30_000 };
+
+describe('backoffDelay', () => {
+  it('draws from [0, base·2^(n-1)) with full jitter', () => {
+    expect(backoffDelay(1, settings, () => 0)).toBe(0);
+    expect(backoffDelay(1, settings, () => 0.999)).toBe(499);
+    expect(backoffDelay(3, settings, () => 0.5)).toBe(1000);
+  });
+
+  it.each([
+    [1, 499],
+    [2, 999],
+    [3, 1998],
+    [4, 3996],
+    [7, 29_970],
+    [40, 29_970],
+  ])('retry %i: at most %i (the ceiling doubles, then stops at maxDelayMs)', (attempt, highest) => {
+    expect(backoffDelay(attempt, settings, () => 0.999)).toBe(highest);
+    expect(backoffDelay(attempt, settings, () => 0)).toBe(0);
+  });
+
+  it('a retry number below 1 is treated as the first retry', () => {
+    expect(backoffDelay(0, settings, () => 0.999)).toBe(499);
+    expect(backoffDelay(-3, settings, () => 0.999)).toBe(499);
+  });
+
+  it('never exceeds maxDelayMs, whatever the attempt and the server hint', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.double({ min: 0, max: 0.9999, noNaN: true }),
+        fc.option(fc.nat()),
+        (n, r, hint) => {
+          const delay = backoffDelay(n, settings, () => r, hint ?? undefined);
+          expect(delay).toBeGreaterThanOrEqual(0);
+          expect(delay).toBeLessThanOrEqual(settings.maxDelayMs);
+        },
+      ),
+    );
+  });
+
+  it('waits at least as long as the server asked (up to the cap)', () => {
+    expect(backoffDelay(1, settings, () => 0, 2000)).toBe(2000);
+    expect(backoffDelay(1, settings, () => 0, 90_000)).toBe(30_000);
+  });
+
+  it('a server hint below the jitter draw does not shorten the wait', () => {
+    expect(backoffDelay(3, settings, () => 0.5, 100)).toBe(1000);
+    expect(backoffDelay(3, settings, () => 0.5, 0)).toBe(1000);
+    expect(backoffDelay(3, settings, () => 0.5, 1500)).toBe(1500);
+  });
+
+  it('with maxDelayMs 0 there is no wait at all', () => {
+    const none = { baseDelayMs: 500, maxDelayMs: 0 };
+    expect(backoffDelay(3, none, () => 0.999, 5000)).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultOptions } from '../../../src/emulator/index.js';
 import { type ClientEvent, createClient, RemoteError } from '../../../src/remote/index.js';
+import { expectNoKey, mockOptions, newMockAgent, ORIGIN } from '../../helpers/remote.js';
 import { clientFor, createOptions, emulator, workflowBody } from './emulator-helpers.js';
-import { expectNoKey, mockOptions, newMockAgent, ORIGIN } from './helpers.js';
 
 /** Every text a failing run shows or stores: message, stack, cause and its stack, server messages, JSON. */
 function textsOf(error: unknown): unknown[] {
@@ -25,7 +25,7 @@ describe('the API key never leaks', () => {
   it.each(SCENARIOS)('%s: not in errors nor events', async (_label, faults) => {
     const emu = await emulator({ faults, apiKey: 'wfs_local_secret_value_0123456789abcdef' });
     const events: ClientEvent[] = [];
-    const { client } = clientFor(emu, { retry: { maxAttempts: 2 }, onEvent: (e) => events.push(e) });
+    const { client } = clientFor(emu, { retries: { maxAttempts: 2 }, onEvent: (e) => events.push(e) });
     const errors: unknown[] = [];
     await client.getWorkflow('order-shipped').catch((e: unknown) => errors.push(e));
     await client.createWorkflow(workflowBody(emu), createOptions()).catch((e: unknown) => errors.push(e));
@@ -49,7 +49,7 @@ describe('the API key never leaks', () => {
       .get(ORIGIN)
       .intercept({ path: '/v1/workflows/x', method: 'GET', headers: { authorization: 'ApiKey another' } })
       .reply(200, '');
-    const options = mockOptions(agent, { retry: { maxAttempts: 1 } });
+    const options = mockOptions(agent, { retries: { maxAttempts: 1 } });
     const error = await createClient(options)
       .getWorkflow('x')
       .catch((e: unknown) => e);

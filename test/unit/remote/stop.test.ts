@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../helpers/remote.js';
 import { clientFor, createOptions, emulator, rejection, workflowBody } from './emulator-helpers.js';
-import { VirtualClock } from './helpers.js';
 
 const realTime = {
   now: Date.now,
@@ -11,7 +11,7 @@ const realTime = {
 describe('deadline', () => {
   it('ends a GET in flight when the deadline passes', async () => {
     const emu = await emulator({ faults: { latencyMs: 2000 } });
-    const { client } = clientFor(emu, { ...realTime, deadline: Date.now() + 150 });
+    const { client } = clientFor(emu, { ...realTime, timeouts: { commandMs: 150 } });
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('deadline');
     expect(error.message).toBe(
@@ -21,7 +21,7 @@ describe('deadline', () => {
 
   it('a POST in flight at the deadline is outcome-unknown', async () => {
     const emu = await emulator({ faults: { latencyMs: 2000 } });
-    const { client } = clientFor(emu, { ...realTime, deadline: Date.now() + 150 });
+    const { client } = clientFor(emu, { ...realTime, timeouts: { commandMs: 150 } });
     const error = await rejection(client.createWorkflow(workflowBody(emu), createOptions()));
     expect(error.kind).toBe('outcome-unknown');
     expect(error.message).toMatch(
@@ -32,7 +32,7 @@ describe('deadline', () => {
   it('does not start a wait that would end past the deadline', async () => {
     const emu = await emulator({ faults: { rateLimitBurst: { every: 0, count: 1 } } });
     const clock = new VirtualClock();
-    const { client } = clientFor(emu, { deadline: clock.now() + 500 }, clock);
+    const { client } = clientFor(emu, { timeouts: { commandMs: 500 } }, clock);
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('deadline');
     expect(error.status).toBe(429);
@@ -46,7 +46,7 @@ describe('deadline', () => {
   it('starts nothing once the deadline has passed', async () => {
     const emu = await emulator();
     const clock = new VirtualClock();
-    const { client } = clientFor(emu, { deadline: clock.now() }, clock);
+    const { client } = clientFor(emu, { timeouts: { commandMs: 0 } }, clock);
     expect((await rejection(client.getWorkflow('x'))).kind).toBe('deadline');
     expect(emu.requests()).toHaveLength(0);
   });
@@ -99,7 +99,7 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const { client } = clientFor(emu, {
       ...realTime,
-      retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      retries: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'retry') setImmediate(() => controller.abort());

@@ -1,6 +1,6 @@
-import type { InterpretContext } from '../../../src/remote/interpret.js';
-import type { ReceivedResponse } from '../../../src/remote/transport.js';
-import type { HttpMethod } from '../../../src/remote/types.js';
+import type { InterpretContext } from '../../src/remote/interpret.js';
+import type { ReceivedResponse } from '../../src/remote/transport.js';
+import type { HttpMethod } from '../../src/remote/types.js';
 
 /** Builders for the pure interpret tests: a response as the transport hands it over, and the context. */
 

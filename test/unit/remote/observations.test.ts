@@ -1,8 +1,8 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { fetchObservations } from '../../../src/apply/index.js';
-import { RemoteError } from '../../../src/remote/index.js';
+import { createClient, fetchObservations, RemoteError } from '../../../src/remote/index.js';
 import { emptyState } from '../../../src/state/index.js';
-import { harness, simpleDesired, TARGET } from './harness.js';
+import { harness, simpleDesired, TARGET } from '../apply/harness.js';
 
 const GONE_ID = '0123456789abcdef01234567';
 
@@ -86,7 +86,7 @@ describe('fetchObservations', () => {
   it('a lookup that fails becomes an error observation; the others go on', async () => {
     const { h } = await setup({
       emulator: { faults: { errorRate: 1, only: ['GET'] } },
-      client: { retry: { maxAttempts: 1 } },
+      client: { retries: { maxAttempts: 1 } },
     });
     const observations = await fetchObservations({
       client: h.client,
@@ -131,5 +131,41 @@ describe('fetchObservations', () => {
     }).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(h.emu.requests()).toHaveLength(0);
+  });
+});
+
+/** A loopback port nothing listens on: bind one, then close it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('fetchObservations against an unreachable service', () => {
+  it('rejects once with the connection error instead of reporting every workflow as an error', async () => {
+    const port = await closedPort();
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'wfs_test_key',
+      retries: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    try {
+      const lookups = fetchObservations({
+        client,
+        identifiers: ['a', 'b', 'c'],
+        state: emptyState('dev', `http://127.0.0.1:${port}`),
+        concurrency: 2,
+      });
+      const error = await lookups.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RemoteError);
+      expect((error as RemoteError).unreachable).toBe(true);
+      expect((error as RemoteError).message).toMatch(
+        /^GET \/v1\/workflows\/\w: could not connect to 127\.0\.0\.1:\d+: connection refused/,
+      );
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkWorkflowEnvelope } from '../../../src/remote/response-schema.js';
-import { workflowResponse } from './helpers.js';
+import { checkWorkflowEnvelope } from '../../../src/remote/response-body.js';
+import { workflowResponse } from '../../helpers/remote.js';
 
 /** The generated standalone validator for schemas/workflow-response.schema.json, and how its errors read. */
 

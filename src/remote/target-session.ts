@@ -1,7 +1,7 @@
 import { type ResolvedTarget, readApiKey } from '../config/target.js';
 import { startEmulator } from '../emulator/index.js';
-import type { ClientEvent, ServiceClient } from '../remote/index.js';
-import { createClient } from '../remote/index.js';
+import { createClient } from './client.js';
+import type { ClientEvent, ServiceClient } from './types.js';
 
 export interface GroupResolution {
   defaultId?: string;
@@ -26,37 +26,23 @@ export interface SessionOptions {
   onClientEvent?: (event: ClientEvent) => void;
   /** Aborts requests in flight (a second Ctrl-C). */
   signal?: AbortSignal;
-  now?: () => number;
 }
 
+/** Open the target's client (the resolved target is the client's settings), starting the emulator for `local`. */
 export async function openTargetSession(
   target: ResolvedTarget,
   options: SessionOptions,
 ): Promise<TargetSession> {
-  const deadline =
-    target.timeouts.commandMs === undefined
-      ? undefined
-      : (options.now ?? Date.now)() + target.timeouts.commandMs;
-  const clientOptions = {
-    ...(target.timeouts ? { timeouts: target.timeouts } : {}),
-    ...(target.retries ? { retry: target.retries } : {}),
-    ...(target.rateLimit === undefined ? {} : { rateLimit: { requestsPerSecond: target.rateLimit } }),
-    ...(deadline === undefined ? {} : { deadline }),
-    ...(options.onClientEvent ? { onEvent: options.onClientEvent } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    allowInsecureHttp: target.allowInsecureHttp,
-    apiKeyEnv: target.apiKeyEnv,
-    targetName: target.name,
-    ...(target.baseUrlFrom ? { baseUrlFrom: target.baseUrlFrom } : {}),
-  };
+  const runtime = { onEvent: options.onClientEvent, signal: options.signal };
   if (target.kind === 'local') {
     // The embedded service: in-process, loopback, persisted so the next run sees what this one created.
     const emulator = await startEmulator({ ...(target.dataFile ? { dataFile: target.dataFile } : {}) });
     const client = createClient({
-      ...clientOptions,
+      ...target,
+      ...runtime,
       baseUrl: emulator.url,
       apiKey: emulator.apiKey,
-      rateLimit: { requestsPerSecond: 0 },
+      rateLimit: 0,
     });
     const defaultId = target.notificationGroupId ?? emulator.notificationGroupId;
     return {
@@ -76,7 +62,7 @@ export async function openTargetSession(
     };
   }
   const baseUrl = target.baseUrl!;
-  const client = createClient({ ...clientOptions, baseUrl, apiKey: readApiKey(target, options.env) });
+  const client = createClient({ ...target, ...runtime, baseUrl, apiKey: readApiKey(target, options.env) });
   return {
     target,
     baseUrl,

@@ -1,11 +1,29 @@
 import pLimit from 'p-limit';
-import type { RemoteLookup, RemoteObservation } from '../plan/types.js';
-import { RemoteError, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
-import { guardedEmitter } from './emit.js';
-import type { ApplyEvent } from './events.js';
-import { endsCommand } from './remote-failure.js';
-import { runForWorkflow } from './workflow-context.js';
+import { runForWorkflow } from './client.js';
+import { endsCommand, RemoteError } from './errors.js';
+import { guarded } from './session.js';
+import type { ServiceClient, WorkflowResponse } from './types.js';
+
+/** What one lookup on the service found. `error` when the GET failed (network, 5xx after retries…). */
+export type RemoteLookup =
+  | { status: 'found'; workflow: WorkflowResponse; via: 'id' | 'identifier' }
+  | { status: 'not-found'; via: 'id' | 'identifier' }
+  | { status: 'error'; message: string; httpStatus?: number };
+
+/** What the service holds for one identifier, fetched before planning. */
+export interface RemoteObservation {
+  identifier: string;
+  /** GET by the id recorded in state (when state has one). */
+  byId?: RemoteLookup;
+  /** GET by identifier (when state has no id, or the id was not found). */
+  byIdentifier?: RemoteLookup;
+}
+
+/** The progress fetchObservations reports (a subset of apply's ApplyEvent). */
+export type FetchEvent =
+  | { type: 'phase'; phase: 'fetch'; total: number }
+  | { type: 'workflow'; identifier: string; status: 'fetching' | 'done'; message?: string };
 
 export interface FetchObservationsInput {
   client: ServiceClient;
@@ -13,7 +31,7 @@ export interface FetchObservationsInput {
   identifiers: readonly string[];
   state: StateFile;
   concurrency: number;
-  onEvent?: (event: ApplyEvent) => void;
+  onEvent?: (event: FetchEvent) => void;
   /** Stops starting lookups; the function then rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -28,7 +46,7 @@ export async function fetchObservations(
   input: FetchObservationsInput,
 ): Promise<Map<string, RemoteObservation>> {
   const { client, state, signal } = input;
-  const emit = guardedEmitter(input.onEvent);
+  const emit = guarded(input.onEvent);
   const identifiers = [...new Set(input.identifiers)];
   emit({ type: 'phase', phase: 'fetch', total: identifiers.length });
   const limit = pLimit(Math.max(1, Math.floor(input.concurrency)));

@@ -1,5 +1,5 @@
 import { MockAgent } from 'undici';
-import type { ClientEvent, ClientOptions } from '../../../src/remote/index.js';
+import type { ClientEvent, ClientOptions } from '../../src/remote/index.js';
 
 export const API_KEY = 'wfs_test_0123456789abcdef0123456789abcdef';
 export const ORIGIN = 'https://api.example.test';

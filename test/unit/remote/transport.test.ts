@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { isLoopbackHost, parseBaseUrl, workflowPath } from '../../../src/remote/endpoint.js';
+import { isLoopbackHost, parseBaseUrl, workflowPath } from '../../../src/remote/transport.js';
 
 describe('parseBaseUrl', () => {
   it('keeps a path prefix and drops trailing slashes and a trailing /v1', () => {

@@ -1,0 +1,167 @@
+import type { ErrorObject } from 'ajv';
+import { validateWorkflowResponseEnvelope } from '../generated/validators.js';
+import type { WorkflowResponseEnvelope } from '../generated/workflow-response.js';
+import { isRecord } from '../json.js';
+import type { ReceivedResponse } from './transport.js';
+
+/** Reading a response's body: an error body leniently, a workflow body against its schema. */
+
+/** What an error response says, read leniently: a proxy's page must still give a clear message. */
+export interface ErrorBody {
+  /** `message` (a string or an array), or a short plain-text body. */
+  messages: string[];
+  /** 422 `errors: {field: {messages[]}}`, flattened to `field: message` lines. */
+  fieldMessages: string[];
+  errorId: string | undefined;
+  /** The body was JSON (an object), as the service sends. */
+  json: boolean;
+  html: boolean;
+  /** Why a non-empty body labelled JSON does not parse (usually: cut short); undefined otherwise. */
+  invalidJson: string | undefined;
+}
+
+const MAX_TEXT = 300;
+
+export function readErrorBody(response: ReceivedResponse): ErrorBody {
+  const text = response.body.toString('utf8');
+  const result: ErrorBody = {
+    messages: [],
+    fieldMessages: [],
+    errorId: undefined,
+    json: false,
+    html: isHtml(response),
+    invalidJson: undefined,
+  };
+  if (result.html) return result;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    if (text.trim() !== '' && isJsonMediaType(mediaType(response.header('content-type')))) {
+      result.invalidJson = (error as Error).message;
+    }
+    const line = text.trim().split('\n')[0]?.trim() ?? '';
+    // A cut-short body is no message: its first line would be half a JSON object.
+    if (line !== '' && response.bodyFailure === undefined && result.invalidJson === undefined) {
+      result.messages.push(clip(line));
+    }
+    return result;
+  }
+  if (!isRecord(parsed)) return result;
+  result.json = true;
+  const { message, errors, errorId } = parsed;
+  if (typeof message === 'string') result.messages.push(message);
+  else if (Array.isArray(message))
+    result.messages.push(...message.filter((m): m is string => typeof m === 'string'));
+  if (typeof errorId === 'string') result.errorId = errorId;
+  if (isRecord(errors)) {
+    for (const [field, value] of Object.entries(errors)) {
+      const fieldMessages = isRecord(value) && Array.isArray(value.messages) ? value.messages : [value];
+      for (const m of fieldMessages) {
+        if (typeof m !== 'string') continue;
+        result.fieldMessages.push(m.startsWith(field) ? m : `${field}: ${m}`);
+      }
+    }
+  }
+  return result;
+}
+
+/** HTML by content type, or by the first characters when the type is missing or wrong. */
+export function isHtml(response: ReceivedResponse): boolean {
+  const type = mediaType(response.header('content-type'));
+  if (type === 'text/html' || type === 'application/xhtml+xml') return true;
+  const start = response.body.subarray(0, 256).toString('utf8').trimStart().toLowerCase();
+  return start.startsWith('<!doctype html') || start.startsWith('<html');
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+export function mediaType(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  return contentType.split(';')[0]?.trim().toLowerCase();
+}
+
+export function isJsonMediaType(type: string | undefined): boolean {
+  return type !== undefined && (type === 'application/json' || type.endsWith('+json'));
+}
+
+/** Messages for a one-line summary: `a; b; c`, clipped. */
+export function summarize(messages: readonly string[]): string {
+  return clip(messages.join('; '));
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+}
+
+const MAX_REPORTED = 3;
+
+/**
+ * Check a parsed response body against schemas/workflow-response.schema.json, with the ajv standalone validator
+ * generated at build time (no schema compilation at run time). Returns the envelope when valid, else up to three
+ * problems as `/pointer message` strings, the first failing pointer first.
+ */
+export function checkWorkflowEnvelope(
+  body: unknown,
+): { envelope: WorkflowResponseEnvelope } | { problems: string[] } {
+  if (validateWorkflowResponseEnvelope(body)) return { envelope: body };
+  const errors = relevant(validateWorkflowResponseEnvelope.errors ?? []);
+  const problems = errors.slice(0, MAX_REPORTED).map(describe);
+  if (errors.length > MAX_REPORTED) problems.push(`and ${errors.length - MAX_REPORTED} more`);
+  return { problems: problems.length > 0 ? problems : ['does not match the schema'] };
+}
+
+/**
+ * The errors worth showing. With allErrors, a value that fails `anyOf: [Template, null]` yields an error per branch
+ * plus the anyOf itself: the anyOf adds nothing when its branches spoke, a branch that only rejected the type
+ * (`must be null`) is noise when another branch got further (an error deeper inside the value), and type errors
+ * left at one place merge into `must be object or null`.
+ */
+function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
+  const within = (path: string, other: ErrorObject) =>
+    other.instancePath === path || other.instancePath.startsWith(`${path}/`);
+  const deeper = (error: ErrorObject) =>
+    errors.some((other) => other.instancePath.startsWith(`${error.instancePath}/`));
+  const kept = errors.filter((error) => {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
+      return !errors.some((other) => other !== error && within(error.instancePath, other));
+    }
+    return error.keyword !== 'type' || !deeper(error);
+  });
+  const typesAt = new Map<string, string[]>();
+  const merged: ErrorObject[] = [];
+  for (const error of kept) {
+    if (error.keyword !== 'type') {
+      merged.push(error);
+      continue;
+    }
+    const types = typesAt.get(error.instancePath);
+    if (types === undefined) {
+      typesAt.set(error.instancePath, typesOf(error));
+      merged.push(error);
+    } else {
+      types.push(...typesOf(error));
+    }
+  }
+  return merged.map((error) => {
+    const types = error.keyword === 'type' ? [...new Set(typesAt.get(error.instancePath))] : [];
+    return types.length > 1 ? { ...error, message: `must be ${types.join(' or ')}` } : error;
+  });
+}
+
+function typesOf(error: ErrorObject): string[] {
+  const { type } = error.params as { type?: unknown };
+  if (typeof type === 'string') return type.split(',');
+  return Array.isArray(type) ? type.map(String) : [];
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '(the body)' : error.instancePath;
+  const params = error.params as { allowedValues?: unknown; additionalProperty?: unknown };
+  const extra =
+    error.keyword === 'enum'
+      ? ` (${JSON.stringify(params.allowedValues)})`
+      : error.keyword === 'additionalProperties'
+        ? ` (${String(params.additionalProperty)})`
+        : '';
+  return `${where} ${error.message ?? 'is invalid'}${extra}`;
+}
