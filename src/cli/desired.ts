@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import type { LoadedDefinition } from '../definitions/types.js';
+import type { CheckedDefinition } from '../check/check-definitions.js';
 import type { Diagnostic } from '../diagnostic.js';
-import type { WorkflowDefinition } from '../generated/workflow.js';
 import { buildCreateBody, canonicalJson } from '../plan/index.js';
 import type { DesiredWorkflow } from '../plan/types.js';
 import type { GroupResolution } from './target-session.js';
@@ -10,10 +9,10 @@ import type { GroupResolution } from './target-session.js';
 const GROUP_REFERENCE = /^group:(.+)$/;
 
 /** Every `group:<name>` the definitions reference. */
-export function referencedGroups(definitions: readonly LoadedDefinition[]): string[] {
+export function referencedGroups(definitions: readonly CheckedDefinition[]): string[] {
   const names = new Set<string>();
   for (const d of definitions) {
-    const id = (d.value as WorkflowDefinition).notificationGroupId;
+    const id = d.workflow.notificationGroupId;
     const match = id === undefined ? null : GROUP_REFERENCE.exec(id);
     if (match?.[1]) names.add(match[1]);
   }
@@ -30,13 +29,13 @@ export function hashBody(body: unknown): string {
  * them are reported before any request is made.
  */
 export function buildDesired(
-  definitions: readonly LoadedDefinition[],
+  definitions: readonly CheckedDefinition[],
   groups: GroupResolution,
 ): { desired: DesiredWorkflow[]; diagnostics: Diagnostic[] } {
   const desired: DesiredWorkflow[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const d of definitions) {
-    const definition = d.value as WorkflowDefinition;
+    const definition = d.workflow;
     const built = buildCreateBody(definition, groups);
     if ('problem' in built) {
       // A missing group is the workflow's problem as a whole: point at its name rather than underline every line.
@@ -53,7 +52,7 @@ export function buildDesired(
       continue;
     }
     desired.push({
-      identifier: definition.triggers[0].identifier,
+      identifier: d.identifier,
       file: d.file,
       definition,
       body: built.body,

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { fetchObservations } from '../apply/fetch-observations.js';
+import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
-import type { LoadedDefinition } from '../definitions/types.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -12,7 +12,6 @@ import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import type { ClientEvent } from '../remote/index.js';
 import type { StateFile } from '../state/index.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from './desired.js';
-import { readValidatedDefinitions } from './load-definitions.js';
 import { openTargetSession, type TargetSession } from './target-session.js';
 
 export interface RunFlags extends TargetFlags {
@@ -24,7 +23,7 @@ export interface RunFlags extends TargetFlags {
 export interface LoadedRun {
   project: ProjectOptions;
   target: ResolvedTarget;
-  definitions: LoadedDefinition[];
+  definitions: CheckedDefinition[];
   warnings: number;
 }
 
@@ -32,10 +31,10 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  const read = await readValidatedDefinitions({
+  const read = await checkDefinitions([], {
     cwd,
     defaultDir,
-    options: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
   });
   const diagnostics = read.diagnostics;
   const counts = countDiagnostics(diagnostics);
@@ -80,9 +79,7 @@ export async function openRun(
   });
   try {
     const only = buildOnlyFilter(options.only);
-    const selected = only
-      ? loaded.definitions.filter((d) => only(identifierOf(d), d.file))
-      : loaded.definitions;
+    const selected = only ? loaded.definitions.filter((d) => only(d.identifier, d.file)) : loaded.definitions;
     const { desired, diagnostics } = buildDesired(selected, session.groups(referencedGroups(selected)));
     if (diagnostics.length > 0) {
       throw new WfsyncError(
@@ -142,10 +139,6 @@ export async function planRun(input: {
 export function stateIdentity(session: TargetSession): { target: string; baseUrl: string } {
   const { target } = session;
   return { target: target.name, baseUrl: target.kind === 'local' ? 'embedded:local' : session.baseUrl };
-}
-
-function identifierOf(definition: LoadedDefinition): string {
-  return (definition.value as { triggers: [{ identifier: string }] }).triggers[0].identifier;
 }
 
 function filterState(state: StateFile, keep: ReadonlySet<string>): StateFile {

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
@@ -8,13 +7,12 @@ import {
   openValidateCache,
   saveValidateCache,
 } from '../../cache/validate-cache.js';
+import { checkDefinitions } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
 import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
-import { resolveWorkerSettings } from '../../parallel/settings.js';
 import {
   renderGithubStepSummary,
   type ValidateFormat,
@@ -136,8 +134,8 @@ async function runValidate(
   }
   // 1. Project config (optional): workflows directory, rule severities, known notification groups.
   const project = readProject(globals, ctx.cwd);
-  // 2. Read, parse and check every file (on worker threads when there are many; with --cache, those that
-  //    changed); broken files become diagnostics, not exceptions.
+  // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
+  //    exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
   if (paths.length === 0 && !existsSync(project.workflowsDir)) {
     throw new UsageError(
@@ -156,12 +154,11 @@ async function runValidate(
         limits,
       })
     : undefined;
-  const checked = await readAndValidateDefinitions(paths, {
+  const checked = await checkDefinitions(paths, {
     cwd: ctx.cwd,
     defaultDir,
     rules: ruleOptions,
     limits,
-    ...resolveWorkerSettings(ctx.env, availableParallelism()),
     ...(cache ? { cache: { root: cache.root, stored: cache.entries } } : {}),
   });
   if (checked.files.length === 0) {
@@ -169,11 +166,10 @@ async function runValidate(
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
   if (globals.verbose) {
-    const on =
-      checked.workers === 0
-        ? 'the main thread'
-        : `the main thread and ${plural(checked.workers, 'worker thread')}`;
-    await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
+    await writeOutput(
+      ctx.stderr,
+      `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread\n`,
+    );
     if (cache && checked.cache) {
       await writeOutput(
         ctx.stderr,
