@@ -11,8 +11,13 @@ import { readDefinitionBytes } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { decodeUtf8 } from '../definitions/utf8.js';
 import type { Diagnostic } from '../diagnostic.js';
-import { buildCacheEntry, type CacheEntry, type IncludeFingerprint, readCacheEntry } from './entry.js';
-import { buildFingerprint } from './fingerprint.js';
+import {
+  buildCacheEntry,
+  type CacheEntry,
+  type FileFingerprint,
+  type IncludeFingerprint,
+  readCacheEntry,
+} from './entry.js';
 import { hashContent } from './hash.js';
 import { buildCacheMerge, type CacheMerge, type SeenFile } from './merge.js';
 
@@ -26,12 +31,19 @@ export interface FileOutcome {
   includedTexts?: IncludedText[];
   /** `triggers[0].identifier`, for the project-wide duplicate check, when the file parsed and has one. */
   identifier?: string;
-  /** The definition, when the file parsed and was checked (a reused outcome has none). */
+  /** The definition, when the file parsed and the caller keeps it (check/: `keepDefinitions`; never with a cache). */
   definition?: LoadedDefinition;
 }
 
-/** Checks one file (display path) from the bytes read of it. */
-export type CheckBytes = (file: string, bytes: Uint8Array) => FileOutcome;
+/**
+ * Checks one file (display path) from the bytes read of it (`hash`: hashContent(bytes) when known), with what its
+ * outcome depended on (fingerprint.ts) unless it may not be cached.
+ */
+export type CheckBytes = (
+  file: string,
+  bytes: Uint8Array,
+  hash: string | undefined,
+) => { outcome: FileOutcome; fingerprint: FileFingerprint | undefined };
 
 export interface CacheInput {
   /** Absolute project root: entry paths are relative to it, so a cache outlives a moved checkout. */
@@ -74,15 +86,7 @@ export function checkFilesCached(
       seen.set(key, { entry: found.hit, hit: true });
       return outcomeOf(found.hit, bytes, found.included);
     }
-    const outcome = check(file, bytes);
-    const { definition, diagnostics } = outcome;
-    const fingerprint = buildFingerprint({
-      bytes,
-      maxBytes: limits.maxBytes,
-      definition,
-      diagnostics,
-      ...found,
-    });
+    const { outcome, fingerprint } = check(file, bytes, found.hash);
     seen.set(key, fingerprint && { entry: buildCacheEntry(file, fingerprint, outcome), hit: false });
     return outcome;
   });

@@ -35,6 +35,7 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
     cwd,
     defaultDir,
     rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    keepDefinitions: true,
   });
   const diagnostics = read.diagnostics;
   const counts = countDiagnostics(diagnostics);

@@ -189,9 +189,12 @@ describe('checkDefinitions', () => {
     expect(result.sources.get('workflows/warnings.yaml')).toBe(BROKEN_DEFINITIONS['warnings.yaml']);
   });
 
-  it('gives the definitions without an error of their own, typed, with their identifiers', async () => {
+  it('gives the definitions without an error of their own, typed, with their identifiers, if asked', async () => {
     const cwd = project(PROJECT);
-    const result = await check(cwd);
+    expect((await check(cwd)).definitions).toEqual([]);
+    const options = { cwd, defaultDir: 'workflows', rules: RULES, keepDefinitions: true };
+    const result = await checkDefinitions([], options);
+    expect(result.diagnostics).toEqual((await check(cwd)).diagnostics);
     expect(result.definitions.map((d) => `${d.file} ${d.identifier}`)).toEqual([
       'workflows/a-valid.yaml order-shipped',
       'workflows/b-copy.yaml order-shipped',

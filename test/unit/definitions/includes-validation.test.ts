@@ -79,7 +79,8 @@ describe('rules and plans see the included text', () => {
   it('an edit to the included file alone changes the create body and its hash', async () => {
     const cwd = await project();
     const checked = async () =>
-      (await checkDefinitions([], { cwd, defaultDir: 'workflows', rules: {} })).definitions;
+      (await checkDefinitions([], { cwd, defaultDir: 'workflows', rules: {}, keepDefinitions: true }))
+        .definitions;
     const before = buildDesired(await checked(), GROUPS);
     await appendFile(path.join(cwd, 'workflows/emails/order-shipped.html'), '<p>Thanks!</p>\n');
     const after = buildDesired(await checked(), GROUPS);
