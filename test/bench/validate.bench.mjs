@@ -20,7 +20,9 @@ const counts = (process.env.BENCH_FILES ?? '1000,10000').split(',').map(Number);
 
 /** One timed `wfsync validate --format json`; the run fails unless wfsync found nothing at all to report. */
 function runWfsync(workflows, cwd, extra = []) {
-  const run = measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json', ...extra], { cwd });
+  const run = measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json', ...extra], {
+    cwd,
+  });
   let diagnostics;
   try {
     diagnostics = JSON.parse(run.stdout).diagnostics;
