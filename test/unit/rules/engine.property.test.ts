@@ -21,7 +21,7 @@ function sameAsReference(texts: readonly string[], options: RuleOptions): Diagno
   const expected = reference.buildValidation({ definitions, options });
   expect(actual).toEqual(expected);
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-  // The per-file half on its own too: the worker threads call it.
+  // The per-file half on its own too: check/ calls it for each file.
   const perFile = buildFileValidation({ definitions, options });
   expect(JSON.stringify(perFile)).toBe(
     JSON.stringify(reference.buildFileValidation({ definitions, options })),
