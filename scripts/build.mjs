@@ -2,12 +2,11 @@
 // `npm run build` and the test command. Types are checked by `npm run typecheck` (tsc), not here.
 //
 // Why a bundle rather than tsc's one file per module: Node loads each ES module on its own (resolve, read, compile,
-// link), and a `validate` run loads ~100 of ours on every thread. One chunk per way into the code costs less at
+// link), and a `validate` run loads ~100 of ours. One chunk per way into the code costs less at
 // every start-up (measured in the README's Benchmarks).
 //
-// The layout is flat, every file straight in dist/: the entries cli.js, worker.js (the validate worker thread, found
-// by parallel/pool.ts as ./worker.js next to its own chunk) and emulator.js (the local service, for the sync
-// benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
+// The layout is flat, every file straight in dist/: the entries cli.js and emulator.js (the local service, for the
+// sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
 // nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -31,7 +30,6 @@ await build({
   cwd: root,
   input: {
     cli: 'src/cli/main.ts',
-    worker: 'src/parallel/worker.ts',
     emulator: 'src/emulator/index.ts',
   },
   platform: 'node',

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { hashBody } from '../cache/hash.js';
+import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
-import type { LoadedDefinition } from '../definitions/types.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -16,7 +16,6 @@ import {
   type TargetSession,
 } from '../remote/index.js';
 import type { StateFile } from '../state/index.js';
-import { readValidatedDefinitions } from './load-definitions.js';
 
 export interface RunFlags extends TargetFlags {
   config?: string;
@@ -27,7 +26,7 @@ export interface RunFlags extends TargetFlags {
 export interface LoadedRun {
   project: ProjectOptions;
   target: ResolvedTarget;
-  definitions: LoadedDefinition[];
+  definitions: CheckedDefinition[];
   warnings: number;
 }
 
@@ -35,10 +34,11 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  const read = await readValidatedDefinitions({
+  const read = await checkDefinitions([], {
     cwd,
     defaultDir,
-    options: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    keepDefinitions: true,
   });
   const diagnostics = read.diagnostics;
   const counts = countDiagnostics(diagnostics);
@@ -76,9 +76,7 @@ export async function openRun(
   });
   try {
     const only = buildOnlyFilter(options.only);
-    const selected = only
-      ? loaded.definitions.filter((d) => only(identifierOf(d), d.file))
-      : loaded.definitions;
+    const selected = only ? loaded.definitions.filter((d) => only(d.identifier, d.file)) : loaded.definitions;
     const { desired, diagnostics } = buildDesired(
       selected,
       session.groups(referencedGroups(selected)),
@@ -142,10 +140,6 @@ export async function planRun(input: {
 export function stateIdentity(session: TargetSession): { target: string; baseUrl: string } {
   const { target } = session;
   return { target: target.name, baseUrl: target.kind === 'local' ? 'embedded:local' : session.baseUrl };
-}
-
-function identifierOf(definition: LoadedDefinition): string {
-  return (definition.value as { triggers: [{ identifier: string }] }).triggers[0].identifier;
 }
 
 function filterState(state: StateFile, keep: ReadonlySet<string>): StateFile {

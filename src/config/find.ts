@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-
-export const CONFIG_FILE_NAMES = ['wfsync.config.yaml', 'wfsync.config.yml'] as const;
+import { CONFIG_FILE_NAMES } from '../definitions/include-file.js';
 
 /** Walk up from `cwd` to the filesystem root; the first wfsync.config.yaml found wins. */
 export function findConfigFile(cwd: string): string | undefined {

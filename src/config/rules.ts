@@ -2,8 +2,8 @@ import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { joinPointer } from '../diagnostic.js';
 import type { WfsyncConfig } from '../generated/config.js';
+import { suggestName } from '../text.js';
 import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
-import { suggestName } from '../validate/schema-suggest.js';
 
 /** Checks the schema cannot express: rule codes that do not exist. Pure. */
 export function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic[] {

@@ -6,9 +6,8 @@
 
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_FILE_NAMES } from '../config/find.js';
-import { suggestName } from '../validate/schema-suggest.js';
-import { normalizeIncludeText } from './include-references.js';
+import { suggestName } from '../text.js';
+import { type IncludeStyle, normalizeIncludeText } from './include-references.js';
 import { formatBytes } from './limits.js';
 import { readCapped } from './read-capped.js';
 import { decodeUtf8 } from './utf8.js';
@@ -31,12 +30,6 @@ export type IncludeRead =
   | { ok: true; absolute: string; text: string; style: IncludeStyle }
   | { ok: false; code: IncludeProblemCode; message: string };
 
-/** How an included file is written, so that `pull` writes it back the same way. */
-export interface IncludeStyle {
-  bom: boolean;
-  crlf: boolean;
-}
-
 export interface IncludeRequest {
   /** The path as written in the definition. */
   written: string;
@@ -52,6 +45,9 @@ const ROOT_NAMES: Record<IncludeRoot['kind'], string> = {
   git: 'the git repository',
   definition: "the definition's directory (no wfsync.config.yaml or .git above it)",
 };
+
+/** The names the project's config file may have (config/find.ts): one marks the project root includes stay in. */
+export const CONFIG_FILE_NAMES = ['wfsync.config.yaml', 'wfsync.config.yml'] as const;
 
 /**
  * The project an included file must stay in: the nearest directory above the definition that holds

@@ -5,8 +5,13 @@
  */
 import { joinPointer, splitPointer } from '../diagnostic.js';
 import { isRecord } from '../json.js';
-import type { IncludeStyle } from './include-file.js';
 import type { LoadedDefinition } from './types.js';
+
+/** How an included file is written, so that `pull` writes it back the same way. */
+export interface IncludeStyle {
+  bom: boolean;
+  crlf: boolean;
+}
 
 /** The template fields that may hold a reference. */
 export const INCLUDE_FIELDS = ['content', 'subject', 'title'] as const;

@@ -18,7 +18,7 @@ import {
 import { DEFAULT_LOAD_LIMITS } from './limits.js';
 import type { ParseResult } from './types.js';
 
-export { findIncludeRoot, type IncludeRoot, type IncludeStyle } from './include-file.js';
+export { findIncludeRoot, type IncludeRoot } from './include-file.js';
 export {
   type DefinitionWithIncludes,
   fileReference,
@@ -27,6 +27,7 @@ export {
   formatIncludeText,
   INCLUDE_FIELDS,
   type IncludeReference,
+  type IncludeStyle,
   includeAt,
   includesOf,
   normalizeIncludeText,

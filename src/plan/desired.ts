@@ -1,18 +1,17 @@
 /** PURE: valid definitions → what will be sent to one target (group references resolved), and `--only`. */
 import picomatch from 'picomatch';
-import type { LoadedDefinition } from '../definitions/types.js';
+import type { CheckedDefinition } from '../check/check-definitions.js';
 import type { Diagnostic } from '../diagnostic.js';
-import type { WorkflowDefinition } from '../generated/workflow.js';
 import { buildCreateBody, type TargetGroups } from './create-body.js';
 import type { CreateWorkflowBody, DesiredWorkflow } from './types.js';
 
 const GROUP_REFERENCE = /^group:(.+)$/;
 
 /** Every `group:<name>` the definitions reference. */
-export function referencedGroups(definitions: readonly LoadedDefinition[]): string[] {
+export function referencedGroups(definitions: readonly CheckedDefinition[]): string[] {
   const names = new Set<string>();
   for (const d of definitions) {
-    const id = (d.value as WorkflowDefinition).notificationGroupId;
+    const id = d.workflow.notificationGroupId;
     const match = id === undefined ? null : GROUP_REFERENCE.exec(id);
     if (match?.[1]) names.add(match[1]);
   }
@@ -25,14 +24,14 @@ export function referencedGroups(definitions: readonly LoadedDefinition[]): stri
  * passed in so this stays pure.
  */
 export function buildDesired(
-  definitions: readonly LoadedDefinition[],
+  definitions: readonly CheckedDefinition[],
   groups: TargetGroups,
   hash: (body: CreateWorkflowBody) => string,
 ): { desired: DesiredWorkflow[]; diagnostics: Diagnostic[] } {
   const desired: DesiredWorkflow[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const d of definitions) {
-    const definition = d.value as WorkflowDefinition;
+    const definition = d.workflow;
     const built = buildCreateBody(definition, groups);
     if ('problem' in built) {
       // A missing group is the workflow's problem as a whole: point at its name rather than underline every line.
@@ -49,7 +48,7 @@ export function buildDesired(
       continue;
     }
     desired.push({
-      identifier: definition.triggers[0].identifier,
+      identifier: d.identifier,
       file: d.file,
       definition,
       body: built.body,

@@ -20,7 +20,7 @@ export function buildValidation(input: ValidationInput): Diagnostic[] {
 /**
  * What each definition alone can tell: the schema, then the per-file rules where the schema passed. Each file's
  * findings depend on that file only, so the definitions may be split into groups and the results concatenated
- * (worker threads do that); sorting the concatenation gives buildValidation's order. Pure; sorted.
+ * (check/ checks each file on its own); sorting the concatenation gives buildValidation's order. Pure; sorted.
  */
 export function buildFileValidation({ definitions, options }: ValidationInput): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];

@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { joinPointer, splitPointer } from '../diagnostic.js';
+import { suggestName } from '../text.js';
 import {
   boundsText,
   type DocumentKind,
@@ -15,7 +16,6 @@ import {
   typeHint,
   typeNames,
 } from './schema-messages.js';
-import { suggestName } from './schema-suggest.js';
 import { isServerManagedField, serverManagedHint } from './server-managed.js';
 
 export interface SchemaMessage {

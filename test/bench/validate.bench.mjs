@@ -1,7 +1,7 @@
-// npm run bench:validate — wfsync validate (as by default, the other way — worker threads on or off — and warm with
-// --cache) vs ajv-cli vs the floor (yaml.parse + compiled ajv, no positions/rules), on 1,000 and 10,000 synthetic
-// definitions that must all be valid without a warning; then `wfsync --version` vs `node -e 0`. Prints files/s, peak
-// RSS, ratios.
+// npm run bench:validate — wfsync validate (cold, and warm with --cache) vs ajv-cli vs the floor (yaml.parse +
+// compiled ajv, no positions/rules), on 1,000 and 10,000 synthetic definitions (BENCH_FILES=2000,5000 for other
+// counts) that must all be valid without a warning; then `wfsync --version` vs `node -e 0`. Prints files/s, peak RSS,
+// ratios. BENCH_RUNS rounds (default 3), best of them.
 // Goals (issue 2): wfsync ≥ ajv-cli speed, ≤ 1.5× the floor, 10,000 files < 3 s, --version ≤ 2× node -e 0.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +16,12 @@ const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
 const floor = join(root, 'test/bench/floor-validate.mjs');
 const schema = join(root, 'schemas/workflow.schema.json');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const counts = (process.env.BENCH_FILES ?? '1000,10000').split(',').map(Number);
 
 /** One timed `wfsync validate --format json`; the run fails unless wfsync found nothing at all to report. */
-function runWfsync(workflows, cwd, env, extra = []) {
+function runWfsync(workflows, cwd, extra = []) {
   const run = measure(process.execPath, [wfsync, 'validate', workflows, '--format', 'json', ...extra], {
     cwd,
-    // The defaults unless a row says otherwise, whatever this shell has set.
-    env: { ...process.env, WFSYNC_WORKERS: '', WFSYNC_WORKERS_MIN_FILES: '', ...env },
   });
   let diagnostics;
   try {
@@ -39,32 +38,21 @@ function runWfsync(workflows, cwd, env, extra = []) {
   return run;
 }
 
-/** Whether wfsync, left to its defaults, checks these files with worker threads: as its --verbose line says. */
-function usesWorkersByDefault(workflows, cwd) {
-  const { stderr } = runWfsync(workflows, cwd, {}, ['--verbose']);
-  const line = /^wfsync: checked .* on the main thread(?: and (\d+) worker threads?)?$/m.exec(stderr);
-  if (!line) throw new Error(`wfsync --verbose did not say which threads checked the files:\n${stderr}`);
-  return line[1] !== undefined;
-}
-
 const rows = [['files', 'tool', 'wall ms', 'files/s', 'peak RSS MB', 'vs floor', 'vs ajv-cli']];
-for (const count of [1_000, 10_000]) {
+for (const count of counts) {
   const dir = mkdtempSync(join(tmpdir(), 'wfsync-bench-validate-'));
   const workflows = join(dir, 'workflows');
   mkdirSync(workflows);
   for (let i = 0; i < count; i++) writeFileSync(join(workflows, `wf-${i}.yaml`), syntheticDefinition(i));
 
-  const byDefault = usesWorkersByDefault(workflows, dir); // worker threads on, by default
   // Warm: the cache already holds every file (filled here, untouched by the timed runs), as in a repeated local run.
   const cache = ['--cache', '--cache-location', join(dir, 'validate-cache.json')];
-  runWfsync(workflows, dir, {}, cache);
+  runWfsync(workflows, dir, cache);
   // Interleaved rounds (each tool once per round, best of the rounds): a burst of load on a shared machine then
   // hurts every tool's round alike instead of all runs of one tool.
-  const [ours, other, warm, ajv, bare] = bestInterleaved(runs, [
-    () => runWfsync(workflows, dir, {}),
-    // The other choice than the default for this many files: what worker threads bring, or would cost.
-    () => runWfsync(workflows, dir, byDefault ? { WFSYNC_WORKERS: '0' } : { WFSYNC_WORKERS_MIN_FILES: '1' }),
-    () => runWfsync(workflows, dir, {}, cache),
+  const [ours, warm, ajv, bare] = bestInterleaved(runs, [
+    () => runWfsync(workflows, dir),
+    () => runWfsync(workflows, dir, cache),
     () => {
       const args = [
         'validate',
@@ -87,8 +75,7 @@ for (const count of [1_000, 10_000]) {
   ]);
 
   for (const [name, r] of [
-    [`wfsync validate (${byDefault ? 'with workers' : 'one thread'}, default)`, ours],
-    [`wfsync validate (${byDefault ? 'one thread' : 'with workers'})`, other],
+    ['wfsync validate', ours],
     ['wfsync validate --cache (warm)', warm],
     ['ajv-cli validate', ajv],
     ['floor (yaml.parse+ajv)', bare],

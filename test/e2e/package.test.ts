@@ -84,7 +84,6 @@ describe('the npm package', () => {
       'README.md',
       'bin/wfsync.js',
       'dist/cli.js',
-      'dist/worker.js',
       'schemas/workflow.schema.json',
       'schemas/config.schema.json',
     ])

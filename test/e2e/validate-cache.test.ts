@@ -39,37 +39,32 @@ function mixedProject(extra: Record<string, string> = {}): string {
 
 const FILES = 43;
 const CACHE = '.wfsync/cache/validate.json';
-const SINGLE = { WFSYNC_WORKERS: '0' };
-const WORKERS = { WFSYNC_WORKERS: '2', WFSYNC_WORKERS_MIN_FILES: '1' };
 const checked = (on: string) => `wfsync: checked ${FILES} files on ${on}\n`;
 const cacheLine = (unchanged: number, note = CACHE) =>
   `wfsync: cache: ${unchanged} of ${FILES} files unchanged (${note})\n`;
 
 /** `wfsync validate --cache --verbose`: its stderr's cache line, and the rest. */
-async function cached(cwd: string, args: string[] = [], env: Record<string, string> = SINGLE) {
-  return runCli(['validate', '--cache', '--verbose', ...args], { cwd, env });
+async function cached(cwd: string, args: string[] = []) {
+  return runCli(['validate', '--cache', '--verbose', ...args], { cwd });
 }
 
 describe('wfsync validate --cache (the built CLI)', () => {
-  it('gives byte-identical output cold and warm, in every format, with and without workers', async () => {
+  it('gives byte-identical output cold and warm, in every format', async () => {
     const cwd = mixedProject();
     for (const format of ['human', 'json', 'github', 'junit', 'sarif']) {
       const args = ['--format', format];
-      const reference = await runCli(['validate', ...args], { cwd, env: SINGLE });
+      const reference = await runCli(['validate', ...args], { cwd });
       expect(reference.status).toBe(3);
-      for (const env of [SINGLE, WORKERS]) {
-        rmSync(join(cwd, '.wfsync'), { recursive: true, force: true });
-        const cold = await cached(cwd, args, env);
-        const warm = await cached(cwd, args, env);
-        for (const run of [cold, warm]) {
-          expect(run.stdout, `${format} ${env.WFSYNC_WORKERS}`).toBe(reference.stdout);
-          expect(run.status).toBe(3);
-        }
-        const on = env === WORKERS ? 'the main thread and 2 worker threads' : 'the main thread';
-        expect(cold.stderr).toBe(checked(on) + cacheLine(0));
-        // Warm, one file is left to check (its reference does not resolve): no worker is worth starting for it.
-        expect(warm.stderr).toBe(checked('the main thread') + cacheLine(FILES - 1));
+      rmSync(join(cwd, '.wfsync'), { recursive: true, force: true });
+      const cold = await cached(cwd, args);
+      const warm = await cached(cwd, args);
+      for (const run of [cold, warm]) {
+        expect(run.stdout, format).toBe(reference.stdout);
+        expect(run.status).toBe(3);
       }
+      expect(cold.stderr).toBe(checked('the main thread') + cacheLine(0));
+      // Warm, one file is left to check (its reference does not resolve).
+      expect(warm.stderr).toBe(checked('the main thread') + cacheLine(FILES - 1));
     }
   });
 
@@ -108,10 +103,7 @@ describe('wfsync validate --cache (the built CLI)', () => {
     expect((await cached(cwd)).stderr).toBe(checked('the main thread') + cacheLine(FILES - 1));
 
     // Run from a subdirectory, the project's cache is found, and its files are named as seen from there.
-    const sub = await runCli(['validate', '--cache', '--verbose', '.'], {
-      cwd: join(cwd, 'workflows'),
-      env: SINGLE,
-    });
+    const sub = await runCli(['validate', '--cache', '--verbose', '.'], { cwd: join(cwd, 'workflows') });
     expect(sub.stderr).toBe(checked('the main thread') + cacheLine(0, `../${CACHE}`));
     expect(existsSync(join(cwd, 'workflows/.wfsync'))).toBe(false);
   });

@@ -19,7 +19,7 @@ async function packagesLoaded(files: Record<string, string>): Promise<string[]> 
   writeFileSync(join(cwd, 'hook.cjs'), HOOK);
   const run = await runCli(['validate', 'workflows', '--format', 'json'], {
     cwd,
-    env: { NODE_OPTIONS: `--require ${JSON.stringify(join(cwd, 'hook.cjs'))}`, WFSYNC_WORKERS: '0' },
+    env: { NODE_OPTIONS: `--require ${JSON.stringify(join(cwd, 'hook.cjs'))}` },
   });
   const line = /loaded: (.*)\n/.exec(run.stderr);
   expect(line, run.stderr).not.toBeNull();

@@ -39,26 +39,6 @@ const LAYERS = [
   'cli',
 ];
 
-/**
- * Violations left today that other branches of issue 16 remove (remote/ in fewer files, one definitions pipeline,
- * no worker pool): delete each entry as its branch lands. An entry that no longer occurs fails the test too.
- */
-const KNOWN = [
-  'circle: definitions/include-file.ts definitions/include-references.ts',
-  'circle: parallel/check-file.ts parallel/parse-file.ts',
-  'cli/commands/validate.ts imports parallel/read-and-validate.ts',
-  'cli/commands/validate.ts imports parallel/settings.ts',
-  'definitions/include-file.ts imports config/find.ts',
-  'definitions/include-file.ts imports validate/schema-suggest.ts',
-  'parallel/cache-check.ts is in no layer',
-  'parallel/check-file.ts is in no layer',
-  'parallel/parse-file.ts is in no layer',
-  'parallel/pool.ts is in no layer',
-  'parallel/read-and-validate.ts is in no layer',
-  'parallel/settings.ts is in no layer',
-  'parallel/worker.ts is in no layer',
-];
-
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -129,7 +109,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 }
 
 describe('imports between files of src/', () => {
-  it('form no circle and never go to a higher folder (LAYERS), but for the KNOWN leftovers', () => {
+  it('form no circle and never go to a higher folder (LAYERS)', () => {
     const graph = importGraph();
     const folder = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '');
     const layer = (file: string) => LAYERS.indexOf(folder(file));
@@ -142,6 +122,6 @@ describe('imports between files of src/', () => {
         if (layer(target) < 0 || layer(target) > layer(file)) found.push(`${file} imports ${target}`);
       }
     }
-    expect(found.sort()).toEqual(KNOWN);
+    expect(found.sort()).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { CONFIG_FILE_NAMES } from '../../config/find.js';
 import { DEFAULT_WORKFLOWS_DIR } from '../../config/project.js';
 import { scanDefinitionFiles } from '../../definitions/find.js';
+import { CONFIG_FILE_NAMES } from '../../definitions/include-file.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
@@ -9,13 +8,12 @@ import {
   saveValidateCache,
   type ValidateCache,
 } from '../../cache/validate-cache.js';
+import { type CheckResult, checkDefinitions } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
 import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { type DefinitionsValidation, readAndValidateDefinitions } from '../../parallel/read-and-validate.js';
-import { resolveWorkerSettings } from '../../parallel/settings.js';
 import { renderGithubStepSummary } from '../../report/github-summary.js';
 import { validateRenderers } from '../../report/validate-renderers.js';
 import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
@@ -128,8 +126,8 @@ async function runValidate(
   if (flags.listRules) return writeRuleList(ctx, rules);
   // 1. Project config (optional): workflows directory, rule severities, known notification groups.
   const project = readProject(globals, ctx.cwd);
-  // 2. Read, parse and check every file (on worker threads when there are many; with --cache, those that
-  //    changed); broken files become diagnostics, not exceptions.
+  // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
+  //    exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
   if (paths.length === 0 && !existsSync(project.workflowsDir)) {
     throw new UsageError(
@@ -148,12 +146,11 @@ async function runValidate(
         limits,
       })
     : undefined;
-  const checked = await readAndValidateDefinitions(paths, {
+  const checked = await checkDefinitions(paths, {
     cwd: ctx.cwd,
     defaultDir,
     rules: ruleOptions,
     limits,
-    ...resolveWorkerSettings(ctx.env, availableParallelism()),
     ...(cache ? { cache: { root: cache.root, stored: cache.entries } } : {}),
   });
   if (checked.files.length === 0) {
@@ -174,17 +171,16 @@ async function runValidate(
   return validateExitCode(report);
 }
 
-/** --verbose: how many files were checked on how many threads, and what --cache spared. */
+/** --verbose: how many files were checked, and what --cache spared. */
 async function writeCheckNote(
   ctx: CommandContext,
-  checked: DefinitionsValidation,
+  checked: CheckResult,
   cache: ValidateCache | undefined,
 ): Promise<void> {
-  const on =
-    checked.workers === 0
-      ? 'the main thread'
-      : `the main thread and ${plural(checked.workers, 'worker thread')}`;
-  await writeOutput(ctx.stderr, `wfsync: checked ${plural(checked.files.length, 'file')} on ${on}\n`);
+  await writeOutput(
+    ctx.stderr,
+    `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread\n`,
+  );
   if (cache && checked.cache) {
     await writeOutput(
       ctx.stderr,

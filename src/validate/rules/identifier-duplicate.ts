@@ -19,7 +19,7 @@ export interface ProjectFinding {
 
 /**
  * The identifier this rule compares: `triggers[0].identifier` of any parsed value, valid or not. Also how validate's
- * per-file outcomes pick the files worth a second look (parallel/check-file.ts).
+ * per-file outcomes pick the files worth a second look (check/check-definitions.ts).
  */
 export function identifierOf(value: unknown): string | undefined {
   if (!isRecord(value) || !Array.isArray(value.triggers)) return undefined;

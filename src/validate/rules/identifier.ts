@@ -1,16 +1,11 @@
 import { slugifyV1, slugifyV2 } from '../../derive/index.js';
 import { triggerOf } from './derived.js';
+import { identifierOf } from './identifier-duplicate.js';
 import type { Rule } from './types.js';
 import { quote } from './walk.js';
-import type { WorkflowDefinition } from './workflow.js';
 
 const IDENTIFIER_FORMAT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const IDENTIFIER_POINTER = '/triggers/0/identifier';
-
-function identifierOf(workflow: WorkflowDefinition): string | undefined {
-  const identifier = workflow.triggers?.[0]?.identifier;
-  return typeof identifier === 'string' ? identifier : undefined;
-}
 
 /** A name that slugs to `identifier` on both server generations, if the plain spelling does. */
 function nameFor(identifier: string): string | undefined {

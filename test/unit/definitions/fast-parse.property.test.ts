@@ -43,7 +43,7 @@ function agreesWithReference(text: string): boolean {
     );
   }
   expect(fast.text).toBe(reference.definition?.text);
-  // Exact through JSON, as a worker sends it to the main thread (parallel/parse-file.ts).
+  // Exact through JSON: the value is plain data.
   if (!sameValue(JSON.parse(JSON.stringify(fast.value)), fast.value)) {
     expect.fail(`the value changes through JSON for ${JSON.stringify(text)}: ${JSON.stringify(fast.value)}`);
   }

@@ -3,11 +3,10 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashBody } from '../../../src/cache/hash.js';
+import { checkDefinitions } from '../../../src/check/check-definitions.js';
 import { fitsInFile, formatIncludeText, normalizeIncludeText } from '../../../src/definitions/includes.js';
-import { resolveLoadLimits } from '../../../src/definitions/limits.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { validateWorkflowDefinition } from '../../../src/generated/validators.js';
-import { checkDefinitionFile } from '../../../src/parallel/check-file.js';
 import { buildDesired } from '../../../src/plan/desired.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
@@ -80,9 +79,12 @@ describe('rules and plans see the included text', () => {
 
   it('an edit to the included file alone changes the create body and its hash', async () => {
     const cwd = await project();
-    const before = buildDesired((await readWorkflows(cwd)).definitions, GROUPS, hashBody);
+    const checked = async () =>
+      (await checkDefinitions([], { cwd, defaultDir: 'workflows', rules: {}, keepDefinitions: true }))
+        .definitions;
+    const before = buildDesired(await checked(), GROUPS, hashBody);
     await appendFile(path.join(cwd, 'workflows/emails/order-shipped.html'), '<p>Thanks!</p>\n');
-    const after = buildDesired((await readWorkflows(cwd)).definitions, GROUPS, hashBody);
+    const after = buildDesired(await checked(), GROUPS, hashBody);
     expect(before.diagnostics).toEqual([]);
     const [was] = before.desired;
     const [now] = after.desired;
@@ -93,22 +95,18 @@ describe('rules and plans see the included text', () => {
     expect(email(was!.body).subject).toBe('Your order {{orderNumber}} has shipped');
   });
 
-  it('the worker-thread check of one file reports the same as the main thread', async () => {
+  it('the check reports a reference that does not resolve as the read does, with the text to frame it', async () => {
     const cwd = await tempDir();
     await write(cwd, {
       '.git/HEAD': '',
       'workflows/welcome.yaml': emailWithContent('{ file: ./welcom.html }'),
       'workflows/welcome.html': 'Hi',
     });
-    const outcome = checkDefinitionFile('workflows/welcome.yaml', {
-      cwd,
-      limits: resolveLoadLimits(),
-      rules: {},
-    });
+    const outcome = await checkDefinitions([], { cwd, defaultDir: 'workflows', rules: {} });
     const read = await readWorkflows(cwd);
     expect(outcome.diagnostics).toEqual(read.diagnostics);
     expect(outcome.diagnostics.map((d) => d.code)).toEqual(['include-not-found']);
-    expect(outcome.text).toBe(read.sources.get('workflows/welcome.yaml'));
+    expect(outcome.sources.get('workflows/welcome.yaml')).toBe(read.sources.get('workflows/welcome.yaml'));
   });
 });
 

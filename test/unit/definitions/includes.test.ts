@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { includesOf, readDefinitionIncludes } from '../../../src/definitions/includes.js';
-import { readDefinitionFile, readDefinitions } from '../../../src/definitions/read.js';
+import { readDefinition, readDefinitions } from '../../../src/definitions/read.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { parseText, useTempDir } from './helpers.js';
 import { emailWithContent, readWorkflows, useIncludesProject, write } from './includes-helpers.js';
@@ -301,7 +301,7 @@ describe('a reference that cannot be resolved', () => {
         '',
       ].join('\n'),
     });
-    const read = readDefinitionFile(path.join(cwd, 'workflows/two.yaml'), 'workflows/two.yaml', {
+    const read = readDefinition(path.join(cwd, 'workflows/two.yaml'), 'workflows/two.yaml', {
       maxBytes: 1024,
       maxDepth: 64,
       maxAliasCount: 100,

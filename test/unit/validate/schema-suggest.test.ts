@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { suggestName, typoDistance } from '../../../src/validate/schema-suggest.js';
+import { suggestName, typoDistance } from '../../../src/text.js';
 
 describe('typoDistance', () => {
   test.each([

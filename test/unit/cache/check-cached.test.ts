@@ -2,14 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryKey } from '../../../src/cache/check-cached.js';
 import { hashContent } from '../../../src/cache/hash.js';
 import { parseStoredCache, serializeCache } from '../../../src/cache/store.js';
+import { type CheckResult, checkDefinitions } from '../../../src/check/check-definitions.js';
 import type { LoadLimits } from '../../../src/definitions/limits.js';
-import { entryKey } from '../../../src/parallel/cache-check.js';
-import {
-  type DefinitionsValidation,
-  readAndValidateDefinitions,
-} from '../../../src/parallel/read-and-validate.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
 import { VALID } from '../../fixtures/workflow-texts.js';
 
@@ -72,25 +69,23 @@ function write(dir: string, files: Record<string, string | Uint8Array>): void {
 }
 
 interface Run {
-  result: DefinitionsValidation;
+  result: CheckResult;
   /** The cache as the next run reads it (through the file format). */
   stored: Map<string, unknown>;
   unchanged: number;
   changed: boolean;
 }
 
-/** One `validate --cache` run from `cwd` (root: `root`), on the main thread, with the entries a previous run stored. */
+/** One `validate --cache` run from `cwd` (root: `root`), with the entries a previous run stored. */
 async function cachedRun(
   cwd: string,
   stored: Map<string, unknown>,
   options: { root?: string; defaultDir?: string; paths?: string[]; limits?: Partial<LoadLimits> } = {},
 ): Promise<Run> {
-  const result = await readAndValidateDefinitions(options.paths ?? [], {
+  const result = await checkDefinitions(options.paths ?? [], {
     cwd,
     defaultDir: options.defaultDir ?? 'workflows',
     rules: RULES,
-    workers: 0,
-    minFiles: 1,
     ...(options.limits ? { limits: options.limits } : {}),
     cache: { root: options.root ?? cwd, stored },
   });
@@ -100,22 +95,20 @@ async function cachedRun(
 }
 
 async function plainRun(cwd: string, options: { defaultDir?: string; limits?: Partial<LoadLimits> } = {}) {
-  return readAndValidateDefinitions([], {
+  return checkDefinitions([], {
     cwd,
     defaultDir: options.defaultDir ?? 'workflows',
     rules: RULES,
-    workers: 0,
-    minFiles: 1,
     ...(options.limits ? { limits: options.limits } : {}),
   });
 }
 
 /** The whole report a renderer gets: files, diagnostics, and the texts of framed files. */
-function report(result: DefinitionsValidation) {
+function report(result: CheckResult) {
   return { files: result.files, diagnostics: result.diagnostics, sources: new Map(result.sources) };
 }
 
-describe('readAndValidateDefinitions with a cache', () => {
+describe('checkDefinitions with a cache', () => {
   it('cold and warm, gives exactly the report of a run without the cache', async () => {
     const cwd = project(PROJECT);
     const plain = await plainRun(cwd);
