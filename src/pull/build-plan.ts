@@ -3,8 +3,9 @@
  * text, the files its text references get, the body state records the hash of, and the notes the output adds; or
  * why it cannot be pulled. Pure: the disk is seen only through the `PullFiles` view the caller passes.
  */
+
+import type { CheckedDefinition } from '../check/check-definitions.js';
 import { formatIncludeText, includesOf, replaceIncludes } from '../definitions/include-references.js';
-import type { LoadedDefinition } from '../definitions/types.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
@@ -21,7 +22,7 @@ import { mergePulledDefinition, type PullMergeResult } from './merge.js';
 /** What the plan asks of the disk, answered by the caller (paths are absolute). */
 export interface PullFiles {
   /** The file a workflow goes to: its definition's, when it has one; else `<identifier>.yaml` where new files go. */
-  pathOf(identifier: string, known: LoadedDefinition | undefined): string;
+  pathOf(identifier: string, known: CheckedDefinition | undefined): string;
   /** `relative`, as a file reference writes it, next to the definition at `path`. */
   beside(path: string, relative: string): string;
   exists(path: string): boolean;
@@ -40,7 +41,7 @@ export interface PullPlanInput {
   /** Each workflow asked for (id or identifier), with what the service returned for it. */
   fetched: ReadonlyArray<{ requested: string; workflow: WorkflowResponse | undefined }>;
   /** The loaded definitions: the file each identifier lives in, and the included files they share. */
-  definitions: readonly LoadedDefinition[];
+  definitions: readonly CheckedDefinition[];
   groups: TargetGroups;
   files: PullFiles;
   /** Replace a file at the destination that holds another workflow. */
@@ -88,9 +89,7 @@ export interface PulledWorkflow {
 const NEW_FILE_STYLE = { bom: false, crlf: false };
 
 export function buildPullPlan(input: PullPlanInput): PullPlan {
-  const known = new Map(
-    input.definitions.map((d) => [(d.value as WorkflowDefinition).triggers[0].identifier, d]),
-  );
+  const known = new Map(input.definitions.map((d) => [d.identifier, d]));
   const items = input.fetched.map(({ requested, workflow }): PullItem => {
     if (!workflow) return { requested, failed: `not found on target "${input.target}"` };
     return buildPulledWorkflow(input, requested, workflow, known);
@@ -102,7 +101,7 @@ function buildPulledWorkflow(
   input: PullPlanInput,
   requested: string,
   actual: WorkflowResponse,
-  known: ReadonlyMap<string, LoadedDefinition>,
+  known: ReadonlyMap<string, CheckedDefinition>,
 ): PullItem {
   const { files, groups } = input;
   const pulled = buildDefinitionFromRemote(actual, { groups });
@@ -163,7 +162,7 @@ function buildIncludes(
   input: PullPlanInput,
   pulled: Json,
   path: string,
-  known: LoadedDefinition | undefined,
+  known: CheckedDefinition | undefined,
 ): Includes {
   const { files, splitContent } = input;
   const own = known ? includesOf(known) : [];
@@ -202,11 +201,11 @@ function buildIncludes(
  */
 function mergeInto(
   current: string,
-  existing: LoadedDefinition,
+  existing: CheckedDefinition,
   actual: WorkflowResponse,
   pulled: { target: WorkflowDefinition; fresh: string; groups: TargetGroups },
 ): PullMergeResult {
-  const resolved = resolveGroup((existing.value as WorkflowDefinition).notificationGroupId, pulled.groups);
+  const resolved = resolveGroup(existing.workflow.notificationGroupId, pulled.groups);
   const serviceGroupId = readRemote(actual as unknown as Json, 'notificationGroupId', WORKFLOW_SHAPE);
   return mergePulledDefinition(current, pulled.target, {
     freshText: pulled.fresh,

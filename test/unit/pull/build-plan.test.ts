@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CheckedDefinition } from '../../../src/check/check-definitions.js';
 import type { DefinitionWithIncludes } from '../../../src/definitions/include-references.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
-import type { LoadedDefinition } from '../../../src/definitions/types.js';
 import { WfsyncError } from '../../../src/errors.js';
 import { ExitCode } from '../../../src/exit-codes.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
@@ -26,10 +26,11 @@ function disk(files: Record<string, string>, dir?: string): PullFiles {
   };
 }
 
-function loaded(file: string, text: string): LoadedDefinition {
+function loaded(file: string, text: string): CheckedDefinition {
   const parsed = parseDefinition(file, new TextEncoder().encode(text));
   if (!parsed.definition) throw new Error(`${file} does not parse`);
-  return parsed.definition;
+  const workflow = parsed.definition.value as WorkflowDefinition;
+  return { ...parsed.definition, workflow, identifier: workflow.triggers[0].identifier };
 }
 
 const DEF = definition();
@@ -159,9 +160,10 @@ describe('buildPullPlan', () => {
   it('text kept in a file goes back to that file, in its own style; the definition keeps the reference', () => {
     const file = 'workflows/order-shipped.yaml';
     const text = FRESH.replace('content: Order {{orderId}} shipped', 'content: { file: ./inbox.txt }');
-    const known: DefinitionWithIncludes = {
+    const known: CheckedDefinition & DefinitionWithIncludes = {
       ...loaded(file, text),
       value: DEF,
+      workflow: DEF,
       includes: [
         {
           pointer: '/steps/0/template/content',
