@@ -1,12 +1,10 @@
 import pLimit from 'p-limit';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
-import type { ServiceClient } from '../remote/index.js';
+import { guarded, messageOf, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
 import { type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
-import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
-import { messageOf } from './remote-failure.js';
 import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
 import type { ApplyStore } from './store.js';
 
@@ -38,7 +36,7 @@ const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
-  const emit = guardedEmitter(input.onEvent);
+  const emit = guarded(input.onEvent);
   const now = input.now ?? (() => new Date());
   const desired = new Map(input.desired.map((d) => [d.identifier, d]));
   const initial = store.snapshot;

@@ -1,6 +1,5 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
-import { RemoteError } from '../remote/index.js';
-import { messageOf } from './remote-failure.js';
+import { messageOf, RemoteError } from '../remote/index.js';
 import type { SyncItemResult } from './result.js';
 
 /** Why no further create may start. */

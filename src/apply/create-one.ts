@@ -3,6 +3,7 @@ import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
 import {
   type CreateResult,
   commandEndingKind,
+  messageOf,
   runForWorkflow,
   type ServiceClient,
   type WorkflowResponse,
@@ -10,7 +11,6 @@ import {
 import { describeCreateFailure, type StopReason } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
-import { messageOf } from './remote-failure.js';
 import type { SyncItemResult } from './result.js';
 import type { ApplyStore } from './store.js';
 

@@ -1,12 +1,12 @@
 import {
   endsCommand,
+  guarded,
   RemoteError,
   runForWorkflow,
   type ServiceClient,
   type WorkflowResponse,
 } from '../remote/index.js';
 import type { PendingCreate } from '../state/types.js';
-import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
 import { lookupIdentifiersFor } from './idempotency.js';
 import type { ApplyStore } from './store.js';
@@ -34,7 +34,7 @@ export interface ReconcileReport {
  */
 export async function reconcilePending(input: ReconcileInput): Promise<ReconcileReport> {
   const { client, store } = input;
-  const emit = guardedEmitter(input.onEvent);
+  const emit = guarded(input.onEvent);
   const now = input.now ?? (() => new Date());
   const { pending } = store.snapshot;
   // In identifier order (each entry's key is its identifier: the state file is refused otherwise).

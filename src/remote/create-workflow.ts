@@ -1,6 +1,6 @@
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
-import { RemoteError } from './errors.js';
+import { messageOf, RemoteError } from './errors.js';
 import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
 import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
 import { workflowPath, workflowsPath } from './transport.js';
@@ -161,8 +161,7 @@ function outcomeUnknown(
 
 /** What ended the create while `pending` may have created the workflow. */
 function describeStop(error: unknown, pending: Problem): string {
-  if (!(error instanceof RemoteError))
-    return `${pending.detail}; ${(error as Error).message ?? String(error)}`;
+  if (!(error instanceof RemoteError)) return `${pending.detail}; ${messageOf(error)}`;
   if (error.kind === 'cancelled') return `${pending.detail}; then the command was cancelled`;
   if (error.kind === 'deadline') return `${pending.detail}; then the command's deadline passed`;
   // The POST itself gave up (e.g. still 409): its own detail says it all.

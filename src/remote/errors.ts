@@ -82,6 +82,11 @@ export class RemoteError extends WfsyncError {
   }
 }
 
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * A copy of a low-level error (undici, node:net) with the secrets stripped: the original could carry request
  * details, and `--verbose` prints causes.
@@ -100,7 +105,7 @@ function sanitizeCause(cause: unknown, secrets: readonly string[]): Error {
  * Failures that end the whole command rather than one workflow: a rejected key or an exhausted rate limit fail
  * every later request the same way, and a cancelled or timed-out command must stop asking.
  */
-export type CommandEndingKind = Extract<RemoteErrorKind, 'auth' | 'rate-limited' | 'cancelled' | 'deadline'>;
+type CommandEndingKind = Extract<RemoteErrorKind, 'auth' | 'rate-limited' | 'cancelled' | 'deadline'>;
 
 const COMMAND_ENDING: ReadonlySet<RemoteErrorKind> = new Set([
   'auth',
