@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
 import { guarded, messageOf, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
-import { type StopReason, skippedMessage } from './create-failure.js';
+import { AGAIN, type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
 import type { ApplyEvent } from './events.js';
 import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
@@ -67,7 +67,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
 
   emit({ type: 'phase', phase: 'create', total: creates.length });
   const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit };
-  const limit = pLimit(Number.isFinite(input.concurrency) ? Math.max(1, Math.floor(input.concurrency)) : 1);
+  const limit = pLimit(input.concurrency);
   let interrupted = false;
   await Promise.all(
     creates.map((index) =>
@@ -81,7 +81,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
             identifier: item.identifier,
             outcome: 'skipped',
             message: skippedMessage(stop),
-            next: 'run `wfsync sync` again',
+            next: AGAIN,
           };
           if (item.file !== undefined) result.file = item.file;
         } else {
@@ -169,7 +169,7 @@ async function adopt(
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
     return {
-      result: { ...result, outcome: 'failed', message, next: 'run `wfsync sync` again' },
+      result: { ...result, outcome: 'failed', message, next: AGAIN },
       stop: 'state',
     };
   }

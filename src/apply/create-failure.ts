@@ -19,7 +19,7 @@ export interface CreateFailure {
   stop?: StopReason;
 }
 
-const AGAIN = 'run `wfsync sync` again';
+export const AGAIN = 'run `wfsync sync` again';
 
 /** What a failed `createWorkflow` call means for this workflow, the journal and the rest of the run. */
 export function describeCreateFailure(error: unknown, identifier: string, file: string): CreateFailure {

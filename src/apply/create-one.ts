@@ -8,7 +8,7 @@ import {
   type ServiceClient,
   type WorkflowResponse,
 } from '../remote/index.js';
-import { describeCreateFailure, type StopReason } from './create-failure.js';
+import { AGAIN, describeCreateFailure, type StopReason } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
 import type { SyncItemResult } from './result.js';
@@ -26,8 +26,6 @@ export interface CreateOneResult {
   result: SyncItemResult;
   stop?: StopReason;
 }
-
-const AGAIN = 'run `wfsync sync` again';
 
 /**
  * One create, journaled: (1) write the pending entry, (2) POST, (3) check the identifier the service gave it,

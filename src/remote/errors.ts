@@ -18,16 +18,6 @@ const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   cancelled: ExitCode.Failure,
 };
 
-/** Kinds where running the same command again later may well succeed. */
-const RETRYABLE: ReadonlySet<RemoteErrorKind> = new Set([
-  'rate-limited',
-  'server',
-  'network',
-  'timeout',
-  'deadline',
-  'cancelled',
-]);
-
 export interface RemoteErrorInit {
   kind: RemoteErrorKind;
   method: HttpMethod;
@@ -57,8 +47,6 @@ export class RemoteError extends WfsyncError {
   readonly advice: string | undefined;
   /** The service's own messages (400/422 bodies), for the apply layer to turn into Diagnostics. */
   readonly serverMessages: readonly string[];
-  /** Whether running the command again later may succeed without changing anything. */
-  readonly retryable: boolean;
   /** The service could not be reached at all, after retries: every other request would fail the same way. */
   readonly unreachable: boolean;
 
@@ -77,7 +65,6 @@ export class RemoteError extends WfsyncError {
     this.detail = redact(init.detail, init.secrets);
     this.advice = init.advice === undefined ? undefined : redact(init.advice, init.secrets);
     this.serverMessages = (init.serverMessages ?? []).map((m) => redact(m, init.secrets));
-    this.retryable = RETRYABLE.has(init.kind);
     this.unreachable = init.unreachable === true;
   }
 }
@@ -105,19 +92,10 @@ function sanitizeCause(cause: unknown, secrets: readonly string[]): Error {
  * Failures that end the whole command rather than one workflow: a rejected key or an exhausted rate limit fail
  * every later request the same way, and a cancelled or timed-out command must stop asking.
  */
-type CommandEndingKind = Extract<RemoteErrorKind, 'auth' | 'rate-limited' | 'cancelled' | 'deadline'>;
+const COMMAND_ENDING = ['auth', 'rate-limited', 'cancelled', 'deadline'] as const satisfies RemoteErrorKind[];
 
-const COMMAND_ENDING: ReadonlySet<RemoteErrorKind> = new Set([
-  'auth',
-  'rate-limited',
-  'cancelled',
-  'deadline',
-]);
-
-export function commandEndingKind(error: unknown): CommandEndingKind | undefined {
-  return error instanceof RemoteError && COMMAND_ENDING.has(error.kind)
-    ? (error.kind as CommandEndingKind)
-    : undefined;
+export function commandEndingKind(error: unknown): (typeof COMMAND_ENDING)[number] | undefined {
+  return error instanceof RemoteError ? COMMAND_ENDING.find((kind) => kind === error.kind) : undefined;
 }
 
 export function endsCommand(error: unknown): boolean {
