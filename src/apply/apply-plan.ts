@@ -17,7 +17,6 @@ export interface ApplyPlanInput {
   onEvent?: (event: ApplyEvent) => void;
   /** Stops STARTING creates (the rest are `skipped`); creates in flight finish and are recorded. */
   signal?: AbortSignal;
-  now?: () => Date;
 }
 
 const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
@@ -37,7 +36,7 @@ const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
   const emit = guarded(input.onEvent);
-  const now = input.now ?? (() => new Date());
+  const now = () => new Date();
   const desired = new Map(input.desired.map((d) => [d.identifier, d]));
   const initial = store.snapshot;
   const results: SyncItemResult[] = [];
@@ -182,7 +181,7 @@ async function adopt(
 
 /** Plan items sync does not act on, carried into the result as they are. */
 function reportOnly(item: PlanItem): SyncItemResult {
-  const outcome = item.action === 'error' ? 'failed' : item.action === 'create' ? 'failed' : item.action;
+  const outcome = item.action === 'error' || item.action === 'create' ? 'failed' : item.action;
   const message =
     item.action === 'error' ? (item.error ?? 'the service could not be asked') : MESSAGES[item.action];
   return {
