@@ -2,7 +2,7 @@ import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { redact } from './redact.js';
 import { summarize } from './response-body.js';
-import type { HttpMethod, RemoteErrorKind } from './types.js';
+import type { ClientOptions, HttpMethod, RemoteErrorKind } from './types.js';
 
 const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   auth: ExitCode.Auth,
@@ -106,20 +106,13 @@ export function endsCommand(error: unknown): boolean {
  * Where the user can change what a failure points at, for the "what to do" part of error messages. The client
  * does not read the config itself, so the caller says which target it serves and where its base URL came from.
  */
-export interface AdviceContext {
-  /** The target's name in wfsync.config.yaml: settings are then named `targets.<name>.<setting>`. */
-  targetName: string | undefined;
-  /** Where the base URL was set when not in wfsync.config.yaml, e.g. `--base-url` or `WFSYNC_BASE_URL`. */
-  baseUrlFrom: string | undefined;
-  /** The environment variable holding the API key. */
-  apiKeyEnv: string | undefined;
-}
+export type AdviceContext = Pick<ClientOptions, 'name' | 'baseUrlFrom' | 'apiKeyEnv'>;
 
 const CONFIG_FILE = 'wfsync.config.yaml';
 
 /** `timeouts.headersMs in wfsync.config.yaml`, or `targets.prod.timeouts.headersMs in …` when the target is known. */
 export function setting(context: AdviceContext, name: string): string {
-  const prefix = context.targetName === undefined ? '' : `targets.${context.targetName}.`;
+  const prefix = context.name === undefined ? '' : `targets.${context.name}.`;
   return `${prefix}${name} in ${CONFIG_FILE}`;
 }
 
