@@ -1,12 +1,10 @@
 import pLimit from 'p-limit';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
-import type { ServiceClient } from '../remote/index.js';
+import { guarded, messageOf, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
-import { type StopReason, skippedMessage } from './create-failure.js';
+import { AGAIN, type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
-import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
-import { messageOf } from './remote-failure.js';
 import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
 import type { ApplyStore } from './store.js';
 
@@ -19,7 +17,6 @@ export interface ApplyPlanInput {
   onEvent?: (event: ApplyEvent) => void;
   /** Stops STARTING creates (the rest are `skipped`); creates in flight finish and are recorded. */
   signal?: AbortSignal;
-  now?: () => Date;
 }
 
 const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
@@ -38,8 +35,8 @@ const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
-  const emit = guardedEmitter(input.onEvent);
-  const now = input.now ?? (() => new Date());
+  const emit = guarded(input.onEvent);
+  const now = () => new Date();
   const desired = new Map(input.desired.map((d) => [d.identifier, d]));
   const initial = store.snapshot;
   const results: SyncItemResult[] = [];
@@ -69,7 +66,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
 
   emit({ type: 'phase', phase: 'create', total: creates.length });
   const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit };
-  const limit = pLimit(Number.isFinite(input.concurrency) ? Math.max(1, Math.floor(input.concurrency)) : 1);
+  const limit = pLimit(input.concurrency);
   let interrupted = false;
   await Promise.all(
     creates.map((index) =>
@@ -83,7 +80,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
             identifier: item.identifier,
             outcome: 'skipped',
             message: skippedMessage(stop),
-            next: 'run `wfsync sync` again',
+            next: AGAIN,
           };
           if (item.file !== undefined) result.file = item.file;
         } else {
@@ -171,7 +168,7 @@ async function adopt(
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
     return {
-      result: { ...result, outcome: 'failed', message, next: 'run `wfsync sync` again' },
+      result: { ...result, outcome: 'failed', message, next: AGAIN },
       stop: 'state',
     };
   }
@@ -184,7 +181,7 @@ async function adopt(
 
 /** Plan items sync does not act on, carried into the result as they are. */
 function reportOnly(item: PlanItem): SyncItemResult {
-  const outcome = item.action === 'error' ? 'failed' : item.action === 'create' ? 'failed' : item.action;
+  const outcome = item.action === 'error' || item.action === 'create' ? 'failed' : item.action;
   const message =
     item.action === 'error' ? (item.error ?? 'the service could not be asked') : MESSAGES[item.action];
   return {

@@ -1,6 +1,5 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
-import { RemoteError } from '../remote/index.js';
-import { messageOf } from './remote-failure.js';
+import { messageOf, RemoteError } from '../remote/index.js';
 import type { SyncItemResult } from './result.js';
 
 /** Why no further create may start. */
@@ -20,7 +19,7 @@ export interface CreateFailure {
   stop?: StopReason;
 }
 
-const AGAIN = 'run `wfsync sync` again';
+export const AGAIN = 'run `wfsync sync` again';
 
 /** What a failed `createWorkflow` call means for this workflow, the journal and the rest of the run. */
 export function describeCreateFailure(error: unknown, identifier: string, file: string): CreateFailure {

@@ -3,14 +3,14 @@ import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
 import {
   type CreateResult,
   commandEndingKind,
+  messageOf,
   runForWorkflow,
   type ServiceClient,
   type WorkflowResponse,
 } from '../remote/index.js';
-import { describeCreateFailure, type StopReason } from './create-failure.js';
+import { AGAIN, describeCreateFailure, type StopReason } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
-import { messageOf } from './remote-failure.js';
 import type { SyncItemResult } from './result.js';
 import type { ApplyStore } from './store.js';
 
@@ -26,8 +26,6 @@ export interface CreateOneResult {
   result: SyncItemResult;
   stop?: StopReason;
 }
-
-const AGAIN = 'run `wfsync sync` again';
 
 /**
  * One create, journaled: (1) write the pending entry, (2) POST, (3) check the identifier the service gave it,

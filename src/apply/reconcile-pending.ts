@@ -1,12 +1,11 @@
 import {
   endsCommand,
+  findCreated,
+  guarded,
   RemoteError,
   runForWorkflow,
   type ServiceClient,
-  type WorkflowResponse,
 } from '../remote/index.js';
-import type { PendingCreate } from '../state/types.js';
-import { guardedEmitter } from './emit.js';
 import type { ApplyEvent } from './events.js';
 import { lookupIdentifiersFor } from './idempotency.js';
 import type { ApplyStore } from './store.js';
@@ -34,7 +33,7 @@ export interface ReconcileReport {
  */
 export async function reconcilePending(input: ReconcileInput): Promise<ReconcileReport> {
   const { client, store } = input;
-  const emit = guardedEmitter(input.onEvent);
+  const emit = guarded(input.onEvent);
   const now = input.now ?? (() => new Date());
   const { pending } = store.snapshot;
   // In identifier order (each entry's key is its identifier: the state file is refused otherwise).
@@ -46,9 +45,17 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
   for (const entry of entries) {
     const { identifier } = entry;
     emit({ type: 'workflow', identifier, status: 'fetching' });
-    let search: Search;
+    let search: Awaited<ReturnType<typeof findCreated>>;
     try {
-      search = await runForWorkflow(identifier, () => findCreated(client, entry));
+      // The journaled identifiers, then the declared one and those derived from the journaled name: an entry whose
+      // list is short (empty, or edited by hand) is still looked up everywhere the service may have put the workflow.
+      const candidates = new Set([
+        ...entry.lookupIdentifiers,
+        ...lookupIdentifiersFor(identifier, entry.name),
+      ]);
+      search = await runForWorkflow(identifier, () =>
+        findCreated([...candidates], entry.name, (candidate) => client.getWorkflow(candidate)),
+      );
     } catch (error) {
       if (!(error instanceof RemoteError) || endsCommand(error)) throw error;
       const message = `could not tell whether the interrupted create of ${identifier} reached the service (${error.message}); it stays in the journal and is not created again until a later run can tell`;
@@ -57,7 +64,7 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
       continue;
     }
     if (search.found !== undefined) {
-      const { workflow, foundAs } = search.found;
+      const { workflow, identifier: foundAs } = search.found;
       await store.recordWorkflow(identifier, {
         id: workflow._id,
         hash: entry.hash,
@@ -78,32 +85,4 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
     emit({ type: 'workflow', identifier, status: 'done', message: reason });
   }
   return report;
-}
-
-interface Search {
-  found?: { workflow: WorkflowResponse; foundAs: string };
-  /** Identifiers held by workflows with another name. */
-  others: string[];
-}
-
-/**
- * The journaled identifiers, then the declared one and those derived from the journaled name: an entry whose list
- * is short (empty, or edited by hand) is still looked up everywhere the service may have put the workflow.
- */
-function reconcileCandidates(entry: PendingCreate): string[] {
-  return [...new Set([...entry.lookupIdentifiers, ...lookupIdentifiersFor(entry.identifier, entry.name)])];
-}
-
-async function findCreated(client: ServiceClient, entry: PendingCreate): Promise<Search> {
-  const others: string[] = [];
-  for (const candidate of reconcileCandidates(entry)) {
-    const workflow = await client.getWorkflow(candidate);
-    if (workflow === undefined) continue;
-    // Someone else's workflow under one of our candidate identifiers is not our create.
-    if (workflow.name === entry.name) return { found: { workflow, foundAs: candidate }, others };
-    others.push(
-      `${JSON.stringify(candidate)} belongs to the workflow named ${JSON.stringify(workflow.name)}`,
-    );
-  }
-  return { others };
 }

@@ -24,7 +24,7 @@ const DEFAULTS = {
 export function createClient(options: ClientOptions): ServiceClient {
   const endpoint = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const apiKey = options.apiKey.trim();
-  const advice = { targetName: options.name, baseUrlFrom: options.baseUrlFrom, apiKeyEnv: options.apiKeyEnv };
+  const advice = { name: options.name, baseUrlFrom: options.baseUrlFrom, apiKeyEnv: options.apiKeyEnv };
   if (apiKey === '') throw new ConfigError(`no API key: ${keyName(advice)} is empty`);
   if (!/^[\x21-\x7e]+$/.test(apiKey))
     throw new ConfigError(`${keyName(advice)} contains spaces or characters an HTTP header cannot carry`);

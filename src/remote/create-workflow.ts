@@ -1,6 +1,6 @@
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
-import { RemoteError } from './errors.js';
+import { messageOf, RemoteError } from './errors.js';
 import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
 import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
 import { workflowPath, workflowsPath } from './transport.js';
@@ -29,7 +29,7 @@ export async function createWorkflow(
     },
     body: serialize(body),
   };
-  const lookups = lookupPaths(session, call, options);
+  const paths = lookupPaths(session, call, options);
   const name = isRecord(body) && typeof body.name === 'string' ? body.name : undefined;
   // Set while an attempt may have created the workflow and no lookup has ruled that out.
   let pending: Problem | undefined;
@@ -63,14 +63,14 @@ export async function createWorkflow(
         reason: problem.detail,
         ...statusOf(problem),
       });
-      const found = await lookUp(session, lookups, name);
+      const found = await lookUp(session, paths, name);
       if (found !== undefined) return { workflow: found, reconciled: true, replayed: false, attempts: sent };
       if (problem.effect === 'applied') {
         const detail = `${problem.detail}; the service answered ${problem.status} but no workflow was found afterwards`;
         throw outcomeUnknown(session, call, problem, detail);
       }
       pending = undefined;
-      const absent = `a lookup found no workflow ${lookups.map((l) => JSON.stringify(l.identifier)).join(' or ')}`;
+      const absent = `a lookup found no workflow ${[...paths.keys()].map((id) => JSON.stringify(id)).join(' or ')}`;
       if (!problem.transient) throw failure(session, call, problem, absent);
       if (attempts.failed >= session.retry.maxAttempts) {
         throw failure(
@@ -105,41 +105,53 @@ export async function createWorkflow(
   }
 }
 
-interface Lookup {
-  identifier: string;
-  path: string;
+/** The path of each identifier a lost create is looked up under, in order. */
+function lookupPaths(session: Session, call: Call, options: CreateOptions): Map<string, string> {
+  const identifiers = [options.identifier, ...(options.alternateIdentifiers ?? [])];
+  return new Map(
+    identifiers.map((identifier) => {
+      const result = workflowPath(session.endpoint, identifier);
+      if ('problem' in result) {
+        // Checked before the POST: a create we could not reconcile must not be sent at all.
+        throw callError(session, call, { kind: 'validation', detail: `cannot create: ${result.problem}` });
+      }
+      return [identifier, result.path];
+    }),
+  );
 }
 
-function lookupPaths(session: Session, call: Call, options: CreateOptions): Lookup[] {
-  const identifiers = [...new Set([options.identifier, ...(options.alternateIdentifiers ?? [])])];
-  return identifiers.map((identifier) => {
-    const result = workflowPath(session.endpoint, identifier);
-    if ('problem' in result) {
-      // Checked before the POST: a create we could not reconcile must not be sent at all.
-      throw callError(session, call, { kind: 'validation', detail: `cannot create: ${result.problem}` });
-    }
-    return { identifier, path: result.path };
-  });
-}
-
-/** The first candidate that exists and carries our name; a namesake-less match is someone else's workflow. */
 async function lookUp(
   session: Session,
-  lookups: readonly Lookup[],
+  paths: ReadonlyMap<string, string>,
   name: string | undefined,
 ): Promise<WorkflowResponse | undefined> {
+  const { found, others } = await findCreated([...paths.keys()], name, (id) =>
+    fetchWorkflow(session, paths.get(id)!),
+  );
+  if (found === undefined && others.length > 0)
+    throw new Error(`the identifier ${others.join('; ')}, so it cannot tell whether this one was created`);
+  return found?.workflow;
+}
+
+/**
+ * Whether a create that may have been lost landed: the first of `identifiers` that exists and carries `name` (any
+ * name when undefined). A match with another name is someone else's workflow: `others` says which, in words.
+ */
+export async function findCreated(
+  identifiers: readonly string[],
+  name: string | undefined,
+  get: (identifier: string) => Promise<WorkflowResponse | undefined>,
+): Promise<{ found?: { workflow: WorkflowResponse; identifier: string }; others: string[] }> {
   const others: string[] = [];
-  for (const lookup of lookups) {
-    const found = await fetchWorkflow(session, lookup.path);
-    if (found === undefined) continue;
-    if (name === undefined || found.name === name) return found;
+  for (const identifier of identifiers) {
+    const workflow = await get(identifier);
+    if (workflow === undefined) continue;
+    if (name === undefined || workflow.name === name) return { found: { workflow, identifier }, others };
     others.push(
-      `${JSON.stringify(lookup.identifier)} belongs to the workflow named ${JSON.stringify(found.name)}`,
+      `${JSON.stringify(identifier)} belongs to the workflow named ${JSON.stringify(workflow.name)}`,
     );
   }
-  if (others.length > 0)
-    throw new Error(`the identifier ${others.join('; ')}, so it cannot tell whether this one was created`);
-  return undefined;
+  return { others };
 }
 
 /** `detail` says what happened; the advice says what the user must do about it. */
@@ -161,8 +173,7 @@ function outcomeUnknown(
 
 /** What ended the create while `pending` may have created the workflow. */
 function describeStop(error: unknown, pending: Problem): string {
-  if (!(error instanceof RemoteError))
-    return `${pending.detail}; ${(error as Error).message ?? String(error)}`;
+  if (!(error instanceof RemoteError)) return `${pending.detail}; ${messageOf(error)}`;
   if (error.kind === 'cancelled') return `${pending.detail}; then the command was cancelled`;
   if (error.kind === 'deadline') return `${pending.detail}; then the command's deadline passed`;
   // The POST itself gave up (e.g. still 409): its own detail says it all.

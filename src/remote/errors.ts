@@ -2,7 +2,7 @@ import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { redact } from './redact.js';
 import { summarize } from './response-body.js';
-import type { HttpMethod, RemoteErrorKind } from './types.js';
+import type { ClientOptions, HttpMethod, RemoteErrorKind } from './types.js';
 
 const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   auth: ExitCode.Auth,
@@ -17,16 +17,6 @@ const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   deadline: ExitCode.Failure,
   cancelled: ExitCode.Failure,
 };
-
-/** Kinds where running the same command again later may well succeed. */
-const RETRYABLE: ReadonlySet<RemoteErrorKind> = new Set([
-  'rate-limited',
-  'server',
-  'network',
-  'timeout',
-  'deadline',
-  'cancelled',
-]);
 
 export interface RemoteErrorInit {
   kind: RemoteErrorKind;
@@ -57,8 +47,6 @@ export class RemoteError extends WfsyncError {
   readonly advice: string | undefined;
   /** The service's own messages (400/422 bodies), for the apply layer to turn into Diagnostics. */
   readonly serverMessages: readonly string[];
-  /** Whether running the command again later may succeed without changing anything. */
-  readonly retryable: boolean;
   /** The service could not be reached at all, after retries: every other request would fail the same way. */
   readonly unreachable: boolean;
 
@@ -77,9 +65,13 @@ export class RemoteError extends WfsyncError {
     this.detail = redact(init.detail, init.secrets);
     this.advice = init.advice === undefined ? undefined : redact(init.advice, init.secrets);
     this.serverMessages = (init.serverMessages ?? []).map((m) => redact(m, init.secrets));
-    this.retryable = RETRYABLE.has(init.kind);
     this.unreachable = init.unreachable === true;
   }
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -100,19 +92,10 @@ function sanitizeCause(cause: unknown, secrets: readonly string[]): Error {
  * Failures that end the whole command rather than one workflow: a rejected key or an exhausted rate limit fail
  * every later request the same way, and a cancelled or timed-out command must stop asking.
  */
-export type CommandEndingKind = Extract<RemoteErrorKind, 'auth' | 'rate-limited' | 'cancelled' | 'deadline'>;
+const COMMAND_ENDING = ['auth', 'rate-limited', 'cancelled', 'deadline'] as const satisfies RemoteErrorKind[];
 
-const COMMAND_ENDING: ReadonlySet<RemoteErrorKind> = new Set([
-  'auth',
-  'rate-limited',
-  'cancelled',
-  'deadline',
-]);
-
-export function commandEndingKind(error: unknown): CommandEndingKind | undefined {
-  return error instanceof RemoteError && COMMAND_ENDING.has(error.kind)
-    ? (error.kind as CommandEndingKind)
-    : undefined;
+export function commandEndingKind(error: unknown): (typeof COMMAND_ENDING)[number] | undefined {
+  return error instanceof RemoteError ? COMMAND_ENDING.find((kind) => kind === error.kind) : undefined;
 }
 
 export function endsCommand(error: unknown): boolean {
@@ -123,20 +106,13 @@ export function endsCommand(error: unknown): boolean {
  * Where the user can change what a failure points at, for the "what to do" part of error messages. The client
  * does not read the config itself, so the caller says which target it serves and where its base URL came from.
  */
-export interface AdviceContext {
-  /** The target's name in wfsync.config.yaml: settings are then named `targets.<name>.<setting>`. */
-  targetName: string | undefined;
-  /** Where the base URL was set when not in wfsync.config.yaml, e.g. `--base-url` or `WFSYNC_BASE_URL`. */
-  baseUrlFrom: string | undefined;
-  /** The environment variable holding the API key. */
-  apiKeyEnv: string | undefined;
-}
+export type AdviceContext = Pick<ClientOptions, 'name' | 'baseUrlFrom' | 'apiKeyEnv'>;
 
 const CONFIG_FILE = 'wfsync.config.yaml';
 
 /** `timeouts.headersMs in wfsync.config.yaml`, or `targets.prod.timeouts.headersMs in …` when the target is known. */
 export function setting(context: AdviceContext, name: string): string {
-  const prefix = context.targetName === undefined ? '' : `targets.${context.targetName}.`;
+  const prefix = context.name === undefined ? '' : `targets.${context.name}.`;
   return `${prefix}${name} in ${CONFIG_FILE}`;
 }
 

@@ -1,18 +1,14 @@
 export { createClient, currentWorkflow, runForWorkflow } from './client.js';
-export { type CommandEndingKind, commandEndingKind, endsCommand, RemoteError } from './errors.js';
-export {
-  type FetchObservationsInput,
-  fetchObservations,
-  type RemoteLookup,
-  type RemoteObservation,
-} from './observations.js';
-export { type GroupResolution, openTargetSession, type TargetSession } from './target-session.js';
+export { findCreated } from './create-workflow.js';
+export { commandEndingKind, endsCommand, messageOf, RemoteError } from './errors.js';
+export { fetchObservations, type RemoteLookup, type RemoteObservation } from './observations.js';
+export { guarded } from './session.js';
+export { openTargetSession, type TargetSession } from './target-session.js';
 export type {
   ClientEvent,
   ClientOptions,
   CreateOptions,
   CreateResult,
-  HttpMethod,
   RemoteErrorKind,
   ServiceClient,
   WorkflowResponse,

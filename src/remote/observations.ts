@@ -49,7 +49,7 @@ export async function fetchObservations(
   const emit = guarded(input.onEvent);
   const identifiers = [...new Set(input.identifiers)];
   emit({ type: 'phase', phase: 'fetch', total: identifiers.length });
-  const limit = pLimit(Math.max(1, Math.floor(input.concurrency)));
+  const limit = pLimit(input.concurrency);
   const found = new Map<string, RemoteObservation>();
   let fatal: RemoteError | undefined;
   await Promise.all(

@@ -79,10 +79,15 @@ function limitAsPolicy(value: string | undefined): Policy | undefined {
   return quota === undefined ? undefined : { quota, windowSeconds: 1 };
 }
 
+/** A non-negative decimal (`4`, `0.5`), spaces around it allowed; undefined for anything else. */
+function decimal(value: string | undefined): number | undefined {
+  const trimmed = value?.trim();
+  return trimmed !== undefined && /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
 function positiveNumber(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+(\.\d+)?$/.test(value)) return undefined;
-  const number = Number(value);
-  return number > 0 ? number : undefined;
+  const number = decimal(value);
+  return number !== undefined && number > 0 ? number : undefined;
 }
 
 /** Split on `separator` except inside double quotes (a `comment="a, b"` must not split a policy). */
@@ -112,9 +117,9 @@ function splitOutsideQuotes(value: string, separator: string): string[] {
 /** `Retry-After` as milliseconds from `now`: delta seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  const date = parseHttpDate(trimmed);
+  const seconds = decimal(value);
+  if (seconds !== undefined) return Math.ceil(seconds * 1000);
+  const date = parseHttpDate(value.trim());
   return date === undefined ? undefined : Math.max(0, date - now);
 }
 
@@ -150,10 +155,8 @@ const EPOCH_SECONDS_THRESHOLD = 1_000_000_000;
 
 /** `RateLimit-Reset` as milliseconds from `now` (delta seconds per the draft standard; epoch seconds tolerated). */
 export function parseRateLimitReset(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
-  const seconds = Number(trimmed);
+  const seconds = decimal(value);
+  if (seconds === undefined) return undefined;
   if (seconds >= EPOCH_SECONDS_THRESHOLD) return Math.max(0, seconds * 1000 - now);
   return Math.ceil(seconds * 1000);
 }

@@ -1,4 +1,5 @@
-import type { ApplyEvent, ApplyStore } from '../../src/apply/index.js';
+import type { ApplyEvent } from '../../src/apply/events.js';
+import type { ApplyStore } from '../../src/apply/store.js';
 import type { CreateOptions, CreateResult, ServiceClient, WorkflowResponse } from '../../src/remote/index.js';
 import { RemoteError, type RemoteErrorKind } from '../../src/remote/index.js';
 import type { PendingCreate, StateEntry, StateFile } from '../../src/state/types.js';

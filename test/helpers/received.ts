@@ -39,7 +39,7 @@ export function context(method: HttpMethod, extra: Partial<InterpretContext> = {
     now: NOW,
     maxResponseBytes: 10 * 1024 * 1024,
     bodyMs: 30_000,
-    advice: { targetName: undefined, baseUrlFrom: undefined, apiKeyEnv: undefined },
+    advice: {},
     ...extra,
   };
 }

@@ -1,4 +1,4 @@
-import { reconcilePending } from '../../apply/index.js';
+import { reconcilePending } from '../../apply/reconcile-pending.js';
 import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';

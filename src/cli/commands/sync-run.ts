@@ -1,6 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { type ApplyEvent, applyPlan, reconcilePending, type SyncResult } from '../../apply/index.js';
+import { applyPlan } from '../../apply/apply-plan.js';
+import type { ApplyEvent } from '../../apply/events.js';
+import { reconcilePending } from '../../apply/reconcile-pending.js';
+import type { SyncResult } from '../../apply/result.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { findPlanStaleness } from '../../plan/staleness.js';

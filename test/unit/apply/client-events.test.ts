@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ApplyEvent, buildIdempotencyKey, clientEventsForProgress } from '../../../src/apply/index.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
+import { buildIdempotencyKey } from '../../../src/apply/idempotency.js';
+import { clientEventsForProgress } from '../../../src/apply/workflow-context.js';
 
 describe('clientEventsForProgress outside apply', () => {
   it('attributes a GET retry to the identifier in its path; a POST retry becomes a notice', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CreateContext, createOne } from '../../../src/apply/create-one.js';
-import { type ApplyEvent, clientEventsForProgress } from '../../../src/apply/index.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
+import { clientEventsForProgress } from '../../../src/apply/workflow-context.js';
 import type { PlanItem } from '../../../src/plan/types.js';
 import type { CreateResult, WorkflowResponse } from '../../../src/remote/index.js';
 import { remoteError, type Step, type WorldScript, world } from '../../helpers/create-world.js';

@@ -3,12 +3,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import {
-  type ApplyEvent,
-  applyPlan,
-  clientEventsForProgress,
-  reconcilePending,
-} from '../../../src/apply/index.js';
+import { applyPlan } from '../../../src/apply/apply-plan.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
+import { reconcilePending } from '../../../src/apply/reconcile-pending.js';
+import { clientEventsForProgress } from '../../../src/apply/workflow-context.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/apply/index.js';
+import { applyPlan } from '../../../src/apply/apply-plan.js';
 import { harness, planNow, posts, readStateFile, runSync, simpleDesired } from './harness.js';
 
 describe('the identifier the service gives a created workflow', () => {

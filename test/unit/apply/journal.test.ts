@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyPlan,
-  buildIdempotencyKey,
-  lookupIdentifiersFor,
-  reconcilePending,
-} from '../../../src/apply/index.js';
+import { applyPlan } from '../../../src/apply/apply-plan.js';
+import { buildIdempotencyKey, lookupIdentifiersFor } from '../../../src/apply/idempotency.js';
+import { reconcilePending } from '../../../src/apply/reconcile-pending.js';
 import type { DesiredWorkflow } from '../../../src/plan/index.js';
 import { RemoteError } from '../../../src/remote/index.js';
 import { StateStore } from '../../../src/state/index.js';

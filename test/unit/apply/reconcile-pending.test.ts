@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ApplyEvent, clientEventsForProgress, reconcilePending } from '../../../src/apply/index.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
+import { reconcilePending } from '../../../src/apply/reconcile-pending.js';
+import { clientEventsForProgress } from '../../../src/apply/workflow-context.js';
 import type { WorkflowResponse } from '../../../src/remote/index.js';
 import type { PendingCreate } from '../../../src/state/types.js';
 import {

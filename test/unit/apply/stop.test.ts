@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/apply/index.js';
+import { applyPlan } from '../../../src/apply/apply-plan.js';
 import { harness, loadExamples, planNow, posts, readStateFile, runSync, simpleDesired } from './harness.js';
 
 const PRODUCTION_KEY = 'wfs_production_key_0123456789abcdef';

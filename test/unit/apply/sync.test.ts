@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyEvent } from '../../../src/apply/index.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
 import { harness, posts, readStateFile, runSync, simpleDesired, withFreshState } from './harness.js';
 
 describe('sync of the example workflows against the emulator', () => {

@@ -1,4 +1,4 @@
-import type { ApplyEvent } from '../../../src/apply/index.js';
+import type { ApplyEvent } from '../../../src/apply/events.js';
 
 /** A short sync as apply reports it: one recovered create, three lookups, two creates (one retried), one failure. */
 export const SYNC_EVENTS: ApplyEvent[] = [

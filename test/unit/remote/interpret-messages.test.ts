@@ -183,7 +183,7 @@ describe('messages per status', () => {
   it('advice names the target when the caller says which one', () => {
     const outcome = interpretResponse(
       received(429),
-      context('GET', { advice: { targetName: 'prod', baseUrlFrom: undefined, apiKeyEnv: 'NOVU_API_KEY' } }),
+      context('GET', { advice: { name: 'prod', apiKeyEnv: 'NOVU_API_KEY' } }),
     );
     expect(outcome).toMatchObject({
       problem: {

@@ -40,7 +40,7 @@ function rig(
     limiter: new RateLimiter({ fallbackPerSecond: 20, maxHoldMs: 30_000, now }),
     deadline: undefined,
     maxResponseBytes: 1024,
-    advice: { targetName: undefined, baseUrlFrom: undefined, apiKeyEnv: undefined },
+    advice: {},
     secrets: ['wfs_secret_key'],
     now,
     random: () => 0.5,

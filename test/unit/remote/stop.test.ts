@@ -75,7 +75,6 @@ describe('cancellation', () => {
     });
     const error = await rejection(client.getWorkflow('order-shipped'));
     expect(error.kind).toBe('cancelled');
-    expect(error.retryable).toBe(true);
   });
 
   it('aborting a POST in flight is outcome-unknown', async () => {
