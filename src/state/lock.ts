@@ -4,9 +4,6 @@ import { describeFsError } from './atomic-write.js';
 import { type LockEnv, type LockFileHandle, nodeLockEnv } from './lock-env.js';
 import { commandFromArgv, inspectLock, type LockHolder, lockTimeout } from './lock-holder.js';
 
-export type { LockEnv } from './lock-env.js';
-export { commandFromArgv, type LockHolder } from './lock-holder.js';
-
 export interface LockOptions {
   /** How long to wait for another holder (`--lock-timeout`); 0 fails at once. */
   timeoutMs: number;

@@ -7,7 +7,7 @@ import {
 } from '../../../src/apply/index.js';
 import type { DesiredWorkflow } from '../../../src/plan/index.js';
 import { RemoteError } from '../../../src/remote/index.js';
-import { StateStore } from '../../../src/state/index.js';
+import { StateStore } from '../../../src/state/store.js';
 import { type Harness, harness, planNow, posts, readStateFile, runSync, TARGET } from './harness.js';
 
 function pendingFor(d: DesiredWorkflow) {
