@@ -24,6 +24,7 @@ import {
   type AnnotationKind,
   buildPlanView,
   buildSyncView,
+  type PlanRenderOptions,
   type ReportView,
   type ViewEntry,
 } from './view.js';
@@ -32,10 +33,7 @@ import {
 const CHANGES_PER_ANNOTATION = 5;
 const MAX_MESSAGE_LENGTH = 1_000;
 
-export interface GithubOptions {
-  showIgnored?: boolean;
-  command: 'plan' | 'sync';
-}
+type GithubOptions = Omit<PlanRenderOptions, 'color'>;
 
 export function renderPlanGithub(plan: Plan, options: GithubOptions): string {
   return renderViewGithub(buildPlanView(plan, options.command), options);

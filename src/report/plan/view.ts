@@ -52,6 +52,16 @@ export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, StatusMeta> = {
   skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
 };
 
+/** What the plan and sync renderers are told. */
+export interface PlanRenderOptions {
+  /** ANSI colors; only the human format uses them (github's log part never does). */
+  color: boolean;
+  /** List the server-managed fields that are never compared. */
+  showIgnored?: boolean;
+  /** The command printing: `sync` prints its plan without telling the reader to run sync. */
+  command: 'plan' | 'sync';
+}
+
 export interface ViewEntry extends StatusMeta {
   identifier: string;
   file?: string;
