@@ -149,17 +149,6 @@ function countTable(view: ReportView, style: Style): string[] {
   ];
 }
 
-export function tonePaint(tone: Tone, style: Style): Paint {
-  switch (tone) {
-    case 'add':
-      return style.green;
-    case 'ok':
-      return style.green;
-    case 'warn':
-      return style.yellow;
-    case 'error':
-      return style.red;
-    case 'muted':
-      return style.dim;
-  }
+function tonePaint(tone: Tone, style: Style): Paint {
+  return { add: style.green, ok: style.green, warn: style.yellow, error: style.red, muted: style.dim }[tone];
 }
