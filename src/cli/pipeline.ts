@@ -15,7 +15,7 @@ import {
   openTargetSession,
   type TargetSession,
 } from '../remote/index.js';
-import type { StateFile } from '../state/index.js';
+import type { StateFile } from '../state/types.js';
 
 export interface RunFlags extends TargetFlags {
   config?: string;

@@ -10,17 +10,12 @@ import type { ValidateReport } from './validate-report.js';
  */
 export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
 
-export interface StepSummaryOptions {
-  /** Byte budget for the whole Markdown text (UTF-8). */
-  maxBytes?: number;
-}
-
 /**
  * Markdown for `$GITHUB_STEP_SUMMARY`: a heading, the summary line and every diagnostic in a table, so
  * nothing is lost when annotations hit GitHub's per-step cap. Rows that would break the byte budget are
- * left out and counted in a closing note.
+ * left out and counted in a closing note. `maxBytes`: the budget for the whole text (UTF-8).
  */
-export function renderGithubStepSummary(report: ValidateReport, options: StepSummaryOptions = {}): string {
+export function renderGithubStepSummary(report: ValidateReport, options: { maxBytes?: number } = {}): string {
   const maxBytes = options.maxBytes ?? STEP_SUMMARY_MAX_BYTES;
   const head = ['## wfsync validate', ...formatSummaryLines(report, createStyle(false)).map(escapeMarkdown)];
   if (report.diagnostics.length === 0) return `${head.join('\n\n')}\n`;

@@ -8,7 +8,8 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
 /** GitHub shows at most this many annotations of each kind (error, warning, notice) per step. */
 export const ANNOTATIONS_PER_KIND = 10;
 
-const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
+/** The annotation a diagnostic of each severity becomes. */
+export const ANNOTATION_OF_SEVERITY: Record<Severity, 'error' | 'warning' | 'notice'> = {
   error: 'error',
   warning: 'warning',
   info: 'notice',
@@ -37,7 +38,7 @@ export function formatAnnotation(d: Diagnostic): string {
   props.push(`title=${escapeProperty(`wfsync (${d.code})`)}`);
   // Escape codes and other controls would show raw in the annotation; newlines survive as %0A.
   const message = escapeData(sanitizeTerminalText(d.message, '\n\r\t'));
-  return `::${COMMAND[d.severity]} ${props.join(',')}::${message}`;
+  return `::${ANNOTATION_OF_SEVERITY[d.severity]} ${props.join(',')}::${message}`;
 }
 
 /**
@@ -49,39 +50,51 @@ export function formatAnnotation(d: Diagnostic): string {
  * at most 9 infos are annotated. A plain summary line ends the output.
  */
 export function renderGithub(report: ValidateReport, _options: RenderOptions): string {
-  const totals: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const d of report.diagnostics) totals[d.severity]++;
-  const overflows = Object.values(totals).some((n) => n > ANNOTATIONS_PER_KIND);
-  const limits: Record<Severity, number> = {
-    error: ANNOTATIONS_PER_KIND,
-    warning: ANNOTATIONS_PER_KIND,
-    info: overflows ? ANNOTATIONS_PER_KIND - 1 : ANNOTATIONS_PER_KIND,
-  };
-
-  const shown: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  const annotations: string[] = [];
-  const rest: string[] = [];
-  for (const d of report.diagnostics) {
-    if (shown[d.severity] < limits[d.severity]) {
-      shown[d.severity]++;
-      annotations.push(formatAnnotation(d));
-    } else {
-      rest.push(formatPlainLine(d));
-    }
-  }
-
+  const { shown, hidden, notice } = capAnnotations(report.diagnostics, {
+    kindOf: (d) => d.severity,
+    kinds: ['error', 'warning', 'info'],
+    where: 'the job summary',
+  });
   // Plain lines start with a file name from outside: one named `::stop-commands::x.yaml` must stay a log line.
-  const out = [...annotations, ...rest.map(neutralizeCommands)];
-  const omitted = (['error', 'warning', 'info'] as const)
-    .filter((s) => totals[s] > shown[s])
-    .map((s) => plural(totals[s] - shown[s], `more ${s}`));
-  if (omitted.length > 0) {
-    out.push(
-      `::notice::${escapeData(`${joinWords(omitted)} not shown as annotations; see the job summary`)}`,
-    );
-  }
-  out.push(...formatSummaryLines(report, createStyle(false)));
+  const out = [
+    ...shown.map(formatAnnotation),
+    ...hidden.map((d) => neutralizeCommands(formatPlainLine(d))),
+    ...notice,
+    ...formatSummaryLines(report, createStyle(false)),
+  ];
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * GitHub shows 10 annotations of each kind per step. The first ones of each kind are `shown`; when any kind
+ * overflows, the `notice` counts the rest (`hidden`) and says where they are (`where`), and it takes one of the
+ * notice slots. `kinds`: the error, warning and notice kinds, in that order (their names are the notice's nouns).
+ */
+export function capAnnotations<T, K extends string>(
+  items: readonly T[],
+  options: { kindOf: (item: T) => K; kinds: readonly [K, K, K]; where: string },
+): { shown: T[]; hidden: T[]; notice: string[] } {
+  const { kindOf, kinds } = options;
+  const zero = () => Object.fromEntries(kinds.map((k) => [k, 0])) as Record<K, number>;
+  const totals = zero();
+  for (const item of items) totals[kindOf(item)]++;
+  const overflows = kinds.some((k) => totals[k] > ANNOTATIONS_PER_KIND);
+  const counted = zero();
+  const shown: T[] = [];
+  const hidden: T[] = [];
+  for (const item of items) {
+    const kind = kindOf(item);
+    const limit = overflows && kind === kinds[2] ? ANNOTATIONS_PER_KIND - 1 : ANNOTATIONS_PER_KIND;
+    if (counted[kind] < limit) {
+      counted[kind]++;
+      shown.push(item);
+    } else hidden.push(item);
+  }
+  const omitted = kinds
+    .filter((k) => totals[k] > counted[k])
+    .map((k) => plural(totals[k] - counted[k], `more ${k}`));
+  const text = `${joinWords(omitted)} not shown as annotations; see ${options.where}`;
+  return { shown, hidden, notice: omitted.length > 0 ? [`::notice::${escapeData(text)}`] : [] };
 }
 
 /**

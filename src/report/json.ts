@@ -1,4 +1,4 @@
-import type { Severity } from '../diagnostic.js';
+import type { Diagnostic } from '../diagnostic.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
@@ -32,29 +32,9 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
  * }
  * ```
  */
-export interface JsonValidateOutput {
-  version: 1;
-  tool: { name: string; version: string };
-  summary: { files: number; filesWithProblems: number; errors: number; warnings: number; infos: number };
-  diagnostics: JsonDiagnostic[];
-}
-
-export interface JsonDiagnostic {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  severity: Severity;
-  code: string;
-  message: string;
-  pointer: string;
-  includedBy?: string;
-}
-
-export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
+export function renderJson(report: ValidateReport, _options: RenderOptions): string {
   const s = summarizeReport(report);
-  return {
+  const output = {
     version: 1,
     tool: { name: report.tool.name, version: report.tool.version },
     summary: {
@@ -66,7 +46,7 @@ export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
     },
     // Rebuilt field by field: fixes the key order and keeps any extra runtime property out of a public format.
     diagnostics: report.diagnostics.map((d) => {
-      const out: JsonDiagnostic = {
+      const out: Diagnostic = {
         file: d.file,
         line: d.line,
         column: d.column,
@@ -81,8 +61,5 @@ export function buildJsonOutput(report: ValidateReport): JsonValidateOutput {
       return out;
     }),
   };
-}
-
-export function renderJson(report: ValidateReport, _options: RenderOptions): string {
-  return `${JSON.stringify(buildJsonOutput(report), null, 2)}\n`;
+  return `${JSON.stringify(output, null, 2)}\n`;
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostic.js';
-import { countedFile, countedFiles, groupByFile } from './summary.js';
+import { checkedFiles, countedFile, groupByFile } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 import { escapeXmlText, xmlAttributes } from './xml.js';
 
@@ -18,7 +18,7 @@ import { escapeXmlText, xmlAttributes } from './xml.js';
  * No `time` attributes: validation has no meaningful per-file duration and renderers read no clock.
  */
 export function renderJunit(report: ValidateReport, _options: RenderOptions): string {
-  const files = countedFiles(report);
+  const files = checkedFiles(report, countedFile);
   const byFile = groupByFile(report.diagnostics, countedFile);
   const suites: string[] = [];
   let failures = 0;

@@ -15,13 +15,6 @@ export interface ReportSummary extends DiagnosticCounts {
   maxWarningsExceeded: boolean;
 }
 
-/** `report.files` plus any other file a diagnostic names (an included file too), sorted and unique: SARIF's artifacts. */
-export function checkedFiles(report: ValidateReport): string[] {
-  const files = new Set(report.files);
-  for (const d of report.diagnostics) files.add(d.file);
-  return [...files].sort(compareText);
-}
-
 /**
  * The file a diagnostic counts for in summaries and JUnit test cases: its own, or for a finding inside a file a
  * definition includes, that definition (the included file is checked as part of it).
@@ -30,10 +23,13 @@ export function countedFile(d: Diagnostic): string {
   return d.includedBy ?? d.file;
 }
 
-/** checkedFiles by countedFile: `report.files` plus any other file a finding counts for, sorted and unique. */
-export function countedFiles(report: ValidateReport): string[] {
+/**
+ * `report.files` plus any other file a diagnostic names (`fileOf`: its own file by default, SARIF's artifacts; or
+ * countedFile), sorted and unique.
+ */
+export function checkedFiles(report: ValidateReport, fileOf = (d: Diagnostic) => d.file): string[] {
   const files = new Set(report.files);
-  for (const d of report.diagnostics) files.add(countedFile(d));
+  for (const d of report.diagnostics) files.add(fileOf(d));
   return [...files].sort(compareText);
 }
 
@@ -51,7 +47,7 @@ export function groupByFile(
 export function summarizeReport(report: ValidateReport): ReportSummary {
   const counts = countDiagnostics(report.diagnostics);
   return {
-    files: countedFiles(report).length,
+    files: checkedFiles(report, countedFile).length,
     filesWithProblems: new Set(report.diagnostics.map(countedFile)).size,
     ...counts,
     maxWarningsExceeded: report.maxWarnings !== undefined && counts.warnings > report.maxWarnings,

@@ -13,9 +13,3 @@ export const validateRenderers: Record<ValidateFormat, ValidateRenderer> = {
   junit: renderJunit,
   sarif: renderSarif,
 };
-
-export const VALIDATE_FORMATS = Object.keys(validateRenderers) as ValidateFormat[];
-
-export function isValidateFormat(name: string): name is ValidateFormat {
-  return Object.hasOwn(validateRenderers, name);
-}

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { WfsyncError } from '../errors.js';
-import { describeFsError, writeFileAtomically } from '../state/atomic-write.js';
+import { fsFailure, writeFileAtomically } from '../state/atomic-write.js';
 import { PACKAGE_SCHEMA_PATH, REPO_SCHEMA_PATH } from './schema-ref.js';
 
 /** Current text of each path (relative to `root`, `/` separators) that exists. */
@@ -22,7 +22,7 @@ export async function readExistingFiles(
       const code = (error as NodeJS.ErrnoException).code;
       // Absent (ENOTDIR: a parent is a file; writing there will say so).
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      throw new WfsyncError(`cannot read ${path}: ${describeFsError(error)}`, { cause: error });
+      throw fsFailure(`read ${path}`, error);
     }
   }
   return existing;
@@ -39,8 +39,7 @@ export async function writeScaffoldFile(
   mode: 'create' | 'replace',
 ): Promise<void> {
   const absolute = join(root, path);
-  const failed = (error: unknown) =>
-    new WfsyncError(`cannot write ${path}: ${describeFsError(error)}`, { cause: error });
+  const failed = (error: unknown) => fsFailure(`write ${path}`, error);
   if (mode === 'replace') {
     await writeFileAtomically(await realpath(absolute), text).catch((error: unknown) => {
       throw failed(error);

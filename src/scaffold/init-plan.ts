@@ -4,6 +4,7 @@
  * --force); files the user owns (.vscode/settings.json, .gitignore) get entries merged in, never replaced.
  * Pure: the same snapshot always gives the same actions.
  */
+import { posix } from 'node:path';
 import { buildGithubWorkflows } from './ci/index.js';
 import { buildConfigFile } from './config-file.js';
 import { buildExampleWorkflow, EXAMPLE_FILE_NAME } from './example-workflow.js';
@@ -51,7 +52,7 @@ export function buildInitActions(input: InitInput): InitAction[] {
       input.configPath,
       buildConfigFile({
         workflowsDir,
-        configSchemaRef: schemaRefFrom(dirOf(input.configPath), configSchemaOf(schemaPath)),
+        configSchemaRef: schemaRefFrom(posix.dirname(input.configPath), configSchemaOf(schemaPath)),
       }),
     ),
   ];
@@ -123,9 +124,4 @@ function gitignoreAction(existing: string | undefined): InitAction {
   if (existing === undefined) return { path: GITIGNORE_PATH, status: 'created', text: merge.text };
   const count = `${merge.added.length} entr${merge.added.length === 1 ? 'y' : 'ies'}`;
   return { path: GITIGNORE_PATH, status: 'updated', text: merge.text, note: `merged: ${count} added` };
-}
-
-function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '.' : path.slice(0, slash);
 }

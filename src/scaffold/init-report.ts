@@ -4,11 +4,8 @@ import type { InitAction, InitStatus } from './init-plan.js';
 
 export const NOTHING_TO_DO = 'nothing to do: everything is already set up';
 
-const WIDTH = Math.max(
-  ...(['created', 'updated', 'replaced', 'unchanged', 'kept', 'skipped'] as InitStatus[]).map(
-    (s) => s.length,
-  ),
-);
+/** The longest InitStatus: the file names line up. */
+const WIDTH = ('unchanged' satisfies InitStatus).length;
 
 /** `created    wfsync.config.yaml`, `kept       .github/workflows/wfsync-pr.yml (exists; --force to replace)` */
 export function renderInitLine(action: InitAction): string {

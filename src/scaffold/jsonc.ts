@@ -62,16 +62,8 @@ export function parseJsonc(text: string): JsoncParse {
 export function jsoncValue(node: JsoncNode): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'array') return node.items.map(jsoncValue);
-  const result: Record<string, unknown> = {};
-  for (const property of node.properties) {
-    Object.defineProperty(result, property.key, {
-      value: jsoncValue(property.value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return result;
+  // fromEntries defines own properties: a `__proto__` key stays data, never a prototype.
+  return Object.fromEntries(node.properties.map((p) => [p.key, jsoncValue(p.value)]));
 }
 
 /** 1-based line and column of an offset, for messages. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { WfsyncError } from '../errors.js';
 
 /** The file operations the writer needs; injectable so tests can fail any step (a full disk, a crash). */
 export interface AtomicWriteFs {
@@ -136,4 +137,9 @@ export function describeFsError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const friendly = code === undefined ? undefined : FRIENDLY[code];
   return friendly === undefined ? message : `${friendly} (${message})`;
+}
+
+/** `cannot <what>: <the OS error in words>`, as the error a user sees. */
+export function fsFailure(what: string, error: unknown): WfsyncError {
+  return new WfsyncError(`cannot ${what}: ${describeFsError(error)}`, { cause: error });
 }

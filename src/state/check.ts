@@ -1,4 +1,5 @@
 import { isRecord } from '../json.js';
+import { orderEntry, orderPending } from './format.js';
 import type { PendingCreate, StateEntry, StateFile } from './types.js';
 
 export const STATE_VERSION = 1;
@@ -34,13 +35,13 @@ export function checkState(value: unknown): StateCheck {
   for (const [identifier, entry] of Object.entries(value.workflows)) {
     const problem = findEntryProblem(identifier, entry);
     if (problem !== undefined) return corrupt(`workflows[${JSON.stringify(identifier)}]${problem}`);
-    workflows.push([identifier, pickEntry(entry as StateEntry)]);
+    workflows.push([identifier, orderEntry(entry as StateEntry)]);
   }
   const pending: [string, PendingCreate][] = [];
   for (const [identifier, entry] of Object.entries(value.pending)) {
     const problem = findPendingProblem(identifier, entry);
     if (problem !== undefined) return corrupt(`pending[${JSON.stringify(identifier)}]${problem}`);
-    pending.push([identifier, pickPending(entry as PendingCreate)]);
+    pending.push([identifier, orderPending(entry as PendingCreate)]);
   }
   return {
     state: {
@@ -91,16 +92,6 @@ export function findPendingProblem(identifier: string, entry: unknown): string |
   }
   if (!isTimestamp(entry.startedAt)) return '.startedAt must be an ISO timestamp';
   return undefined;
-}
-
-function pickEntry(entry: StateEntry): StateEntry {
-  const { id, hash, origin, file, recordedAt } = entry;
-  return { id, hash, origin, ...(file === undefined ? {} : { file }), recordedAt };
-}
-
-function pickPending(entry: PendingCreate): PendingCreate {
-  const { identifier, lookupIdentifiers, name, hash, idempotencyKey, startedAt } = entry;
-  return { identifier, lookupIdentifiers: [...lookupIdentifiers], name, hash, idempotencyKey, startedAt };
 }
 
 function corrupt(problem: string): StateCheck {

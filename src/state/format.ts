@@ -1,3 +1,4 @@
+import { compareText } from '../text.js';
 import type { PendingCreate, StateEntry, StateFile } from './types.js';
 
 /** The state of a target nothing has been recorded for yet. The base URL is stored normalized, without credentials. */
@@ -39,7 +40,8 @@ export function serializeState(state: StateFile): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-function orderEntry(entry: StateEntry): StateEntry {
+/** The known fields only, in the file's order. */
+export function orderEntry(entry: StateEntry): StateEntry {
   return {
     id: entry.id,
     hash: entry.hash,
@@ -49,7 +51,7 @@ function orderEntry(entry: StateEntry): StateEntry {
   };
 }
 
-function orderPending(entry: PendingCreate): PendingCreate {
+export function orderPending(entry: PendingCreate): PendingCreate {
   return {
     identifier: entry.identifier,
     lookupIdentifiers: [...entry.lookupIdentifiers],
@@ -65,7 +67,7 @@ function sortedRecord<T>(record: Record<string, T>, order: (value: T) => T): Rec
   // fromEntries defines own properties: an identifier like `__proto__` stays data, never a prototype.
   return Object.fromEntries(
     Object.entries(record)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareText(a, b))
       .map(([key, value]) => [key, order(value)]),
   );
 }

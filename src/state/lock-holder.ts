@@ -1,5 +1,5 @@
 import { WfsyncError } from '../errors.js';
-import { describeFsError } from './atomic-write.js';
+import { fsFailure } from './atomic-write.js';
 import type { LockEnv } from './lock-env.js';
 
 /** Who holds a state lock: written into the lock file by the holder, read by whoever waits for it. */
@@ -37,7 +37,7 @@ export async function inspectLock(path: string, staleMs: number, env: LockEnv): 
     mtime = (await env.fs.stat(path)).mtime;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'free' };
-    throw new WfsyncError(`cannot read the lock file ${path}: ${describeFsError(error)}`, { cause: error });
+    throw fsFailure(`read the lock file ${path}`, error);
   }
   const holder = parseHolder(text);
   const expired = env.now() - mtime.getTime() > staleMs;

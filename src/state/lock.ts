@@ -1,11 +1,7 @@
 import { dirname } from 'node:path';
-import { WfsyncError } from '../errors.js';
-import { describeFsError } from './atomic-write.js';
+import { fsFailure } from './atomic-write.js';
 import { type LockEnv, type LockFileHandle, nodeLockEnv } from './lock-env.js';
 import { commandFromArgv, inspectLock, type LockHolder, lockTimeout } from './lock-holder.js';
-
-export type { LockEnv } from './lock-env.js';
-export { commandFromArgv, type LockHolder } from './lock-holder.js';
 
 export interface LockOptions {
   /** How long to wait for another holder (`--lock-timeout`); 0 fails at once. */
@@ -62,9 +58,7 @@ export async function acquireLock(statePath: string, options: LockOptions): Prom
   try {
     await env.fs.mkdir(dirname(path), { recursive: true });
   } catch (error) {
-    throw new WfsyncError(`cannot create the state directory ${dirname(path)}: ${describeFsError(error)}`, {
-      cause: error,
-    });
+    throw fsFailure(`create the state directory ${dirname(path)}`, error);
   }
   const deadline = env.now() + Math.max(0, options.timeoutMs);
   let announced = false;
@@ -96,7 +90,7 @@ async function tryCreate(env: LockEnv, path: string, text: string): Promise<Lock
     handle = await env.fs.open(path, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-    throw new WfsyncError(`cannot create the lock file ${path}: ${describeFsError(error)}`, { cause: error });
+    throw fsFailure(`create the lock file ${path}`, error);
   }
   try {
     await handle.writeFile(text);
@@ -105,7 +99,7 @@ async function tryCreate(env: LockEnv, path: string, text: string): Promise<Lock
   } catch (error) {
     await handle.close().catch(noop);
     await env.fs.rm(path).catch(noop);
-    throw new WfsyncError(`cannot write the lock file ${path}: ${describeFsError(error)}`, { cause: error });
+    throw fsFailure(`write the lock file ${path}`, error);
   }
 }
 
@@ -117,7 +111,7 @@ async function removeStaleLock(env: LockEnv, path: string, staleMs: number, text
     guard = await env.fs.open(guardPath, 'wx');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new WfsyncError(`cannot create ${guardPath}: ${describeFsError(error)}`, { cause: error });
+      throw fsFailure(`create ${guardPath}`, error);
     }
     // Someone is taking over right now, or died doing it: a dead taker's guard must not block everyone forever.
     const taker = await inspectLock(guardPath, staleMs, env);
@@ -134,9 +128,7 @@ async function removeStaleLock(env: LockEnv, path: string, staleMs: number, text
     await env.fs.rm(path);
     return true;
   } catch (error) {
-    throw new WfsyncError(`cannot remove the stale lock file ${path}: ${describeFsError(error)}`, {
-      cause: error,
-    });
+    throw fsFailure(`remove the stale lock file ${path}`, error);
   } finally {
     await guard.close().catch(noop);
     await env.fs.rm(guardPath).catch(noop);
@@ -183,9 +175,7 @@ async function removeIfOurs(env: LockEnv, path: string, text: string): Promise<v
     current = await env.fs.readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new WfsyncError(`cannot release the lock file ${path}: ${describeFsError(error)}`, {
-      cause: error,
-    });
+    throw fsFailure(`release the lock file ${path}`, error);
   }
   if (current === text) await env.fs.rm(path);
 }

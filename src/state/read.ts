@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { describeFsError } from './atomic-write.js';
+import { fsFailure } from './atomic-write.js';
 import { checkState } from './check.js';
 import { emptyState, normalizeStateBaseUrl } from './format.js';
 import type { StateFile } from './types.js';
@@ -25,7 +25,7 @@ export async function readState(path: string, expected: ExpectedTarget): Promise
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       return emptyState(expected.target, expected.baseUrl);
-    throw new WfsyncError(`cannot read the state file ${path}: ${describeFsError(error)}`, { cause: error });
+    throw fsFailure(`read the state file ${path}`, error);
   }
   return parseState(text, path, expected);
 }

@@ -96,7 +96,7 @@ export class StateStore {
   }
 
   async clearPending(identifier: string): Promise<void> {
-    if (!Object.hasOwn(this.#state.pending, identifier)) return this.#settled();
+    if (!Object.hasOwn(this.#state.pending, identifier)) return this.flush();
     delete this.#state.pending[identifier];
     return this.#changed();
   }
@@ -105,7 +105,7 @@ export class StateStore {
   async forget(identifier: string): Promise<void> {
     const known =
       Object.hasOwn(this.#state.workflows, identifier) || Object.hasOwn(this.#state.pending, identifier);
-    if (!known) return this.#settled();
+    if (!known) return this.flush();
     delete this.#state.workflows[identifier];
     delete this.#state.pending[identifier];
     return this.#changed();
@@ -123,11 +123,7 @@ export class StateStore {
 
   /** Resolves when every change made so far is on disk (writing once more if an earlier write failed). */
   async flush(): Promise<void> {
-    return this.#settled();
-  }
-
-  #settled(): Promise<void> {
-    if (this.#durable === this.#changes) return Promise.resolve();
+    if (this.#durable === this.#changes) return;
     if (this.#inFlight?.upTo === this.#changes) return this.#inFlight.promise;
     return this.#schedule();
   }

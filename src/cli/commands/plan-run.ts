@@ -3,7 +3,7 @@ import type { Plan } from '../../plan/types.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
-import { readState } from '../../state/index.js';
+import { readState } from '../../state/read.js';
 import { type CommandContext, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';

@@ -11,7 +11,9 @@ import {
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
-import { acquireLock, readState, StateStore } from '../../state/index.js';
+import { acquireLock } from '../../state/lock.js';
+import { readState } from '../../state/read.js';
+import { StateStore } from '../../state/store.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';

@@ -8,15 +8,13 @@
  */
 
 import type { SyncResult } from '../../apply/result.js';
-import type { Severity } from '../../diagnostic.js';
 import type { Plan } from '../../plan/types.js';
-import { plural } from '../../text.js';
 import {
-  ANNOTATIONS_PER_KIND,
+  ANNOTATION_OF_SEVERITY,
+  capAnnotations,
   escapeData,
   escapeProperty,
   formatAnnotation,
-  joinWords,
   neutralizeCommands,
 } from '../github.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
@@ -26,6 +24,7 @@ import {
   type AnnotationKind,
   buildPlanView,
   buildSyncView,
+  type PlanRenderOptions,
   type ReportView,
   type ViewEntry,
 } from './view.js';
@@ -34,16 +33,7 @@ import {
 const CHANGES_PER_ANNOTATION = 5;
 const MAX_MESSAGE_LENGTH = 1_000;
 
-const KIND_OF_SEVERITY: Record<Severity, AnnotationKind> = {
-  error: 'error',
-  warning: 'warning',
-  info: 'notice',
-};
-
-export interface GithubOptions {
-  showIgnored?: boolean;
-  command: 'plan' | 'sync';
-}
+type GithubOptions = Omit<PlanRenderOptions, 'color'>;
 
 export function renderPlanGithub(plan: Plan, options: GithubOptions): string {
   return renderViewGithub(buildPlanView(plan, options.command), options);
@@ -53,7 +43,7 @@ export function renderSyncGithub(result: SyncResult, options: GithubOptions): st
   return renderViewGithub(buildSyncView(result), options);
 }
 
-export interface Annotation {
+interface Annotation {
   kind: AnnotationKind;
   text: string;
 }
@@ -63,40 +53,16 @@ export function renderViewGithub(view: ReportView, options: Pick<GithubOptions, 
   for (const entry of view.entries) {
     annotations.push({ kind: entry.annotation, text: entryAnnotation(entry, view) });
     for (const d of entry.diagnostics)
-      annotations.push({ kind: KIND_OF_SEVERITY[d.severity], text: formatAnnotation(d) });
+      annotations.push({ kind: ANNOTATION_OF_SEVERITY[d.severity], text: formatAnnotation(d) });
   }
+  // The log below lists in full what the annotations leave out.
+  const { shown, notice } = capAnnotations(annotations, {
+    kindOf: (a) => a.kind,
+    kinds: ['error', 'warning', 'notice'],
+    where: 'the log',
+  });
   const human = renderViewHuman(view, { color: false, showIgnored: options.showIgnored });
-  return [...capAnnotations(annotations), neutralizeCommands(human)].join('\n');
-}
-
-/**
- * GitHub shows 10 annotations of each kind per step. The first ones of each kind are kept; when any kind overflows,
- * one notice (taking a notice slot) counts the rest, which the log below lists in full.
- */
-export function capAnnotations(annotations: readonly Annotation[]): string[] {
-  const kinds: AnnotationKind[] = ['error', 'warning', 'notice'];
-  const totals: Record<AnnotationKind, number> = { error: 0, warning: 0, notice: 0 };
-  for (const a of annotations) totals[a.kind]++;
-  const overflows = kinds.some((k) => totals[k] > ANNOTATIONS_PER_KIND);
-  const limits: Record<AnnotationKind, number> = {
-    error: ANNOTATIONS_PER_KIND,
-    warning: ANNOTATIONS_PER_KIND,
-    notice: overflows ? ANNOTATIONS_PER_KIND - 1 : ANNOTATIONS_PER_KIND,
-  };
-  const shown: Record<AnnotationKind, number> = { error: 0, warning: 0, notice: 0 };
-  const out: string[] = [];
-  for (const a of annotations) {
-    if (shown[a.kind] >= limits[a.kind]) continue;
-    shown[a.kind]++;
-    out.push(a.text);
-  }
-  const omitted = kinds
-    .filter((k) => totals[k] > shown[k])
-    .map((k) => plural(totals[k] - shown[k], `more ${k}`));
-  if (omitted.length > 0) {
-    out.push(`::notice::${escapeData(`${joinWords(omitted)} not shown as annotations; see the log`)}`);
-  }
-  return out;
+  return [...shown.map((a) => a.text), ...notice, neutralizeCommands(human)].join('\n');
 }
 
 /** `::warning file=…,title=wfsync plan (drifted)::welcome: drifted%0A<changes>%0ANext: …` */
@@ -114,5 +80,3 @@ function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   // Escape codes would show raw in the annotation; line breaks survive as %0A.
   return `::${entry.annotation} ${props.join(',')}::${escapeData(sanitizeTerminalText(lines.join('\n'), '\n\r\t'))}`;
 }
-
-export { neutralizeCommands };

@@ -32,30 +32,25 @@ import { renderDiagnostics } from '../human.js';
 import { createStyle, type Paint, type Style } from '../style.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { diffLines, formatChange, MAX_CHANGES_LISTED, messageLines } from './text.js';
+import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type Tone, type ViewEntry } from './view.js';
-
-export interface HumanOptions {
-  color: boolean;
-  showIgnored?: boolean;
-  command: 'plan' | 'sync';
-}
 
 /** Up to this many in-sync workflows get a line each; more are counted on one line. */
 export const MAX_IN_SYNC_LINES = 20;
 
 const INDENT = '    ';
 
-export function renderPlanHuman(plan: Plan, options: HumanOptions): string {
+export function renderPlanHuman(plan: Plan, options: PlanRenderOptions): string {
   return renderViewHuman(buildPlanView(plan, options.command), options);
 }
 
-export function renderSyncHuman(result: SyncResult, options: HumanOptions): string {
+export function renderSyncHuman(result: SyncResult, options: PlanRenderOptions): string {
   return renderViewHuman(buildSyncView(result), options);
 }
 
 export function renderViewHuman(
   view: ReportView,
-  options: Pick<HumanOptions, 'color' | 'showIgnored'>,
+  options: Pick<PlanRenderOptions, 'color' | 'showIgnored'>,
 ): string {
   const style = createStyle(options.color);
   const target = `${sanitizeTerminalText(view.target.name)} (${sanitizeTerminalText(view.target.baseUrl)})`;
@@ -154,17 +149,6 @@ function countTable(view: ReportView, style: Style): string[] {
   ];
 }
 
-export function tonePaint(tone: Tone, style: Style): Paint {
-  switch (tone) {
-    case 'add':
-      return style.green;
-    case 'ok':
-      return style.green;
-    case 'warn':
-      return style.yellow;
-    case 'error':
-      return style.red;
-    case 'muted':
-      return style.dim;
-  }
+function tonePaint(tone: Tone, style: Style): Paint {
+  return { add: style.green, ok: style.green, warn: style.yellow, error: style.red, muted: style.dim }[tone];
 }

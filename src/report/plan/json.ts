@@ -6,20 +6,11 @@
  * Sync: `{version: 1, plan, outcomes, summary, interrupted, status}`.
  */
 import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
+import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;
-const SUMMARY_KEYS = [
-  'create',
-  'inSync',
-  'drifted',
-  'changedLocally',
-  'missingRemotely',
-  'conflict',
-  'orphaned',
-  'error',
-] as const;
 const ITEM_KEYS = [
   'identifier',
   'action',
@@ -109,7 +100,7 @@ const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 export function buildPlanJson(plan: Plan): Json {
   return ordered(plan, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
-    summary: objectOrdered(SUMMARY_KEYS),
+    summary: objectOrdered(Object.values(SUMMARY_KEYS)),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
   });
 }

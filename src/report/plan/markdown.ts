@@ -16,6 +16,7 @@ import {
   NOT_SET,
   truncateText,
 } from './text.js';
+import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
 
 /** First line of every plan comment: finds wfsync's comments among a PR's. */
@@ -35,10 +36,7 @@ export const PR_COMMENT_MAX_CHARS = 65_000;
 const MAX_MESSAGE_LENGTH = 2_000;
 const MAX_DIAGNOSTICS_LISTED = 20;
 
-export interface MarkdownOptions {
-  showIgnored?: boolean;
-  command: 'plan' | 'sync';
-}
+type MarkdownOptions = Omit<PlanRenderOptions, 'color'>;
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
   const view = buildPlanView(plan, options.command);

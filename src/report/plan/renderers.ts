@@ -9,37 +9,20 @@ import { renderPlanGithub, renderSyncGithub } from './github.js';
 import { renderPlanHuman, renderSyncHuman } from './human.js';
 import { renderPlanJson, renderSyncJson } from './json.js';
 import { renderPlanMarkdown, renderSyncMarkdown } from './markdown.js';
+import type { PlanRenderOptions } from './view.js';
 
 export type PlanFormat = 'human' | 'json' | 'markdown' | 'github';
 
-export interface PlanRenderOptions {
-  /** ANSI colors; only the human format uses them (github's log part never does). */
-  color: boolean;
-  /** List the server-managed fields that are never compared. */
-  showIgnored?: boolean;
-  /** The command printing: `sync` prints its plan without telling the reader to run sync. */
-  command: 'plan' | 'sync';
-}
-
-export type PlanRenderer = (plan: Plan, options: PlanRenderOptions) => string;
-export type SyncRenderer = (result: SyncResult, options: PlanRenderOptions) => string;
-
-export const planRenderers: Record<PlanFormat, PlanRenderer> = {
+export const planRenderers: Record<PlanFormat, (plan: Plan, options: PlanRenderOptions) => string> = {
   human: renderPlanHuman,
   json: (plan) => renderPlanJson(plan),
   markdown: renderPlanMarkdown,
   github: renderPlanGithub,
 };
 
-export const syncRenderers: Record<PlanFormat, SyncRenderer> = {
+export const syncRenderers: Record<PlanFormat, (result: SyncResult, options: PlanRenderOptions) => string> = {
   human: renderSyncHuman,
   json: (result) => renderSyncJson(result),
   markdown: renderSyncMarkdown,
   github: renderSyncGithub,
 };
-
-export const PLAN_FORMATS = Object.keys(planRenderers) as PlanFormat[];
-
-export function isPlanFormat(name: string): name is PlanFormat {
-  return Object.hasOwn(planRenderers, name);
-}

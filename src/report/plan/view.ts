@@ -22,34 +22,45 @@ interface StatusMeta {
   annotation: AnnotationKind;
 }
 
+/**
+ * The statuses plan and sync share that need a person. Orphaned entries are notices, as in the sync status: the API
+ * cannot delete them, so they must not read as something that failed the run.
+ */
+const NEEDS_ATTENTION = {
+  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
+  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
+  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
+  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
+  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
+} satisfies Record<string, StatusMeta>;
+
 /** Plan actions in summary order (the order of PlanAction), with how each one reads. */
 export const PLAN_ACTION_LABELS: Record<PlanAction, StatusMeta> = {
   create: { symbol: '+', label: 'create', tone: 'add', annotation: 'notice' },
   'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
-  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
-  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
-  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
-  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
-  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
+  ...NEEDS_ATTENTION,
   error: { symbol: '✖', label: 'error', tone: 'error', annotation: 'error' },
 };
 
-/**
- * Sync outcomes in summary order (the order of SyncOutcome). Orphaned entries are notices, as in the sync status:
- * the API cannot delete them, so they must not read as something that failed the run.
- */
+/** Sync outcomes in summary order (the order of SyncOutcome). */
 export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, StatusMeta> = {
   created: { symbol: '+', label: 'created', tone: 'add', annotation: 'notice' },
-  'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
-  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
-  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
-  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
-  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
-  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
+  'in-sync': PLAN_ACTION_LABELS['in-sync'],
+  ...NEEDS_ATTENTION,
   failed: { symbol: '✖', label: 'failed', tone: 'error', annotation: 'error' },
   // Not created because the run stopped: the next sync picks it up, but someone has to run it.
   skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
 };
+
+/** What the plan and sync renderers are told. */
+export interface PlanRenderOptions {
+  /** ANSI colors; only the human format uses them (github's log part never does). */
+  color: boolean;
+  /** List the server-managed fields that are never compared. */
+  showIgnored?: boolean;
+  /** The command printing: `sync` prints its plan without telling the reader to run sync. */
+  command: 'plan' | 'sync';
+}
 
 export interface ViewEntry extends StatusMeta {
   identifier: string;

@@ -13,5 +13,3 @@ export function buildGithubWorkflows(): Array<{ path: string; text: string }> {
     { path: `${GITHUB_WORKFLOWS_DIR}/${CI_FILES.drift}`, text: buildDriftWorkflow() },
   ];
 }
-
-export { CI_FILES } from './common.js';

@@ -18,7 +18,7 @@ import {
   fetchObservations,
   type ServiceClient,
 } from '../../../src/remote/index.js';
-import { StateStore, type StateStoreOptions } from '../../../src/state/index.js';
+import { StateStore, type StateStoreOptions } from '../../../src/state/store.js';
 import { VirtualClock } from '../../helpers/remote.js';
 
 const cleanups: Array<() => Promise<void>> = [];

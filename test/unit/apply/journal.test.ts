@@ -4,7 +4,7 @@ import { buildIdempotencyKey, lookupIdentifiersFor } from '../../../src/apply/id
 import { reconcilePending } from '../../../src/apply/reconcile-pending.js';
 import type { DesiredWorkflow } from '../../../src/plan/index.js';
 import { RemoteError } from '../../../src/remote/index.js';
-import { StateStore } from '../../../src/state/index.js';
+import { StateStore } from '../../../src/state/store.js';
 import { type Harness, harness, planNow, posts, readStateFile, runSync, TARGET } from './harness.js';
 
 function pendingFor(d: DesiredWorkflow) {

@@ -1,6 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../../src/state/index.js';
+import { StateStore } from '../../../src/state/store.js';
 import { harness, posts, runSync, TARGET } from './harness.js';
 
 /** File operations that fail with ENOSPC once `full` is set, like a disk filling up. */

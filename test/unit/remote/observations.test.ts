@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createClient, fetchObservations, RemoteError } from '../../../src/remote/index.js';
-import { emptyState } from '../../../src/state/index.js';
+import { emptyState } from '../../../src/state/format.js';
 import { harness, simpleDesired, TARGET } from '../apply/harness.js';
 
 const GONE_ID = '0123456789abcdef01234567';

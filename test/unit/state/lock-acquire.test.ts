@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { WfsyncError } from '../../../src/errors.js';
-import { acquireLock, commandFromArgv, type LockOptions } from '../../../src/state/lock.js';
-import type { LockHolder } from '../../../src/state/lock-holder.js';
+import { acquireLock, type LockOptions } from '../../../src/state/lock.js';
+import { commandFromArgv, type LockHolder } from '../../../src/state/lock-holder.js';
 import {
   ALIVE_PID,
   DEAD_PID,

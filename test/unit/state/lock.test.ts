@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WfsyncError } from '../../../src/errors.js';
 import { ExitCode } from '../../../src/exit-codes.js';
-import { acquireLock, commandFromArgv, type LockHolder, type StateLock } from '../../../src/state/lock.js';
+import { acquireLock, type StateLock } from '../../../src/state/lock.js';
+import { commandFromArgv, type LockHolder } from '../../../src/state/lock-holder.js';
 import { deadPid, tempDir } from './helpers.js';
 
 const held: StateLock[] = [];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type Annotation, capAnnotations, renderPlanGithub } from '../../../../src/report/plan/github.js';
+import { capAnnotations } from '../../../../src/report/github.js';
+import { renderPlanGithub } from '../../../../src/report/plan/github.js';
 import { renderPlanHuman } from '../../../../src/report/plan/human.js';
+import type { AnnotationKind } from '../../../../src/report/plan/view.js';
 import { change, diagnostic, item, planOf } from './fixture-plan.js';
 
 const options = { command: 'plan' } as const;
@@ -114,22 +116,32 @@ describe('the log after the annotations', () => {
 });
 
 describe('capAnnotations', () => {
-  const of = (kind: Annotation['kind'], count: number): Annotation[] =>
+  type Annotation = { kind: AnnotationKind; text: string };
+  const of = (kind: AnnotationKind, count: number): Annotation[] =>
     Array.from({ length: count }, (_, i) => ({ kind, text: `${kind}-${i}` }));
+  // As plan and sync use it: the texts kept, then the counting notice.
+  const cap = (all: Annotation[]) => {
+    const { shown, notice } = capAnnotations(all, {
+      kindOf: (a) => a.kind,
+      kinds: ['error', 'warning', 'notice'],
+      where: 'the log',
+    });
+    return [...shown.map((a) => a.text), ...notice];
+  };
   const texts = (kind: string, count: number) => Array.from({ length: count }, (_, i) => `${kind}-${i}`);
 
   it('keeps everything, with no counting notice, at exactly 10 of each kind', () => {
     const all = [...of('error', 10), ...of('warning', 10), ...of('notice', 10)];
-    expect(capAnnotations(all)).toEqual(all.map((a) => a.text));
+    expect(cap(all)).toEqual(all.map((a) => a.text));
   });
 
   it('keeps nothing extra for no annotations', () => {
-    expect(capAnnotations([])).toEqual([]);
+    expect(cap([])).toEqual([]);
   });
 
   it('when only errors overflow, keeps 10 errors and 9 notices, and one notice counts the rest', () => {
     const all = [...of('notice', 10), ...of('error', 11), ...of('warning', 10)];
-    expect(capAnnotations(all)).toEqual([
+    expect(cap(all)).toEqual([
       ...texts('notice', 9),
       ...texts('error', 10),
       ...texts('warning', 10),
@@ -139,7 +151,7 @@ describe('capAnnotations', () => {
 
   it('when only warnings overflow, with few notices, drops no notice', () => {
     const all = [...of('warning', 25), ...of('notice', 9)];
-    expect(capAnnotations(all)).toEqual([
+    expect(cap(all)).toEqual([
       ...texts('warning', 10),
       ...texts('notice', 9),
       '::notice::15 more warnings not shown as annotations; see the log',
@@ -148,7 +160,7 @@ describe('capAnnotations', () => {
 
   it('when only notices overflow, keeps 9 of them in their order', () => {
     const all = [...of('notice', 11), ...of('error', 1)];
-    expect(capAnnotations(all)).toEqual([
+    expect(cap(all)).toEqual([
       ...texts('notice', 9),
       'error-0',
       '::notice::2 more notices not shown as annotations; see the log',
@@ -157,7 +169,7 @@ describe('capAnnotations', () => {
 
   it('counts every kind that lost annotations, in the order error, warning, notice', () => {
     const all = [...of('notice', 12), ...of('warning', 13), ...of('error', 14)];
-    expect(capAnnotations(all)).toEqual([
+    expect(cap(all)).toEqual([
       ...texts('notice', 9),
       ...texts('warning', 10),
       ...texts('error', 10),

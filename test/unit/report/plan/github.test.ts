@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanAction } from '../../../../src/plan/types.js';
-import { ANNOTATIONS_PER_KIND } from '../../../../src/report/github.js';
-import {
-  neutralizeCommands,
-  renderPlanGithub,
-  renderSyncGithub,
-} from '../../../../src/report/plan/github.js';
+import { ANNOTATIONS_PER_KIND, neutralizeCommands } from '../../../../src/report/github.js';
+import { renderPlanGithub, renderSyncGithub } from '../../../../src/report/plan/github.js';
 import { renderPlanHuman } from '../../../../src/report/plan/human.js';
 import { buildFixturePlan, change, diagnostic, item, planOf, syncOf, yamlDiff } from './fixture-plan.js';
 
