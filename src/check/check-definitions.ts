@@ -15,7 +15,8 @@ import {
 } from '../cache/check-cached.js';
 import { buildFingerprint } from '../cache/fingerprint.js';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
-import { includedTextsFor, includesOf } from '../definitions/includes.js';
+import { includesOf } from '../definitions/include-references.js';
+import { includedTextsFor } from '../definitions/includes.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
 import {
   type DefinitionSource,

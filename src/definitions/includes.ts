@@ -18,23 +18,6 @@ import {
 import { DEFAULT_LOAD_LIMITS } from './limits.js';
 import type { ParseResult } from './types.js';
 
-export { findIncludeRoot, type IncludeRoot } from './include-file.js';
-export {
-  type DefinitionWithIncludes,
-  fileReference,
-  findIncludeReferences,
-  fitsInFile,
-  formatIncludeText,
-  INCLUDE_FIELDS,
-  type IncludeReference,
-  type IncludeStyle,
-  includeAt,
-  includesOf,
-  normalizeIncludeText,
-  type ResolvedInclude,
-  replaceIncludes,
-} from './include-references.js';
-
 export interface IncludeOptions {
   /** Absolute path of the definition file. */
   definitionPath: string;
