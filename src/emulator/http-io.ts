@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { LateFault } from './faults.js';
 import { badRequest, EmulatorHttpError } from './http-error.js';
+import type { LateFault } from './types.js';
 
 /** Request bodies and responses on the wire, as Express's body parser and a (sometimes broken) proxy do them. */
 
