@@ -30,7 +30,7 @@ export interface CacheEntry {
   diagnostics?: Diagnostic[];
 }
 
-/** The per-file outcome a cache entry holds (check-file.ts's FileOutcome without text or fingerprint). */
+/** The per-file outcome a cache entry holds (check-cached.ts's FileOutcome without texts or definition). */
 export interface CachedOutcome {
   diagnostics: Diagnostic[];
   identifier?: string;

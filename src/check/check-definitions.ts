@@ -13,7 +13,6 @@ import {
   checkFilesCached,
   type FileOutcome,
 } from '../cache/check-cached.js';
-import { buildFingerprint } from '../cache/fingerprint.js';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
 import { includesOf } from '../definitions/include-references.js';
 import { includedTextsFor } from '../definitions/includes.js';
@@ -82,15 +81,9 @@ export async function checkDefinitions(
   const source = (file: string): DefinitionSource => ({ absolute: path.resolve(cwd, file), file, limits });
   if (options.cache) {
     const searched = searchedDirectories(paths.length > 0 ? paths : [options.defaultDir], cwd);
-    const check: CheckBytes = (file, bytes, hash) => {
+    const check: CheckBytes = (file, bytes) => {
       const parsed = parseDefinitionBytes(bytes, source(file));
-      const outcome = checkParsed(parsed, rules, false);
-      const { definition } = parsed;
-      const { diagnostics } = outcome;
-      return {
-        outcome,
-        fingerprint: buildFingerprint({ bytes, maxBytes: limits.maxBytes, definition, diagnostics, hash }),
-      };
+      return { outcome: checkParsed(parsed, rules, false), definition: parsed.definition };
     };
     const run = checkFilesCached(scan.files, { cwd, limits }, { ...options.cache, searched }, check);
     return { ...mergeOutcomes(scan, run.outcomes, { cwd, limits, rules }), cache: run.cache };
