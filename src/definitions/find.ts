@@ -19,17 +19,12 @@ export interface ScanResult {
 const DEFINITION_FILE = /\.ya?ml$/i;
 
 /**
- * Definition files named by `paths` (or under `defaultDir` when there are none). An explicit file is taken
- * whatever its extension. A directory is searched recursively for `*.yaml`/`*.yml`, skipping `node_modules`
- * and hidden entries (`.git`, `.github`, `.wfsync`…). Symbolic links to files are followed; symbolic links to
- * directories are not, so a search never loops and never leaves the tree it was given. A path that does not
- * exist is a UsageError; a directory without definitions gives [].
+ * Definition files named by `paths` (or under `defaultDir` when there are none), and the directories it could not
+ * list (check/ reports those). An explicit file is taken whatever its extension. A directory is searched recursively
+ * for `*.yaml`/`*.yml`, skipping `node_modules` and hidden entries (`.git`, `.github`, `.wfsync`…). Symbolic links
+ * to files are followed; symbolic links to directories are not, so a search never loops and never leaves the tree it
+ * was given. A path that does not exist is a UsageError; a directory without definitions gives no files.
  */
-export async function findDefinitionFiles(paths: readonly string[], options: FindOptions): Promise<string[]> {
-  return (await scanDefinitionFiles(paths, options)).files;
-}
-
-/** findDefinitionFiles, plus the directories it could not list (readDefinitions reports those). */
 export async function scanDefinitionFiles(
   paths: readonly string[],
   options: FindOptions,
