@@ -8,8 +8,8 @@ import {
   buildErrorBody,
   EmulatorHttpError,
   INTERNAL_ERROR_MESSAGE,
+  notFound,
   RATE_LIMIT_MESSAGE,
-  routeNotFound,
   unauthorized,
 } from './http-error.js';
 import { type Answer, errorAnswer, HTML_502, jsonAnswer, parseJsonBody, readBody } from './http-io.js';
@@ -170,7 +170,7 @@ function matchRoute(method: string, url: string): Route {
   if (method === 'POST' && COLLECTION.test(path)) return { kind: 'create' };
   const item = method === 'GET' ? ITEM.exec(path) : null;
   if (item !== null) return { kind: 'get', workflowId: decodeParam(item[1]!) };
-  throw routeNotFound(method, url);
+  throw notFound(`Cannot ${method} ${url}`);
 }
 
 function decodeParam(raw: string): string {
