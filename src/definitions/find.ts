@@ -14,6 +14,8 @@ export interface ScanResult {
   files: string[];
   /** Directories (or explicit paths) that exist but could not be listed or inspected. */
   unreadable: Array<{ path: string; error: NodeJS.ErrnoException }>;
+  /** The given paths (or `defaultDir`) that are directories, absolute: the trees searched. */
+  directories: string[];
 }
 
 const DEFINITION_FILE = /\.ya?ml$/i;
@@ -31,6 +33,7 @@ export async function scanDefinitionFiles(
 ): Promise<ScanResult> {
   const found = new Set<string>();
   const unreadable: ScanResult['unreadable'] = [];
+  const directories: string[] = [];
   const display = (absolute: string) => toDisplayPath(options.cwd, absolute);
 
   for (const given of paths.length > 0 ? paths : [options.defaultDir]) {
@@ -46,12 +49,14 @@ export async function scanDefinitionFiles(
       found.add(display(absolute));
       continue;
     }
-    if (stats.isDirectory()) await walk(absolute, { found, unreadable, display });
-    else if (stats.isFile()) found.add(display(absolute));
+    if (stats.isDirectory()) {
+      directories.push(absolute);
+      await walk(absolute, { found, unreadable, display });
+    } else if (stats.isFile()) found.add(display(absolute));
     else throw new UsageError(`not a file or directory: ${given}`);
   }
   unreadable.sort((a, b) => compare(a.path, b.path));
-  return { files: [...found].sort(compare), unreadable };
+  return { files: [...found].sort(compare), unreadable, directories };
 }
 
 async function walk(
