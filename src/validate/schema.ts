@@ -8,7 +8,8 @@ import type { Diagnostic, Span } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
 import { validateWfsyncConfig, validateWorkflowDefinition } from '../generated/validators.js';
 import { isRecord } from '../json.js';
-import { messageFor, type SchemaMessage, valueAt } from './schema-keywords.js';
+import { valueAt } from './rules/walk.js';
+import { messageFor, type SchemaMessage } from './schema-keywords.js';
 import type { DocumentKind } from './schema-messages.js';
 import { pruneSchemaErrors } from './schema-prune.js';
 
