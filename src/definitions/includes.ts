@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
-import { findIncludeRoot, type IncludeRead, type IncludeRoot, readIncludeFile } from './include-file.js';
+import { findIncludeRoot, type IncludeRead, readIncludeFile } from './include-file.js';
 import {
   type DefinitionWithIncludes,
   findIncludeReferences,
@@ -21,8 +21,6 @@ import type { ParseResult } from './types.js';
 export interface IncludeOptions {
   /** Absolute path of the definition file. */
   definitionPath: string;
-  /** Where included files must stay; default: findIncludeRoot (project, else git repository, else the file's dir). */
-  root?: IncludeRoot;
   /** Largest included file, in bytes (default: the definition file limit, 1 MiB). */
   maxBytes?: number;
 }
@@ -39,7 +37,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
   if (references.length === 0) return result;
 
   const definitionDir = path.dirname(options.definitionPath);
-  const root = options.root ?? findIncludeRoot(definitionDir);
+  const root = findIncludeRoot(definitionDir);
   const reads = new Map<string, IncludeRead>();
   const includes: ResolvedInclude[] = [];
   const diagnostics: Diagnostic[] = [];
