@@ -11,13 +11,8 @@ import { readDefinitionBytes } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { decodeUtf8 } from '../definitions/utf8.js';
 import type { Diagnostic } from '../diagnostic.js';
-import {
-  buildCacheEntry,
-  type CacheEntry,
-  type FileFingerprint,
-  type IncludeFingerprint,
-  readCacheEntry,
-} from './entry.js';
+import { buildCacheEntry, type CacheEntry, type IncludeFingerprint, readCacheEntry } from './entry.js';
+import { buildFingerprint } from './fingerprint.js';
 import { hashContent } from './hash.js';
 import { buildCacheMerge, type CacheMerge, type SeenFile } from './merge.js';
 
@@ -35,15 +30,11 @@ export interface FileOutcome {
   definition?: LoadedDefinition;
 }
 
-/**
- * Checks one file (display path) from the bytes read of it (`hash`: hashContent(bytes) when known), with what its
- * outcome depended on (fingerprint.ts) unless it may not be cached.
- */
+/** Checks one file (display path) from the bytes read of it; `definition`: the one parsed, which it was checked on. */
 export type CheckBytes = (
   file: string,
   bytes: Uint8Array,
-  hash: string | undefined,
-) => { outcome: FileOutcome; fingerprint: FileFingerprint | undefined };
+) => { outcome: FileOutcome; definition: LoadedDefinition | undefined };
 
 export interface CacheInput {
   /** Absolute project root: entry paths are relative to it, so a cache outlives a moved checkout. */
@@ -67,7 +58,8 @@ export function checkFilesCached(
   check: CheckBytes,
 ): { outcomes: FileOutcome[]; cache: CacheRun } {
   const { cwd, limits } = setup;
-  const lookUp = createLookup(limits.maxBytes, cache);
+  const { maxBytes } = limits;
+  const lookUp = createLookup(maxBytes, cache);
   const seen = new Map<string, SeenFile>();
   let unchanged = 0;
   const outcomes = files.map((file): FileOutcome => {
@@ -86,7 +78,9 @@ export function checkFilesCached(
       seen.set(key, { entry: found.hit, hit: true });
       return outcomeOf(found.hit, bytes, found.included);
     }
-    const { outcome, fingerprint } = check(file, bytes, found.hash);
+    const { outcome, definition } = check(file, bytes);
+    const { diagnostics } = outcome;
+    const fingerprint = buildFingerprint({ bytes, maxBytes, definition, diagnostics, hash: found.hash });
     seen.set(key, fingerprint && { entry: buildCacheEntry(file, fingerprint, outcome), hit: false });
     return outcome;
   });

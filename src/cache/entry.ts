@@ -30,16 +30,11 @@ export interface CacheEntry {
   diagnostics?: Diagnostic[];
 }
 
-/** The per-file outcome a cache entry holds (check-file.ts's FileOutcome without text or fingerprint). */
-export interface CachedOutcome {
-  diagnostics: Diagnostic[];
-  identifier?: string;
-}
-
 export function buildCacheEntry(
   file: string,
   fingerprint: FileFingerprint,
-  outcome: CachedOutcome,
+  /** The parts of check-cached.ts's FileOutcome an entry holds (no texts, no definition). */
+  outcome: { diagnostics: Diagnostic[]; identifier?: string },
 ): CacheEntry {
   // Property by property rather than conditional spreads: one entry per file, 10,000 in a large run.
   const entry: CacheEntry = { file, hash: fingerprint.hash };

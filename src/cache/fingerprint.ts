@@ -1,6 +1,6 @@
 /** What a freshly checked file's outcome depended on, for its cache entry. */
 import type { IncludeProblemCode } from '../definitions/include-file.js';
-import { includesOf } from '../definitions/includes.js';
+import { includesOf } from '../definitions/include-references.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { FileFingerprint, IncludeFingerprint } from './entry.js';

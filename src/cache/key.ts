@@ -3,6 +3,7 @@
  * outcome depends on. A cache written under another key is dropped as a whole.
  */
 import type { LoadLimits } from '../definitions/limits.js';
+import { canonicalJson } from '../json.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 import { hashContent } from './hash.js';
 
@@ -23,12 +24,11 @@ export interface CacheKeyInput {
 /** Pure: the same input gives the same key, whatever the order of the config's `rules:` keys. */
 export function buildCacheKey(input: CacheKeyInput): string {
   const rules = {
-    severities: sortKeys(input.rules.severities ?? {}),
+    severities: input.rules.severities ?? {},
     notificationGroups: input.rules.notificationGroups ?? null,
   };
-  const limits = sortKeys({ ...input.limits });
-  const key = [CACHE_FORMAT, input.version, input.build ?? null, input.runtime, rules, limits];
-  return hashContent(JSON.stringify(key));
+  const key = [CACHE_FORMAT, input.version, input.build ?? null, input.runtime, rules, input.limits];
+  return hashContent(canonicalJson(key));
 }
 
 /** Node's version with its ICU and Unicode versions. */
@@ -46,8 +46,4 @@ declare const __WFSYNC_BUILD_ID__: string | undefined;
  */
 export function currentBuildId(): string | undefined {
   return typeof __WFSYNC_BUILD_ID__ === 'string' ? __WFSYNC_BUILD_ID__ : undefined;
-}
-
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -4,7 +4,6 @@
  * against the schema and the per-file rules, then the project-wide rule over all of them. With `--cache` the stored
  * outcome of an unchanged file is reused instead (cache/check-cached.ts): the report is the same, byte for byte.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   type CacheInput,
@@ -13,9 +12,9 @@ import {
   checkFilesCached,
   type FileOutcome,
 } from '../cache/check-cached.js';
-import { buildFingerprint } from '../cache/fingerprint.js';
 import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
-import { includedTextsFor, includesOf } from '../definitions/includes.js';
+import { includesOf } from '../definitions/include-references.js';
+import { includedTextsFor } from '../definitions/includes.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
 import {
   type DefinitionSource,
@@ -80,18 +79,16 @@ export async function checkDefinitions(
   const limits = resolveLoadLimits(options.limits);
   const source = (file: string): DefinitionSource => ({ absolute: path.resolve(cwd, file), file, limits });
   if (options.cache) {
-    const searched = searchedDirectories(paths.length > 0 ? paths : [options.defaultDir], cwd);
-    const check: CheckBytes = (file, bytes, hash) => {
+    const check: CheckBytes = (file, bytes) => {
       const parsed = parseDefinitionBytes(bytes, source(file));
-      const outcome = checkParsed(parsed, rules, false);
-      const { definition } = parsed;
-      const { diagnostics } = outcome;
-      return {
-        outcome,
-        fingerprint: buildFingerprint({ bytes, maxBytes: limits.maxBytes, definition, diagnostics, hash }),
-      };
+      return { outcome: checkParsed(parsed, rules, false), definition: parsed.definition };
     };
-    const run = checkFilesCached(scan.files, { cwd, limits }, { ...options.cache, searched }, check);
+    const run = checkFilesCached(
+      scan.files,
+      { cwd, limits },
+      { ...options.cache, searched: scan.directories },
+      check,
+    );
     return { ...mergeOutcomes(scan, run.outcomes, { cwd, limits, rules }), cache: run.cache };
   }
   const keep = options.keepDefinitions === true;
@@ -131,19 +128,6 @@ function checkParsed(parsed: ParseResult, rules: RuleOptions, keep: boolean): Fi
  */
 function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
-}
-
-/** The given paths that are directories, absolute (one that cannot be inspected counts as none). */
-function searchedDirectories(paths: readonly string[], cwd: string): string[] {
-  return paths
-    .map((given) => path.resolve(cwd, given))
-    .filter((absolute) => {
-      try {
-        return statSync(absolute).isDirectory();
-      } catch {
-        return false;
-      }
-    });
 }
 
 /** The per-file outcomes of a scan's files (in its order) put together with the scan's problems and the project rule. */

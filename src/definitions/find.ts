@@ -14,28 +14,26 @@ export interface ScanResult {
   files: string[];
   /** Directories (or explicit paths) that exist but could not be listed or inspected. */
   unreadable: Array<{ path: string; error: NodeJS.ErrnoException }>;
+  /** The given paths (or `defaultDir`) that are directories, absolute: the trees searched. */
+  directories: string[];
 }
 
 const DEFINITION_FILE = /\.ya?ml$/i;
 
 /**
- * Definition files named by `paths` (or under `defaultDir` when there are none). An explicit file is taken
- * whatever its extension. A directory is searched recursively for `*.yaml`/`*.yml`, skipping `node_modules`
- * and hidden entries (`.git`, `.github`, `.wfsync`…). Symbolic links to files are followed; symbolic links to
- * directories are not, so a search never loops and never leaves the tree it was given. A path that does not
- * exist is a UsageError; a directory without definitions gives [].
+ * Definition files named by `paths` (or under `defaultDir` when there are none), and the directories it could not
+ * list (check/ reports those). An explicit file is taken whatever its extension. A directory is searched recursively
+ * for `*.yaml`/`*.yml`, skipping `node_modules` and hidden entries (`.git`, `.github`, `.wfsync`…). Symbolic links
+ * to files are followed; symbolic links to directories are not, so a search never loops and never leaves the tree it
+ * was given. A path that does not exist is a UsageError; a directory without definitions gives no files.
  */
-export async function findDefinitionFiles(paths: readonly string[], options: FindOptions): Promise<string[]> {
-  return (await scanDefinitionFiles(paths, options)).files;
-}
-
-/** findDefinitionFiles, plus the directories it could not list (readDefinitions reports those). */
 export async function scanDefinitionFiles(
   paths: readonly string[],
   options: FindOptions,
 ): Promise<ScanResult> {
   const found = new Set<string>();
   const unreadable: ScanResult['unreadable'] = [];
+  const directories: string[] = [];
   const display = (absolute: string) => toDisplayPath(options.cwd, absolute);
 
   for (const given of paths.length > 0 ? paths : [options.defaultDir]) {
@@ -51,12 +49,14 @@ export async function scanDefinitionFiles(
       found.add(display(absolute));
       continue;
     }
-    if (stats.isDirectory()) await walk(absolute, { found, unreadable, display });
-    else if (stats.isFile()) found.add(display(absolute));
+    if (stats.isDirectory()) {
+      directories.push(absolute);
+      await walk(absolute, { found, unreadable, display });
+    } else if (stats.isFile()) found.add(display(absolute));
     else throw new UsageError(`not a file or directory: ${given}`);
   }
   unreadable.sort((a, b) => compare(a.path, b.path));
-  return { files: [...found].sort(compare), unreadable };
+  return { files: [...found].sort(compare), unreadable, directories };
 }
 
 async function walk(

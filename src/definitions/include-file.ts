@@ -4,12 +4,12 @@
  * definition (regular file, size checked before reading, strict UTF-8). Every failure is a value, never a throw.
  */
 
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { suggestName } from '../text.js';
 import { type IncludeStyle, normalizeIncludeText } from './include-references.js';
 import { formatBytes } from './limits.js';
-import { readCapped } from './read-capped.js';
+import { fsErrorReason, readRegularFile } from './read-capped.js';
 import { decodeUtf8 } from './utf8.js';
 
 /** The directory included files must stay in, and what made it the root (for messages). */
@@ -80,30 +80,21 @@ export function readIncludeFile(request: IncludeRequest): IncludeRead {
     return failure(error as NodeJS.ErrnoException, request, absolute);
   }
   if (!isInside(realRoot(root.dir), real)) return outside(`"${written}" is a symbolic link that leads`);
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO must not hang the load; fstat then rejects it.
-    fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return failure(error as NodeJS.ErrnoException, request, absolute);
+  const read = readRegularFile(real, request.maxBytes);
+  if ('error' in read) return failure(read.error, request, absolute);
+  if ('problem' in read) {
+    return unreadable(
+      display,
+      read.problem === 'directory' ? 'it is a directory' : 'it is not a regular file',
+    );
   }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) return unreadable(display, 'it is a directory');
-    if (!stats.isFile()) return unreadable(display, 'it is not a regular file');
-    // fstat's size first (nothing read for a huge file), then what was read (the file may grow meanwhile).
-    const bytes = stats.size > request.maxBytes ? undefined : readCapped(fd, request.maxBytes, stats.size);
-    if (bytes === undefined || bytes.length > request.maxBytes) {
-      const size = Math.max(stats.size, bytes?.length ?? 0);
-      const message = `${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(request.maxBytes)} limit for an included file`;
-      return { ok: false, code: 'include-too-large', message };
-    }
-    return decode(bytes, display, absolute);
-  } catch (error) {
-    return failure(error as NodeJS.ErrnoException, request, absolute);
-  } finally {
-    closeSync(fd);
+  // fstat's size first (nothing read for a huge file), then what was read (the file may grow meanwhile).
+  const size = 'tooLarge' in read ? read.tooLarge : read.bytes.length;
+  if ('tooLarge' in read || size > request.maxBytes) {
+    const message = `${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(request.maxBytes)} limit for an included file`;
+    return { ok: false, code: 'include-too-large', message };
   }
+  return decode(read.bytes, display, absolute);
 }
 
 function decode(bytes: Uint8Array, display: string, absolute: string): IncludeRead {
@@ -144,16 +135,7 @@ function failure(error: NodeJS.ErrnoException, request: IncludeRequest, absolute
       message: `${request.display} does not exist${hint ? ` (did you mean "${hint}"?)` : ''}`,
     };
   }
-  const reasons: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EISDIR: 'it is a directory',
-    ELOOP: 'too many levels of symbolic links',
-    EMFILE: 'too many open files',
-    EIO: 'input/output error',
-  };
-  const reason = (error.code && reasons[error.code]) ?? error.message;
-  return unreadable(request.display, `${reason}${error.code ? ` (${error.code})` : ''}`);
+  return unreadable(request.display, fsErrorReason(error));
 }
 
 function unreadable(display: string, reason: string): IncludeRead {

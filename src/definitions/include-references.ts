@@ -99,11 +99,6 @@ export function replaceIncludes(
   return copy;
 }
 
-/** `{file: path}`: a reference as a value. */
-export function fileReference(path: string): { file: string } {
-  return { file: path };
-}
-
 /**
  * The text as a template value: CRLF read as LF (as YAML reads line breaks, so a Windows checkout plans the same)
  * and one final line break dropped (editors add one; a subject must not end with it). `formatIncludeText` undoes it.

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
-import { findIncludeRoot, type IncludeRead, type IncludeRoot, readIncludeFile } from './include-file.js';
+import { findIncludeRoot, type IncludeRead, readIncludeFile } from './include-file.js';
 import {
   type DefinitionWithIncludes,
   findIncludeReferences,
@@ -18,28 +18,9 @@ import {
 import { DEFAULT_LOAD_LIMITS } from './limits.js';
 import type { ParseResult } from './types.js';
 
-export { findIncludeRoot, type IncludeRoot } from './include-file.js';
-export {
-  type DefinitionWithIncludes,
-  fileReference,
-  findIncludeReferences,
-  fitsInFile,
-  formatIncludeText,
-  INCLUDE_FIELDS,
-  type IncludeReference,
-  type IncludeStyle,
-  includeAt,
-  includesOf,
-  normalizeIncludeText,
-  type ResolvedInclude,
-  replaceIncludes,
-} from './include-references.js';
-
 export interface IncludeOptions {
   /** Absolute path of the definition file. */
   definitionPath: string;
-  /** Where included files must stay; default: findIncludeRoot (project, else git repository, else the file's dir). */
-  root?: IncludeRoot;
   /** Largest included file, in bytes (default: the definition file limit, 1 MiB). */
   maxBytes?: number;
 }
@@ -56,7 +37,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
   if (references.length === 0) return result;
 
   const definitionDir = path.dirname(options.definitionPath);
-  const root = options.root ?? findIncludeRoot(definitionDir);
+  const root = findIncludeRoot(definitionDir);
   const reads = new Map<string, IncludeRead>();
   const includes: ResolvedInclude[] = [];
   const diagnostics: Diagnostic[] = [];

@@ -10,8 +10,6 @@ import { decodeUtf8 } from './utf8.js';
 import { isMap, isScalar, isSeq } from './yaml-lib.js';
 import { yamlProblemDiagnostic } from './yaml-problems.js';
 
-export type { LoadLimits } from './limits.js';
-
 /** yaml can report one error per line after a bad indent; the first few say what is wrong. */
 const MAX_YAML_ERRORS = 20;
 

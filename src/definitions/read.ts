@@ -1,4 +1,3 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
 import { parseDefinitionFast } from './fast-parse.js';
@@ -6,7 +5,7 @@ import { type FindOptions, type ScanResult, scanDefinitionFiles } from './find.j
 import { readDefinitionIncludes } from './includes.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
-import { readCapped } from './read-capped.js';
+import { fsErrorReason, readRegularFile } from './read-capped.js';
 import type { LoadedDefinition, ParseResult, ReadResult } from './types.js';
 
 export interface ReadOptions extends FindOptions {
@@ -39,7 +38,7 @@ export async function readDefinitions(paths: readonly string[], options: ReadOpt
 /** The directories a scan could not list, as `file-unreadable` diagnostics. */
 export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
   return scan.unreadable.map(({ path: dir, error }) =>
-    unreadableDiagnostic(dir, error, 'cannot list directory'),
+    make(dir, 'file-unreadable', `cannot list directory: ${fsErrorReason(error)}`),
   );
 }
 
@@ -88,53 +87,18 @@ export function readDefinitionBytes(
   file: string,
   limits: LoadLimits,
 ): { bytes: Uint8Array } | { diagnostics: Diagnostic[] } {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO that merely looks like a definition must not hang; fstat then rejects it.
-    fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
+  const read = readRegularFile(absolute, limits.maxBytes);
+  if ('bytes' in read) return read;
+  if ('tooLarge' in read) {
+    return {
+      diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(read.tooLarge, limits.maxBytes))],
+    };
   }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) {
-      return { diagnostics: [unreadableDiagnostic(file, { code: 'EISDIR' }, 'cannot read file')] };
-    }
-    if (!stats.isFile()) {
-      return { diagnostics: [make(file, 'file-unreadable', 'cannot read file: not a regular file')] };
-    }
-    if (stats.size > limits.maxBytes) {
-      return {
-        diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(stats.size, limits.maxBytes))],
-      };
-    }
-    return { bytes: readCapped(fd, limits.maxBytes, stats.size) };
-  } catch (error) {
-    return { diagnostics: [unreadableDiagnostic(file, error as NodeJS.ErrnoException, 'cannot read file')] };
-  } finally {
-    closeSync(fd);
-  }
+  const reason = 'error' in read ? fsErrorReason(read.error) : PROBLEMS[read.problem];
+  return { diagnostics: [make(file, 'file-unreadable', `cannot read file: ${reason}`)] };
 }
 
-const REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'it is a directory',
-  ENOENT: 'no such file or directory',
-  ENOTDIR: 'a parent is not a directory',
-  ELOOP: 'too many levels of symbolic links',
-  EMFILE: 'too many open files',
-  EIO: 'input/output error',
-};
-
-function unreadableDiagnostic(
-  file: string,
-  error: { code?: string; message?: string },
-  what: string,
-): Diagnostic {
-  const reason = (error.code && REASONS[error.code]) ?? error.message ?? 'unknown error';
-  return make(file, 'file-unreadable', `${what}: ${reason}${error.code ? ` (${error.code})` : ''}`);
-}
+const PROBLEMS = { directory: fsErrorReason({ code: 'EISDIR' }), 'not-regular': 'not a regular file' };
 
 function make(file: string, code: string, message: string): Diagnostic {
   return { code, severity: 'error', message, file, pointer: '', ...FILE_START };

@@ -8,9 +8,6 @@ import { BUILT_IN_HELPERS } from './names.js';
 import { parseTemplate } from './parse-template.js';
 import type { HbsNode, HbsProgram, TemplateScan, VariableType, VariableUsage } from './types.js';
 
-// Part of this module's contract; the naming rules live in names.ts.
-export { isSystemVariable } from './names.js';
-
 /** Every variable use in `source`, in source order (see TemplateScan). Never throws. */
 export function scanTemplate(source: string): TemplateScan {
   const parsed = parseTemplate(source);

@@ -1,14 +1,13 @@
 import type { DerivedTrigger } from '../derive/types.js';
+import { isRecord, type Json } from '../json.js';
 import type { StoredWorkflow } from './types.js';
-import { type CreateRequest, isPlainObject } from './validate-request.js';
+import type { CreateRequest } from './validate-request.js';
 
 /**
  * Request → the document the service stores, with everything the server fills in: ObjectIds (a step's `_id`,
  * `_templateId` and `template._id` are the message template's id; `_parentId` chains the steps), the populated
  * template, defaults, timestamps and `__v`. Only the fields the service copies are kept: unknown fields are dropped.
  */
-
-type Json = Record<string, unknown>;
 
 /** Fixed per emulator: who and where the API key belongs to. */
 export interface EnvironmentIdentity {
@@ -53,7 +52,7 @@ export function buildWorkflow(
   const timestamp = new Date(ctx.now).toISOString();
   const id = ctx.newId();
   const active = request.active ?? false;
-  const preferences = isPlainObject(request.preferenceSettings) ? request.preferenceSettings : {};
+  const preferences = isRecord(request.preferenceSettings) ? request.preferenceSettings : {};
   return {
     _id: id,
     id,
@@ -97,7 +96,7 @@ function buildSteps(steps: readonly Json[], ctx: BuildContext): Json[] {
 
 function buildStep(step: Json, parentId: string | null, ctx: BuildContext): Json {
   const templateId = ctx.newId();
-  const variants = Array.isArray(step.variants) ? buildSteps(step.variants.filter(isPlainObject), ctx) : [];
+  const variants = Array.isArray(step.variants) ? buildSteps(step.variants.filter(isRecord), ctx) : [];
   return {
     _id: templateId,
     id: templateId,
@@ -124,7 +123,7 @@ function buildTemplate(template: Json, id: string, ctx: BuildContext): Json {
     active: true,
     ...pick(template, TEMPLATE_FIELDS),
     variables: Array.isArray(template.variables)
-      ? template.variables.filter(isPlainObject).map((v) => buildVariable(v, ctx))
+      ? template.variables.filter(isRecord).map((v) => buildVariable(v, ctx))
       : [],
     _feedId: template.feedId ? template.feedId : null,
     _layoutId: layoutId,
@@ -150,7 +149,7 @@ function buildVariable(variable: Json, ctx: BuildContext): Json {
 
 function buildFilters(filters: unknown, ctx: BuildContext): Json[] {
   if (!Array.isArray(filters)) return [];
-  return filters.filter(isPlainObject).map((filter) => {
+  return filters.filter(isRecord).map((filter) => {
     const id = ctx.newId();
     return { ...filter, children: Array.isArray(filter.children) ? filter.children : [], _id: id, id };
   });
@@ -158,8 +157,8 @@ function buildFilters(filters: unknown, ctx: BuildContext): Json[] {
 
 /** The stored metadata always holds `timed` with its two arrays (schema defaults), whatever the step type. */
 function buildMetadata(metadata: unknown): Json {
-  const sent = isPlainObject(metadata) ? metadata : {};
-  const timed = isPlainObject(sent.timed) ? sent.timed : {};
+  const sent = isRecord(metadata) ? metadata : {};
+  const timed = isRecord(sent.timed) ? sent.timed : {};
   return { ...sent, timed: { weekDays: [], monthDays: [], ...timed } };
 }
 

@@ -1,15 +1,10 @@
 import type { Random } from './random.js';
-import type { FaultKind, FaultOptions } from './types.js';
+import type { EarlyFault, FaultOptions, LateFault } from './types.js';
 
 /**
  * Which failure, if any, a request meets. Every request the faults apply to draws the same six numbers in the
  * same order whatever is configured, so a seed replays the same faults for the same sequence of requests.
  */
-
-/** Faults that answer instead of the service (nothing is processed). */
-export type EarlyFault = 'reset-before' | 'rate-limit-burst' | 'error-500' | 'html-502';
-/** Faults that hit the service's answer after it was processed. */
-export type LateFault = 'reset-after' | 'truncate-body' | 'slow-body';
 
 export interface FaultPlan {
   early?: EarlyFault;
@@ -112,5 +107,3 @@ function checkFaults(faults: FaultOptions): FaultOptions {
   }
   return structuredClone(faults);
 }
-
-export type { FaultKind };

@@ -59,10 +59,6 @@ export const badRequest = (message: string | string[]): EmulatorHttpError =>
 export const unauthorized = (message: string): EmulatorHttpError => new EmulatorHttpError(401, message);
 export const notFound = (message: string): EmulatorHttpError => new EmulatorHttpError(404, message);
 
-/** Express/Nest answer for a route that does not exist (any method, any path). */
-export const routeNotFound = (method: string, path: string): EmulatorHttpError =>
-  notFound(`Cannot ${method} ${path}`);
-
 export const INTERNAL_ERROR_MESSAGE =
   'Internal server error, contact support and provide them with the errorId';
 export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded';

@@ -1,28 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { LateFault } from './faults.js';
-import { badRequest, EmulatorHttpError } from './http-error.js';
+import { badRequest, type EmulatorHttpError } from './http-error.js';
+import type { LateFault } from './types.js';
 
 /** Request bodies and responses on the wire, as Express's body parser and a (sometimes broken) proxy do them. */
 
 /** Express `json({limit: '20mb'})`. */
-export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-
-export interface ReadBody {
-  text: string;
-  tooLarge: boolean;
-}
+const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
 /** Read the whole body; past the limit, keep draining (so the client can read our 413) but keep nothing. */
-export function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<ReadBody> {
+export function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
-    let tooLarge = Number.isFinite(declared) && declared > limit;
+    let tooLarge = Number.isFinite(declared) && declared > BODY_LIMIT_BYTES;
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
+      if (size > BODY_LIMIT_BYTES) tooLarge = true;
       if (!tooLarge) chunks.push(chunk);
     });
     req.on('end', () => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge }));
@@ -122,5 +117,3 @@ export async function sendAnswer(
   }
   res.end();
 }
-
-export { EmulatorHttpError };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { badRequest, EmulatorHttpError } from './http-error.js';
 
 /**
@@ -22,12 +22,6 @@ export type IdempotencyDecision = { kind: 'new' } | { kind: 'replay'; status: nu
 
 type Entry = { state: 'in-flight'; bodyHash: string } | ({ state: 'done' } & StoredIdempotencyEntry);
 
-export function hashBody(body: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(body) ?? '')
-    .digest('hex');
-}
-
 export class IdempotencyRegistry {
   #entries = new Map<string, Entry>();
 
@@ -36,12 +30,13 @@ export class IdempotencyRegistry {
   }
 
   /** Decide what to do with a POST carrying `key`; throws the 400/409/422 the service sends. */
-  begin(key: string, bodyHash: string): IdempotencyDecision {
+  begin(key: string, body: unknown): IdempotencyDecision {
     if (key.length > MAX_KEY_LENGTH) {
       throw badRequest(
         `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters`,
       );
     }
+    const bodyHash = hash('sha256', JSON.stringify(body) ?? '', 'hex');
     const entry = this.#entries.get(key);
     if (entry === undefined) {
       this.#entries.set(key, { state: 'in-flight', bodyHash });

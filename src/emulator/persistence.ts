@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { WfsyncError } from '../errors.js';
+import { isRecord } from '../json.js';
 import { writeFileAtomically } from '../state/atomic-write.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
 import type { StoredIdempotencyEntry } from './idempotency.js';
 import type { StoredWorkflow } from './types.js';
-import { isPlainObject } from './validate-request.js';
 
 /**
  * `--data <file>`: what the emulator stored, so a restart finds it again. JSON `{version: 1, identity, workflows,
@@ -55,24 +55,24 @@ export async function readEmulatorData(file: string): Promise<EmulatorData | und
 }
 
 function findProblem(data: unknown): string | undefined {
-  if (!isPlainObject(data)) return 'expected a JSON object';
+  if (!isRecord(data)) return 'expected a JSON object';
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
   const identity = data.identity;
-  if (!isPlainObject(identity)) return '"identity" must be an object';
+  if (!isRecord(identity)) return '"identity" must be an object';
   for (const key of IDENTITY_KEYS) {
     if (typeof identity[key] !== 'string' || !OBJECT_ID.test(identity[key]))
       return `identity.${key} must be an ObjectId`;
   }
   if (!Array.isArray(data.workflows)) return '"workflows" must be an array';
   for (const [i, w] of data.workflows.entries()) {
-    if (!isPlainObject(w)) return `workflows[${i}] must be an object`;
+    if (!isRecord(w)) return `workflows[${i}] must be an object`;
     if (typeof w._id !== 'string' || !OBJECT_ID.test(w._id)) return `workflows[${i}]._id must be an ObjectId`;
     if (typeof w._environmentId !== 'string') return `workflows[${i}]._environmentId must be a string`;
     if (typeof w.name !== 'string') return `workflows[${i}].name must be a string`;
     if (!Array.isArray(w.steps)) return `workflows[${i}].steps must be an array`;
     if (
       !Array.isArray(w.triggers) ||
-      !w.triggers.every((t) => isPlainObject(t) && typeof t.identifier === 'string')
+      !w.triggers.every((t) => isRecord(t) && typeof t.identifier === 'string')
     ) {
       return `workflows[${i}].triggers must be an array of triggers with an identifier`;
     }
@@ -80,7 +80,7 @@ function findProblem(data: unknown): string | undefined {
   if (!Array.isArray(data.idempotency)) return '"idempotency" must be an array';
   for (const [i, e] of data.idempotency.entries()) {
     if (
-      !isPlainObject(e) ||
+      !isRecord(e) ||
       typeof e.key !== 'string' ||
       typeof e.bodyHash !== 'string' ||
       typeof e.status !== 'number'
@@ -98,7 +98,7 @@ export function objectIdsIn(data: EmulatorData | undefined): Set<string> {
     if (typeof value === 'string') {
       if (OBJECT_ID.test(value)) ids.add(value);
     } else if (Array.isArray(value)) value.forEach(walk);
-    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+    else if (isRecord(value)) Object.values(value).forEach(walk);
   };
   walk(data);
   return ids;

@@ -1,19 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type AuthKeys, assertCanCreate, authenticate } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import { createWorkflow, getWorkflow, type ServiceState } from './handlers.js';
 import {
+  badRequest,
   buildErrorBody,
   EmulatorHttpError,
   INTERNAL_ERROR_MESSAGE,
+  notFound,
   RATE_LIMIT_MESSAGE,
+  unauthorized,
 } from './http-error.js';
 import { type Answer, errorAnswer, HTML_502, jsonAnswer, parseJsonBody, readBody } from './http-io.js';
-import { hashBody, type IdempotencyRegistry } from './idempotency.js';
+import type { IdempotencyRegistry } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
-import { matchRoute } from './routes.js';
 
 /**
  * One request through the service's layers, in the service's order: body parser (413, invalid JSON) → router
@@ -51,7 +52,10 @@ export async function answerRequest(
     const environment = authenticate(header(req, 'authorization'), deps.keys);
     const environmentId =
       environment === 'development' ? deps.service.identity.environmentId : deps.productionEnvironmentId;
-    if (route.kind === 'create') assertCanCreate(environment);
+    // Creates only in Development, as the service's guard has it.
+    if (route.kind === 'create' && environment !== 'development') {
+      throw unauthorized('This action is only allowed in Development environment');
+    }
     if (deps.rateLimiter !== undefined) {
       const limit = deps.rateLimiter.take(environmentId, clock());
       headers = limit.headers;
@@ -97,7 +101,7 @@ async function processIdempotentCreate(
   plan: FaultPlan,
   headers: Record<string, string>,
 ): Promise<Answer> {
-  const decision = registry.begin(key, hashBody(body));
+  const decision = registry.begin(key, body);
   const keyHeaders = { ...headers, 'Idempotency-Key': key };
   if (decision.kind === 'replay') {
     return jsonAnswer(decision.status, decision.body, { ...keyHeaders, 'Idempotency-Replay': 'true' });
@@ -149,4 +153,57 @@ function toErrorAnswer(error: unknown, url: string, now: number, headers: Record
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The two operations and their deprecated twins under `/v1/notification-templates`. Express routing as the service
+ * has it: case-insensitive, an optional trailing slash, the query ignored. Anything else, including another method
+ * on a known path, is Nest's 404 `Cannot <METHOD> <url>`.
+ */
+type Route = { kind: 'create' } | { kind: 'get'; workflowId: string };
+
+const COLLECTION = /^\/v1\/(?:workflows|notification-templates)\/?$/i;
+const ITEM = /^\/v1\/(?:workflows|notification-templates)\/([^/]+)\/?$/i;
+
+function matchRoute(method: string, url: string): Route {
+  const path = url.split('?')[0]!;
+  if (method === 'POST' && COLLECTION.test(path)) return { kind: 'create' };
+  const item = method === 'GET' ? ITEM.exec(path) : null;
+  if (item !== null) return { kind: 'get', workflowId: decodeParam(item[1]!) };
+  throw notFound(`Cannot ${method} ${url}`);
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // Express answers an undecodable parameter with 400.
+    throw badRequest(`Failed to decode param '${raw}'`);
+  }
+}
+
+export interface AuthKeys {
+  developmentKey: string;
+  productionKeys: readonly string[];
+}
+
+/**
+ * `Authorization: ApiKey <key>` → which environment the key belongs to, or a 401 with the service's exact message.
+ * The scheme is the text before the first space; the key is everything after it.
+ */
+function authenticate(header: string | undefined, keys: AuthKeys): 'development' | 'production' {
+  if (header === undefined || header === '') throw unauthorized('Missing authorization header');
+  const space = header.indexOf(' ');
+  const scheme = space === -1 ? header : header.slice(0, space);
+  if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`);
+  const key = space === -1 ? '' : header.slice(space + 1);
+  if (key !== '' && sameKey(key, keys.developmentKey)) return 'development';
+  if (key !== '' && keys.productionKeys.some((k) => sameKey(key, k))) return 'production';
+  throw unauthorized('API Key not found');
+}
+
+function sameKey(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -24,24 +24,12 @@ export function randomSeed(): number {
  * Independent streams derived from one seed, so that drawing an id never shifts which request gets a fault
  * (and adding a fault never changes the ids).
  */
-export interface RandomStreams {
-  ids: Random;
-  suffixes: Random;
-  faults: Random;
-}
-
-export function createStreams(seed: number): RandomStreams {
+export function createStreams(seed: number): Record<'ids' | 'suffixes' | 'faults', Random> {
   return {
     ids: mulberry32(seed ^ 0x1d5),
     suffixes: mulberry32(seed ^ 0x5f1c0),
     faults: mulberry32(seed ^ 0xfa017),
   };
-}
-
-export function randomHex(random: Random, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += Math.floor(random() * 16).toString(16);
-  return out;
 }
 
 /**
@@ -54,7 +42,7 @@ export function objectIdFactory(
   timeSeconds: () => number,
   avoid: ReadonlySet<string> = new Set(),
 ): () => string {
-  const processPart = randomHex(random, 10);
+  const processPart = pick(random, '0123456789abcdef', 10);
   let counter = Math.floor(random() * 0xffffff);
   const next = (): string => {
     counter = (counter + 1) % 0x1000000;

@@ -88,14 +88,11 @@ export interface RequestRecord {
   fault?: FaultKind;
 }
 
-export type FaultKind =
-  | 'reset-before'
-  | 'reset-after'
-  | 'error-500'
-  | 'html-502'
-  | 'rate-limit-burst'
-  | 'truncate-body'
-  | 'slow-body';
+/** Faults that answer instead of the service (nothing is processed). */
+export type EarlyFault = 'reset-before' | 'rate-limit-burst' | 'error-500' | 'html-502';
+/** Faults that hit the service's answer after it was processed. */
+export type LateFault = 'reset-after' | 'truncate-body' | 'slow-body';
+export type FaultKind = EarlyFault | LateFault;
 
 export interface RunningEmulator {
   /** `http://127.0.0.1:PORT` */

@@ -1,3 +1,4 @@
+import { isRecord, type Json } from '../json.js';
 import { badRequest } from './http-error.js';
 
 /**
@@ -7,8 +8,6 @@ import { badRequest } from './http-error.js';
  */
 
 export type Generation = 'v1' | 'v2';
-
-type Json = Record<string, unknown>;
 
 export interface CreateRequest {
   name: string;
@@ -28,16 +27,12 @@ const STEP_TYPES_V1 = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'trig
 const STEP_TYPES_V2 = [...STEP_TYPES_V1, 'tool', 'throttle', 'http_request'];
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
-export function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** class-validator's `@IsOptional()` skips null as well as undefined. */
 const absent = (value: unknown): value is null | undefined => value === null || value === undefined;
 
 /** Body → typed request, or a 400 whose message is the array the service sends. */
 export function validateCreateRequest(body: unknown, generation: Generation): CreateRequest {
-  const b: Json = isPlainObject(body) ? body : {};
+  const b: Json = isRecord(body) ? body : {};
   const messages = [...dtoMessages(b, generation)];
   if (messages.length > 0) throw badRequest(messages);
   const command = commandMessages(b);
@@ -76,7 +71,7 @@ function* dtoMessages(b: Json, generation: Generation): Generator<string> {
   if (absent(b.steps)) yield 'steps should not be null or undefined';
   if (!Array.isArray(b.steps)) yield 'steps must be an array';
   else {
-    if (b.steps.some((s) => !isPlainObject(s)))
+    if (b.steps.some((s) => !isRecord(s)))
       yield 'each value in nested property steps must be either object or array';
     if (v2 && b.steps.length > 20) yield 'steps must contain no more than 20 elements';
   }
@@ -85,12 +80,11 @@ function* dtoMessages(b: Json, generation: Generation): Generator<string> {
     if (!absent(b[flag]) && typeof b[flag] !== 'boolean') yield `${flag} must be a boolean value`;
   }
 
-  if (!absent(b.data) && !isPlainObject(b.data)) yield 'data must be an object';
+  if (!absent(b.data) && !isRecord(b.data)) yield 'data must be an object';
 
   const preferences = b.preferenceSettings;
   if (!absent(preferences)) {
-    if (!isPlainObject(preferences))
-      yield 'nested property preferenceSettings must be either object or array';
+    if (!isRecord(preferences)) yield 'nested property preferenceSettings must be either object or array';
     else {
       for (const channel of CHANNELS) {
         const value = preferences[channel];
@@ -144,7 +138,7 @@ function checkTemplate(template: unknown, missing: string, generation: Generatio
   ) {
     throw badRequest(missing);
   }
-  const type = isPlainObject(template) ? template.type : undefined;
+  const type = isRecord(template) ? template.type : undefined;
   const types = generation === 'v2' ? STEP_TYPES_V2 : STEP_TYPES_V1;
   const messages: string[] = [];
   if (absent(type)) messages.push('type should not be null or undefined');
@@ -152,12 +146,12 @@ function checkTemplate(template: unknown, missing: string, generation: Generatio
     messages.push(`type must be one of the following values: ${types.join(', ')}`);
   }
   if (messages.length > 0) throw badRequest(messages);
-  const cta = isPlainObject(template) ? template.cta : undefined;
-  if (isPlainObject(cta) && cta.action === '') throw badRequest('Please provide a valid CTA action');
+  const cta = isRecord(template) ? template.cta : undefined;
+  if (isRecord(cta) && cta.action === '') throw badRequest('Please provide a valid CTA action');
 }
 
 function arrayOf(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+  return Array.isArray(value) ? value.filter(isRecord) : [];
 }
 
 function isVariantEmpty(variant: Json): boolean {

@@ -4,12 +4,7 @@
  * the change in the HTML file; with `--split-content <n>`, text longer than n lines goes to a new file next to the
  * definition. Decides only: which fields keep or get a reference, and which files get which text. Pure.
  */
-import {
-  fileReference,
-  fitsInFile,
-  INCLUDE_FIELDS,
-  replaceIncludes,
-} from '../definitions/include-references.js';
+import { fitsInFile, INCLUDE_FIELDS, replaceIncludes } from '../definitions/include-references.js';
 import { joinPointer, splitPointer } from '../diagnostic.js';
 import { isRecord, type Json } from '../json.js';
 import { valueAt } from '../validate/rules/walk.js';
@@ -87,7 +82,7 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
       result.inlined.push({ pointer: include.pointer, path: include.path, reason });
       continue;
     }
-    replacements.push({ pointer: include.pointer, value: fileReference(include.path) });
+    replacements.push({ pointer: include.pointer, value: { file: include.path } });
     result.kept.push({ pointer: include.pointer, text: value });
     if (!assigned.has(key) && value !== include.text) {
       result.writes.push({ pointer: include.pointer, path: include.path, text: value, created: false });
@@ -100,7 +95,7 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
       if (!fitsInFile(field.text)) continue;
       const path = freshPath(field, input.split, assigned);
       assigned.set(normalize(path), field.text);
-      replacements.push({ pointer: field.pointer, value: fileReference(path) });
+      replacements.push({ pointer: field.pointer, value: { file: path } });
       result.kept.push({ pointer: field.pointer, text: field.text });
       result.writes.push({ pointer: field.pointer, path, text: field.text, created: true });
     }

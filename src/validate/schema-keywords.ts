@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { joinPointer, splitPointer } from '../diagnostic.js';
 import { suggestName } from '../text.js';
+import { valueAt } from './rules/walk.js';
 import {
   boundsText,
   type DocumentKind,
@@ -55,15 +56,6 @@ const FORMAT_NAMES: Record<string, string> = {
   uri: 'a valid absolute URI',
   'date-time': 'an ISO 8601 date-time such as 2024-10-01T12:00:00.000Z',
 };
-
-export function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const segment of splitPointer(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
 
 /** Config values that may hold a credential by mistake are never echoed into messages. */
 function isSensitive(pointer: string, kind: DocumentKind): boolean {

@@ -3,6 +3,7 @@
  * them (`"emial"`, `number 3`) and type names. Pure.
  */
 import { splitPointer } from '../diagnostic.js';
+import { isRecord } from '../json.js';
 import { plural } from '../text.js';
 
 export type DocumentKind = 'definition' | 'config';
@@ -97,13 +98,11 @@ function narrowedTypeName(type: string, schema: Readonly<Record<string, unknown>
 }
 
 function refOf(node: unknown): unknown {
-  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>).$ref : undefined;
+  return isRecord(node) ? node.$ref : undefined;
 }
 
 function isTypeOnly(node: unknown, type: string): boolean {
-  if (node === null || typeof node !== 'object') return false;
-  const keys = Object.keys(node);
-  return keys.length === 1 && (node as Record<string, unknown>).type === type;
+  return isRecord(node) && Object.keys(node).length === 1 && node.type === type;
 }
 
 /** YAML 1.2 reads `yes`, `no`, `on`, `off` as strings: the usual reason a boolean field gets a string. */

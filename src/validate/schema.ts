@@ -7,7 +7,9 @@ import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic, Span } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
 import { validateWfsyncConfig, validateWorkflowDefinition } from '../generated/validators.js';
-import { messageFor, type SchemaMessage, valueAt } from './schema-keywords.js';
+import { isRecord } from '../json.js';
+import { valueAt } from './rules/walk.js';
+import { messageFor, type SchemaMessage } from './schema-keywords.js';
 import type { DocumentKind } from './schema-messages.js';
 import { pruneSchemaErrors } from './schema-prune.js';
 
@@ -17,14 +19,8 @@ export interface SchemaValidatorLike {
   errors?: ErrorObject[] | null;
 }
 
-export interface SchemaDiagnosticsInput {
-  validate: SchemaValidatorLike;
-  value: unknown;
-  file: string;
-  locate: LoadedDefinition['locate'];
-  /** Decides wording ("the workflow definition" / "the config file") and the special cases of each. */
-  kind?: DocumentKind;
-}
+/** A document parsed with positions: a definition, or wfsync.config.yaml. */
+export type SchemaDocument = Pick<LoadedDefinition, 'file' | 'value' | 'locate'>;
 
 /** Every code this module reports, for rule listings, SARIF `rules` and the docs. All are errors. */
 const SCHEMA_CODES = [
@@ -56,9 +52,12 @@ export const SCHEMA_CODE_INFOS: ReadonlyArray<{
   defaultSeverity: 'error';
 }> = SCHEMA_CODES.map((info) => ({ ...info, defaultSeverity: 'error' }));
 
-export function buildSchemaDiagnostics(input: SchemaDiagnosticsInput): Diagnostic[] {
-  const { validate, value, file, locate } = input;
-  const kind = input.kind ?? 'definition';
+/** `kind` decides wording ("the workflow definition" / "the config file") and the special cases of each. */
+export function buildSchemaDiagnostics(
+  validate: SchemaValidatorLike,
+  { value, file, locate }: SchemaDocument,
+  kind: DocumentKind = 'definition',
+): Diagnostic[] {
   if (validate(value)) return [];
   const errors = pruneSchemaErrors(validate.errors ?? []);
   const diagnostics = errors.map((error) => {
@@ -90,31 +89,15 @@ function hasKey(root: unknown, pointer: string): boolean {
   if (pointer === '') return false;
   const cut = pointer.lastIndexOf('/');
   const container = valueAt(root, pointer.slice(0, cut));
-  return container !== null && typeof container === 'object' && !Array.isArray(container);
+  return isRecord(container);
 }
 
 /** Schema diagnostics of one workflow definition file. */
-export function validateDefinitionSchema(
-  definition: Pick<LoadedDefinition, 'file' | 'value' | 'locate'>,
-): Diagnostic[] {
-  return buildSchemaDiagnostics({
-    validate: validateWorkflowDefinition,
-    value: definition.value,
-    file: definition.file,
-    locate: definition.locate,
-    kind: 'definition',
-  });
+export function validateDefinitionSchema(definition: SchemaDocument): Diagnostic[] {
+  return buildSchemaDiagnostics(validateWorkflowDefinition, definition);
 }
 
 /** Schema diagnostics of wfsync.config.yaml (parsed with positions like a definition). */
-export function validateConfigSchema(
-  config: Pick<LoadedDefinition, 'file' | 'value' | 'locate'>,
-): Diagnostic[] {
-  return buildSchemaDiagnostics({
-    validate: validateWfsyncConfig,
-    value: config.value,
-    file: config.file,
-    locate: config.locate,
-    kind: 'config',
-  });
+export function validateConfigSchema(config: SchemaDocument): Diagnostic[] {
+  return buildSchemaDiagnostics(validateWfsyncConfig, config, 'config');
 }

@@ -2,11 +2,11 @@ import type { LoadedDefinition } from '../../definitions/types.js';
 import { deriveTrigger, scanTemplate, scanTemplateAsServer } from '../../derive/index.js';
 import type { DerivedTrigger, DerivedVariable, VariableUsage } from '../../derive/types.js';
 import type { Span } from '../../diagnostic.js';
+import type { WorkflowDefinition, WorkflowStep } from '../../generated/workflow.js';
 import { memoizeLast } from './last-memo.js';
 import { locateInString } from './string-span.js';
 import type { IncludedSpan } from './types.js';
 import { allSteps, valueAt } from './walk.js';
-import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
 
 /**
  * The server's own extraction, quirks included: the rules speak of the trigger the service will really create (and

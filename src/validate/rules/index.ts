@@ -1,6 +1,7 @@
 import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Diagnostic, Severity, Span } from '../../diagnostic.js';
 import { sortDiagnostics } from '../../diagnostic.js';
+import type { WorkflowDefinition } from '../../generated/workflow.js';
 import { ctaActionEmpty, emailSubjectMissing, pushTitleMissing, stepContentMissing } from './content.js';
 import { filterPartFields, variantFilterMissing } from './filters.js';
 import { identifierFormat, identifierNameMismatch, nameSlugEmpty } from './identifier.js';
@@ -12,7 +13,6 @@ import { templateSyntax } from './template-syntax.js';
 import type { IncludedSpan, Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
 import { variableTypeMismatch, variableUndeclared, variableUnused } from './variables.js';
 import { displayPath } from './walk.js';
-import type { WorkflowDefinition } from './workflow.js';
 
 export type {
   IncludedSpan,

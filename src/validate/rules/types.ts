@@ -1,6 +1,6 @@
 import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Severity, Span } from '../../diagnostic.js';
-import type { WorkflowDefinition } from './workflow.js';
+import type { WorkflowDefinition } from '../../generated/workflow.js';
 
 /** A severity from the config's `rules:` map; `off` drops the rule's findings. */
 export type SeverityOverride = Severity | 'off';

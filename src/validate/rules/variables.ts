@@ -1,11 +1,11 @@
 import { isSystemVariable, scanTemplate, textSourcesOfStep } from '../../derive/index.js';
 import type { VariableType, VariableUsage } from '../../derive/types.js';
 import { joinPointer } from '../../diagnostic.js';
+import type { WorkflowDefinition } from '../../generated/workflow.js';
 import { locateUse, stepAt, triggerOf, triggerVariablesOf, variablesByStep } from './derived.js';
 import { memoizeLast } from './last-memo.js';
 import type { Rule } from './types.js';
 import { allSteps, displayPath, type StepRef } from './walk.js';
-import type { WorkflowDefinition } from './workflow.js';
 
 const TRIGGER_VARIABLES = '/triggers/0/variables';
 

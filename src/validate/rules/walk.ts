@@ -1,7 +1,7 @@
 import { joinPointer, splitPointer } from '../../diagnostic.js';
+import type { WorkflowDefinition, WorkflowStep } from '../../generated/workflow.js';
 import { isRecord } from '../../json.js';
 import { memoizeLast } from './last-memo.js';
-import type { WorkflowDefinition, WorkflowStep } from './workflow.js';
 
 /** The value at a JSON pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {

@@ -2,9 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findDefinitionFiles, scanDefinitionFiles } from '../../../src/definitions/find.js';
+import { type FindOptions, scanDefinitionFiles } from '../../../src/definitions/find.js';
+
 import { UsageError } from '../../../src/errors.js';
 import { useTempDir } from './helpers.js';
+
+/** The files a scan finds. */
+async function findDefinitionFiles(paths: readonly string[], options: FindOptions): Promise<string[]> {
+  return (await scanDefinitionFiles(paths, options)).files;
+}
 
 const tempDir = useTempDir();
 

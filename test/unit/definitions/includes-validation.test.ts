@@ -4,7 +4,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashBody } from '../../../src/cache/hash.js';
 import { checkDefinitions } from '../../../src/check/check-definitions.js';
-import { fitsInFile, formatIncludeText, normalizeIncludeText } from '../../../src/definitions/includes.js';
+import {
+  fitsInFile,
+  formatIncludeText,
+  normalizeIncludeText,
+} from '../../../src/definitions/include-references.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { validateWorkflowDefinition } from '../../../src/generated/validators.js';
 import { buildDesired } from '../../../src/plan/desired.js';

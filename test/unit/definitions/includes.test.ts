@@ -1,7 +1,8 @@
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { includesOf, readDefinitionIncludes } from '../../../src/definitions/includes.js';
+import { includesOf } from '../../../src/definitions/include-references.js';
+import { readDefinitionIncludes } from '../../../src/definitions/includes.js';
 import { readDefinition, readDefinitions } from '../../../src/definitions/read.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { parseText, useTempDir } from './helpers.js';

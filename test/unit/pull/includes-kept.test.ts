@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { findIncludeReferences, replaceIncludes } from '../../../src/definitions/includes.js';
+import { findIncludeReferences, replaceIncludes } from '../../../src/definitions/include-references.js';
 import type { Json } from '../../../src/json.js';
 import { buildDefinitionYaml } from '../../../src/pull/convert.js';
 import { buildPulledIncludes, type ExistingInclude } from '../../../src/pull/includes.js';

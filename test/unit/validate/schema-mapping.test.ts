@@ -17,7 +17,7 @@ function diagnose(schema: object, text: string, options: { verbose?: boolean } =
   const ajv = createAjv({ verbose: options.verbose ?? true });
   const validate = ajv.compile(schema) as SchemaValidatorLike;
   const doc = loadYaml(text, 'doc.yaml');
-  return buildSchemaDiagnostics({ validate, value: doc.value, file: doc.file, locate: doc.locate });
+  return buildSchemaDiagnostics(validate, doc);
 }
 
 const brief = (d: { code: string; line: number; column: number; message: string }) => [

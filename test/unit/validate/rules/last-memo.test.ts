@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { WorkflowDefinition } from '../../../../src/generated/workflow.js';
 import { triggerOf, variablesByStep } from '../../../../src/validate/rules/derived.js';
 import { memoizeLast } from '../../../../src/validate/rules/last-memo.js';
 import { allSteps } from '../../../../src/validate/rules/walk.js';
-import type { WorkflowDefinition } from '../../../../src/validate/rules/workflow.js';
 import { aWorkflowNamed } from '../../../helpers/workflow.js';
 
 describe('memoizeLast', () => {
