@@ -1,14 +1,11 @@
 import { type Command, Option } from 'commander';
+import type { ProjectFlags } from '../config/project.js';
+import type { TargetFlags } from '../config/target.js';
 import type { CommandContext } from './context.js';
 import { parsePositiveInt } from './parse-args.js';
 
-/** Options shared by every command that talks to a target. */
-export interface TargetCommandFlags {
-  target?: string;
-  baseUrl?: string;
-  state?: string;
-  concurrency?: number;
-  allowInsecureHttp?: boolean;
+/** Options shared by every command that talks to a target, the global ones included. */
+export interface TargetCommandFlags extends TargetFlags, ProjectFlags {
   only?: string[];
   quiet?: boolean;
   /** Global `--verbose`. */

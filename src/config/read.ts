@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { toDisplayPath } from '../definitions/find.js';
 import { parseDefinition } from '../definitions/parse.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
@@ -16,11 +17,6 @@ export interface LoadedConfig {
   /** Directory relative paths in the config are resolved against. */
   dir: string;
   config: WfsyncConfig;
-}
-
-export function toDisplayPath(cwd: string, absolute: string): string {
-  const rel = relative(cwd, absolute) || '.';
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
-import { toDisplayPath } from '../../config/read.js';
+import { toDisplayPath } from '../../definitions/find.js';
 import { ExitCode } from '../../exit-codes.js';
 import { referencedGroups } from '../../plan/index.js';
 import { applyPullPlan } from '../../pull/apply.js';
@@ -14,8 +14,8 @@ import { writeFileText, writeOutput } from '../../report/write-output.js';
 import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, stateIdentity } from '../pipeline.js';
+import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { verboseClientLog } from '../verbose.js';
 
 export interface PullFlags extends TargetCommandFlags {
   dir?: string;
@@ -25,22 +25,18 @@ export interface PullFlags extends TargetCommandFlags {
   format: PullFormat;
 }
 
-export async function runPull(
-  ctx: CommandContext,
-  ids: string[],
-  flags: PullFlags & { config?: string },
-): Promise<number> {
+export async function runPull(ctx: CommandContext, ids: string[], flags: PullFlags): Promise<number> {
   // 1. Config, target and the existing definitions (to find the file each identifier lives in).
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, {
     env: ctx.env,
-    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+    onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
     // 2. State is written: take the target's lock like sync does.
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
       // 3. What the service holds.
       const fetched = [];
       for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });

@@ -15,22 +15,20 @@ import { acquireLock, readState, StateStore } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, openRun, stateIdentity } from '../pipeline.js';
-import { progressFor } from '../run-helpers.js';
+import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { verboseClientLog } from '../verbose.js';
-
-export type Globals = TargetCommandFlags & { config?: string };
 
 export async function runShow(
   ctx: CommandContext,
-  flags: Globals & { format: 'human' | 'json' },
+  flags: TargetCommandFlags & { format: 'human' | 'json' },
 ): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const identity =
-    loaded.target.kind === 'local' ? { target: 'local', baseUrl: 'embedded:local' } : undefined;
-  const session = identity ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
+  // Nothing is sent, but a remote target is checked as for any other command (its URL, its API key); the local
+  // one is not started.
+  const session =
+    loaded.target.kind === 'local' ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
   try {
-    const state = await readState(loaded.target.statePath, identity ?? stateIdentity(session!));
+    const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
     await writeOutput(
       ctx.stdout,
       flags.format === 'json' ? `${JSON.stringify(state, null, 2)}\n` : renderState(state),
@@ -60,17 +58,17 @@ function renderState(state: StateFile): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function runRebuild(ctx: CommandContext, flags: Globals): Promise<number> {
+export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const progress = progressFor(ctx, flags.quiet);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+    onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       const previous = store.snapshot;
       // Look everything up by identifier (not by the recorded ids: the point is not to trust the file).
@@ -137,13 +135,17 @@ function rebuildEntries(
   return { workflows, lines };
 }
 
-export async function runForget(ctx: CommandContext, identifiers: string[], flags: Globals): Promise<number> {
+export async function runForget(
+  ctx: CommandContext,
+  identifiers: string[],
+  flags: TargetCommandFlags,
+): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, { env: ctx.env });
   try {
     const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
     try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
       const unknown = identifiers.filter(
         (id) => !store.snapshot.workflows[id] && !store.snapshot.pending[id],
       );

@@ -24,7 +24,7 @@ export interface SyncFlags extends TargetCommandFlags {
   lockTimeout: number;
 }
 
-export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string }): Promise<number> {
+export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<number> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
@@ -32,26 +32,22 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
   const { stop, abort, removeInterrupt } = listenForInterrupts(progress);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: clientListener(ctx, progress, flags.verbose),
+    onClientEvent: clientListener(ctx, flags.verbose, progress),
     signal: abort,
   }).catch(async (error: unknown) => {
     removeInterrupt();
     await progress.done();
     throw error;
   });
-  const identity = stateIdentity(session);
-  const common = {
-    session,
-    desired,
-    concurrency: loaded.target.concurrency,
-    ...(flags.only ? { only: flags.only } : {}),
-    onEvent: progress.onEvent,
-  };
+  const identity = stateIdentity(loaded.target);
+  const common = { session, desired, onEvent: progress.onEvent };
   try {
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
-      const plan = await planRun({ ...common, state: await readState(loaded.target.statePath, identity) });
+      const plan = await planRun(loaded, {
+        ...common,
+        state: await readState(loaded.target.statePath, identity),
+      });
       return await reportDryRun(ctx, flags, plan, progress);
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
@@ -60,7 +56,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
       const store = await StateStore.open(loaded.target.statePath, identity);
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
-      const plan = await planRun({ ...common, state: store.snapshot, signal: stop });
+      const plan = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
       if (reviewed) assertPlanHolds(reviewed, plan, flags.plan!);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
@@ -169,9 +165,7 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   } catch (error) {
     throw new WfsyncError(
       `cannot read the plan ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      {
-        exitCode: ExitCode.Usage,
-      },
+      { exitCode: ExitCode.Usage },
     );
   }
   try {
@@ -181,9 +175,7 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   } catch (error) {
     throw new WfsyncError(
       `${file} is not a plan written by "wfsync plan --out": ${(error as Error).message}`,
-      {
-        exitCode: ExitCode.Invalid,
-      },
+      { exitCode: ExitCode.Invalid },
     );
   }
 }
