@@ -5,13 +5,9 @@ import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import { type CommandContext, useColor } from './context.js';
 import { onInterrupt } from './interrupt.js';
-import { watchPaths } from './watch-paths.js';
+import { type WatchOptions, watchPaths } from './watch-paths.js';
 
-export interface RerunOptions {
-  /** Absolute files or directories to watch (see watchPaths). */
-  roots: readonly string[];
-  /** Which files under a directory root matter. */
-  filter: (file: string) => boolean;
+export interface RerunOptions extends Pick<WatchOptions, 'roots' | 'filter'> {
   /** One run, writing its own report. Its exit code is not the command's: watching ends only on Ctrl-C. */
   run: () => Promise<unknown>;
 }

@@ -1,7 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandContext } from '../context.js';
-import { parseNonNegativeInt, parsePositiveInt } from '../parse-args.js';
-import { lazyAction } from '../run-options.js';
+import { lazyAction, parseNonNegativeInt, parsePositiveInt } from '../run-options.js';
 import type { EmulateFlags } from './emulate-run.js';
 
 export interface EmulateCommandOptions {
