@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 import { buildDesired, buildOnlyFilter, buildPlan, referencedGroups } from '../plan/index.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import { fetchObservations, openTargetSession, type TargetSession } from '../remote/index.js';
-import type { StateFile } from '../state/index.js';
+import { acquireLock, type LockOptions, type StateFile, StateStore } from '../state/index.js';
 import type { TargetCommandFlags } from './run-options.js';
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
@@ -125,6 +125,20 @@ export async function planRun(
  */
 export function stateIdentity(target: ResolvedTarget): { target: string; baseUrl: string } {
   return { target: target.name, baseUrl: target.kind === 'local' ? 'embedded:local' : target.baseUrl! };
+}
+
+/** The target's state, locked while `use` runs. */
+export async function withLockedState<T>(
+  target: ResolvedTarget,
+  lockOptions: LockOptions,
+  use: (store: StateStore) => Promise<T>,
+): Promise<T> {
+  const lock = await acquireLock(target.statePath, lockOptions);
+  try {
+    return await use(await StateStore.open(target.statePath, stateIdentity(target)));
+  } finally {
+    await lock.release();
+  }
 }
 
 function filterState(state: StateFile, keep: ReadonlySet<string>): StateFile {

@@ -11,9 +11,8 @@ import { SCHEMA_MODELINE } from '../../pull/convert.js';
 import { openTargetSession } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
-import { acquireLock, StateStore } from '../../state/index.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, stateIdentity } from '../pipeline.js';
+import { loadRun, withLockedState } from '../pipeline.js';
 import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
@@ -33,10 +32,8 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
     onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
-    // 2. State is written: take the target's lock like sync does.
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
+    // 2. State is written: take the target's lock.
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       // 3. What the service holds.
       const fetched = [];
       for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });
@@ -62,9 +59,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
       await writeOutput(ctx.stdout, output.stdout);
       await writeOutput(ctx.stderr, output.stderr);
       return plan.items.some((item) => 'failed' in item) ? ExitCode.Failure : ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await session.close();
   }

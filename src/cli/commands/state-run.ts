@@ -11,10 +11,10 @@ import {
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
-import { acquireLock, readState, StateStore } from '../../state/index.js';
+import { readState } from '../../state/index.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, openRun, stateIdentity } from '../pipeline.js';
+import { loadRun, openRun, stateIdentity, withLockedState } from '../pipeline.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
@@ -66,9 +66,7 @@ export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags)
     onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       const previous = store.snapshot;
       // Look everything up by identifier (not by the recorded ids: the point is not to trust the file).
@@ -91,9 +89,7 @@ export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags)
             : ''),
       );
       return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await progress.done();
     await session.close();
@@ -143,9 +139,7 @@ export async function runForget(
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, { env: ctx.env });
   try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(loaded.target));
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       const unknown = identifiers.filter(
         (id) => !store.snapshot.workflows[id] && !store.snapshot.pending[id],
       );
@@ -153,9 +147,7 @@ export async function runForget(
       for (const id of identifiers) await store.forget(id);
       await writeOutput(ctx.stdout, `forgot ${identifiers.join(', ')}\n`);
       return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await session.close();
   }

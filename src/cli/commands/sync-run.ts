@@ -8,10 +8,10 @@ import type { Plan } from '../../plan/types.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
-import { acquireLock, readState, type StateLock, StateStore } from '../../state/index.js';
+import { type LockOptions, readState } from '../../state/index.js';
 import { type CommandContext, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
-import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -39,21 +39,17 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     await progress.done();
     throw error;
   });
-  const identity = stateIdentity(loaded.target);
   const common = { session, desired, onEvent: progress.onEvent };
   try {
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
-      const plan = await planRun(loaded, {
-        ...common,
-        state: await readState(loaded.target.statePath, identity),
-      });
-      return await reportDryRun(ctx, flags, plan, progress);
+      const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
+      return await reportDryRun(ctx, flags, await planRun(loaded, { ...common, state }), progress);
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
-    const lock = await acquireSyncLock(loaded.target.statePath, flags.lockTimeout, stop, progress.onEvent);
-    try {
-      const store = await StateStore.open(loaded.target.statePath, identity);
+    progress.onEvent({ type: 'phase', phase: 'lock' });
+    const lock = syncLockOptions(flags.lockTimeout, stop, progress.onEvent);
+    return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
       const plan = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
@@ -69,9 +65,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
         signal: stop,
       });
       return await reportSync(ctx, flags, result, progress);
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     removeInterrupt();
     await progress.done();
@@ -100,15 +94,13 @@ function listenForInterrupts(progress: Progress) {
   return { stop: stop.signal, abort: abort.signal, removeInterrupt };
 }
 
-/** The target's lock, waiting up to `--lock-timeout` seconds for another sync and saying who holds it. */
-function acquireSyncLock(
-  statePath: string,
+/** `--lock-timeout` seconds of waiting for another sync of the target, saying who holds the lock. */
+function syncLockOptions(
   timeoutSeconds: number,
   signal: AbortSignal,
   onEvent: (event: ApplyEvent) => void,
-): Promise<StateLock> {
-  onEvent({ type: 'phase', phase: 'lock' });
-  return acquireLock(statePath, {
+): LockOptions {
+  return {
     timeoutMs: timeoutSeconds * 1000,
     signal,
     onWait: (holder) =>
@@ -116,7 +108,7 @@ function acquireSyncLock(
         type: 'notice',
         message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
       }),
-  });
+  };
 }
 
 /** `--dry-run`: the plan as `plan` shows it, once the progress display has ended. */
