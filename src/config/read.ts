@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { toDisplayPath } from '../definitions/find.js';
 import { parseDefinition } from '../definitions/parse.js';
-import type { Diagnostic } from '../diagnostic.js';
-import { sortDiagnostics } from '../diagnostic.js';
+import type { LoadedDefinition } from '../definitions/types.js';
+import { type Diagnostic, joinPointer, sortDiagnostics } from '../diagnostic.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { WfsyncConfig } from '../generated/config.js';
+import { suggestName } from '../text.js';
+import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
 import { validateConfigSchema } from '../validate/schema.js';
-import { buildConfigDiagnostics } from './rules.js';
 
 export interface LoadedConfig {
   /** Absolute path of the config file. */
@@ -50,4 +51,25 @@ export function readConfig(path: string, cwd: string): LoadedConfig {
     );
   }
   return { path: absolute, file, dir: dirname(absolute), config: parsed.definition.value as WfsyncConfig };
+}
+
+/** Checks the schema cannot express: rule codes that do not exist. Pure. */
+function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic[] {
+  const config = definition.value as WfsyncConfig;
+  const diagnostics: Diagnostic[] = [];
+  const known = new Set<string>(KNOWN_RULE_CODES);
+  for (const code of Object.keys(config.rules ?? {})) {
+    if (known.has(code)) continue;
+    const pointer = joinPointer('/rules', code);
+    const suggestion = suggestName(code, KNOWN_RULE_CODES);
+    diagnostics.push({
+      code: 'config-unknown-rule',
+      severity: 'error',
+      message: `unknown rule "${code}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; see "wfsync validate --list-rules"`,
+      file: definition.file,
+      pointer,
+      ...definition.locate(pointer, 'key'),
+    });
+  }
+  return diagnostics;
 }
