@@ -207,7 +207,7 @@ function buildValidateReport(
       : checked.diagnostics,
     sources: checked.sources,
     rules,
-    ...(flags.maxWarnings === undefined ? {} : { maxWarnings: flags.maxWarnings }),
+    maxWarnings: flags.maxWarnings,
   };
 }
 

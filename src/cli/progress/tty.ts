@@ -37,7 +37,11 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
   const refresh = () => view?.show(runningTitle(tally), liveOutput());
   const endPhase = () => {
     if (view === undefined || tally.phase === undefined) return;
-    view.end(finalState(tally, kept.map((line) => sanitizeTerminalText(line)).join('\n')));
+    view.end({
+      title: finalTitle(tally),
+      output: kept.map((line) => sanitizeTerminalText(line)).join('\n'),
+      failed: tally.phase === 'create' && (tally.outcomes.get('failed') ?? 0) > 0,
+    });
     view = undefined;
   };
   const keep = (line: string) => {
@@ -133,39 +137,34 @@ function runningTitle(tally: PhaseTally): string {
   return `${RUNNING[phase]}${phase === 'lock' || phase === 'plan' ? '' : counter}`;
 }
 
-function finalState(tally: PhaseTally, output: string): PhaseEnd {
+/** The title a phase ends with. */
+function finalTitle(tally: PhaseTally): string {
   const count = tally.total ?? tally.finished;
   switch (tally.phase) {
     case 'lock':
-      return { title: 'Locked the state file', output, failed: false };
+      return 'Locked the state file';
     case 'reconcile':
-      return {
-        title: count === 0 ? 'No interrupted creates' : `Checked ${plural(count, 'interrupted create')}`,
-        output,
-        failed: false,
-      };
+      return count === 0 ? 'No interrupted creates' : `Checked ${plural(count, 'interrupted create')}`;
     case 'fetch':
-      return { title: `Looked up ${plural(count, 'workflow')}`, output, failed: false };
+      return `Looked up ${plural(count, 'workflow')}`;
     case 'create': {
-      if (count === 0) return { title: 'Nothing to create', output, failed: false };
-      const created = tally.outcomes.get('created') ?? 0;
+      if (count === 0) return 'Nothing to create';
       const skipped = tally.outcomes.get('skipped') ?? 0;
       const failures = tally.outcomes.get('failed') ?? 0;
       const extra = [failures > 0 ? `${failures} failed` : '', skipped > 0 ? `${skipped} skipped` : '']
         .filter((part) => part !== '')
         .join(', ');
-      const title = `Created ${created} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
-      return { title, output, failed: failures > 0 };
+      return `Created ${tally.outcomes.get('created') ?? 0} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
     }
     case 'verify':
-      return { title: 'Verified', output, failed: false };
+      return 'Verified';
     default:
-      return { title: 'Planned', output, failed: false };
+      return 'Planned';
   }
 }
 
 /** How a phase ended: its last title, lines to keep under it, and whether to mark it failed. */
-export interface PhaseEnd {
+interface PhaseEnd {
   title: string;
   output: string;
   failed: boolean;
