@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
 import { toDisplayPath } from '../definitions/find.js';
 import { WfsyncError } from '../errors.js';
-import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
-import { type CommandContext, useColor } from './context.js';
+import { type CommandContext, writeWfsyncError } from './context.js';
 import { onInterrupt } from './interrupt.js';
 import { type WatchOptions, watchPaths } from './watch-paths.js';
 
@@ -66,11 +65,6 @@ async function runReporting(ctx: CommandContext, run: () => Promise<unknown>): P
   } catch (error) {
     // What main() would print for it, without ending the command.
     if (!(error instanceof WfsyncError)) throw error;
-    await writeOutput(ctx.stderr, `wfsync: ${error.message}\n`);
-    if (error.diagnostics.length > 0)
-      await writeOutput(
-        ctx.stderr,
-        renderDiagnostics(error.diagnostics, error.sources, { color: useColor(ctx, 'stderr') }),
-      );
+    await writeWfsyncError(ctx, error);
   }
 }
