@@ -1,3 +1,7 @@
+import type { WfsyncError } from '../errors.js';
+import { renderDiagnostics } from '../report/human.js';
+import { writeOutput } from '../report/write-output.js';
+
 /** What a command may touch of the outside world; main() builds it from the process, tests may pass their own. */
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -22,4 +26,12 @@ export function useColor(io: CliIO, stream: 'stdout' | 'stderr' = 'stdout'): boo
 
 export function processIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/** A WfsyncError as the user sees it: its message, then its diagnostics with their code frames. */
+export async function writeWfsyncError(io: CliIO, error: WfsyncError): Promise<void> {
+  await writeOutput(io.stderr, `wfsync: ${error.message}\n`);
+  if (error.diagnostics.length === 0) return;
+  const color = useColor(io, 'stderr');
+  await writeOutput(io.stderr, renderDiagnostics(error.diagnostics, error.sources, { color }));
 }

@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
 import { emulateCommand } from './commands/emulate.js';
@@ -12,7 +11,7 @@ import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
-import { type CliIO, type CommandContext, processIO, useColor } from './context.js';
+import { type CliIO, type CommandContext, processIO, writeWfsyncError } from './context.js';
 
 /**
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
@@ -74,11 +73,7 @@ async function reportError(error: unknown, ctx: CommandContext, verbose: boolean
     return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
   }
   if (error instanceof WfsyncError) {
-    await writeOutput(ctx.stderr, `wfsync: ${error.message}\n`);
-    if (error.diagnostics.length > 0) {
-      const text = renderDiagnostics(error.diagnostics, error.sources, { color: useColor(ctx, 'stderr') });
-      await writeOutput(ctx.stderr, text);
-    }
+    await writeWfsyncError(ctx, error);
     if (verbose && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
     return error.exitCode;
   }

@@ -3,34 +3,33 @@ import type { ApplyEvent } from '../apply/events.js';
 import { hashBody } from '../cache/hash.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
 import { type ProjectOptions, readProject } from '../config/project.js';
-import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
+import { type ResolvedTarget, resolveTarget } from '../config/target.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { buildDesired, buildOnlyFilter, buildPlan, referencedGroups } from '../plan/index.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
-import {
-  type ClientEvent,
-  fetchObservations,
-  openTargetSession,
-  type TargetSession,
-} from '../remote/index.js';
+import { fetchObservations, openTargetSession, type TargetSession } from '../remote/index.js';
+import { acquireLock, type LockOptions } from '../state/lock.js';
+import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
-
-export interface RunFlags extends TargetFlags {
-  config?: string;
-  only?: string[];
-}
+import type { TargetCommandFlags } from './run-options.js';
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
 export interface LoadedRun {
   project: ProjectOptions;
   target: ResolvedTarget;
+  /** The definitions `--only` selects (all without it), every one of them valid. */
   definitions: CheckedDefinition[];
-  warnings: number;
+  /** `--only` as a filter; undefined without it. */
+  only?: (identifier: string, file?: string) => boolean;
 }
 
-export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv): Promise<LoadedRun> {
+export async function loadRun(
+  flags: TargetCommandFlags,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<LoadedRun> {
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
@@ -40,46 +39,34 @@ export async function loadRun(flags: RunFlags, cwd: string, env: NodeJS.ProcessE
     rules: { severities: project.severities, notificationGroups: project.notificationGroups },
     keepDefinitions: true,
   });
-  const diagnostics = read.diagnostics;
-  const counts = countDiagnostics(diagnostics);
-  if (counts.errors > 0) {
+  const errors = countDiagnostics(read.diagnostics).errors;
+  if (errors > 0) {
     // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
     throw new WfsyncError(
-      `${counts.errors} problem${counts.errors === 1 ? '' : 's'} in the definitions; nothing was sent (run "wfsync validate" for the full report)`,
+      `${errors} problem${errors === 1 ? '' : 's'} in the definitions; nothing was sent (run "wfsync validate" for the full report)`,
       {
         exitCode: ExitCode.Invalid,
-        diagnostics: diagnostics.filter((d) => d.severity === 'error'),
+        diagnostics: read.diagnostics.filter((d) => d.severity === 'error'),
         sources: read.sources,
       },
     );
   }
-  return { project, target, definitions: read.definitions, warnings: counts.warnings };
-}
-
-export interface PlanRunOptions {
-  env: NodeJS.ProcessEnv;
-  only?: string[];
-  onEvent?: (event: ApplyEvent) => void;
-  onClientEvent?: (event: ClientEvent) => void;
-  signal?: AbortSignal;
+  const only = buildOnlyFilter(flags.only);
+  const definitions = only ? read.definitions.filter((d) => only(d.identifier, d.file)) : read.definitions;
+  return { project, target, definitions, only };
 }
 
 /** Open the target and build desired bodies (group references resolved); every unresolvable one is reported. */
 export async function openRun(
   loaded: LoadedRun,
-  options: PlanRunOptions,
+  options: Parameters<typeof openTargetSession>[1],
 ): Promise<{ session: TargetSession; desired: DesiredWorkflow[] }> {
-  const session = await openTargetSession(loaded.target, {
-    env: options.env,
-    ...(options.onClientEvent ? { onClientEvent: options.onClientEvent } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const session = await openTargetSession(loaded.target, options);
   try {
-    const only = buildOnlyFilter(options.only);
-    const selected = only ? loaded.definitions.filter((d) => only(d.identifier, d.file)) : loaded.definitions;
+    const { definitions } = loaded;
     const { desired, diagnostics } = buildDesired(
-      selected,
-      session.groups(referencedGroups(selected)),
+      definitions,
+      session.groups(referencedGroups(definitions)),
       hashBody,
     );
     if (diagnostics.length > 0) {
@@ -88,7 +75,7 @@ export async function openRun(
         {
           exitCode: ExitCode.Invalid,
           diagnostics,
-          sources: new Map(selected.map((d) => [d.file, d.text])),
+          sources: new Map(definitions.map((d) => [d.file, d.text])),
         },
       );
     }
@@ -100,16 +87,17 @@ export async function openRun(
 }
 
 /** Fetch what the service holds for every desired and recorded identifier, then build the plan (pure). */
-export async function planRun(input: {
-  session: TargetSession;
-  desired: DesiredWorkflow[];
-  state: StateFile;
-  concurrency: number;
-  only?: string[];
-  onEvent?: (event: ApplyEvent) => void;
-  signal?: AbortSignal;
-}): Promise<Plan> {
-  const only = buildOnlyFilter(input.only);
+export async function planRun(
+  loaded: LoadedRun,
+  input: {
+    session: TargetSession;
+    desired: DesiredWorkflow[];
+    state: StateFile;
+    onEvent?: (event: ApplyEvent) => void;
+    signal?: AbortSignal;
+  },
+): Promise<Plan> {
+  const { only } = loaded;
   const recorded = Object.keys(input.state.workflows).filter((id) => !only || only(id));
   const state: StateFile = only
     ? filterState(input.state, new Set([...recorded, ...input.desired.map((d) => d.identifier)]))
@@ -118,9 +106,9 @@ export async function planRun(input: {
     client: input.session.client,
     identifiers: [...input.desired.map((d) => d.identifier), ...recorded],
     state,
-    concurrency: input.concurrency,
-    ...(input.onEvent ? { onEvent: input.onEvent } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
+    concurrency: loaded.target.concurrency,
+    onEvent: input.onEvent,
+    signal: input.signal,
   });
   input.onEvent?.({ type: 'phase', phase: 'plan' });
   const { target, baseUrl } = input.session;
@@ -137,9 +125,22 @@ export async function planRun(input: {
  * The identity a state file belongs to. The local target's emulator listens on a new port every run, so its state
  * is keyed by its data file instead of a URL.
  */
-export function stateIdentity(session: TargetSession): { target: string; baseUrl: string } {
-  const { target } = session;
-  return { target: target.name, baseUrl: target.kind === 'local' ? 'embedded:local' : session.baseUrl };
+export function stateIdentity(target: ResolvedTarget): { target: string; baseUrl: string } {
+  return { target: target.name, baseUrl: target.kind === 'local' ? 'embedded:local' : target.baseUrl! };
+}
+
+/** The target's state, locked while `use` runs. */
+export async function withLockedState<T>(
+  target: ResolvedTarget,
+  lockOptions: LockOptions,
+  use: (store: StateStore) => Promise<T>,
+): Promise<T> {
+  const lock = await acquireLock(target.statePath, lockOptions);
+  try {
+    return await use(await StateStore.open(target.statePath, stateIdentity(target)));
+  } finally {
+    await lock.release();
+  }
 }
 
 function filterState(state: StateFile, keep: ReadonlySet<string>): StateFile {

@@ -2,7 +2,6 @@ import { clientEventsForProgress } from '../apply/workflow-context.js';
 import type { ClientEvent, ServiceClient } from '../remote/index.js';
 import type { CommandContext } from './context.js';
 import { chooseProgressKind, createProgress, type Progress } from './progress/index.js';
-import { verboseClientLog } from './verbose.js';
 
 export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Progress {
   const kind = chooseProgressKind({ quiet: quiet === true, stream: ctx.stderr, env: ctx.env });
@@ -19,16 +18,33 @@ export function readOnlyClient(client: ServiceClient): ServiceClient {
   };
 }
 
-/** What the client's events feed: the progress display, and with --verbose a request log on stderr. */
+/** What the client's events feed: the progress display (when given), and with --verbose a request log on stderr. */
 export function clientListener(
   ctx: CommandContext,
-  progress: Progress,
   verbose: boolean | undefined,
-): (event: ClientEvent) => void {
-  const toProgress = clientEventsForProgress(progress.onEvent);
+  progress?: Progress,
+): ((event: ClientEvent) => void) | undefined {
+  const toProgress = progress ? clientEventsForProgress(progress.onEvent) : undefined;
   const log = verbose ? verboseClientLog(ctx.stderr) : undefined;
+  if (toProgress === undefined && log === undefined) return undefined;
   return (event) => {
-    toProgress(event);
+    toProgress?.(event);
     log?.(event);
+  };
+}
+
+/**
+ * `--verbose`: one stderr line per client event (request, response, retry, wait, reconcile). Events carry method,
+ * path, status and timings only — never headers, so never the API key.
+ */
+function verboseClientLog(stream: NodeJS.WritableStream): (event: ClientEvent) => void {
+  const start = Date.now();
+  return (event) => {
+    const parts = [`+${((Date.now() - start) / 1000).toFixed(3)}s`, event.type, event.method, event.path];
+    if (event.status !== undefined) parts.push(String(event.status));
+    if (event.attempt !== undefined) parts.push(`attempt ${event.attempt}`);
+    if (event.delayMs !== undefined) parts.push(`wait ${event.delayMs} ms`);
+    if (event.reason) parts.push(`(${event.reason})`);
+    stream.write(`wfsync: ${parts.join(' ')}\n`);
   };
 }

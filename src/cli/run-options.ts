@@ -1,14 +1,10 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ProjectFlags } from '../config/project.js';
+import type { TargetFlags } from '../config/target.js';
 import type { CommandContext } from './context.js';
-import { parsePositiveInt } from './parse-args.js';
 
-/** Options shared by every command that talks to a target. */
-export interface TargetCommandFlags {
-  target?: string;
-  baseUrl?: string;
-  state?: string;
-  concurrency?: number;
-  allowInsecureHttp?: boolean;
+/** Options shared by every command that talks to a target, the global ones included. */
+export interface TargetCommandFlags extends TargetFlags, ProjectFlags {
   only?: string[];
   quiet?: boolean;
   /** Global `--verbose`. */
@@ -60,4 +56,16 @@ export function lazyAction(
     const run = await load();
     ctx.exitCode = await run(ctx, ...(args as never[]), merged as never);
   };
+}
+
+/** Commander argument parsers: a bad value becomes a usage error (exit 64) naming the flag. */
+export function parseNonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return Number(value);
+}
+
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return Number(value);
 }

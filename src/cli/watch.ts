@@ -1,17 +1,12 @@
 import { statSync } from 'node:fs';
 import { toDisplayPath } from '../definitions/find.js';
 import { WfsyncError } from '../errors.js';
-import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
-import { type CommandContext, useColor } from './context.js';
+import { type CommandContext, writeWfsyncError } from './context.js';
 import { onInterrupt } from './interrupt.js';
-import { watchPaths } from './watch-paths.js';
+import { type WatchOptions, watchPaths } from './watch-paths.js';
 
-export interface RerunOptions {
-  /** Absolute files or directories to watch (see watchPaths). */
-  roots: readonly string[];
-  /** Which files under a directory root matter. */
-  filter: (file: string) => boolean;
+export interface RerunOptions extends Pick<WatchOptions, 'roots' | 'filter'> {
   /** One run, writing its own report. Its exit code is not the command's: watching ends only on Ctrl-C. */
   run: () => Promise<unknown>;
 }
@@ -70,11 +65,6 @@ async function runReporting(ctx: CommandContext, run: () => Promise<unknown>): P
   } catch (error) {
     // What main() would print for it, without ending the command.
     if (!(error instanceof WfsyncError)) throw error;
-    await writeOutput(ctx.stderr, `wfsync: ${error.message}\n`);
-    if (error.diagnostics.length > 0)
-      await writeOutput(
-        ctx.stderr,
-        renderDiagnostics(error.diagnostics, error.sources, { color: useColor(ctx, 'stderr') }),
-      );
+    await writeWfsyncError(ctx, error);
   }
 }

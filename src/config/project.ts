@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE_NAMES } from '../definitions/include-file.js';
 import type { SeverityOverride } from '../validate/rules/index.js';
-import { findConfigFile } from './find.js';
 import { type LoadedConfig, readConfig } from './read.js';
 
 /** What every command needs to know about the project, whatever the target. */
@@ -27,17 +28,13 @@ export const DEFAULT_WORKFLOWS_DIR = 'workflows';
 export function readProject(flags: ProjectFlags, cwd: string): ProjectOptions {
   const configPath = flags.config ?? findConfigFile(cwd);
   const config = configPath === undefined ? undefined : readConfig(configPath, cwd);
-  const baseDir = config?.dir ?? cwd;
-  const workflowsDir = resolve(baseDir, config?.config.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
-  const project: ProjectOptions = {
+  return {
     cwd,
-    workflowsDir,
-    severities: { ...(config?.config.rules ?? {}) } as Record<string, SeverityOverride>,
+    config,
+    workflowsDir: resolve(config?.dir ?? cwd, config?.config.workflowsDir ?? DEFAULT_WORKFLOWS_DIR),
+    severities: { ...config?.config.rules } as Record<string, SeverityOverride>,
+    notificationGroups: buildKnownGroups(config),
   };
-  if (config) project.config = config;
-  const groups = buildKnownGroups(config);
-  if (groups) project.notificationGroups = groups;
-  return project;
 }
 
 function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefined {
@@ -45,4 +42,15 @@ function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefine
   if (targets.length === 0) return undefined;
   const [first, ...rest] = targets.map((t) => new Set(Object.keys(t?.notificationGroups ?? {})));
   return [...first!].filter((name) => rest.every((set) => set.has(name))).sort();
+}
+
+/** Walk up from `cwd` to the filesystem root; the first wfsync.config.yaml found wins. */
+export function findConfigFile(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = join(dir, name);
+      if (existsSync(candidate)) return candidate;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { toDisplayPath } from '../definitions/find.js';
 import { parseDefinition } from '../definitions/parse.js';
-import type { Diagnostic } from '../diagnostic.js';
-import { sortDiagnostics } from '../diagnostic.js';
+import type { LoadedDefinition } from '../definitions/types.js';
+import { type Diagnostic, joinPointer, sortDiagnostics } from '../diagnostic.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { WfsyncConfig } from '../generated/config.js';
+import { suggestName } from '../text.js';
+import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
 import { validateConfigSchema } from '../validate/schema.js';
-import { buildConfigDiagnostics } from './rules.js';
 
 export interface LoadedConfig {
   /** Absolute path of the config file. */
@@ -16,11 +18,6 @@ export interface LoadedConfig {
   /** Directory relative paths in the config are resolved against. */
   dir: string;
   config: WfsyncConfig;
-}
-
-export function toDisplayPath(cwd: string, absolute: string): string {
-  const rel = relative(cwd, absolute) || '.';
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /**
@@ -54,4 +51,25 @@ export function readConfig(path: string, cwd: string): LoadedConfig {
     );
   }
   return { path: absolute, file, dir: dirname(absolute), config: parsed.definition.value as WfsyncConfig };
+}
+
+/** Checks the schema cannot express: rule codes that do not exist. Pure. */
+function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic[] {
+  const config = definition.value as WfsyncConfig;
+  const diagnostics: Diagnostic[] = [];
+  const known = new Set<string>(KNOWN_RULE_CODES);
+  for (const code of Object.keys(config.rules ?? {})) {
+    if (known.has(code)) continue;
+    const pointer = joinPointer('/rules', code);
+    const suggestion = suggestName(code, KNOWN_RULE_CODES);
+    diagnostics.push({
+      code: 'config-unknown-rule',
+      severity: 'error',
+      message: `unknown rule "${code}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; see "wfsync validate --list-rules"`,
+      file: definition.file,
+      pointer,
+      ...definition.locate(pointer, 'key'),
+    });
+  }
+  return diagnostics;
 }

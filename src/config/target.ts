@@ -4,8 +4,8 @@ import { ExitCode } from '../exit-codes.js';
 import type { TargetConfig } from '../generated/config.js';
 import type { ProjectOptions } from './project.js';
 
-export const LOCAL_TARGET = 'local';
-export const DEFAULT_API_KEY_ENV = 'WFSYNC_API_KEY';
+const LOCAL_TARGET = 'local';
+const DEFAULT_API_KEY_ENV = 'WFSYNC_API_KEY';
 
 /** Flags that override config for the target (environment variables sit between flags and config). */
 export interface TargetFlags {

@@ -46,7 +46,7 @@ const ROOT_NAMES: Record<IncludeRoot['kind'], string> = {
   definition: "the definition's directory (no wfsync.config.yaml or .git above it)",
 };
 
-/** The names the project's config file may have (config/find.ts): one marks the project root includes stay in. */
+/** The names the project's config file may have (config/project.ts): one marks the project root includes stay in. */
 export const CONFIG_FILE_NAMES = ['wfsync.config.yaml', 'wfsync.config.yml'] as const;
 
 /**

@@ -1,4 +1,4 @@
-import { type EmulatorOptions, type RequestRecord, startEmulator } from '../../emulator/index.js';
+import { type RequestRecord, startEmulator } from '../../emulator/index.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { CommandContext } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
@@ -22,21 +22,17 @@ export async function runEmulate(
   flags: EmulateFlags,
   signal: AbortSignal | undefined,
 ): Promise<number> {
-  const faults: NonNullable<EmulatorOptions['faults']> = {
-    ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),
-    ...(flags.errorRate === undefined ? {} : { errorRate: flags.errorRate }),
-  };
   const emulator = await startEmulator({
     host: flags.host,
     port: flags.port,
-    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
+    apiKey: flags.apiKey,
     productionKeys: flags.productionKey,
-    ...(flags.data === undefined ? {} : { dataFile: flags.data }),
+    dataFile: flags.data,
     slugGeneration: flags.slugGeneration,
     rateLimit: flags.rateLimit === undefined ? false : { limit: flags.rateLimit, windowSeconds: 1 },
-    ...(Object.keys(faults).length === 0 ? {} : { faults }),
-    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-    ...(flags.quiet ? {} : { onRequest: (record: RequestRecord) => ctx.stdout.write(formatRequest(record)) }),
+    faults: { latencyMs: flags.latency, errorRate: flags.errorRate },
+    seed: flags.seed,
+    onRequest: flags.quiet ? undefined : (record: RequestRecord) => ctx.stdout.write(formatRequest(record)),
   });
   // A key the user chose is theirs to know; only a generated one needs showing.
   const shownKey = flags.apiKey === undefined ? emulator.apiKey : '<your --api-key>';

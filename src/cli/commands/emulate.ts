@@ -1,16 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandContext } from '../context.js';
-import { parseNonNegativeInt, parsePositiveInt } from '../parse-args.js';
-import { lazyAction } from '../run-options.js';
+import { lazyAction, parseNonNegativeInt, parsePositiveInt } from '../run-options.js';
 import type { EmulateFlags } from './emulate-run.js';
 
-export interface EmulateCommandOptions {
-  /** Stops the emulator like SIGINT does (tests). */
-  signal?: AbortSignal;
-}
-
-/** `wfsync emulate`: run the local copy of the service until SIGINT/SIGTERM. */
-export function emulateCommand(ctx: CommandContext, options: EmulateCommandOptions = {}): Command {
+/** `wfsync emulate`: run the local copy of the service until SIGINT/SIGTERM, or `options.signal` (tests). */
+export function emulateCommand(ctx: CommandContext, options: { signal?: AbortSignal } = {}): Command {
   return new Command('emulate')
     .summary('run a local copy of the service (for trying wfsync, CI and tests)')
     .description(

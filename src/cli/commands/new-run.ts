@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readProject } from '../../config/project.js';
-import { toDisplayPath } from '../../config/read.js';
+import { toDisplayPath } from '../../definitions/find.js';
 import { readDefinitions } from '../../definitions/read.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -10,6 +10,7 @@ import type { CHANNELS } from '../../scaffold/channels.js';
 import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
 import { buildNewDefinition } from '../../scaffold/new-definition.js';
 import { schemaRefFrom } from '../../scaffold/schema-ref.js';
+import { identifierOf } from '../../validate/rules/identifier-duplicate.js';
 import type { CommandContext } from '../context.js';
 
 export interface NewFlags {
@@ -54,18 +55,18 @@ export async function runNew(
   return ExitCode.Ok;
 }
 
-/** identifier → the files that declare it, among the definitions under `paths` that exist and parse. */
+/**
+ * identifier → the files that declare it, among the definitions under `paths` that parse, valid or not: one with an
+ * error still claims its identifier (so not checkDefinitions, which keeps only valid ones).
+ */
 async function readIdentifierOwners(cwd: string, paths: readonly string[]): Promise<Map<string, string[]>> {
   const existing = paths.filter((path) => existsSync(path));
   const owners = new Map<string, string[]>();
   if (existing.length === 0) return owners;
   const read = await readDefinitions(existing, { cwd, defaultDir: existing[0]! });
   for (const definition of read.definitions) {
-    const triggers = (definition.value as { triggers?: unknown } | null)?.triggers;
-    const identifier = Array.isArray(triggers)
-      ? (triggers[0] as { identifier?: unknown })?.identifier
-      : undefined;
-    if (typeof identifier !== 'string') continue;
+    const identifier = identifierOf(definition.value);
+    if (identifier === undefined) continue;
     owners.set(identifier, [...(owners.get(identifier) ?? []), definition.file]);
   }
   return owners;

@@ -15,26 +15,23 @@ export interface PlanFlags extends TargetCommandFlags {
   showIgnored?: boolean;
 }
 
-export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?: string }): Promise<number> {
+export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   // 1. Config, target and definitions, all validated before anything goes out.
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const progress = progressFor(ctx, flags.quiet);
   // 2. The target (and for `local`, the embedded service) and the bodies that would be sent.
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: clientListener(ctx, progress, flags.verbose),
+    onClientEvent: clientListener(ctx, flags.verbose, progress),
   });
   let plan: Plan;
   try {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
-    const state = await readState(loaded.target.statePath, stateIdentity(session));
-    plan = await planRun({
+    const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
+    plan = await planRun(loaded, {
       session: { ...session, client: readOnlyClient(session.client) },
       desired,
       state,
-      concurrency: loaded.target.concurrency,
-      ...(flags.only ? { only: flags.only } : {}),
       onEvent: progress.onEvent,
     });
   } finally {
@@ -45,7 +42,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags & { config?:
   const text = planRenderers[flags.format](plan, {
     color: useColor(ctx),
     command: 'plan',
-    ...(flags.showIgnored ? { showIgnored: true } : {}),
+    showIgnored: flags.showIgnored,
   });
   await writeOutput(ctx.stdout, text);
   if (flags.out) await writeFileText(flags.out, `${JSON.stringify(plan, null, 2)}\n`);

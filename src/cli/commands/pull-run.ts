@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
-import { toDisplayPath } from '../../config/read.js';
+import { toDisplayPath } from '../../definitions/find.js';
 import { ExitCode } from '../../exit-codes.js';
 import { referencedGroups } from '../../plan/index.js';
 import { applyPullPlan } from '../../pull/apply.js';
@@ -11,12 +11,10 @@ import { SCHEMA_MODELINE } from '../../pull/convert.js';
 import { openTargetSession } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
-import { acquireLock } from '../../state/lock.js';
-import { StateStore } from '../../state/store.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, stateIdentity } from '../pipeline.js';
+import { loadRun, withLockedState } from '../pipeline.js';
+import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { verboseClientLog } from '../verbose.js';
 
 export interface PullFlags extends TargetCommandFlags {
   dir?: string;
@@ -26,22 +24,16 @@ export interface PullFlags extends TargetCommandFlags {
   format: PullFormat;
 }
 
-export async function runPull(
-  ctx: CommandContext,
-  ids: string[],
-  flags: PullFlags & { config?: string },
-): Promise<number> {
+export async function runPull(ctx: CommandContext, ids: string[], flags: PullFlags): Promise<number> {
   // 1. Config, target and the existing definitions (to find the file each identifier lives in).
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, {
     env: ctx.env,
-    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+    onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
-    // 2. State is written: take the target's lock like sync does.
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+    // 2. State is written: take the target's lock.
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       // 3. What the service holds.
       const fetched = [];
       for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });
@@ -67,9 +59,7 @@ export async function runPull(
       await writeOutput(ctx.stdout, output.stdout);
       await writeOutput(ctx.stderr, output.stderr);
       return plan.items.some((item) => 'failed' in item) ? ExitCode.Failure : ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await session.close();
   }

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { parsePositiveInt } from '../parse-args.js';
-import { addTargetOptions, formatOption, lazyAction } from '../run-options.js';
+import { addTargetOptions, formatOption, lazyAction, parsePositiveInt } from '../run-options.js';
 
 export function pullCommand(ctx: CommandContext): Command {
   const command = new Command('pull')

@@ -11,28 +11,24 @@ import {
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
-import { acquireLock } from '../../state/lock.js';
 import { readState } from '../../state/read.js';
-import { StateStore } from '../../state/store.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, openRun, stateIdentity } from '../pipeline.js';
-import { progressFor } from '../run-helpers.js';
+import { loadRun, openRun, stateIdentity, withLockedState } from '../pipeline.js';
+import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
-import { verboseClientLog } from '../verbose.js';
-
-export type Globals = TargetCommandFlags & { config?: string };
 
 export async function runShow(
   ctx: CommandContext,
-  flags: Globals & { format: 'human' | 'json' },
+  flags: TargetCommandFlags & { format: 'human' | 'json' },
 ): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const identity =
-    loaded.target.kind === 'local' ? { target: 'local', baseUrl: 'embedded:local' } : undefined;
-  const session = identity ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
+  // Nothing is sent, but a remote target is checked as for any other command (its URL, its API key); the local
+  // one is not started.
+  const session =
+    loaded.target.kind === 'local' ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
   try {
-    const state = await readState(loaded.target.statePath, identity ?? stateIdentity(session!));
+    const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
     await writeOutput(
       ctx.stdout,
       flags.format === 'json' ? `${JSON.stringify(state, null, 2)}\n` : renderState(state),
@@ -62,17 +58,15 @@ function renderState(state: StateFile): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function runRebuild(ctx: CommandContext, flags: Globals): Promise<number> {
+export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const progress = progressFor(ctx, flags.quiet);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    ...(flags.verbose ? { onClientEvent: verboseClientLog(ctx.stderr) } : {}),
+    onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       const previous = store.snapshot;
       // Look everything up by identifier (not by the recorded ids: the point is not to trust the file).
@@ -95,9 +89,7 @@ export async function runRebuild(ctx: CommandContext, flags: Globals): Promise<n
             : ''),
       );
       return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await progress.done();
     await session.close();
@@ -139,13 +131,15 @@ function rebuildEntries(
   return { workflows, lines };
 }
 
-export async function runForget(ctx: CommandContext, identifiers: string[], flags: Globals): Promise<number> {
+export async function runForget(
+  ctx: CommandContext,
+  identifiers: string[],
+  flags: TargetCommandFlags,
+): Promise<number> {
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, { env: ctx.env });
   try {
-    const lock = await acquireLock(loaded.target.statePath, { timeoutMs: 60_000 });
-    try {
-      const store = await StateStore.open(loaded.target.statePath, stateIdentity(session));
+    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
       const unknown = identifiers.filter(
         (id) => !store.snapshot.workflows[id] && !store.snapshot.pending[id],
       );
@@ -153,9 +147,7 @@ export async function runForget(ctx: CommandContext, identifiers: string[], flag
       for (const id of identifiers) await store.forget(id);
       await writeOutput(ctx.stdout, `forgot ${identifiers.join(', ')}\n`);
       return ExitCode.Ok;
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     await session.close();
   }

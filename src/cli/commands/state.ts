@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { addTargetOptions, lazyAction } from '../run-options.js';
+import { addTargetOptions, formatOption, lazyAction } from '../run-options.js';
 
 export function stateCommand(ctx: CommandContext): Command {
   const state = new Command('state')
@@ -11,11 +11,7 @@ export function stateCommand(ctx: CommandContext): Command {
         'entry is missing, and "rebuild" recreates the whole file from the service.',
     );
   const show = addTargetOptions(
-    new Command('show')
-      .description("print the target's state")
-      .addOption(
-        new Option('-f, --format <format>', 'output format').choices(['human', 'json']).default('human'),
-      ),
+    new Command('show').description("print the target's state").addOption(formatOption(['human', 'json'])),
   ).action(lazyAction(ctx, async () => (await import('./state-run.js')).runShow));
   const rebuild = addTargetOptions(
     new Command('rebuild').description(

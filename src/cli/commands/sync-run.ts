@@ -11,12 +11,11 @@ import type { Plan } from '../../plan/types.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
-import { acquireLock, type StateLock } from '../../state/lock.js';
+import type { LockOptions } from '../../state/lock.js';
 import { readState } from '../../state/read.js';
-import { StateStore } from '../../state/store.js';
 import { type CommandContext, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
-import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -29,7 +28,7 @@ export interface SyncFlags extends TargetCommandFlags {
   lockTimeout: number;
 }
 
-export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?: string }): Promise<number> {
+export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<number> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
@@ -37,35 +36,27 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
   const { stop, abort, removeInterrupt } = listenForInterrupts(progress);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    ...(flags.only ? { only: flags.only } : {}),
-    onClientEvent: clientListener(ctx, progress, flags.verbose),
+    onClientEvent: clientListener(ctx, flags.verbose, progress),
     signal: abort,
   }).catch(async (error: unknown) => {
     removeInterrupt();
     await progress.done();
     throw error;
   });
-  const identity = stateIdentity(session);
-  const common = {
-    session,
-    desired,
-    concurrency: loaded.target.concurrency,
-    ...(flags.only ? { only: flags.only } : {}),
-    onEvent: progress.onEvent,
-  };
+  const common = { session, desired, onEvent: progress.onEvent };
   try {
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
-      const plan = await planRun({ ...common, state: await readState(loaded.target.statePath, identity) });
-      return await reportDryRun(ctx, flags, plan, progress);
+      const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
+      return await reportDryRun(ctx, flags, await planRun(loaded, { ...common, state }), progress);
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
-    const lock = await acquireSyncLock(loaded.target.statePath, flags.lockTimeout, stop, progress.onEvent);
-    try {
-      const store = await StateStore.open(loaded.target.statePath, identity);
+    progress.onEvent({ type: 'phase', phase: 'lock' });
+    const lock = syncLockOptions(flags.lockTimeout, stop, progress.onEvent);
+    return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
-      const plan = await planRun({ ...common, state: store.snapshot, signal: stop });
+      const plan = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
       if (reviewed) assertPlanHolds(reviewed, plan, flags.plan!);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
@@ -78,9 +69,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags & { config?:
         signal: stop,
       });
       return await reportSync(ctx, flags, result, progress);
-    } finally {
-      await lock.release();
-    }
+    });
   } finally {
     removeInterrupt();
     await progress.done();
@@ -109,15 +98,13 @@ function listenForInterrupts(progress: Progress) {
   return { stop: stop.signal, abort: abort.signal, removeInterrupt };
 }
 
-/** The target's lock, waiting up to `--lock-timeout` seconds for another sync and saying who holds it. */
-function acquireSyncLock(
-  statePath: string,
+/** `--lock-timeout` seconds of waiting for another sync of the target, saying who holds the lock. */
+function syncLockOptions(
   timeoutSeconds: number,
   signal: AbortSignal,
   onEvent: (event: ApplyEvent) => void,
-): Promise<StateLock> {
-  onEvent({ type: 'phase', phase: 'lock' });
-  return acquireLock(statePath, {
+): LockOptions {
+  return {
     timeoutMs: timeoutSeconds * 1000,
     signal,
     onWait: (holder) =>
@@ -125,7 +112,7 @@ function acquireSyncLock(
         type: 'notice',
         message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
       }),
-  });
+  };
 }
 
 /** `--dry-run`: the plan as `plan` shows it, once the progress display has ended. */
@@ -174,9 +161,7 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   } catch (error) {
     throw new WfsyncError(
       `cannot read the plan ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      {
-        exitCode: ExitCode.Usage,
-      },
+      { exitCode: ExitCode.Usage },
     );
   }
   try {
@@ -186,9 +171,7 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   } catch (error) {
     throw new WfsyncError(
       `${file} is not a plan written by "wfsync plan --out": ${(error as Error).message}`,
-      {
-        exitCode: ExitCode.Invalid,
-      },
+      { exitCode: ExitCode.Invalid },
     );
   }
 }

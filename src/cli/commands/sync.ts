@@ -1,7 +1,12 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { parseNonNegativeInt } from '../parse-args.js';
-import { addOnlyOption, addTargetOptions, formatOption, lazyAction } from '../run-options.js';
+import {
+  addOnlyOption,
+  addTargetOptions,
+  formatOption,
+  lazyAction,
+  parseNonNegativeInt,
+} from '../run-options.js';
 
 export function syncCommand(ctx: CommandContext): Command {
   const command = new Command('sync')

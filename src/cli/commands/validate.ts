@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import {
   DEFAULT_CACHE_PATH,
   describeCacheUse,
@@ -23,7 +23,7 @@ import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { VERSION } from '../../version.js';
 import { type CommandContext, useColor } from '../context.js';
-import { parseNonNegativeInt } from '../parse-args.js';
+import { formatOption, parseNonNegativeInt } from '../run-options.js';
 import { runWatching } from '../watch.js';
 
 interface ValidateFlags {
@@ -49,11 +49,7 @@ export function validateCommand(ctx: CommandContext): Command {
         'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
     )
     .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')
-    .addOption(
-      new Option('-f, --format <format>', 'output format')
-        .choices(['human', 'json', 'github', 'junit', 'sarif'])
-        .default('human'),
-    )
+    .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif']))
     .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'report errors only')
@@ -151,7 +147,7 @@ async function runValidate(
     defaultDir,
     rules: ruleOptions,
     limits,
-    ...(cache ? { cache: { root: cache.root, stored: cache.entries } } : {}),
+    cache: cache && { root: cache.root, stored: cache.entries },
   });
   if (checked.files.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
@@ -211,7 +207,7 @@ function buildValidateReport(
       : checked.diagnostics,
     sources: checked.sources,
     rules,
-    ...(flags.maxWarnings === undefined ? {} : { maxWarnings: flags.maxWarnings }),
+    maxWarnings: flags.maxWarnings,
   };
 }
 

@@ -1,6 +1,12 @@
 import type { ApplyEvent, ApplyPhase, WorkflowStatus } from '../../apply/events.js';
 import type { SyncOutcome } from '../../apply/result.js';
 
+/** A progress display: fed ApplyEvents while a command works, then awaited so its last lines are out. */
+export interface Progress {
+  onEvent(event: ApplyEvent): void;
+  done(): Promise<void>;
+}
+
 /** A workflow being worked on, as the latest event left it. */
 export interface Row {
   identifier: string;
@@ -32,13 +38,8 @@ export class PhaseTally {
       return undefined;
     }
     if (event.type !== 'workflow') return undefined;
-    const row: Row = {
-      identifier: event.identifier,
-      status: event.status,
-      ...(event.message === undefined ? {} : { message: event.message }),
-      ...(event.attempt === undefined ? {} : { attempt: event.attempt }),
-      ...(event.delayMs === undefined ? {} : { delayMs: event.delayMs }),
-    };
+    const { identifier, status, message, attempt, delayMs } = event;
+    const row: Row = { identifier, status, message, attempt, delayMs };
     if (event.status !== 'done') {
       // Map.set on an existing key keeps its position: rows do not jump around as retries come in.
       this.running.set(event.identifier, row);
@@ -48,10 +49,24 @@ export class PhaseTally {
     this.finished++;
     if (event.outcome !== undefined)
       this.outcomes.set(event.outcome, (this.outcomes.get(event.outcome) ?? 0) + 1);
-    return {
-      row,
-      ordinal: this.finished,
-      ...(event.outcome === undefined ? {} : { outcome: event.outcome }),
-    };
+    return { row, ordinal: this.finished, outcome: event.outcome };
   }
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** `order-shipped: retrying (attempt 2 in 1.5s: 503 Service Unavailable)`, `order-shipped: creating`. */
+export function describeRow(row: Row): string {
+  if (row.status !== 'retrying')
+    return `${row.identifier}: ${row.status}${row.message ? ` (${row.message})` : ''}`;
+  const when = [
+    row.attempt === undefined ? undefined : `attempt ${row.attempt}`,
+    row.delayMs === undefined || row.delayMs <= 0 ? undefined : `in ${formatDelay(row.delayMs)}`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
+  const details = [when, row.message].filter((part) => part !== undefined && part !== '').join(': ');
+  return `${row.identifier}: retrying${details === '' ? '' : ` (${details})`}`;
 }

@@ -1,11 +1,8 @@
-import { Listr, ListrLogger, ProcessOutput } from 'listr2';
+import { Listr, ListrLogger, type ListrTaskWrapper, ProcessOutput } from 'listr2';
 import type { ApplyEvent, ApplyPhase } from '../../apply/events.js';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
 import { plural } from '../../text.js';
-import { describeRow } from './format.js';
-import { type PhaseEnd, PhaseView } from './phase-view.js';
-import { PhaseTally } from './tally.js';
-import type { Progress } from './types.js';
+import { describeRow, PhaseTally, type Progress } from './tally.js';
 
 export interface TtyProgressOptions {
   /** Workflows in flight shown under the phase (default 8); the rest are counted. */
@@ -40,7 +37,11 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
   const refresh = () => view?.show(runningTitle(tally), liveOutput());
   const endPhase = () => {
     if (view === undefined || tally.phase === undefined) return;
-    view.end(finalState(tally, kept.map((line) => sanitizeTerminalText(line)).join('\n')));
+    view.end({
+      title: finalTitle(tally),
+      output: kept.map((line) => sanitizeTerminalText(line)).join('\n'),
+      failed: tally.phase === 'create' && (tally.outcomes.get('failed') ?? 0) > 0,
+    });
     view = undefined;
   };
   const keep = (line: string) => {
@@ -136,33 +137,91 @@ function runningTitle(tally: PhaseTally): string {
   return `${RUNNING[phase]}${phase === 'lock' || phase === 'plan' ? '' : counter}`;
 }
 
-function finalState(tally: PhaseTally, output: string): PhaseEnd {
+/** The title a phase ends with. */
+function finalTitle(tally: PhaseTally): string {
   const count = tally.total ?? tally.finished;
   switch (tally.phase) {
     case 'lock':
-      return { title: 'Locked the state file', output, failed: false };
+      return 'Locked the state file';
     case 'reconcile':
-      return {
-        title: count === 0 ? 'No interrupted creates' : `Checked ${plural(count, 'interrupted create')}`,
-        output,
-        failed: false,
-      };
+      return count === 0 ? 'No interrupted creates' : `Checked ${plural(count, 'interrupted create')}`;
     case 'fetch':
-      return { title: `Looked up ${plural(count, 'workflow')}`, output, failed: false };
+      return `Looked up ${plural(count, 'workflow')}`;
     case 'create': {
-      if (count === 0) return { title: 'Nothing to create', output, failed: false };
-      const created = tally.outcomes.get('created') ?? 0;
+      if (count === 0) return 'Nothing to create';
       const skipped = tally.outcomes.get('skipped') ?? 0;
       const failures = tally.outcomes.get('failed') ?? 0;
       const extra = [failures > 0 ? `${failures} failed` : '', skipped > 0 ? `${skipped} skipped` : '']
         .filter((part) => part !== '')
         .join(', ');
-      const title = `Created ${created} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
-      return { title, output, failed: failures > 0 };
+      return `Created ${tally.outcomes.get('created') ?? 0} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
     }
     case 'verify':
-      return { title: 'Verified', output, failed: false };
+      return 'Verified';
     default:
-      return { title: 'Planned', output, failed: false };
+      return 'Planned';
+  }
+}
+
+/** How a phase ended: its last title, lines to keep under it, and whether to mark it failed. */
+interface PhaseEnd {
+  title: string;
+  output: string;
+  failed: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: listr2's wrapper generics carry renderer types apply never uses
+type AnyTaskWrapper = ListrTaskWrapper<any, any, any>;
+
+/**
+ * The live title and output of one phase's listr2 task. Events can arrive before listr2 has started the task
+ * (the previous phase's renderer is still closing): the view keeps the latest text and applies it on attach.
+ */
+export class PhaseView {
+  #title: string;
+  #output = '';
+  #task: AnyTaskWrapper | undefined;
+  readonly #ended: Promise<PhaseEnd>;
+  #end!: (end: PhaseEnd) => void;
+
+  constructor(title: string) {
+    this.#title = title;
+    this.#ended = new Promise((resolve) => {
+      this.#end = resolve;
+    });
+  }
+
+  /** The title now: listr2 needs one when the task is created, or it sends the output to its bottom bar. */
+  get title(): string {
+    return this.#title;
+  }
+
+  /** listr2's task function: shows the view until the phase ends, then its final state. */
+  async run(task: AnyTaskWrapper): Promise<void> {
+    this.#task = task;
+    this.#refresh();
+    const end = await this.#ended;
+    this.#task = undefined;
+    task.title = end.title;
+    task.output = end.output;
+    // A thrown error is how listr2 marks a task failed; exitOnError is off, so nothing else stops.
+    if (end.failed) throw new Error(end.title);
+  }
+
+  show(title: string, output: string): void {
+    this.#title = title;
+    this.#output = output;
+    this.#refresh();
+  }
+
+  end(end: PhaseEnd): void {
+    this.#end(end);
+  }
+
+  #refresh(): void {
+    const task = this.#task;
+    if (task === undefined) return;
+    if (task.title !== this.#title) task.title = this.#title;
+    if ((task.output ?? '') !== this.#output) task.output = this.#output;
   }
 }
