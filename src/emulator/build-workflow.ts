@@ -78,7 +78,7 @@ export function buildWorkflow(
     deleted: false,
     type: 'REGULAR',
     origin: 'novu-cloud-v1',
-    ...(request.data ? { data: request.data } : {}),
+    ...(request.data ? { data: request.data as Json } : {}),
     createdAt: timestamp,
     updatedAt: timestamp,
     __v: 0,
