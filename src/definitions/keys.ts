@@ -1,7 +1,5 @@
 import type { Pair } from 'yaml';
-import { isAlias, isMap, isScalar, isSeq } from './yaml-lib.js';
-
-type Ranged = { range?: [number, number, number] | null };
+import { isAlias, isMap, isScalar, isSeq, type Ranged } from './yaml-lib.js';
 
 export type PropertyName =
   | { name: string }

@@ -3,9 +3,8 @@ import { FILE_START, type Span, splitPointer } from '../diagnostic.js';
 import { checkDocument } from './check.js';
 import { compose, parseTokens } from './compose.js';
 import type { Positions } from './positions.js';
-import { isAlias, isMap, isPair, isScalar, isSeq } from './yaml-lib.js';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Ranged } from './yaml-lib.js';
 
-type Ranged = { range?: [number, number, number] | null };
 export type Locate = (pointer: string, target?: 'value' | 'key') => Span;
 
 /**

@@ -8,6 +8,8 @@ import { onFirstUse } from '../derive/first-use.js';
 
 export const yamlLib = onFirstUse<typeof Yaml>('yaml');
 
+export type Ranged = { range?: [number, number, number] | null };
+
 export function isAlias(node: unknown): node is Yaml.Alias {
   return yamlLib().isAlias(node);
 }

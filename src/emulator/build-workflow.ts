@@ -1,7 +1,7 @@
 import type { DerivedTrigger } from '../derive/types.js';
 import { isRecord, type Json } from '../json.js';
 import type { StoredWorkflow } from './types.js';
-import type { CreateRequest } from './validate-request.js';
+import { CHANNELS, type CreateRequest } from './validate-request.js';
 
 /**
  * Request → the document the service stores, with everything the server fills in: ObjectIds (a step's `_id`,
@@ -28,7 +28,6 @@ export interface BuildContext {
 
 export type TriggerParts = Pick<DerivedTrigger, 'variables' | 'reservedVariables' | 'subscriberVariables'>;
 
-const CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 /** Template fields the message-template command copies (feedId and layoutId become `_feedId`/`_layoutId`). */
 const TEMPLATE_FIELDS = [
   'name',
@@ -78,7 +77,7 @@ export function buildWorkflow(
     deleted: false,
     type: 'REGULAR',
     origin: 'novu-cloud-v1',
-    ...(request.data ? { data: request.data } : {}),
+    ...(request.data ? { data: request.data as Json } : {}),
     createdAt: timestamp,
     updatedAt: timestamp,
     __v: 0,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { WfsyncError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { writeFileAtomically } from '../state/atomic-write.js';
+import { OBJECT_ID } from '../state/check.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
 import type { StoredIdempotencyEntry } from './idempotency.js';
 import type { StoredWorkflow } from './types.js';
@@ -18,7 +19,6 @@ export interface EmulatorData {
   idempotency: StoredIdempotencyEntry[];
 }
 
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 const IDENTITY_KEYS = [
   'environmentId',
   'organizationId',

@@ -1,6 +1,5 @@
+import { OBJECT_ID } from '../state/check.js';
 import type { StoredWorkflow } from './types.js';
-
-const CANONICAL_ID = /^[0-9a-f]{24}$/;
 
 /**
  * Workflows of every environment, oldest first. Lookups follow the service: a canonical 24-hex lowercase id is
@@ -20,7 +19,7 @@ export class WorkflowStore {
 
   find(environmentId: string, idOrIdentifier: string): StoredWorkflow | undefined {
     const inEnvironment = this.#items.filter((w) => w._environmentId === environmentId);
-    const found = CANONICAL_ID.test(idOrIdentifier)
+    const found = OBJECT_ID.test(idOrIdentifier)
       ? inEnvironment.find((w) => w._id === idOrIdentifier)
       : inEnvironment.find((w) => w.triggers.some((t) => t.identifier === idOrIdentifier));
     return found === undefined ? undefined : copy(found);

@@ -1,3 +1,5 @@
+import type { WorkflowResponse } from '../generated/workflow-response.js';
+
 /** Public types of the local emulator of the service's two workflow operations. */
 
 export interface EmulatorOptions {
@@ -64,16 +66,7 @@ export interface FaultOptions {
 }
 
 /** A workflow as GET returns it (the full document). */
-export interface StoredWorkflow {
-  _id: string;
-  id: string;
-  name: string;
-  _environmentId: string;
-  triggers: Array<{ identifier: string; [key: string]: unknown }>;
-  steps: Array<Record<string, unknown>>;
-  createdAt: string;
-  [key: string]: unknown;
-}
+export type StoredWorkflow = WorkflowResponse & { id: string; _environmentId: string; createdAt: string };
 
 export interface RequestRecord {
   method: string;

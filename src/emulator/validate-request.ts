@@ -22,7 +22,7 @@ export interface CreateRequest {
   data?: unknown;
 }
 
-const CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
+export const CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 const STEP_TYPES_V1 = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'trigger', 'delay', 'custom'];
 const STEP_TYPES_V2 = [...STEP_TYPES_V1, 'tool', 'throttle', 'http_request'];
 const OBJECT_ID = /^[0-9a-fA-F]{24}$/;

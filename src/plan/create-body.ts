@@ -1,15 +1,8 @@
 import type { WorkflowDefinition } from '../generated/workflow.js';
+import type { TargetGroups } from '../remote/index.js';
 import type { CreateWorkflowBody } from './types.js';
 
-/** The notification groups of one target: its default group and what `group:<name>` resolves to. */
-export interface TargetGroups {
-  /** The target's `notificationGroupId`, used by definitions that name no group. */
-  defaultId?: string;
-  /** `notificationGroups` of the target: name → 24-hex id. */
-  named: Record<string, string>;
-  /** Target name, only to word problems ("is not defined for target …"). */
-  target?: string;
-}
+export type { TargetGroups };
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const GROUP_PREFIX = 'group:';

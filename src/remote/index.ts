@@ -3,7 +3,7 @@ export { findCreated } from './create-workflow.js';
 export { commandEndingKind, endsCommand, messageOf, RemoteError } from './errors.js';
 export { fetchObservations, type RemoteLookup, type RemoteObservation } from './observations.js';
 export { guarded } from './session.js';
-export { openTargetSession, type TargetSession } from './target-session.js';
+export { openTargetSession, type TargetGroups, type TargetSession } from './target-session.js';
 export type {
   ClientEvent,
   ClientOptions,

@@ -3,10 +3,13 @@ import { startEmulator } from '../emulator/index.js';
 import { createClient } from './client.js';
 import type { ClientEvent, ServiceClient } from './types.js';
 
-export interface GroupResolution {
+/** The notification groups of one target: its default group and what `group:<name>` resolves to. */
+export interface TargetGroups {
+  /** The target's `notificationGroupId`, used by definitions that name no group. */
   defaultId?: string;
+  /** `notificationGroups` of the target: name → 24-hex id. */
   named: Record<string, string>;
-  /** Target name, for messages. */
+  /** Target name, only to word problems ("is not defined for target …"). */
   target?: string;
 }
 
@@ -17,7 +20,7 @@ export interface TargetSession {
   baseUrl: string;
   client: ServiceClient;
   /** How `notificationGroupId` references resolve on this target, for the given `group:<name>` names. */
-  groups(referenced: readonly string[]): GroupResolution;
+  groups(referenced: readonly string[]): TargetGroups;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,8 @@ import { orderEntry, orderPending } from './format.js';
 import type { PendingCreate, StateEntry, StateFile } from './types.js';
 
 export const STATE_VERSION = 1;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
+/** A MongoDB ObjectId as the service writes it: 24 lower-case hex. */
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
 const HASH = /^sha256:[0-9a-f]{64}$/;
 const ORIGINS: ReadonlySet<string> = new Set(['created', 'adopted', 'rebuilt']);
 

@@ -75,60 +75,51 @@ export function messageFor(error: ErrorObject, context: MessageContext): SchemaM
   const parentSchema = (error.parentSchema ?? {}) as SchemaObject;
   if (error.propertyName !== undefined) return propertyNameMessage(error, context);
   const value = valueAt(context.root, path);
-  const at = { pointer: path, target: 'value' as const };
   const who = subject(path, context.kind);
+  const said = (code: string, text: string): SchemaMessage => ({
+    code,
+    text,
+    pointer: path,
+    at: { pointer: path, target: 'value' },
+  });
   switch (error.keyword) {
     case 'type': {
       const expected = typesOf(params.type);
       const hint = typeHint(expected, value);
-      const text = `${who} must be ${typeNames(expected, parentSchema)} (${got(value, path, context.kind)}${hint ? `; ${hint}` : ''})`;
-      return { code: 'schema-type', text, pointer: path, at };
+      return said(
+        'schema-type',
+        `${who} must be ${typeNames(expected, parentSchema)} (${got(value, path, context.kind)}${hint ? `; ${hint}` : ''})`,
+      );
     }
     case 'required':
       return requiredMessage(path, String(params.missingProperty), context.kind);
     case 'additionalProperties':
       return additionalPropertyMessage(path, String(params.additionalProperty), parentSchema, context.kind);
     case 'enum':
-      return {
-        code: 'schema-enum',
-        text: enumText(who, path, params.allowedValues, value),
-        pointer: path,
-        at,
-      };
+      return said('schema-enum', enumText(who, path, params.allowedValues, value));
     case 'const':
-      return {
-        code: 'schema-const',
-        text: `${who} must be ${showValue(params.allowedValue)} (got ${showValue(value)})`,
-        pointer: path,
-        at,
-      };
-    case 'pattern': {
-      const wanted = patternWanted(parentSchema, params);
-      return {
-        code: 'schema-pattern',
-        text: `${who} must be ${wanted} (${got(value, path, context.kind)})`,
-        pointer: path,
-        at,
-      };
-    }
+      return said(
+        'schema-const',
+        `${who} must be ${showValue(params.allowedValue)} (got ${showValue(value)})`,
+      );
+    case 'pattern':
+      return said(
+        'schema-pattern',
+        `${who} must be ${patternWanted(parentSchema, params)} (${got(value, path, context.kind)})`,
+      );
     case 'format': {
       const format = String(params.format);
       const wanted = FORMAT_NAMES[format] ?? `in ${format} format`;
-      return {
-        code: 'schema-format',
-        text: `${who} must be ${wanted} (${got(value, path, context.kind)})`,
-        pointer: path,
-        at,
-      };
+      return said('schema-format', `${who} must be ${wanted} (${got(value, path, context.kind)})`);
     }
     case 'uniqueItems':
       return uniqueMessage(path, params, context.root);
     case 'false schema':
-      return { code: 'schema-invalid', text: `${who} is not allowed here`, pointer: path, at };
+      return said('schema-invalid', `${who} is not allowed here`);
     default: {
       const bounds = boundsText(error.keyword, params, parentSchema, value);
-      if (bounds !== undefined) return { code: 'schema-bounds', text: `${who} ${bounds}`, pointer: path, at };
-      return { code: 'schema-invalid', text: `${who} ${error.message ?? 'is invalid'}`, pointer: path, at };
+      if (bounds !== undefined) return said('schema-bounds', `${who} ${bounds}`);
+      return said('schema-invalid', `${who} ${error.message ?? 'is invalid'}`);
     }
   }
 }

@@ -119,13 +119,6 @@ export function typeHint(expected: readonly string[], value: unknown): string | 
   return undefined;
 }
 
-/** Code points, as ajv counts minLength/maxLength (an emoji is one character). */
-export function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
 /** The bound a value breaks, in words ("must be at most 128 characters long (got 130)"); undefined for other keywords. */
 export function boundsText(
   keyword: string,
@@ -134,13 +127,15 @@ export function boundsText(
   value: unknown,
 ): string | undefined {
   const limit = Number(params.limit);
+  // Code points, as ajv counts minLength/maxLength (an emoji is one character).
+  const characters = () => [...String(value)].length;
   switch (keyword) {
     case 'minLength':
       return limit === 1
         ? 'must not be empty'
-        : `must be at least ${plural(limit, 'character')} long (got ${characterCount(String(value))})`;
+        : `must be at least ${plural(limit, 'character')} long (got ${characters()})`;
     case 'maxLength':
-      return `must be at most ${plural(limit, 'character')} long (got ${characterCount(String(value))})`;
+      return `must be at most ${plural(limit, 'character')} long (got ${characters()})`;
     case 'minItems':
     case 'maxItems': {
       const count = Array.isArray(value) ? value.length : 0;
