@@ -1,4 +1,4 @@
-import { compareWorkflow } from '../plan/index.js';
+import { compareWorkflow } from '../plan/compare.js';
 import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
 import {
   type CreateResult,

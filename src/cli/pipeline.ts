@@ -7,7 +7,8 @@ import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { buildDesired, buildOnlyFilter, buildPlan, referencedGroups } from '../plan/index.js';
+import { buildPlan } from '../plan/build-plan.js';
+import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import {
   type ClientEvent,

@@ -2,12 +2,9 @@ import { reconcilePending } from '../../apply/reconcile-pending.js';
 import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import {
-  buildCreateBody,
-  compareWorkflow,
-  type DesiredWorkflow,
-  type TargetGroups,
-} from '../../plan/index.js';
+import { compareWorkflow } from '../../plan/compare.js';
+import { buildCreateBody, type TargetGroups } from '../../plan/create-body.js';
+import type { DesiredWorkflow } from '../../plan/types.js';
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDefinition } from '../../../src/definitions/parse.js';
-import { slugifyV1 } from '../../../src/derive/index.js';
+import { slugifyV1 } from '../../../src/derive/slug.js';
 import type { WorkflowDefinition, WorkflowStep } from '../../../src/generated/workflow.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import { buildDefinitionFromRemote } from '../../../src/pull/convert.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import { runs } from '../../helpers/fc-runs.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isCollection, parseDocument, visit } from 'yaml';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import { buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../../src/pull/convert.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import {
