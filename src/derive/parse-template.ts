@@ -7,6 +7,7 @@
  * 20-25 ms on Node 20) for nothing derive needs. And it is loaded on first use: fast-template.ts answers for most
  * templates, so many runs never need it.
  */
+import { messageOf } from '../errors.js';
 import { fastParseTemplate } from './fast-template.js';
 import { onFirstUse } from './first-use.js';
 import { BoundedMemo } from './memo.js';
@@ -100,7 +101,7 @@ function describeError(
   error: unknown,
   toOffset: (line: unknown, column: unknown) => number,
 ): { message: string; offset: number } {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = messageOf(error);
   const located = error as { lineNumber?: unknown; column?: unknown };
   if (typeof located.lineNumber === 'number') {
     // A Handlebars Exception (`if doesn't match each - 2:9`): the location of the node is on the error.
