@@ -120,7 +120,7 @@ function rebuildEntries(
     const same = compareWorkflow(d, found.workflow).changes.length === 0;
     // A workflow that differs is recorded with the hash of the service's version, so the plan reports the
     // file as changed since then instead of claiming the service drifted from a file it never saw.
-    const pulled = buildCreateBody(buildDefinitionFromRemote(found.workflow, { groups }).definition, groups);
+    const pulled = buildCreateBody(buildDefinitionFromRemote(found.workflow, { groups }), groups);
     const hash = same || !('body' in pulled) ? d.hash : hashBody(pulled.body);
     workflows[d.identifier] = {
       id: found.workflow._id,
