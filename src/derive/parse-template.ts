@@ -48,16 +48,14 @@ export function setFastTemplateParsing(enabled: boolean): void {
 
 function parseUncached(source: string): ParsedTemplate {
   const fast = fastFirst ? fastParseTemplate(source) : undefined;
-  if (fast !== undefined) {
-    const { program, lineStarts } = fast;
-    return { ok: true, program, offsetOf: (node) => offsetOf(source, lineStarts, node) };
-  }
-  // Line starts are only needed for an offset, which most templates are never asked for.
-  let lineStarts: number[] | undefined;
+  // Handlebars' line starts are only needed for an offset, which most templates are never asked for.
+  let lineStarts = fast?.lineStarts;
   const toOffset = (line: unknown, column: unknown): number => {
     lineStarts ??= lineStartsOf(source);
     return offsetAt(source, lineStarts, line, column);
   };
+  const offsetOf = (node: HbsNode | undefined) => toOffset(node?.loc?.start?.line, node?.loc?.start?.column);
+  if (fast !== undefined) return { ok: true, program: fast.program, offsetOf };
   let program: unknown;
   try {
     program = handlebars().parseWithoutProcessing(source);
@@ -67,12 +65,8 @@ function parseUncached(source: string): ParsedTemplate {
   return {
     ok: true,
     program: typeof program === 'object' && program !== null ? (program as HbsProgram) : {},
-    offsetOf: (node) => toOffset(node?.loc?.start?.line, node?.loc?.start?.column),
+    offsetOf,
   };
-}
-
-function offsetOf(source: string, lineStarts: readonly number[], node: HbsNode | undefined): number {
-  return offsetAt(source, lineStarts, node?.loc?.start?.line, node?.loc?.start?.column);
 }
 
 /** The offset of a Handlebars line/column pair, clamped into the source (0 without a position). */
