@@ -28,6 +28,11 @@ export class WfsyncError extends Error {
   }
 }
 
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Bad command line: unknown flag, bad value, conflicting options. Exit 64. */
 export class UsageError extends WfsyncError {
   constructor(message: string) {

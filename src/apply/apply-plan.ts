@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
+import { messageOf } from '../errors.js';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
-import { guarded, messageOf, type ServiceClient } from '../remote/index.js';
+import { guarded, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
 import { AGAIN, type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';

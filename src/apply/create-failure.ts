@@ -1,5 +1,6 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
-import { messageOf, RemoteError } from '../remote/index.js';
+import { messageOf } from '../errors.js';
+import { RemoteError } from '../remote/index.js';
 import type { SyncItemResult } from './result.js';
 
 /** Why no further create may start. */

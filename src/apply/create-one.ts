@@ -1,9 +1,9 @@
-import { compareWorkflow } from '../plan/index.js';
+import { messageOf } from '../errors.js';
+import { compareWorkflow } from '../plan/compare.js';
 import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
 import {
   type CreateResult,
   commandEndingKind,
-  messageOf,
   runForWorkflow,
   type ServiceClient,
   type WorkflowResponse,

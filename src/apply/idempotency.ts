@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { slugifyV1, slugifyV2 } from '../derive/index.js';
+import { slugifyV1, slugifyV2 } from '../derive/slug.js';
 
 const MAX_KEY_LENGTH = 255;
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { WfsyncError } from '../errors.js';
+import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION } from '../version.js';
@@ -77,8 +77,7 @@ async function reportError(error: unknown, ctx: CommandContext, verbose: boolean
     if (verbose && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
     return error.exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  await writeOutput(ctx.stderr, `wfsync: unexpected error: ${message}\n`);
+  await writeOutput(ctx.stderr, `wfsync: unexpected error: ${messageOf(error)}\n`);
   if (verbose && error instanceof Error && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
   else
     await writeOutput(ctx.stderr, 'Run again with --verbose for details; this is a bug, please report it.\n');

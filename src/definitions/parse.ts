@@ -1,5 +1,6 @@
 import type { Document, ParsedNode } from 'yaml';
 import { type Diagnostic, FILE_START, type Severity, type Span } from '../diagnostic.js';
+import { messageOf } from '../errors.js';
 import { checkDocument } from './check.js';
 import { compose, parseTokens } from './compose.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
@@ -94,7 +95,7 @@ function parseText(
     const message =
       error instanceof ReferenceError
         ? `aliases expand too much (over ${maxAliasCount} alias uses); use fewer aliases or repeat the content`
-        : `cannot turn the YAML into data: ${error instanceof Error ? error.message : String(error)}`;
+        : `cannot turn the YAML into data: ${messageOf(error)}`;
     diagnostics.push(
       make(error instanceof ReferenceError ? 'yaml-alias-limit' : 'yaml-syntax', 'error', message, span),
     );

@@ -7,6 +7,7 @@
  * 20-25 ms on Node 20) for nothing derive needs. And it is loaded on first use: fast-template.ts answers for most
  * templates, so many runs never need it.
  */
+import { messageOf } from '../errors.js';
 import { fastParseTemplate } from './fast-template.js';
 import { onFirstUse } from './first-use.js';
 import { BoundedMemo } from './memo.js';
@@ -47,16 +48,14 @@ export function setFastTemplateParsing(enabled: boolean): void {
 
 function parseUncached(source: string): ParsedTemplate {
   const fast = fastFirst ? fastParseTemplate(source) : undefined;
-  if (fast !== undefined) {
-    const { program, lineStarts } = fast;
-    return { ok: true, program, offsetOf: (node) => offsetOf(source, lineStarts, node) };
-  }
-  // Line starts are only needed for an offset, which most templates are never asked for.
-  let lineStarts: number[] | undefined;
+  // Handlebars' line starts are only needed for an offset, which most templates are never asked for.
+  let lineStarts = fast?.lineStarts;
   const toOffset = (line: unknown, column: unknown): number => {
     lineStarts ??= lineStartsOf(source);
     return offsetAt(source, lineStarts, line, column);
   };
+  const offsetOf = (node: HbsNode | undefined) => toOffset(node?.loc?.start?.line, node?.loc?.start?.column);
+  if (fast !== undefined) return { ok: true, program: fast.program, offsetOf };
   let program: unknown;
   try {
     program = handlebars().parseWithoutProcessing(source);
@@ -66,12 +65,8 @@ function parseUncached(source: string): ParsedTemplate {
   return {
     ok: true,
     program: typeof program === 'object' && program !== null ? (program as HbsProgram) : {},
-    offsetOf: (node) => toOffset(node?.loc?.start?.line, node?.loc?.start?.column),
+    offsetOf,
   };
-}
-
-function offsetOf(source: string, lineStarts: readonly number[], node: HbsNode | undefined): number {
-  return offsetAt(source, lineStarts, node?.loc?.start?.line, node?.loc?.start?.column);
 }
 
 /** The offset of a Handlebars line/column pair, clamped into the source (0 without a position). */
@@ -100,7 +95,7 @@ function describeError(
   error: unknown,
   toOffset: (line: unknown, column: unknown) => number,
 ): { message: string; offset: number } {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = messageOf(error);
   const located = error as { lineNumber?: unknown; column?: unknown };
   if (typeof located.lineNumber === 'number') {
     // A Handlebars Exception (`if doesn't match each - 2:9`): the location of the node is on the error.

@@ -28,22 +28,16 @@ const RESERVED = new Map<string, ReservedVariables>([
 const RESERVED_PREFIXES = [...RESERVED.keys()];
 
 /**
- * The strings the service scans for variables in one step, in its order, with pointers relative to the step:
- * in_app: content, cta.data.url; sms: content; push: content, title; any other type with block content (an email
- * built with the editor): subject, then each block's url and content (the service reads url first); any other type
- * with string content: the content only (so a customHtml email's subject is not scanned). Empty and non-string
- * values are left out: the service skips empty ones, and a non-string is a schema error.
+ * The strings the service scans for variables in one step, in its order, with pointers relative to the step (after
+ * `prefix`): in_app: content, cta.data.url; sms: content; push: content, title; any other type with block content
+ * (an email built with the editor): subject, then each block's url and content (the service reads url first); any
+ * other type with string content: the content only (so a customHtml email's subject is not scanned). Empty and
+ * non-string values are left out: the service skips empty ones, and a non-string is a schema error.
  */
-export function textSourcesOfStep(step: unknown): TextSource[] {
-  const sources: TextSource[] = [];
-  collectTextSources(step, '', sources);
-  return sources;
-}
-
-/** textSourcesOfStep with `prefix` before every pointer, into `out`. */
-function collectTextSources(step: unknown, prefix: string, out: TextSource[]): void {
+export function textSourcesOfStep(step: unknown, prefix = ''): TextSource[] {
+  const out: TextSource[] = [];
   const template = isRecord(step) ? step.template : undefined;
-  if (!isRecord(template)) return;
+  if (!isRecord(template)) return out;
   const { type, content } = template;
   if (type === 'in_app') {
     addSource(out, `${prefix}/template/content`, content);
@@ -64,6 +58,7 @@ function collectTextSources(step: unknown, prefix: string, out: TextSource[]): v
   } else {
     addSource(out, `${prefix}/template/content`, content);
   }
+  return out;
 }
 
 function addSource(out: TextSource[], pointer: string, text: unknown): void {
@@ -84,9 +79,7 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
   // step.
   const settings: DerivedVariable[] = server ? [] : found;
   steps.forEach((step, i) => {
-    const sources: TextSource[] = [];
-    collectTextSources(step, `/steps/${i}`, sources);
-    for (const { pointer, text } of sources) {
+    for (const { pointer, text } of textSourcesOfStep(step, `/steps/${i}`)) {
       const scan = server ? scanTemplateAsServer(text) : scanTemplate(text);
       if (scan.error) errors.push({ pointer, ...scan.error });
       for (const usage of scan.usages) {
@@ -114,10 +107,7 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
 
 /** `tenant` for `tenant.name`: the reserved prefix a variable's first segment names, if any. */
 function reservedPrefixOf(name: string): string | undefined {
-  for (const prefix of RESERVED_PREFIXES) {
-    if (firstSegmentIs(name, prefix)) return prefix;
-  }
-  return undefined;
+  return RESERVED_PREFIXES.find((prefix) => firstSegmentIs(name, prefix));
 }
 
 /**
@@ -169,15 +159,11 @@ function unique(variables: DerivedVariable[], keepLast: boolean): DerivedVariabl
 
 /** phone when a step is sms, then email when a step is email, as the service checks them. */
 function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVariables'] {
-  let sms = false;
-  let email = false;
-  for (const step of steps) {
-    const type = isRecord(step) && isRecord(step.template) ? step.template.type : undefined;
-    if (type === 'sms') sms = true;
-    else if (type === 'email') email = true;
-  }
-  const result: DerivedTrigger['subscriberVariables'] = [];
-  if (sms) result.push({ name: 'phone' });
-  if (email) result.push({ name: 'email' });
-  return result;
+  const types = steps.map((step) =>
+    isRecord(step) && isRecord(step.template) ? step.template.type : undefined,
+  );
+  return [
+    ...(types.includes('sms') ? [{ name: 'phone' as const }] : []),
+    ...(types.includes('email') ? [{ name: 'email' as const }] : []),
+  ];
 }

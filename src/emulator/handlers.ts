@@ -1,4 +1,4 @@
-import { deriveTrigger } from '../derive/index.js';
+import { deriveTrigger } from '../derive/trigger.js';
 import { buildNotificationGroup, buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
 import { badRequest, notFound } from './http-error.js';
 import { type Random, shortId, shortSlugId } from './random.js';

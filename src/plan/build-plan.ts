@@ -6,11 +6,22 @@ import type { WorkflowResponse } from '../generated/workflow-response.js';
 import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
+import { SERVER_MANAGED_FIELDS } from '../validate/server-managed.js';
 import { compareWorkflow } from './compare.js';
-import { IGNORED_FIELDS } from './ignored-fields.js';
 import { duplicateNote, NEXT } from './next-steps.js';
-import { remoteVersionOf } from './remote-version.js';
 import type { DesiredWorkflow, Plan, PlanAction, PlanItem, PlanSummary } from './types.js';
+
+/**
+ * Fields the service sets that are never compared (shown with `--show-ignored`): the server-managed fields, except
+ * the three stored names of declarable fields, which are compared under their definition names when declared
+ * (`_notificationGroupId` as `notificationGroupId`, `_feedId`/`_layoutId` as `template.feedId`/`template.layoutId`).
+ * Comparing reads only declared fields, so these and any field a newer server adds never count as drift.
+ */
+const COMPARED_UNDER_ANOTHER_NAME = new Set<string>(['_notificationGroupId', '_feedId', '_layoutId']);
+
+export const IGNORED_FIELDS: readonly string[] = Object.freeze(
+  SERVER_MANAGED_FIELDS.filter((field) => !COMPARED_UNDER_ANOTHER_NAME.has(field)),
+);
 
 export interface PlanInput {
   target: { name: string; baseUrl: string };
@@ -43,6 +54,14 @@ export function buildPlan(input: PlanInput): Plan {
     summary: summarize(items),
     ignoredFields: [...IGNORED_FIELDS],
   };
+}
+
+/**
+ * Which version of a workflow the service held when the plan was made: `sync --plan` refuses a plan whose items
+ * were seen at another version. Every save moves `updatedAt` (and `__v` on most saves).
+ */
+function remoteVersionOf(actual: WorkflowResponse): string {
+  return `${actual._id}@${actual.updatedAt ?? ''}#${actual.__v ?? ''}`;
 }
 
 /** Own properties only: an identifier such as `constructor` must not find Object.prototype's. */
@@ -171,16 +190,9 @@ export const SUMMARY_KEYS: Readonly<Record<PlanAction, keyof PlanSummary>> = {
 };
 
 function summarize(items: readonly PlanItem[]): PlanSummary {
-  const summary: PlanSummary = {
-    create: 0,
-    inSync: 0,
-    drifted: 0,
-    changedLocally: 0,
-    missingRemotely: 0,
-    conflict: 0,
-    orphaned: 0,
-    error: 0,
-  };
+  // SUMMARY_KEYS lists every key once, in the order the summary prints.
+  const summary = {} as PlanSummary;
+  for (const key of Object.values(SUMMARY_KEYS)) summary[key] = 0;
   for (const item of items) summary[SUMMARY_KEYS[item.action]]++;
   return summary;
 }

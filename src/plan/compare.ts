@@ -4,7 +4,7 @@
  * server defaults are compared (see project.ts), so `sync` followed by `plan` shows nothing to do. Pure.
  */
 
-import { deriveTrigger } from '../derive/index.js';
+import { deriveTrigger } from '../derive/trigger.js';
 import { joinPointer } from '../diagnostic.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import { canonicalJson, isRecord, type Json, jsonEqual } from '../json.js';

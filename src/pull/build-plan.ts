@@ -105,7 +105,7 @@ function buildPulledWorkflow(
 ): PullItem {
   const { files, groups } = input;
   const pulled = buildDefinitionFromRemote(actual, { groups });
-  const identifier = pulled.definition.triggers[0]?.identifier;
+  const identifier = pulled.triggers[0]?.identifier;
   if (!identifier) {
     return { requested, failed: "the service's workflow has no trigger identifier; nothing written" };
   }
@@ -119,7 +119,7 @@ function buildPulledWorkflow(
     );
   }
   // Text the file keeps in files of its own (or --split-content moves out) goes there, not inline.
-  const includes = buildIncludes(input, pulled.definition as unknown as Json, path, existing);
+  const includes = buildIncludes(input, pulled as unknown as Json, path, existing);
   const target = includes.definition as unknown as WorkflowDefinition;
   const fresh = buildDefinitionYaml(includes.definition).replace(SCHEMA_MODELINE, files.modeline(path));
   // A workflow that has a file is merged into it; a new one gets the generated text.

@@ -15,16 +15,10 @@ import { readRemote, WORKFLOW_SHAPE } from '../plan/shape.js';
 
 export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schemas/workflow.schema.json';
 
-export interface PulledDefinition {
-  definition: WorkflowDefinition;
-  /** The file's text: the schema modeline, then the definition. */
-  yaml: string;
-}
-
 export function buildDefinitionFromRemote(
   actual: WorkflowResponse,
   options: { groups: TargetGroups },
-): PulledDefinition {
+): WorkflowDefinition {
   const converted = fromRemote(actual, WORKFLOW_SHAPE);
   const fields: Json = isRecord(converted) ? converted : {};
   const definition: Json = {};
@@ -36,7 +30,7 @@ export function buildDefinitionFromRemote(
   definition.name ??= actual.name;
   definition.steps ??= [];
   definition.triggers ??= [];
-  return { definition: definition as unknown as WorkflowDefinition, yaml: buildDefinitionYaml(definition) };
+  return definition as unknown as WorkflowDefinition;
 }
 
 /**
@@ -44,7 +38,7 @@ export function buildDefinitionFromRemote(
  * (`content: { file: ./order-shipped.email.html }`), no anchors for repeated values, and long lines kept whole so
  * a later diff of the file stays small.
  */
-export function buildDefinitionYaml(definition: Json): string {
+export function buildDefinitionYaml(definition: object): string {
   const doc = new Document(definition, { aliasDuplicateObjects: false });
   for (const { pointer } of findIncludeReferences(definition)) {
     // yaml reads a numeric string as a sequence index.

@@ -33,8 +33,6 @@ export interface IncludeWrite {
   /** Relative to the definition's directory, as written in the reference. */
   path: string;
   text: string;
-  /** A file split out by this pull (else an existing reference's file). */
-  created: boolean;
 }
 
 export interface PulledIncludes {
@@ -85,7 +83,7 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
     replacements.push({ pointer: include.pointer, value: { file: include.path } });
     result.kept.push({ pointer: include.pointer, text: value });
     if (!assigned.has(key) && value !== include.text) {
-      result.writes.push({ pointer: include.pointer, path: include.path, text: value, created: false });
+      result.writes.push({ pointer: include.pointer, path: include.path, text: value });
     }
     assigned.set(key, value);
   }
@@ -97,7 +95,7 @@ export function buildPulledIncludes(input: PulledIncludesInput): PulledIncludes 
       assigned.set(normalize(path), field.text);
       replacements.push({ pointer: field.pointer, value: { file: path } });
       result.kept.push({ pointer: field.pointer, text: field.text });
-      result.writes.push({ pointer: field.pointer, path, text: field.text, created: true });
+      result.writes.push({ pointer: field.pointer, path, text: field.text });
     }
   }
   result.definition = replaceIncludes(pulled, replacements) as Json;

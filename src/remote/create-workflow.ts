@@ -1,6 +1,7 @@
+import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
-import { messageOf, RemoteError } from './errors.js';
+import { RemoteError } from './errors.js';
 import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
 import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
 import { workflowPath, workflowsPath } from './transport.js';

@@ -69,11 +69,6 @@ export class RemoteError extends WfsyncError {
   }
 }
 
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A copy of a low-level error (undici, node:net) with the secrets stripped: the original could carry request
  * details, and `--verbose` prints causes.

@@ -1,6 +1,6 @@
 export { createClient, currentWorkflow, runForWorkflow } from './client.js';
 export { findCreated } from './create-workflow.js';
-export { commandEndingKind, endsCommand, messageOf, RemoteError } from './errors.js';
+export { commandEndingKind, endsCommand, RemoteError } from './errors.js';
 export { fetchObservations, type RemoteLookup, type RemoteObservation } from './observations.js';
 export { guarded } from './session.js';
 export { openTargetSession, type TargetGroups, type TargetSession } from './target-session.js';

@@ -4,7 +4,8 @@
  * from the template), so `wfsync validate` passes as soon as the file exists. Pure.
  */
 import { Document, isMap, isSeq } from 'yaml';
-import { deriveTrigger, slugifyV1, slugifyV2 } from '../derive/index.js';
+import { slugifyV1, slugifyV2 } from '../derive/slug.js';
+import { deriveTrigger } from '../derive/trigger.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { Channel } from './channels.js';
 import { modeline } from './schema-ref.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { WfsyncError } from '../errors.js';
+import { messageOf, WfsyncError } from '../errors.js';
 
 /** The file operations the writer needs; injectable so tests can fail any step (a full disk, a crash). */
 export interface AtomicWriteFs {
@@ -134,7 +134,7 @@ const FRIENDLY: Record<string, string> = {
 /** An OS error in words a user acts on: `disk full (ENOSPC: no space left on device, write)`. */
 export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const friendly = code === undefined ? undefined : FRIENDLY[code];
   return friendly === undefined ? message : `${friendly} (${message})`;
 }

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { deriveTrigger } from '../../src/derive/index.js';
+import { deriveTrigger } from '../../src/derive/trigger.js';
 import { KNOWN_RULE_CODES } from '../../src/validate/rules/index.js';
 
 /** Variable names: plain, nested, reserved (tenant, actor), system (subscriber, step), odd. */

@@ -4,7 +4,7 @@ import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
 import { ExitCode } from '../../exit-codes.js';
-import { referencedGroups } from '../../plan/index.js';
+import { referencedGroups } from '../../plan/desired.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
 import { SCHEMA_MODELINE } from '../../pull/convert.js';

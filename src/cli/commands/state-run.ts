@@ -2,12 +2,9 @@ import { reconcilePending } from '../../apply/reconcile-pending.js';
 import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import {
-  buildCreateBody,
-  compareWorkflow,
-  type DesiredWorkflow,
-  type TargetGroups,
-} from '../../plan/index.js';
+import { compareWorkflow } from '../../plan/compare.js';
+import { buildCreateBody, type TargetGroups } from '../../plan/create-body.js';
+import type { DesiredWorkflow } from '../../plan/types.js';
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
 import { writeOutput } from '../../report/write-output.js';
@@ -115,7 +112,7 @@ function rebuildEntries(
     const same = compareWorkflow(d, found.workflow).changes.length === 0;
     // A workflow that differs is recorded with the hash of the service's version, so the plan reports the
     // file as changed since then instead of claiming the service drifted from a file it never saw.
-    const pulled = buildCreateBody(buildDefinitionFromRemote(found.workflow, { groups }).definition, groups);
+    const pulled = buildCreateBody(buildDefinitionFromRemote(found.workflow, { groups }), groups);
     const hash = same || !('body' in pulled) ? d.hash : hashBody(pulled.body);
     workflows[d.identifier] = {
       id: found.workflow._id,

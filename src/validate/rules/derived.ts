@@ -1,5 +1,7 @@
 import type { LoadedDefinition } from '../../definitions/types.js';
-import { deriveTrigger, scanTemplate, scanTemplateAsServer } from '../../derive/index.js';
+import { scanTemplate } from '../../derive/handlebars.js';
+import { scanTemplateAsServer } from '../../derive/server-scan.js';
+import { deriveTrigger } from '../../derive/trigger.js';
 import type { DerivedTrigger, DerivedVariable, VariableUsage } from '../../derive/types.js';
 import type { Span } from '../../diagnostic.js';
 import type { WorkflowDefinition, WorkflowStep } from '../../generated/workflow.js';

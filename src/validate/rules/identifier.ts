@@ -1,4 +1,4 @@
-import { slugifyV1, slugifyV2 } from '../../derive/index.js';
+import { slugifyV1, slugifyV2 } from '../../derive/slug.js';
 import { triggerOf } from './derived.js';
 import { identifierOf } from './identifier-duplicate.js';
 import type { Rule } from './types.js';

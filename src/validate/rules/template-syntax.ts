@@ -1,4 +1,4 @@
-import { scanTemplate } from '../../derive/index.js';
+import { scanTemplate } from '../../derive/handlebars.js';
 import { triggerOf } from './derived.js';
 import { locateInString } from './string-span.js';
 import type { Rule } from './types.js';

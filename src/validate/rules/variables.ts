@@ -1,4 +1,6 @@
-import { isSystemVariable, scanTemplate, textSourcesOfStep } from '../../derive/index.js';
+import { scanTemplate } from '../../derive/handlebars.js';
+import { isSystemVariable } from '../../derive/names.js';
+import { textSourcesOfStep } from '../../derive/trigger.js';
 import type { VariableType, VariableUsage } from '../../derive/types.js';
 import { joinPointer } from '../../diagnostic.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';

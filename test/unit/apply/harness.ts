@@ -10,7 +10,10 @@ import { clientEventsForProgress } from '../../../src/apply/workflow-context.js'
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { buildCreateBody, buildPlan, canonicalJson, type DesiredWorkflow } from '../../../src/plan/index.js';
+import { canonicalJson } from '../../../src/json.js';
+import { buildPlan } from '../../../src/plan/build-plan.js';
+import { buildCreateBody } from '../../../src/plan/create-body.js';
+import type { DesiredWorkflow } from '../../../src/plan/types.js';
 import {
   type ClientEvent,
   type ClientOptions,

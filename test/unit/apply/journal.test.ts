@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/apply/apply-plan.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from '../../../src/apply/idempotency.js';
 import { reconcilePending } from '../../../src/apply/reconcile-pending.js';
-import type { DesiredWorkflow } from '../../../src/plan/index.js';
+import type { DesiredWorkflow } from '../../../src/plan/types.js';
 import { RemoteError } from '../../../src/remote/index.js';
 import { StateStore } from '../../../src/state/store.js';
 import { type Harness, harness, planNow, posts, readStateFile, runSync, TARGET } from './harness.js';

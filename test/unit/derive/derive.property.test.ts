@@ -1,18 +1,12 @@
 import fc from 'fast-check';
 import { parseWithoutProcessing } from 'handlebars/dist/cjs/handlebars/compiler/base.js';
 import { describe, expect, it } from 'vitest';
-import {
-  type DerivedTrigger,
-  deriveTrigger,
-  isSystemVariable,
-  SYSTEM_VARIABLE_PREFIXES,
-  scanTemplate,
-  scanTemplateAsServer,
-  slugifyV1,
-  slugifyV2,
-  type TemplateScan,
-  textSourcesOfStep,
-} from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
+import { isSystemVariable, SYSTEM_VARIABLE_PREFIXES } from '../../../src/derive/names.js';
+import { scanTemplateAsServer } from '../../../src/derive/server-scan.js';
+import { slugifyV1, slugifyV2 } from '../../../src/derive/slug.js';
+import { deriveTrigger, textSourcesOfStep } from '../../../src/derive/trigger.js';
+import type { DerivedTrigger, TemplateScan } from '../../../src/derive/types.js';
 import { splitPointer } from '../../../src/diagnostic.js';
 import { runs } from '../../helpers/fc-runs.js';
 import {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fastParseTemplate } from '../../../src/derive/fast-template.js';
-import { textSourcesOfStep } from '../../../src/derive/index.js';
 import { parseTemplate } from '../../../src/derive/parse-template.js';
+import { textSourcesOfStep } from '../../../src/derive/trigger.js';
 import { syntheticDefinition } from '../../bench/synthetic.mjs';
 import { fastAgreesWithHandlebars, walkersAgree } from './template-reference.js';
 

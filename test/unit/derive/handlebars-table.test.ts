@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanTemplate } from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
 
 /** `name:Type@offset` for each use, in order. */
 function uses(source: string): string[] {

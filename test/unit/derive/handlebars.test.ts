@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSystemVariable, scanTemplate } from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
+import { isSystemVariable } from '../../../src/derive/names.js';
 
 /** `name:Type` for each use, in order. */
 function uses(source: string): string[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scanTemplate, scanTemplateAsServer } from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
 import { BUILT_IN_HELPERS, firstSegmentIs, SYSTEM_VARIABLE_PREFIXES } from '../../../src/derive/names.js';
+import { scanTemplateAsServer } from '../../../src/derive/server-scan.js';
 
 /** `name:Type` for each use, in order. */
 function uses(scan: ReturnType<typeof scanTemplate>): string[] {

@@ -1,14 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  deriveTrigger,
-  isSystemVariable,
-  scanTemplate,
-  scanTemplateAsServer,
-  slugifyV1,
-  slugifyV2,
-  textSourcesOfStep,
-} from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
+import { isSystemVariable } from '../../../src/derive/names.js';
+import { scanTemplateAsServer } from '../../../src/derive/server-scan.js';
+import { slugifyV1, slugifyV2 } from '../../../src/derive/slug.js';
+import { deriveTrigger, textSourcesOfStep } from '../../../src/derive/trigger.js';
 import type { TemplateScan } from '../../../src/derive/types.js';
 import { runs } from '../../helpers/fc-runs.js';
 

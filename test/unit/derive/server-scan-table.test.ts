@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanTemplateAsServer } from '../../../src/derive/index.js';
+import { scanTemplateAsServer } from '../../../src/derive/server-scan.js';
 
 /** `name:Type@offset` for each variable the service's extractor reports, in its order. */
 function server(source: string): string[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanTemplate, scanTemplateAsServer } from '../../../src/derive/index.js';
+import { scanTemplate } from '../../../src/derive/handlebars.js';
+import { scanTemplateAsServer } from '../../../src/derive/server-scan.js';
 
 /** `name:Type` for each variable the service's extractor reports, in its order. */
 function server(source: string): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugifyV1, slugifyV2 } from '../../../src/derive/index.js';
+import { slugifyV1, slugifyV2 } from '../../../src/derive/slug.js';
 
 describe('slugifyV1 (older server: slugify {lower, strict})', () => {
   it.each([

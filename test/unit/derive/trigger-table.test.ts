@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveTrigger } from '../../../src/derive/index.js';
+import { deriveTrigger } from '../../../src/derive/trigger.js';
 import type { DeriveOptions } from '../../../src/derive/types.js';
 
 type Extraction = NonNullable<DeriveOptions['extraction']>;

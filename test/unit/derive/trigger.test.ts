@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveTrigger, textSourcesOfStep } from '../../../src/derive/index.js';
+import { deriveTrigger, textSourcesOfStep } from '../../../src/derive/trigger.js';
 
 const step = (template: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   template,

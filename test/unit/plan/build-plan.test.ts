@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { buildPlan, IGNORED_FIELDS } from '../../../src/plan/index.js';
+import { buildPlan, IGNORED_FIELDS } from '../../../src/plan/build-plan.js';
 import type { DesiredWorkflow, Plan, PlanItem } from '../../../src/plan/types.js';
 import type { RemoteObservation } from '../../../src/remote/index.js';
 import type { StateEntry, StateFile } from '../../../src/state/types.js';

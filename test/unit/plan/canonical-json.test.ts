@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/plan/index.js';
+import { canonicalJson } from '../../../src/json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and has no whitespace', () => {

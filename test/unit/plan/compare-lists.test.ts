@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deriveTrigger } from '../../../src/derive/index.js';
+import { deriveTrigger } from '../../../src/derive/trigger.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import type { FieldChange } from '../../../src/plan/types.js';
 import { clone, definition, desiredOf, storedFor } from './helpers.js';
 

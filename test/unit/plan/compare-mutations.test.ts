@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import type { DesiredWorkflow, FieldChange } from '../../../src/plan/types.js';
 import { clone, desiredOf, exampleDefinitions, GROUP_ID, OTHER_GROUP_ID, storedFor } from './helpers.js';
 

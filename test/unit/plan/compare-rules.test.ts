@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { compareWorkflow, IGNORED_FIELDS } from '../../../src/plan/index.js';
+import { IGNORED_FIELDS } from '../../../src/plan/build-plan.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import type { DesiredWorkflow } from '../../../src/plan/types.js';
 import { clone, definition, desiredOf, exampleDefinitions, OTHER_GROUP_ID, storedFor } from './helpers.js';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDefinition } from '../../../src/definitions/parse.js';
-import { slugifyV1 } from '../../../src/derive/index.js';
+import { slugifyV1 } from '../../../src/derive/slug.js';
 import type { WorkflowDefinition, WorkflowStep } from '../../../src/generated/workflow.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
-import { buildDefinitionFromRemote } from '../../../src/pull/convert.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
+import { buildDefinitionFromRemote, buildDefinitionYaml } from '../../../src/pull/convert.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import { runs } from '../../helpers/fc-runs.js';
 import { desiredOf, GROUPS, storedFor } from './helpers.js';
@@ -168,11 +168,14 @@ describe('compareWorkflow on generated definitions', () => {
       fc.property(definitionArb, (def) => {
         const stored = storedFor(desiredOf(def).body);
         const pulled = buildDefinitionFromRemote(stored, { groups: GROUPS });
-        const read = parseDefinition('workflows/pulled.yaml', new TextEncoder().encode(pulled.yaml));
+        const read = parseDefinition(
+          'workflows/pulled.yaml',
+          new TextEncoder().encode(buildDefinitionYaml(pulled)),
+        );
         expect(read.diagnostics).toEqual([]);
-        expect(read.definition?.value).toEqual(pulled.definition);
+        expect(read.definition?.value).toEqual(pulled);
         expect(validateDefinitionSchema(read.definition!)).toEqual([]);
-        const adopted = desiredOf(pulled.definition);
+        const adopted = desiredOf(pulled);
         expect(compareWorkflow(adopted, stored).changes).toEqual([]);
         expect(buildDefinitionFromRemote(storedFor(adopted.body), { groups: GROUPS })).toEqual(pulled);
       }),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { groupReferenceOf } from '../../../src/plan/create-body.js';
-import { buildCreateBody, resolveGroup } from '../../../src/plan/index.js';
+import { buildCreateBody, groupReferenceOf, resolveGroup } from '../../../src/plan/create-body.js';
 import { definition, GROUP_ID, GROUPS, OTHER_GROUP_ID } from './helpers.js';
 
 describe('buildCreateBody', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareWorkflow } from '../../../src/plan/index.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
 import { createAndFetch, desiredOf, emulator, exampleDefinitions, OTHER_GROUP_ID } from './helpers.js';
 
 const examples = exampleDefinitions();

@@ -3,13 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { parseDefinition } from '../../../src/definitions/parse.js';
-import { deriveTrigger } from '../../../src/derive/index.js';
+import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { buildWorkflow, type EnvironmentIdentity } from '../../../src/emulator/build-workflow.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import type { CreateRequest } from '../../../src/emulator/validate-request.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import { buildCreateBody, canonicalJson, type TargetGroups } from '../../../src/plan/index.js';
+import { canonicalJson } from '../../../src/json.js';
+import { buildCreateBody, type TargetGroups } from '../../../src/plan/create-body.js';
 import type { CreateWorkflowBody, DesiredWorkflow } from '../../../src/plan/types.js';
 
 export const GROUP_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IGNORED_FIELDS } from '../../../src/plan/index.js';
+import { IGNORED_FIELDS } from '../../../src/plan/build-plan.js';
 import { type Shape, WORKFLOW_SHAPE } from '../../../src/plan/shape.js';
 
 /** The plan's copy of the definition structure must not drift from the schema it mirrors. */

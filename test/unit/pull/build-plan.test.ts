@@ -8,7 +8,11 @@ import { ExitCode } from '../../../src/exit-codes.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { applyPullPlan } from '../../../src/pull/apply.js';
 import { buildPullPlan, type PullFiles, type PullPlanInput } from '../../../src/pull/build-plan.js';
-import { buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../../src/pull/convert.js';
+import {
+  buildDefinitionFromRemote,
+  buildDefinitionYaml,
+  SCHEMA_MODELINE,
+} from '../../../src/pull/convert.js';
 import type { StateEntry } from '../../../src/state/types.js';
 import { bodyOf, definition, GROUPS, storedFor } from '../plan/helpers.js';
 
@@ -36,7 +40,7 @@ function loaded(file: string, text: string): CheckedDefinition {
 const DEF = definition();
 const STORED = storedFor(bodyOf(DEF));
 /** The file pull writes for STORED when there is none. */
-const FRESH = buildDefinitionFromRemote(STORED, { groups: GROUPS }).yaml;
+const FRESH = buildDefinitionYaml(buildDefinitionFromRemote(STORED, { groups: GROUPS }));
 
 function input(overrides: Partial<PullPlanInput> = {}): PullPlanInput {
   return {

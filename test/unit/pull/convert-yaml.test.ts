@@ -82,22 +82,20 @@ describe('buildDefinitionFromRemote: keys a definition needs', () => {
     const pulled = buildDefinitionFromRemote({ name: 'w' } as unknown as WorkflowResponse, {
       groups: GROUPS,
     });
-    expect(pulled).toEqual({
-      definition: { name: 'w', steps: [], triggers: [] },
-      yaml: file('name: w', 'steps: []', 'triggers: []'),
-    });
+    expect(pulled).toEqual({ name: 'w', steps: [], triggers: [] });
+    expect(buildDefinitionYaml(pulled)).toBe(file('name: w', 'steps: []', 'triggers: []'));
   });
 
   it('a name the service holds as null stays, so the file says what is missing', () => {
     const pulled = buildDefinitionFromRemote({ name: null } as unknown as WorkflowResponse, {
       groups: GROUPS,
     });
-    expect(pulled.definition).toEqual({ name: null, steps: [], triggers: [] });
+    expect(pulled).toEqual({ name: null, steps: [], triggers: [] });
   });
 
   it('a group id that is not text is left out', () => {
     const response = { name: 'w', _notificationGroupId: 5 } as unknown as WorkflowResponse;
-    expect(buildDefinitionFromRemote(response, { groups: GROUPS }).definition).toEqual({
+    expect(buildDefinitionFromRemote(response, { groups: GROUPS })).toEqual({
       name: 'w',
       steps: [],
       triggers: [],
@@ -107,7 +105,7 @@ describe('buildDefinitionFromRemote: keys a definition needs', () => {
   it('the fields in schema order, whatever order the service sends', () => {
     const response = { triggers: [], steps: [], critical: true, description: 'd', name: 'w' };
     const pulled = buildDefinitionFromRemote(response as unknown as WorkflowResponse, { groups: GROUPS });
-    expect(pulled.yaml).toBe(
+    expect(buildDefinitionYaml(pulled)).toBe(
       file('name: w', 'description: d', 'critical: true', 'steps: []', 'triggers: []'),
     );
   });

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isCollection, parseDocument, visit } from 'yaml';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { compareWorkflow } from '../../../src/plan/index.js';
-import { buildDefinitionFromRemote, SCHEMA_MODELINE } from '../../../src/pull/convert.js';
+import { compareWorkflow } from '../../../src/plan/compare.js';
+import {
+  buildDefinitionFromRemote,
+  buildDefinitionYaml,
+  SCHEMA_MODELINE,
+} from '../../../src/pull/convert.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
 import {
   bodyOf,
@@ -43,9 +47,10 @@ describe('buildDefinitionFromRemote: every example, through the emulator', () =>
     const stored = await createAndFetch(emu, original.body);
 
     const pulled = buildDefinitionFromRemote(stored, { groups });
-    expect(pulled.yaml.startsWith(`${SCHEMA_MODELINE}\n`)).toBe(true);
-    const fromFile = readPulled(pulled.yaml, file);
-    expect(fromFile).toEqual(pulled.definition);
+    const yaml = buildDefinitionYaml(pulled);
+    expect(yaml.startsWith(`${SCHEMA_MODELINE}\n`)).toBe(true);
+    const fromFile = readPulled(yaml, file);
+    expect(fromFile).toEqual(pulled);
     // The schema's key order, and no flow collections.
     const order = Object.keys(fromFile);
     expect(order).toEqual(
@@ -62,7 +67,7 @@ describe('buildDefinitionFromRemote: every example, through the emulator', () =>
         'triggers',
       ].filter((key) => key in fromFile),
     );
-    expect(flowCollections(pulled.yaml)).toBe(0);
+    expect(flowCollections(yaml)).toBe(0);
 
     // After a pull, plan finds the service's workflow in sync with the file…
     const adopted = desiredOf(fromFile, { file, groups });
@@ -106,7 +111,8 @@ describe('buildDefinitionFromRemote', () => {
     Object.assign(stored, { userPreferences: { all: true }, status: 'ACTIVE' });
     Object.assign(stored.steps[0]!, { stepId: 'inbox', replyCallback: null });
     stored.steps[0]!.template!.variables![0]!.defaultValue = null;
-    const { definition: pulled, yaml } = buildDefinitionFromRemote(stored, { groups: GROUPS });
+    const pulled = buildDefinitionFromRemote(stored, { groups: GROUPS });
+    const yaml = buildDefinitionYaml(pulled);
     expect(pulled).toEqual({
       name: 'order shipped',
       steps: [
@@ -154,8 +160,8 @@ describe('buildDefinitionFromRemote', () => {
       ],
     });
     const pulled = buildDefinitionFromRemote(storedFor(bodyOf(def)), { groups: GROUPS });
-    expect(pulled.definition).toMatchObject({ critical: true, preferenceSettings: { sms: false } });
-    expect(pulled.definition.steps[0]).toEqual({
+    expect(pulled).toMatchObject({ critical: true, preferenceSettings: { sms: false } });
+    expect(pulled.steps[0]).toEqual({
       active: false,
       shouldStopOnFail: true,
       template: {
@@ -167,7 +173,7 @@ describe('buildDefinitionFromRemote', () => {
       },
       metadata: { type: 'regular', amount: 1, unit: 'days', timed: { atTime: '10:00' } },
     });
-    readPulled(pulled.yaml);
+    readPulled(buildDefinitionYaml(pulled));
   });
 
   it.each([
@@ -176,15 +182,13 @@ describe('buildDefinitionFromRemote', () => {
     ['any other group keeps its id', 'cccccccccccccccccccccccc', 'cccccccccccccccccccccccc'],
   ])('%s', (_what, id, expected) => {
     const stored = storedFor(bodyOf(definition({ notificationGroupId: id })));
-    expect(buildDefinitionFromRemote(stored, { groups: GROUPS }).definition.notificationGroupId).toBe(
-      expected,
-    );
+    expect(buildDefinitionFromRemote(stored, { groups: GROUPS }).notificationGroupId).toBe(expected);
   });
 
   it('writes multi-line text as block scalars that read back unchanged', () => {
     const content = 'Line one: {{a}}\n  indented "quoted" #not-a-comment\n\ntrailing  \n';
     const stored = storedFor(bodyOf(definition({ steps: [{ template: { type: 'chat', content } }] })));
-    const { yaml } = buildDefinitionFromRemote(stored, { groups: GROUPS });
+    const yaml = buildDefinitionYaml(buildDefinitionFromRemote(stored, { groups: GROUPS }));
     expect(yaml).toMatch(/content: \|/);
     expect(readPulled(yaml).steps[0].template.content).toBe(content);
   });

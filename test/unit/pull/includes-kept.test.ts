@@ -32,7 +32,7 @@ describe('pull keeps text references', () => {
       includes: [include(CONTENT, './shipped.html', HTML)],
     });
     expect(result.writes).toEqual([
-      { pointer: CONTENT, path: './shipped.html', text: `${HTML}\n<p>new</p>`, created: false },
+      { pointer: CONTENT, path: './shipped.html', text: `${HTML}\n<p>new</p>` },
     ]);
     expect(result.kept).toEqual([{ pointer: CONTENT, text: `${HTML}\n<p>new</p>` }]);
     expect(result.inlined).toEqual([]);
@@ -155,11 +155,11 @@ describe('pull --split-content', () => {
       },
     ]);
     const result = buildPulledIncludes({ pulled, includes: [], split: split(3) });
-    expect(result.writes.map((w) => [w.pointer, w.path, w.created])).toEqual([
-      [CONTENT, './order-shipped.shipping-email.html', true],
-      ['/steps/0/template/subject', './order-shipped.shipping-email.subject.txt', true],
-      ['/steps/1/template/title', './order-shipped.step-2.title.txt', true],
-      ['/steps/1/variants/0/template/content', './order-shipped.step-2.vip.txt', true],
+    expect(result.writes.map((w) => [w.pointer, w.path])).toEqual([
+      [CONTENT, './order-shipped.shipping-email.html'],
+      ['/steps/0/template/subject', './order-shipped.shipping-email.subject.txt'],
+      ['/steps/1/template/title', './order-shipped.step-2.title.txt'],
+      ['/steps/1/variants/0/template/content', './order-shipped.step-2.vip.txt'],
     ]);
     expect(findIncludeReferences(result.definition).map((r) => r.path)).toEqual(
       result.writes.map((w) => w.path),
@@ -182,8 +182,8 @@ describe('pull --split-content', () => {
       includes: [include('/steps/1/template/content', './kept.html', 'old')],
       split: split(3, ['./order-shipped.shipping-email.html']),
     });
-    expect(result.writes.map((w) => [w.pointer, w.path, w.created])).toEqual([
-      ['/steps/1/template/content', './kept.html', false],
+    expect(result.writes.map((w) => [w.pointer, w.path])).toEqual([
+      ['/steps/1/template/content', './kept.html'],
     ]);
 
     const fresh = buildPulledIncludes({

@@ -35,7 +35,7 @@ describe('buildPulledIncludes: existing references', () => {
         step('sms', { content: ref('./t.txt') }, 'a'),
         step('sms', { content: ref('x/../t.txt') }, 'b'),
       ),
-      writes: [{ pointer: CONTENT(0), path: './t.txt', text: 'new', created: false }],
+      writes: [{ pointer: CONTENT(0), path: './t.txt', text: 'new' }],
       kept: [
         { pointer: CONTENT(0), text: 'new' },
         { pointer: CONTENT(1), text: 'new' },
@@ -59,7 +59,7 @@ describe('buildPulledIncludes: existing references', () => {
     expect(result.inlined).toEqual([
       { pointer: CONTENT(1), path: second, reason: `${second} also holds another field, with other text` },
     ]);
-    expect(result.writes).toEqual([{ pointer: CONTENT(0), path: first, text: 'one', created: false }]);
+    expect(result.writes).toEqual([{ pointer: CONTENT(0), path: first, text: 'one' }]);
   });
 
   it.each<[string, string, string]>([
@@ -273,7 +273,6 @@ describe('buildPulledIncludes: --split-content', () => {
   ])('%s', (_what, first, options, expected) => {
     const result = buildPulledIncludes({ pulled: workflow(first), includes: [], split: options });
     expect(result.writes.map((w) => [w.pointer, w.path])).toEqual(expected);
-    expect(result.writes.every((w) => w.created)).toBe(true);
     expect(result.kept.map((k) => k.pointer)).toEqual(expected.map(([pointer]) => pointer));
   });
 
@@ -293,9 +292,9 @@ describe('buildPulledIncludes: --split-content', () => {
         step('sms', { content: ref('./wf.step-3-2.txt') }, 'step-3'),
       ),
       writes: [
-        { pointer: CONTENT(0), path: './wf.step-1.txt', text: LONG, created: true },
-        { pointer: CONTENT(2), path: './wf.step-3.txt', text: LONG, created: true },
-        { pointer: CONTENT(3), path: './wf.step-3-2.txt', text: LONG, created: true },
+        { pointer: CONTENT(0), path: './wf.step-1.txt', text: LONG },
+        { pointer: CONTENT(2), path: './wf.step-3.txt', text: LONG },
+        { pointer: CONTENT(3), path: './wf.step-3-2.txt', text: LONG },
       ],
       kept: [
         { pointer: CONTENT(0), text: LONG },
@@ -313,10 +312,7 @@ describe('buildPulledIncludes: --split-content', () => {
       includes: [include(CONTENT(0), 'wf.step-2.txt', 'old')],
       split: split(2),
     });
-    expect(result.writes.map((w) => [w.path, w.created])).toEqual([
-      ['wf.step-2.txt', false],
-      ['./wf.step-2-2.txt', true],
-    ]);
+    expect(result.writes.map((w) => w.path)).toEqual(['wf.step-2.txt', './wf.step-2-2.txt']);
   });
 
   it('no steps: nothing to split', () => {

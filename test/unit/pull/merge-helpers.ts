@@ -3,7 +3,7 @@ import path from 'node:path';
 import { diffArrays } from 'diff';
 import { expect } from 'vitest';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { canonicalJson } from '../../../src/plan/index.js';
+import { canonicalJson } from '../../../src/json.js';
 import {
   mergePulledDefinition,
   type PullMergeOptions,

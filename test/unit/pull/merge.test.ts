@@ -13,9 +13,7 @@ describe('mergePulledDefinition: the examples', () => {
     (file, example) => {
       const text = exampleText(file.replace(/^workflows\/|\.yaml$/g, ''));
       const pulled = buildDefinitionFromRemote(storedFor(bodyOf(example.definition)), { groups: GROUPS });
-      expect(
-        mergeChecked(text, pulled.definition, { sets: true, expected: example.definition }),
-      ).toMatchObject({
+      expect(mergeChecked(text, pulled, { sets: true, expected: example.definition })).toMatchObject({
         text,
         changed: [],
       });

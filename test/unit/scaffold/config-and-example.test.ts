@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readConfig } from '../../../src/config/read.js';
-import { deriveTrigger } from '../../../src/derive/index.js';
+import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { buildConfigFile, CI_API_KEY_ENV, CI_TARGET } from '../../../src/scaffold/config-file.js';
 import { buildExampleWorkflow, EXAMPLE_IDENTIFIER } from '../../../src/scaffold/example-workflow.js';
 import { describeAll, validateText } from './helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { deriveTrigger } from '../../../src/derive/index.js';
+import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { CHANNELS } from '../../../src/scaffold/channels.js';
 import { buildNewDefinition, type NewDefinition } from '../../../src/scaffold/new-definition.js';
 import { describeAll, validateText } from './helpers.js';
