@@ -90,10 +90,20 @@ const NEW_FILE_STYLE = { bom: false, crlf: false };
 
 export function buildPullPlan(input: PullPlanInput): PullPlan {
   const known = new Map(input.definitions.map((d) => [d.identifier, d]));
-  const items = input.fetched.map(({ requested, workflow }): PullItem => {
-    if (!workflow) return { requested, failed: `not found on target "${input.target}"` };
-    return buildPulledWorkflow(input, requested, workflow, known);
-  });
+  // A workflow asked for twice (the same name again, or by its id and its identifier) is pulled once: every item
+  // is planned against the disk as it was, so a second one would write the same file again.
+  const planned = new Set<string>();
+  const items: PullItem[] = [];
+  for (const { requested, workflow } of input.fetched) {
+    if (!workflow) {
+      items.push({ requested, failed: `not found on target "${input.target}"` });
+      continue;
+    }
+    if (planned.has(workflow._id)) continue;
+    const item = buildPulledWorkflow(input, requested, workflow, known);
+    if (!('failed' in item)) planned.add(workflow._id);
+    items.push(item);
+  }
   return { target: input.target, items };
 }
 

@@ -76,6 +76,17 @@ describe('buildPullPlan', () => {
     });
   });
 
+  it('a workflow asked for twice (by its identifier, then by its id) is planned once, from the first request', () => {
+    const twice = [
+      { requested: 'order-shipped', workflow: STORED },
+      { requested: STORED._id, workflow: STORED },
+      { requested: 'order-shipped', workflow: STORED },
+    ];
+    const plan = buildPullPlan(input({ fetched: twice }));
+    expect(plan.items).toHaveLength(1);
+    expect(plan.items[0]).toMatchObject({ requested: 'order-shipped', file: 'workflows/order-shipped.yaml' });
+  });
+
   it('the modeline is the one the disk gives for where the file goes', () => {
     const files = { ...disk({}, 'imported/deep'), modeline: (path: string) => `# modeline for ${path}` };
     const [item] = buildPullPlan(input({ files })).items;
