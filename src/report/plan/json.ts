@@ -8,6 +8,7 @@
 import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
+import { DIAGNOSTIC_KEYS } from '../json.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;
@@ -29,18 +30,6 @@ const ITEM_KEYS = [
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
-/** The same order as `wfsync validate --format json`. */
-const DIAGNOSTIC_KEYS = [
-  'file',
-  'line',
-  'column',
-  'endLine',
-  'endColumn',
-  'severity',
-  'code',
-  'message',
-  'pointer',
-] as const;
 const SYNC_KEYS = ['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
 const OUTCOME_KEYS = [
   'identifier',
