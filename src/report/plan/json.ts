@@ -86,19 +86,11 @@ const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
 /** The plan as the JSON format writes it: the same data, keys in the documented order. */
-export function buildPlanJson(plan: Plan): Json {
+function buildPlanJson(plan: Plan): Json {
   return ordered(plan, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
     summary: objectOrdered(Object.values(SUMMARY_KEYS)),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-  });
-}
-
-export function buildSyncJson(result: SyncResult): Json {
-  return ordered({ ...result, version: 1 }, SYNC_KEYS, {
-    plan: (plan) => buildPlanJson(plan as Plan),
-    outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-    summary: objectOrdered(SYNC_OUTCOMES),
   });
 }
 
@@ -107,5 +99,10 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 export function renderSyncJson(result: SyncResult): string {
-  return `${JSON.stringify(buildSyncJson(result), null, 2)}\n`;
+  const json = ordered({ ...result, version: 1 }, SYNC_KEYS, {
+    plan: (plan) => buildPlanJson(plan as Plan),
+    outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
+    summary: objectOrdered(SYNC_OUTCOMES),
+  });
+  return `${JSON.stringify(json, null, 2)}\n`;
 }
