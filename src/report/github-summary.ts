@@ -63,12 +63,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/\t/g, ' ');
 }
 
-/** UTF-8 byte length, counted by hand: this module stays free of node:*. */
+const UTF8 = new TextEncoder();
+
+/** UTF-8 byte length (a lone surrogate counts 3 bytes, as the U+FFFD it is written as). */
 export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-  }
-  return bytes;
+  return UTF8.encode(text).length;
 }

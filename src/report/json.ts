@@ -1,6 +1,18 @@
-import type { Diagnostic } from '../diagnostic.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
+
+/** A diagnostic's keys in the order every JSON format writes them (`includedBy` after, when set). */
+export const DIAGNOSTIC_KEYS = [
+  'file',
+  'line',
+  'column',
+  'endLine',
+  'endColumn',
+  'severity',
+  'code',
+  'message',
+  'pointer',
+] as const;
 
 /**
  * `wfsync validate --format json`: a public, versioned format. Fields only get added within a version;
@@ -44,22 +56,12 @@ export function renderJson(report: ValidateReport, _options: RenderOptions): str
       warnings: s.warnings,
       infos: s.infos,
     },
-    // Rebuilt field by field: fixes the key order and keeps any extra runtime property out of a public format.
-    diagnostics: report.diagnostics.map((d) => {
-      const out: Diagnostic = {
-        file: d.file,
-        line: d.line,
-        column: d.column,
-        endLine: d.endLine,
-        endColumn: d.endColumn,
-        severity: d.severity,
-        code: d.code,
-        message: d.message,
-        pointer: d.pointer,
-      };
-      if (d.includedBy !== undefined) out.includedBy = d.includedBy;
-      return out;
-    }),
+    // Rebuilt key by key: fixes the key order and keeps any extra runtime property out of a public format.
+    diagnostics: report.diagnostics.map((d) =>
+      Object.fromEntries(
+        [...DIAGNOSTIC_KEYS, 'includedBy' as const].filter((k) => d[k] !== undefined).map((k) => [k, d[k]]),
+      ),
+    ),
   };
   return `${JSON.stringify(output, null, 2)}\n`;
 }

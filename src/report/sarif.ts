@@ -67,10 +67,6 @@ const LEVEL: Record<Severity, SarifLevel> = {
  * Regions use Diagnostic positions unchanged: both count UTF-16 code units with an exclusive end column.
  */
 export function renderSarif(report: ValidateReport, options: RenderOptions): string {
-  return `${JSON.stringify(buildSarifLog(report, options), null, 2)}\n`;
-}
-
-export function buildSarifLog(report: ValidateReport, options: Pick<RenderOptions, 'cwd'> = {}): SarifLog {
   const rules = [...report.rules];
   const known = new Set(rules.map((r) => r.code));
   const unknown = [...new Set(report.diagnostics.map((d) => d.code).filter((c) => !known.has(c)))];
@@ -83,7 +79,7 @@ export function buildSarifLog(report: ValidateReport, options: Pick<RenderOption
   const artifactIndex = new Map(files.map((f, i) => [f, i]));
   const occurrences = new Map<string, number>();
 
-  return {
+  const log: SarifLog = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -116,6 +112,7 @@ export function buildSarifLog(report: ValidateReport, options: Pick<RenderOption
       },
     ],
   };
+  return `${JSON.stringify(log, null, 2)}\n`;
 }
 
 function buildRule(rule: RuleInfo): SarifRule {

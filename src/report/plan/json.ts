@@ -8,6 +8,7 @@
 import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
+import { DIAGNOSTIC_KEYS } from '../json.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;
@@ -29,18 +30,6 @@ const ITEM_KEYS = [
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
-/** The same order as `wfsync validate --format json`. */
-const DIAGNOSTIC_KEYS = [
-  'file',
-  'line',
-  'column',
-  'endLine',
-  'endColumn',
-  'severity',
-  'code',
-  'message',
-  'pointer',
-] as const;
 const SYNC_KEYS = ['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
 const OUTCOME_KEYS = [
   'identifier',
@@ -97,19 +86,11 @@ const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
 /** The plan as the JSON format writes it: the same data, keys in the documented order. */
-export function buildPlanJson(plan: Plan): Json {
+function buildPlanJson(plan: Plan): Json {
   return ordered(plan, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
     summary: objectOrdered(Object.values(SUMMARY_KEYS)),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-  });
-}
-
-export function buildSyncJson(result: SyncResult): Json {
-  return ordered({ ...result, version: 1 }, SYNC_KEYS, {
-    plan: (plan) => buildPlanJson(plan as Plan),
-    outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-    summary: objectOrdered(SYNC_OUTCOMES),
   });
 }
 
@@ -118,5 +99,10 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 export function renderSyncJson(result: SyncResult): string {
-  return `${JSON.stringify(buildSyncJson(result), null, 2)}\n`;
+  const json = ordered({ ...result, version: 1 }, SYNC_KEYS, {
+    plan: (plan) => buildPlanJson(plan as Plan),
+    outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
+    summary: objectOrdered(SYNC_OUTCOMES),
+  });
+  return `${JSON.stringify(json, null, 2)}\n`;
 }

@@ -15,14 +15,14 @@ export type PlanFormat = 'human' | 'json' | 'markdown' | 'github';
 
 export const planRenderers: Record<PlanFormat, (plan: Plan, options: PlanRenderOptions) => string> = {
   human: renderPlanHuman,
-  json: (plan) => renderPlanJson(plan),
+  json: renderPlanJson,
   markdown: renderPlanMarkdown,
   github: renderPlanGithub,
 };
 
 export const syncRenderers: Record<PlanFormat, (result: SyncResult, options: PlanRenderOptions) => string> = {
   human: renderSyncHuman,
-  json: (result) => renderSyncJson(result),
+  json: renderSyncJson,
   markdown: renderSyncMarkdown,
   github: renderSyncGithub,
 };

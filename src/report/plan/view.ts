@@ -3,10 +3,10 @@
  * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
  */
 
-import type { SyncItemResult, SyncOutcome, SyncResult } from '../../apply/result.js';
+import type { SyncOutcome, SyncResult } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
-import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
+import type { FieldChange, Plan, PlanAction } from '../../plan/types.js';
 import { plural } from '../../text.js';
 
 /** How a status is painted: the human format maps tones to colors. */
@@ -106,26 +106,12 @@ export interface ReportView {
 
 /** The view of a plan. `command` is the command printing it: `sync` prints its plan without telling to run sync. */
 export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView {
-  const toEntry = (item: PlanItem): ViewEntry => ({
-    ...PLAN_ACTION_LABELS[item.action],
-    identifier: item.identifier,
-    file: item.file,
-    remoteId: item.remoteId,
-    stateId: item.stateId,
-    message: item.error,
-    changes: item.changes,
-    diff: item.diff,
-    diagnostics: item.diagnostics ?? [],
-    next: item.next,
-  });
   const s = plan.summary;
   const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEYS[action]]);
-  const total = counts.reduce((sum, row) => sum + row.count, 0);
-  const attention = s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned;
-
   let closing: string;
-  if (total === 0) closing = 'No changes. No workflow definitions and nothing in state.';
-  else if (total === s.inSync) closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
+  if (counts.length === 0) closing = 'No changes. No workflow definitions and nothing in state.';
+  else if (counts.every((row) => row.key === 'in-sync'))
+    closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
     for (const row of counts) {
@@ -135,46 +121,27 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
     const hint = s.create > 0 && command === 'plan' ? ' Run "wfsync sync" to create.' : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
-  return {
-    command,
-    title: `wfsync ${command}`,
-    target: plan.target,
-    entries: plan.items.filter((i) => i.action !== 'in-sync').map(toEntry),
-    inSync: plan.items.filter((i) => i.action === 'in-sync').map(toEntry),
-    counts,
-    total,
-    closing,
-    notes: [
-      ...(attention > 0 ? [attentionNote(attention)] : []),
-      ...(s.error > 0
-        ? [`${plural(s.error, 'workflow')} could not be checked on the service (see each error).`]
-        : []),
-    ],
-    ignoredFields: plan.ignoredFields,
-  };
+  const notes = attentionNotes(counts);
+  if (s.error > 0)
+    notes.push(`${plural(s.error, 'workflow')} could not be checked on the service (see each error).`);
+  const entries = plan.items.map((item) => ({
+    ...PLAN_ACTION_LABELS[item.action],
+    ...item,
+    message: item.error,
+    diagnostics: item.diagnostics ?? [],
+  }));
+  return assemble(command, plan, entries, counts, closing, notes);
 }
 
 /** The view of a sync result: same layout, outcomes instead of actions. */
 export function buildSyncView(result: SyncResult): ReportView {
-  const toEntry = (item: SyncItemResult): ViewEntry => ({
-    ...SYNC_OUTCOME_LABELS[item.outcome],
-    identifier: item.identifier,
-    file: item.file,
-    remoteId: item.remoteId,
-    message: withoutRepeatedId(item.message, item.remoteId),
-    changes: item.changes ?? [],
-    diff: item.diff,
-    diagnostics: item.diagnostics ?? [],
-    next: item.next,
-  });
   const s = result.summary;
-  const counts = countRows(SYNC_OUTCOME_LABELS, (outcome) => s[outcome]);
   // Always listed, so scripts and eyes find them in the same place; the rest only when they happened.
   const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
   const parts = (Object.keys(SYNC_OUTCOME_LABELS) as SyncOutcome[])
     .filter((outcome) => always.has(outcome) || s[outcome] > 0)
     .map((outcome) => countPhrase(outcome, s[outcome], SYNC_OUTCOME_LABELS[outcome].label));
-  const attention = s.drifted + s['changed-locally'] + s['missing-remotely'] + s.conflict + s.orphaned;
+  const counts = countRows(SYNC_OUTCOME_LABELS, (outcome) => s[outcome]);
 
   const notes: string[] = [];
   if (result.interrupted) {
@@ -185,30 +152,44 @@ export function buildSyncView(result: SyncResult): ReportView {
   } else if (result.status === 'rate-limited') {
     notes.push('Stopped: the service kept rate-limiting requests. Run "wfsync sync" again later.');
   }
-  if (attention > 0) notes.push(attentionNote(attention));
+  notes.push(...attentionNotes(counts));
+  const entries = result.outcomes.map((item) => ({
+    ...SYNC_OUTCOME_LABELS[item.outcome],
+    ...item,
+    message: withoutRepeatedId(item.message, item.remoteId),
+    changes: item.changes ?? [],
+    diagnostics: item.diagnostics ?? [],
+  }));
+  return assemble('sync', result.plan, entries, counts, `Sync: ${parts.join(', ')}.`, notes);
+}
+
+/** What both views build the same way: in-sync entries apart from the rest, the total, the target. */
+function assemble(
+  command: 'plan' | 'sync',
+  plan: Plan,
+  all: ViewEntry[],
+  counts: CountRow[],
+  closing: string,
+  notes: string[],
+): ReportView {
+  const inSync = (entry: ViewEntry) => entry.label === PLAN_ACTION_LABELS['in-sync'].label;
   return {
-    command: 'sync',
-    title: 'wfsync sync',
-    target: result.plan.target,
-    entries: result.outcomes.filter((i) => i.outcome !== 'in-sync').map(toEntry),
-    inSync: result.outcomes.filter((i) => i.outcome === 'in-sync').map(toEntry),
+    command,
+    title: `wfsync ${command}`,
+    target: plan.target,
+    entries: all.filter((entry) => !inSync(entry)),
+    inSync: all.filter(inSync),
     counts,
     total: counts.reduce((sum, row) => sum + row.count, 0),
-    closing: `Sync: ${parts.join(', ')}.`,
+    closing,
     notes,
-    ignoredFields: result.plan.ignoredFields,
+    ignoredFields: plan.ignoredFields,
   };
 }
 
 function countRows<K extends string>(meta: Record<K, StatusMeta>, count: (key: K) => number): CountRow[] {
   return (Object.keys(meta) as K[])
-    .map((key) => ({
-      key,
-      symbol: meta[key].symbol,
-      label: meta[key].label,
-      tone: meta[key].tone,
-      count: count(key),
-    }))
+    .map((key) => ({ key, ...meta[key], count: count(key) }))
     .filter((row) => row.count > 0);
 }
 
@@ -217,9 +198,14 @@ function countPhrase(key: string, count: number, label: string): string {
   return key === 'conflict' || key === 'error' ? plural(count, label) : `${count} ${label}`;
 }
 
-function attentionNote(count: number): string {
+/** The note when workflows need a person: the statuses plan and sync share for that. */
+function attentionNotes(counts: readonly CountRow[]): string[] {
+  const count = counts.reduce((sum, row) => sum + (row.key in NEEDS_ATTENTION ? row.count : 0), 0);
+  if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
-  return `${needs} attention: wfsync never updates or deletes a workflow, so a person must act (see each "next").`;
+  return [
+    `${needs} attention: wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
+  ];
 }
 
 /** Apply's messages start with `id <id>` for progress lines; the report already shows the id on its own line. */
