@@ -46,8 +46,13 @@ function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefine
 
 /** Walk up from `cwd` to the filesystem root; the first wfsync.config.yaml found wins. */
 export function findConfigFile(cwd: string): string | undefined {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    for (const name of CONFIG_FILE_NAMES) {
+  return findUp(cwd, CONFIG_FILE_NAMES);
+}
+
+/** The first of `names` (relative paths) found in `from` or the nearest directory above it, as an absolute path. */
+export function findUp(from: string, names: readonly string[]): string | undefined {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    for (const name of names) {
       const candidate = join(dir, name);
       if (existsSync(candidate)) return candidate;
     }

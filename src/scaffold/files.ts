@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
+import { findUp } from '../config/project.js';
 import { WfsyncError } from '../errors.js';
 import { fsFailure, writeFileAtomically } from '../state/atomic-write.js';
 import { PACKAGE_SCHEMA_PATH, REPO_SCHEMA_PATH } from './schema-ref.js';
@@ -63,13 +64,8 @@ export async function writeScaffoldFile(
  */
 export function detectSchemaPath(root: string): string {
   if (existsSync(join(root, REPO_SCHEMA_PATH))) return REPO_SCHEMA_PATH;
-  for (let dir = resolve(root); ; ) {
-    const candidate = join(dir, PACKAGE_SCHEMA_PATH);
-    if (existsSync(candidate)) return toPosix(relative(root, candidate));
-    const parent = dirname(dir);
-    if (parent === dir) return PACKAGE_SCHEMA_PATH;
-    dir = parent;
-  }
+  const installed = findUp(root, [PACKAGE_SCHEMA_PATH]);
+  return installed === undefined ? PACKAGE_SCHEMA_PATH : toPosix(relative(root, installed));
 }
 
 export function toPosix(path: string): string {

@@ -99,21 +99,13 @@ function settingsAction(input: InitInput): InitAction {
     schema: input.schemaPath,
     globs: definitionGlobs(input.workflowsDir),
   });
-  switch (merge.status) {
-    case 'create':
-      return { path: SETTINGS_PATH, status: 'created', text: merge.text };
-    case 'update':
-      return { path: SETTINGS_PATH, status: 'updated', text: merge.text, note: `merged: ${merge.note}` };
-    case 'unchanged':
-      return { path: SETTINGS_PATH, status: 'unchanged' };
-    case 'manual':
-      return {
-        path: SETTINGS_PATH,
-        status: 'kept',
-        note: `not merged: ${merge.reason}`,
-        manual: merge.snippet,
-      };
+  const path = SETTINGS_PATH;
+  if (merge.status === 'unchanged') return { path, status: 'unchanged' };
+  if (merge.status === 'manual') {
+    return { path, status: 'kept', note: `not merged: ${merge.reason}`, manual: merge.snippet };
   }
+  if (merge.status === 'create') return { path, status: 'created', text: merge.text };
+  return { path, status: 'updated', text: merge.text, note: `merged: ${merge.note}` };
 }
 
 function gitignoreAction(existing: string | undefined): InitAction {

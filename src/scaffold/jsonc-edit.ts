@@ -3,7 +3,7 @@
  * was (comments, order, trailing commas, line endings), matching the surrounding indentation. Pure; callers
  * re-parse the result to check it (vscode-settings.ts does).
  */
-import { type JsoncArray, type JsoncObject, skipTrivia } from './jsonc.js';
+import { type JsoncArray, type JsoncObject, type Span, skipTrivia } from './jsonc.js';
 
 /** How new members are laid out: the file's indent unit and line ending. */
 export interface JsoncLayout {
@@ -28,50 +28,30 @@ export function insertProperty(
   layout: JsoncLayout,
 ): string {
   const members = object.properties.map((p) => ({ start: p.keyStart, end: p.value.end }));
-  const key = `${JSON.stringify(entry.key)}: `;
-  return insertMember(
-    text,
-    { node: object, members },
-    (indent) => key + formatJson(entry.value, indent, layout),
-    {
-      inline: key + JSON.stringify(entry.value),
-      layout,
-    },
-  );
+  return insertMember(text, object, members, `${JSON.stringify(entry.key)}: `, entry.value, layout);
 }
 
 /** Adds `value` as the last item of `array`. */
 export function appendItem(text: string, array: JsoncArray, value: unknown, layout: JsoncLayout): string {
-  const members = array.items.map((item) => ({ start: item.start, end: item.end }));
-  return insertMember(text, { node: array, members }, (indent) => formatJson(value, indent, layout), {
-    inline: JSON.stringify(value),
-    layout,
-  });
+  return insertMember(text, array, array.items, '', value, layout);
 }
 
 /** Replaces a node's text with `value` (for a node that holds no comments, such as a string). */
-export function replaceNode(
-  text: string,
-  node: { start: number; end: number },
-  value: unknown,
-  layout: JsoncLayout,
-): string {
+export function replaceNode(text: string, node: Span, value: unknown, layout: JsoncLayout): string {
   const formatted = formatJson(value, lineIndentAt(text, node.start), layout);
   return text.slice(0, node.start) + formatted + text.slice(node.end);
 }
 
-interface Container {
-  node: { start: number; end: number };
-  members: Array<{ start: number; end: number }>;
-}
-
+/** Adds `prefix` + `value` (a key and its value, or an item) as the last member of the container `node`. */
 function insertMember(
   text: string,
-  { node, members }: Container,
-  multiLine: (indent: string) => string,
-  options: { inline: string; layout: JsoncLayout },
+  node: Span,
+  members: readonly Span[],
+  prefix: string,
+  value: unknown,
+  layout: JsoncLayout,
 ): string {
-  const { eol, unit } = options.layout;
+  const { eol, unit } = layout;
   const close = node.end - 1;
   const last = members.at(-1);
   // Where a comma after the last member would be, if the file has one there (a trailing comma).
@@ -85,8 +65,9 @@ function insertMember(
   const singleLine = !text.slice(node.start, node.end).includes('\n');
   if (singleLine && last !== undefined) {
     // `["a", "b"]` → `["a", "b", "c"]`: a one-line container stays on one line.
-    if (commaAt !== undefined) return `${text.slice(0, commaAt)}, ${options.inline}${text.slice(commaAt)}`;
-    return `${text.slice(0, at)} ${options.inline}${text.slice(at)}`;
+    const inline = prefix + JSON.stringify(value);
+    if (commaAt !== undefined) return `${text.slice(0, commaAt)}, ${inline}${text.slice(commaAt)}`;
+    return `${text.slice(0, at)} ${inline}${text.slice(at)}`;
   }
   const parentIndent = lineIndentAt(text, node.start);
   const first = members[0];
@@ -96,7 +77,7 @@ function insertMember(
       : parentIndent + unit;
   const tail = text.slice(at, close);
   const closing = tail.includes('\n') ? tail : eol + parentIndent;
-  const member = eol + memberIndent + multiLine(memberIndent);
+  const member = eol + memberIndent + prefix + formatJson(value, memberIndent, layout);
   const head =
     commaAt === undefined ? text.slice(0, at) : `${text.slice(0, commaAt)},${text.slice(commaAt, at)}`;
   return head + member + closing + text.slice(close);
@@ -111,12 +92,10 @@ function formatJson(value: unknown, indent: string, layout: JsoncLayout): string
 
 /** The spaces and tabs that start the line holding `offset`. */
 function lineIndentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+  return /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1))?.[0] ?? '';
 }
 
 /** Whether only indentation precedes `offset` on its line. */
 function startsLine(text: string, offset: number): boolean {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*$/.test(text.slice(lineStart, offset));
+  return /(^|\n)[ \t]*$/.test(text.slice(0, offset));
 }

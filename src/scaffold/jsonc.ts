@@ -4,7 +4,7 @@
  * Strict otherwise: anything VS Code itself would complain about is an error, never a guess. Pure.
  */
 
-interface Span {
+export interface Span {
   /** Offset of the node's first character. */
   start: number;
   /** Offset just past its last character. */

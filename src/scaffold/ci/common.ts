@@ -5,41 +5,29 @@
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 
-export const NODE_VERSION = 20;
 /** The id of the job that looks for the key, and its output. */
 export const KEY_JOB = 'key';
 export const KEY_PRESENT = `needs.${KEY_JOB}.outputs.present == 'true'`;
-
-/** The workflow files, under `.github/workflows/`. */
-export const CI_FILES = {
-  pullRequest: 'wfsync-pr.yml',
-  sync: 'wfsync-sync.yml',
-  drift: 'wfsync-drift.yml',
-} as const;
 
 /** `${{ expression }}` (written here once, so the TypeScript around it stays readable). */
 export function expr(expression: string): string {
   return `\${{ ${expression} }}`;
 }
 
-/** Checkout, Node and the project's locked dependencies (wfsync among them), at `indent`. */
-export function setupSteps(indent: string): string {
-  return [
-    '- uses: actions/checkout@v4',
-    '- uses: actions/setup-node@v4',
-    '  with:',
-    `    node-version: ${NODE_VERSION}`,
-    '    cache: npm',
-    '- run: npm ci',
-  ]
-    .map((line) => indent + line)
-    .join('\n');
-}
+/** Checkout, Node and the project's locked dependencies (wfsync among them), as a job's first steps. */
+export const SETUP_STEPS = `      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+          cache: npm
+      - run: npm ci`;
 
 /** The job-level env that hands the key to wfsync, under the variable the target's `apiKeyEnv` names. */
-export function keyEnv(indent: string): string {
-  return `${indent}env:\n${indent}  ${CI_API_KEY_ENV}: ${expr(`secrets.${CI_API_KEY_ENV}`)}`;
-}
+export const KEY_ENV = `    env:
+      ${CI_API_KEY_ENV}: ${expr(`secrets.${CI_API_KEY_ENV}`)}`;
+
+/** Why the sync and drift jobs were skipped: the key is simply not set up yet. */
+export const ADD_THE_KEY = `Add it in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`;
 
 /**
  * A job that says whether the secret is set (without printing it), and explains a skip. Jobs cannot test

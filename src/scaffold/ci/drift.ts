@@ -3,7 +3,7 @@
  * matches the definitions, e.g. after an edit in the dashboard, with the plan as the run's summary. Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
+import { ADD_THE_KEY, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, SETUP_STEPS } from './common.js';
 
 export function buildDriftWorkflow(): string {
   return `# wfsync drift check (written by \`wfsync init\`): every day, compare the ${CI_TARGET} target with the
@@ -28,7 +28,7 @@ jobs:
 ${keyJob({
   level: 'warning',
   skipped: 'wfsync drift check',
-  why: `Add it in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`,
+  why: ADD_THE_KEY,
 })}
 
   drift:
@@ -36,9 +36,9 @@ ${keyJob({
     needs: ${KEY_JOB}
     if: ${KEY_PRESENT}
     runs-on: ubuntu-latest
-${keyEnv('    ')}
+${KEY_ENV}
     steps:
-${setupSteps('      ')}
+${SETUP_STEPS}
       - name: Plan (read-only)
         run: npx wfsync plan --target ${CI_TARGET} --format github
 `;

@@ -5,7 +5,7 @@
  */
 import { prCommentMarker } from '../../report/plan/markdown.js';
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { expr, KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
+import { expr, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, SETUP_STEPS } from './common.js';
 
 /** The script actions/github-script runs: update the earlier plan comment, or create one when there are changes. */
 export function buildCommentScript(marker: string): string {
@@ -55,7 +55,7 @@ jobs:
     name: validate definitions
     runs-on: ubuntu-latest
     steps:
-${setupSteps('      ')}
+${SETUP_STEPS}
       - run: npx wfsync validate --format github
 
 ${keyJob({
@@ -72,9 +72,9 @@ ${keyJob({
     permissions:
       contents: read
       pull-requests: write
-${keyEnv('    ')}
+${KEY_ENV}
     steps:
-${setupSteps('      ')}
+${SETUP_STEPS}
       - name: Plan
         id: plan
         run: |

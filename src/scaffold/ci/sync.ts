@@ -3,9 +3,7 @@
  * add, one run at a time. Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { KEY_JOB, KEY_PRESENT, keyEnv, keyJob, setupSteps } from './common.js';
-
-export const SYNC_CONCURRENCY_GROUP = `wfsync-sync-${CI_TARGET}`;
+import { ADD_THE_KEY, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, SETUP_STEPS } from './common.js';
 
 export function buildSyncWorkflow(): string {
   return `# wfsync on the main branch (written by \`wfsync init\`): sync the definitions to the ${CI_TARGET} target.
@@ -21,7 +19,7 @@ on:
 # Two merges in quick succession must not sync at once: the second run waits for the first, which is never
 # cancelled half-way (a newer waiting run replaces an older waiting one: the newest commit has every change).
 concurrency:
-  group: ${SYNC_CONCURRENCY_GROUP}
+  group: wfsync-sync-${CI_TARGET}
   cancel-in-progress: false
 
 permissions:
@@ -31,7 +29,7 @@ jobs:
 ${keyJob({
   level: 'warning',
   skipped: 'wfsync sync',
-  why: `Add it in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`,
+  why: ADD_THE_KEY,
 })}
 
   sync:
@@ -42,9 +40,9 @@ ${keyJob({
     # Optional: a GitHub environment with protection rules and its own copy of the secret (give the key job
     # the same environment, so it looks for the secret there).
     # environment: ${CI_TARGET}
-${keyEnv('    ')}
+${KEY_ENV}
     steps:
-${setupSteps('      ')}
+${SETUP_STEPS}
       - name: Sync
         id: sync
         run: npx wfsync sync --target ${CI_TARGET} --format github
