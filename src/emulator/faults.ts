@@ -22,7 +22,7 @@ export class FaultInjector {
 
   constructor(random: Random, faults?: FaultOptions) {
     this.#random = random;
-    this.#faults = faults === undefined ? undefined : checkFaults(faults);
+    this.set(faults);
   }
 
   set(faults: FaultOptions | undefined): void {

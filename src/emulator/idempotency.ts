@@ -78,11 +78,9 @@ export class IdempotencyRegistry {
 
   /** Completed entries, for persistence. */
   stored(): StoredIdempotencyEntry[] {
-    const out: StoredIdempotencyEntry[] = [];
-    for (const e of this.#entries.values()) {
-      if (e.state === 'done') out.push({ key: e.key, bodyHash: e.bodyHash, status: e.status, body: e.body });
-    }
-    return out;
+    return [...this.#entries.values()].flatMap((e) =>
+      e.state === 'done' ? [{ key: e.key, bodyHash: e.bodyHash, status: e.status, body: e.body }] : [],
+    );
   }
 
   clear(): void {

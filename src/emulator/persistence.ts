@@ -104,26 +104,23 @@ export function objectIdsIn(data: EmulatorData | undefined): Set<string> {
   return ids;
 }
 
-/** Serializes writes so a slow write can never land after a newer one. */
-export class DataFileWriter {
-  readonly file: string;
-  #queue: Promise<void> = Promise.resolve();
-
-  constructor(file: string) {
-    this.file = file;
-  }
-
-  /** Write this snapshot after every earlier one; resolves when it is on disk. */
-  write(data: EmulatorData): Promise<void> {
-    const text = `${JSON.stringify(data, null, 2)}\n`;
-    const next = this.#queue.then(() => writeFileAtomically(this.file, text, { mode: 0o600 }));
-    // A failed write must not block later ones; the caller of this write still sees the failure.
-    this.#queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Resolves when every write queued so far has finished. */
-  async flush(): Promise<void> {
-    await this.#queue;
-  }
+/**
+ * Writes snapshots to `file` one after another, so a slow write can never land after a newer one. `write`
+ * resolves when its snapshot is on disk; `flush` when every write queued so far has finished.
+ */
+export function dataFileWriter(file: string): {
+  write(data: EmulatorData): Promise<void>;
+  flush(): Promise<void>;
+} {
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    write(data) {
+      const text = `${JSON.stringify(data, null, 2)}\n`;
+      const next = queue.then(() => writeFileAtomically(file, text, { mode: 0o600 }));
+      // A failed write must not block later ones; the caller of this write still sees the failure.
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    flush: () => queue,
+  };
 }

@@ -66,60 +66,42 @@ export async function answerRequest(
       return jsonAnswer(200, getWorkflow(deps.service, environmentId, route.workflowId), headers);
     }
     const key = header(req, 'idempotency-key');
-    if (deps.idempotency === undefined || key === undefined || key === '') {
-      return await processCreate(deps, body, url, plan, headers);
-    }
-    return await processIdempotentCreate(deps, deps.idempotency, key, body, url, plan, headers);
+    const idempotent = deps.idempotency !== undefined && key !== undefined && key !== '';
+    return await processCreate(deps, body, url, plan, headers, idempotent ? key : undefined);
   } catch (error) {
     return toErrorAnswer(error, url, clock(), headers);
   }
 }
 
+/** A create; with an idempotency `key`, remembered (success or failure) and replayed as the service does. */
 async function processCreate(
   deps: PipelineDeps,
   body: unknown,
   url: string,
   plan: FaultPlan,
   headers: Record<string, string>,
+  key: string | undefined,
 ): Promise<Answer> {
-  await delay(plan.latencyMs, undefined, { signal: deps.closing });
-  try {
-    return jsonAnswer(201, createWorkflow(deps.service, body), headers);
-  } catch (error) {
-    return toErrorAnswer(error, url, deps.service.clock(), headers);
-  } finally {
-    await deps.persist();
-  }
-}
-
-async function processIdempotentCreate(
-  deps: PipelineDeps,
-  registry: IdempotencyRegistry,
-  key: string,
-  body: unknown,
-  url: string,
-  plan: FaultPlan,
-  headers: Record<string, string>,
-): Promise<Answer> {
-  const decision = registry.begin(key, body);
-  const keyHeaders = { ...headers, 'Idempotency-Key': key };
-  if (decision.kind === 'replay') {
-    return jsonAnswer(decision.status, decision.body, { ...keyHeaders, 'Idempotency-Replay': 'true' });
+  const registry = key === undefined ? undefined : deps.idempotency;
+  const decision = registry?.begin(key!, body);
+  const answerHeaders = key === undefined ? headers : { ...headers, 'Idempotency-Key': key };
+  if (decision?.kind === 'replay') {
+    return jsonAnswer(decision.status, decision.body, { ...answerHeaders, 'Idempotency-Replay': 'true' });
   }
   try {
     await delay(plan.latencyMs, undefined, { signal: deps.closing });
     const created = createWorkflow(deps.service, body);
-    registry.complete(key, 201, created);
-    return jsonAnswer(201, created, keyHeaders);
+    registry?.complete(key!, 201, created);
+    return jsonAnswer(201, created, answerHeaders);
   } catch (error) {
     if (!(error instanceof EmulatorHttpError)) {
-      registry.abandon(key);
-      throw error;
+      registry?.abandon(key!);
+      return toErrorAnswer(error, url, deps.service.clock(), headers);
     }
-    // The service remembers failures too: the same key and body get the same error back.
     const errorBody = buildErrorBody(error, url, deps.service.clock());
-    registry.complete(key, error.status, errorBody);
-    return errorAnswer(error, errorBody, keyHeaders);
+    // The service remembers failures too: the same key and body get the same error back.
+    registry?.complete(key!, error.status, errorBody);
+    return errorAnswer(error, errorBody, answerHeaders);
   } finally {
     await deps.persist();
   }

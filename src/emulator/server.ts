@@ -8,7 +8,7 @@ import { FaultInjector } from './faults.js';
 import type { ServiceState } from './handlers.js';
 import { sendAnswer } from './http-io.js';
 import { IdempotencyRegistry } from './idempotency.js';
-import { DataFileWriter, objectIdsIn, readEmulatorData } from './persistence.js';
+import { dataFileWriter, objectIdsIn, readEmulatorData } from './persistence.js';
 import { answerRequest, type PipelineDeps } from './pipeline.js';
 import { createStreams, objectIdFactory, type Random, randomSeed } from './random.js';
 import { RateLimiter } from './rate-limit.js';
@@ -54,7 +54,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const freshFaultStream = (): Random => createStreams(seed).faults;
   const faults = new FaultInjector(freshFaultStream(), options.faults);
-  const writer = options.dataFile === undefined ? undefined : new DataFileWriter(options.dataFile);
+  const writer = options.dataFile === undefined ? undefined : dataFileWriter(options.dataFile);
   const persist = async (): Promise<void> => {
     await writer?.write({
       version: 1,

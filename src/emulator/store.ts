@@ -10,11 +10,11 @@ export class WorkflowStore {
   #items: StoredWorkflow[] = [];
 
   constructor(initial: readonly StoredWorkflow[] = []) {
-    this.#items = initial.map(copy);
+    this.#items = initial.map((w) => structuredClone(w));
   }
 
   add(workflow: StoredWorkflow): void {
-    this.#items.push(copy(workflow));
+    this.#items.push(structuredClone(workflow));
   }
 
   find(environmentId: string, idOrIdentifier: string): StoredWorkflow | undefined {
@@ -22,7 +22,7 @@ export class WorkflowStore {
     const found = OBJECT_ID.test(idOrIdentifier)
       ? inEnvironment.find((w) => w._id === idOrIdentifier)
       : inEnvironment.find((w) => w.triggers.some((t) => t.identifier === idOrIdentifier));
-    return found === undefined ? undefined : copy(found);
+    return found === undefined ? undefined : structuredClone(found);
   }
 
   /**
@@ -37,9 +37,9 @@ export class WorkflowStore {
     const current = this.find(environmentId, idOrIdentifier);
     if (current === undefined) return undefined;
     const index = this.#items.findIndex((w) => w._id === current._id);
-    const next = copy(change(current));
+    const next = structuredClone(change(current));
     this.#items[index] = next;
-    return copy(next);
+    return structuredClone(next);
   }
 
   hasIdentifier(environmentId: string, identifier: string): boolean {
@@ -51,14 +51,10 @@ export class WorkflowStore {
   list(environmentId?: string): StoredWorkflow[] {
     return this.#items
       .filter((w) => environmentId === undefined || w._environmentId === environmentId)
-      .map(copy);
+      .map((w) => structuredClone(w));
   }
 
   clear(): void {
     this.#items = [];
   }
-}
-
-function copy<T>(value: T): T {
-  return structuredClone(value);
 }

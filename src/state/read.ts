@@ -27,11 +27,6 @@ export async function readState(path: string, expected: ExpectedTarget): Promise
       return emptyState(expected.target, expected.baseUrl);
     throw fsFailure(`read the state file ${path}`, error);
   }
-  return parseState(text, path, expected);
-}
-
-/** The checks of readState on text already read; `path` is only used in messages. */
-export function parseState(text: string, path: string, expected: ExpectedTarget): StateFile {
   let parsed: unknown;
   try {
     // A BOM is what some Windows editors add when the file is touched by hand; it is not corruption.

@@ -1,6 +1,5 @@
 import { WfsyncError } from '../errors.js';
 import {
-  type AtomicWriteFs,
   type AtomicWriteOptions,
   describeFsError,
   removeStrayTempFiles,
@@ -11,10 +10,8 @@ import { normalizeStateBaseUrl, serializeState } from './format.js';
 import { assertSameTarget, type ExpectedTarget, readState } from './read.js';
 import type { PendingCreate, StateEntry, StateFile } from './types.js';
 
-export interface StateStoreOptions {
-  /** For tests: inject failing file operations (a full disk, a crash before the rename). */
-  fs?: AtomicWriteFs;
-}
+/** For tests: `fs` injects failing file operations (a full disk, a crash before the rename). */
+export type StateStoreOptions = Pick<AtomicWriteOptions, 'fs'>;
 
 interface Waiter {
   promise: Promise<void>;

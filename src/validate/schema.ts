@@ -22,36 +22,6 @@ export interface SchemaValidatorLike {
 /** A document parsed with positions: a definition, or wfsync.config.yaml. */
 export type SchemaDocument = Pick<LoadedDefinition, 'file' | 'value' | 'locate'>;
 
-/** Every code this module reports, for rule listings, SARIF `rules` and the docs. All are errors. */
-const SCHEMA_CODES = [
-  { code: 'schema-type', description: 'A value has the wrong type.' },
-  { code: 'schema-required', description: 'A required property is missing.' },
-  {
-    code: 'schema-additional-property',
-    description: 'A property the format does not know (with a did-you-mean).',
-  },
-  {
-    code: 'schema-server-managed-field',
-    description: 'A field the server sets (ids, timestamps, draft…) is in a definition.',
-  },
-  { code: 'schema-secret-in-file', description: 'An API key or other secret is written in the config file.' },
-  { code: 'schema-enum', description: 'A value is not one of the allowed values.' },
-  { code: 'schema-const', description: 'A value differs from the only allowed value.' },
-  { code: 'schema-pattern', description: 'A string or property name does not have the required form.' },
-  { code: 'schema-format', description: 'A string is not a valid URI or date-time.' },
-  { code: 'schema-bounds', description: 'A length, count or number is outside its bounds.' },
-  { code: 'schema-unique', description: 'A list that must hold unique items repeats one.' },
-  { code: 'schema-invalid', description: 'Any other schema violation.' },
-] as const;
-
-export type SchemaCode = (typeof SCHEMA_CODES)[number]['code'];
-
-export const SCHEMA_CODE_INFOS: ReadonlyArray<{
-  code: SchemaCode;
-  description: string;
-  defaultSeverity: 'error';
-}> = SCHEMA_CODES.map((info) => ({ ...info, defaultSeverity: 'error' }));
-
 /** `kind` decides wording ("the workflow definition" / "the config file") and the special cases of each. */
 export function buildSchemaDiagnostics(
   validate: SchemaValidatorLike,

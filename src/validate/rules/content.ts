@@ -13,10 +13,12 @@ function filled(value: unknown): boolean {
 /** Report a template field that is absent (at the `template` key) or blank (at the field). */
 function reportTemplateField(
   ctx: RuleContext,
-  input: { value: unknown; stepPointer: string; field: 'content' | 'subject' | 'title'; why: string },
+  stepPointer: string,
+  field: 'content' | 'subject' | 'title',
+  value: unknown,
+  why: string,
 ): void {
-  const { value, field, why } = input;
-  const at = joinPointer(input.stepPointer, 'template');
+  const at = joinPointer(stepPointer, 'template');
   const pointer = joinPointer(at, field);
   if (value === undefined) {
     ctx.report(at, `${displayPath(at)} has no ${field}: ${why}, so add ${displayPath(pointer)}.`, {
@@ -43,7 +45,7 @@ export const stepContentMissing: Rule = {
         ctx.report(contentAt, `${displayPath(contentAt)} has no blocks: ${why}, so add at least one block.`);
         continue;
       }
-      reportTemplateField(ctx, { value: content, stepPointer: pointer, field: 'content', why });
+      reportTemplateField(ctx, pointer, 'content', content, why);
     }
   },
 };
@@ -56,12 +58,13 @@ export const emailSubjectMissing: Rule = {
     for (const { step, pointer } of allSteps(ctx.workflow)) {
       const { template } = step;
       if (template.type !== 'email' || filled(template.subject)) continue;
-      reportTemplateField(ctx, {
-        value: template.subject,
-        stepPointer: pointer,
-        field: 'subject',
-        why: 'the email would go out without a subject line',
-      });
+      reportTemplateField(
+        ctx,
+        pointer,
+        'subject',
+        template.subject,
+        'the email would go out without a subject line',
+      );
     }
   },
 };
@@ -74,12 +77,7 @@ export const pushTitleMissing: Rule = {
     for (const { step, pointer } of allSteps(ctx.workflow)) {
       const { template } = step;
       if (template.type !== 'push' || filled(template.title)) continue;
-      reportTemplateField(ctx, {
-        value: template.title,
-        stepPointer: pointer,
-        field: 'title',
-        why: 'the notification would show no title',
-      });
+      reportTemplateField(ctx, pointer, 'title', template.title, 'the notification would show no title');
     }
   },
 };

@@ -3,14 +3,13 @@ import type { Rule, RuleContext } from './types.js';
 import { allSteps, displayPath, quote, type StepRef } from './walk.js';
 
 /** Report every step whose `field` repeats an earlier step's, naming where the first one is. */
-function checkUnique(ctx: RuleContext, input: { field: 'name' | 'uuid'; variants: boolean }): void {
-  const { field } = input;
+function checkUnique(ctx: RuleContext, field: 'name' | 'uuid', variants: boolean): void {
   const refs = allSteps(ctx.workflow);
   if (refs.length < 2) return; // one step repeats nothing
   // The first step with each value; its pointer is only built for a finding.
   const first = new Map<string, StepRef>();
   for (const ref of refs) {
-    if (ref.isVariant && !input.variants) continue;
+    if (ref.isVariant && !variants) continue;
     const value = ref.step[field];
     if (typeof value !== 'string') continue;
     const earlierRef = first.get(value);
@@ -37,7 +36,7 @@ export const stepNameDuplicate: Rule = {
   defaultSeverity: 'error',
   description: 'the steps of a workflow must have different names',
   check(ctx) {
-    checkUnique(ctx, { field: 'name', variants: false });
+    checkUnique(ctx, 'name', false);
   },
 };
 
@@ -46,6 +45,6 @@ export const stepUuidDuplicate: Rule = {
   defaultSeverity: 'error',
   description: 'the steps (and variants) of a workflow must have different uuids',
   check(ctx) {
-    checkUnique(ctx, { field: 'uuid', variants: true });
+    checkUnique(ctx, 'uuid', true);
   },
 };

@@ -2,14 +2,7 @@
 // same ajv options the generator uses, so the mapping stays sound if the schemas grow.
 import { describe, expect, test } from 'vitest';
 import { createAjv } from '../../../scripts/gen.mjs';
-import {
-  buildSchemaDiagnostics,
-  SCHEMA_CODE_INFOS,
-  type SchemaCode,
-  type SchemaValidatorLike,
-  validateConfigSchema,
-  validateDefinitionSchema,
-} from '../../../src/validate/schema.js';
+import { buildSchemaDiagnostics, type SchemaValidatorLike } from '../../../src/validate/schema.js';
 import { typeNames } from '../../../src/validate/schema-messages.js';
 import { loadYaml, yaml } from '../../helpers/load-yaml.js';
 
@@ -208,31 +201,5 @@ describe('less common keywords', () => {
     expect(diagnose(schema, 'nmae: x\n', { verbose: false }).map(brief)).toEqual([
       ['schema-additional-property', 1, 1, 'the workflow definition has an unknown property `nmae`'],
     ]);
-  });
-});
-
-describe('codes', () => {
-  test('every code a document full of mistakes produces is listed in SCHEMA_CODE_INFOS, once', () => {
-    const text = yaml`
-      _id: x
-      name: ""
-      tags: [a, a]
-      notificationGroupId: nope
-      active: yes
-      colour: red
-      steps:
-        - template: { type: emial, cta: { type: link } }
-        - name: no template
-      triggers:
-        - type: event
-    `;
-    const definition = loadYaml(text);
-    const codes = new Set(validateDefinitionSchema(definition).map((d) => d.code));
-    const config = loadYaml('apiKey: x\ntargets: { p: { baseUrl: "http://a b" } }\n', 'wfsync.config.yaml');
-    for (const d of validateConfigSchema(config)) codes.add(d.code);
-    const listed = SCHEMA_CODE_INFOS.map((info) => info.code);
-    expect(new Set(listed).size).toBe(listed.length);
-    expect([...codes].filter((code) => !listed.includes(code as SchemaCode))).toEqual([]);
-    expect(codes.size).toBe(listed.length - 1); // all but the schema-invalid fallback
   });
 });
