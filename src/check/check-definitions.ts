@@ -58,6 +58,11 @@ export interface CheckResult {
    * rule), in file order. Empty otherwise.
    */
   definitions: CheckedDefinition[];
+  /**
+   * identifier → the files that declare it (in file order), among every file that parsed, with errors or not: one
+   * with an error still claims its identifier (`new` refuses it).
+   */
+  identifiers: ReadonlyMap<string, string[]>;
   /** Every finding: reading, YAML, schema and rules; sorted (sortDiagnostics). */
   diagnostics: Diagnostic[];
   /**
@@ -139,11 +144,17 @@ function mergeOutcomes(
   const diagnostics = scanDiagnostics(scan);
   const sources = new Map<string, string>();
   const definitions: CheckedDefinition[] = [];
+  const identifiers = new Map<string, string[]>();
   outcomes.forEach((outcome, i) => {
+    const file = scan.files[i]!;
     diagnostics.push(...outcome.diagnostics);
-    if (outcome.text !== undefined) sources.set(scan.files[i]!, outcome.text);
+    if (outcome.text !== undefined) sources.set(file, outcome.text);
     const { definition, identifier } = outcome;
-    if (definition && identifier !== undefined && !outcome.diagnostics.some((d) => d.severity === 'error')) {
+    if (identifier === undefined) return;
+    const owners = identifiers.get(identifier);
+    if (owners) owners.push(file);
+    else identifiers.set(identifier, [file]);
+    if (definition && !outcome.diagnostics.some((d) => d.severity === 'error')) {
       definitions.push({ ...definition, identifier, workflow: definition.value as WorkflowDefinition });
     }
   });
@@ -152,8 +163,8 @@ function mergeOutcomes(
     for (const { file, text } of outcome.includedTexts ?? []) if (!sources.has(file)) sources.set(file, text);
   }
   // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
-  diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, setup, sources));
-  return { files: scan.files, definitions, diagnostics: sortDiagnostics(diagnostics), sources };
+  diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, identifiers, setup, sources));
+  return { files: scan.files, definitions, identifiers, diagnostics: sortDiagnostics(diagnostics), sources };
 }
 
 /**
@@ -164,29 +175,23 @@ function mergeOutcomes(
 function duplicateDiagnostics(
   files: readonly string[],
   outcomes: readonly FileOutcome[],
+  identifiers: ReadonlyMap<string, string[]>,
   setup: { cwd: string; limits: LoadLimits; rules: RuleOptions },
   sources: Map<string, string>,
 ): Diagnostic[] {
-  const byIdentifier = new Map<string, number[]>();
-  outcomes.forEach((outcome, i) => {
-    if (outcome.identifier === undefined) return;
-    const group = byIdentifier.get(outcome.identifier);
-    if (group) group.push(i);
-    else byIdentifier.set(outcome.identifier, [i]);
-  });
-  const shared = [...byIdentifier.values()]
-    .filter((group) => group.length > 1)
-    .flat()
-    .sort((a, b) => a - b);
-  if (shared.length === 0) return [];
+  const shared = new Set(
+    [...identifiers].filter(([, owners]) => owners.length > 1).map(([identifier]) => identifier),
+  );
+  if (shared.size === 0) return [];
   const definitions: LoadedDefinition[] = [];
-  for (const i of shared) {
+  outcomes.forEach((outcome, i) => {
+    if (outcome.identifier === undefined || !shared.has(outcome.identifier)) return;
     const file = files[i]!;
     const definition =
-      outcomes[i]!.definition ?? readDefinition(path.resolve(setup.cwd, file), file, setup.limits).definition;
-    if (definition === undefined) continue;
+      outcome.definition ?? readDefinition(path.resolve(setup.cwd, file), file, setup.limits).definition;
+    if (definition === undefined) return;
     definitions.push(definition);
     sources.set(file, definition.text);
-  }
+  });
   return buildProjectValidation({ definitions, options: setup.rules });
 }

@@ -14,6 +14,7 @@ import { fetchObservations, openTargetSession, type TargetSession } from '../rem
 import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
+import { plural } from '../text.js';
 import type { TargetCommandFlags } from './run-options.js';
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
@@ -44,7 +45,7 @@ export async function loadRun(
   if (errors > 0) {
     // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
     throw new WfsyncError(
-      `${errors} problem${errors === 1 ? '' : 's'} in the definitions; nothing was sent (run "wfsync validate" for the full report)`,
+      `${plural(errors, 'problem')} in the definitions; nothing was sent (run "wfsync validate" for the full report)`,
       {
         exitCode: ExitCode.Invalid,
         diagnostics: read.diagnostics.filter((d) => d.severity === 'error'),

@@ -38,7 +38,11 @@ export async function runWatching(ctx: CommandContext, options: RerunOptions): P
       },
       onChange: async (changed) => {
         await writeOutput(ctx.stdout, `\n${buildSeparator(new Date(), changed.map(display))}\n`);
-        await runReporting(ctx, options.run);
+        await options.run().catch(async (error: unknown) => {
+          // What main() would print for it, without ending the command.
+          if (!(error instanceof WfsyncError)) throw error;
+          await writeWfsyncError(ctx, error);
+        });
       },
       onError: (error, dir) => {
         void writeOutput(ctx.stderr, `wfsync: cannot watch ${display(dir)}: ${error.message}\n`);
@@ -57,14 +61,4 @@ export function buildSeparator(time: Date, changed: readonly string[]): string {
   const shown = changed.slice(0, 3).join(', ');
   const what = changed.length > 3 ? `${shown} and ${changed.length - 3} more` : shown;
   return `── ${clock} · ${what} ──`;
-}
-
-async function runReporting(ctx: CommandContext, run: () => Promise<unknown>): Promise<void> {
-  try {
-    await run();
-  } catch (error) {
-    // What main() would print for it, without ending the command.
-    if (!(error instanceof WfsyncError)) throw error;
-    await writeWfsyncError(ctx, error);
-  }
 }

@@ -1,39 +1,11 @@
-import path from 'node:path';
-import { type Diagnostic, FILE_START, sortDiagnostics } from '../diagnostic.js';
+import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { parseDefinitionFast } from './fast-parse.js';
-import { type FindOptions, type ScanResult, scanDefinitionFiles } from './find.js';
+import type { ScanResult } from './find.js';
 import { readDefinitionIncludes } from './includes.js';
-import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
+import { fileTooLargeMessage, type LoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
 import { fsErrorReason, readRegularFile } from './read-capped.js';
-import type { LoadedDefinition, ParseResult, ReadResult } from './types.js';
-
-export interface ReadOptions extends FindOptions {
-  limits?: Partial<LoadLimits>;
-}
-
-/**
- * Finds and parses every definition file, without validating them (check/ does both); every broken file is reported
- * in the same run. Only a path that does not exist throws (UsageError): an unreadable file or directory is a
- * `file-unreadable` diagnostic. Reads are synchronous on purpose: for thousands of small files they measured 5×
- * faster than bounded concurrent async reads, and parsing (CPU) dominates either way. So, after the directory scan,
- * this blocks the event loop until every file is read and parsed: right for the CLI, which has nothing else to do
- * meanwhile.
- */
-export async function readDefinitions(paths: readonly string[], options: ReadOptions): Promise<ReadResult> {
-  const scan = await scanDefinitionFiles(paths, options);
-  const limits = resolveLoadLimits(options.limits);
-  const definitions: LoadedDefinition[] = [];
-  const diagnostics = scanDiagnostics(scan);
-  const sources = new Map<string, string>();
-  for (const file of scan.files) {
-    const loaded = readDefinition(path.resolve(options.cwd, file), file, limits);
-    if (loaded.definition) definitions.push(loaded.definition);
-    if (loaded.text !== undefined) sources.set(file, loaded.text);
-    diagnostics.push(...loaded.diagnostics);
-  }
-  return { definitions, diagnostics: sortDiagnostics(diagnostics), files: scan.files, sources };
-}
+import type { ParseResult } from './types.js';
 
 /** The directories a scan could not list, as `file-unreadable` diagnostics. */
 export function scanDiagnostics(scan: ScanResult): Diagnostic[] {

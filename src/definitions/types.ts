@@ -22,13 +22,3 @@ export interface ParseResult {
    */
   text?: string;
 }
-
-export interface ReadResult {
-  definitions: LoadedDefinition[];
-  /** Problems with files and their YAML (not schema or rule findings). */
-  diagnostics: Diagnostic[];
-  /** Every file that was looked at, in sorted order (also those that failed to parse). */
-  files: string[];
-  /** file → text of every file that decoded as UTF-8, parsed or not: what code frames are drawn from. */
-  sources: Map<string, string>;
-}

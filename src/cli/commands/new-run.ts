@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { checkDefinitions } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
-import { readDefinitions } from '../../definitions/read.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
@@ -10,7 +10,6 @@ import type { CHANNELS } from '../../scaffold/channels.js';
 import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
 import { buildNewDefinition } from '../../scaffold/new-definition.js';
 import { schemaRefFrom } from '../../scaffold/schema-ref.js';
-import { identifierOf } from '../../validate/rules/identifier-duplicate.js';
 import type { CommandContext } from '../context.js';
 
 export interface NewFlags {
@@ -57,17 +56,14 @@ export async function runNew(
 
 /**
  * identifier → the files that declare it, among the definitions under `paths` that parse, valid or not: one with an
- * error still claims its identifier (so not checkDefinitions, which keeps only valid ones).
+ * error still claims its identifier.
  */
-async function readIdentifierOwners(cwd: string, paths: readonly string[]): Promise<Map<string, string[]>> {
+async function readIdentifierOwners(
+  cwd: string,
+  paths: readonly string[],
+): Promise<ReadonlyMap<string, string[]>> {
   const existing = paths.filter((path) => existsSync(path));
-  const owners = new Map<string, string[]>();
-  if (existing.length === 0) return owners;
-  const read = await readDefinitions(existing, { cwd, defaultDir: existing[0]! });
-  for (const definition of read.definitions) {
-    const identifier = identifierOf(definition.value);
-    if (identifier === undefined) continue;
-    owners.set(identifier, [...(owners.get(identifier) ?? []), definition.file]);
-  }
-  return owners;
+  if (existing.length === 0) return new Map();
+  // Severities change the findings, never the identifiers: the defaults do.
+  return (await checkDefinitions(existing, { cwd, defaultDir: existing[0]!, rules: {} })).identifiers;
 }

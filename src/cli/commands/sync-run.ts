@@ -48,7 +48,13 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-      return await reportDryRun(ctx, flags, await planRun(loaded, { ...common, state }), progress);
+      const plan = await planRun(loaded, { ...common, state });
+      await progress.done();
+      await writeOutput(
+        ctx.stdout,
+        planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }),
+      );
+      return planExitCode(plan);
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
     progress.onEvent({ type: 'phase', phase: 'lock' });
@@ -113,18 +119,6 @@ function syncLockOptions(
         message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
       }),
   };
-}
-
-/** `--dry-run`: the plan as `plan` shows it, once the progress display has ended. */
-async function reportDryRun(
-  ctx: CommandContext,
-  flags: SyncFlags,
-  plan: Plan,
-  progress: Progress,
-): Promise<number> {
-  await progress.done();
-  await writeOutput(ctx.stdout, planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }));
-  return planExitCode(plan);
 }
 
 /** The result in `--format` (and the GitHub step summary), once the progress display has ended; the exit code. */

@@ -2,8 +2,7 @@ import { cpSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDefinitions } from '../../../src/definitions/read.js';
-import type { ReadResult } from '../../../src/definitions/types.js';
+import { type ReadResult, readDefinitions } from '../../helpers/read-definitions.js';
 import { useTempDir } from './helpers.js';
 
 /** A project whose email step keeps its subject and HTML in files next to the definition. */

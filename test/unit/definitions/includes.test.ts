@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { includesOf } from '../../../src/definitions/include-references.js';
 import { readDefinitionIncludes } from '../../../src/definitions/includes.js';
-import { readDefinition, readDefinitions } from '../../../src/definitions/read.js';
+import { readDefinition } from '../../../src/definitions/read.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
+import { readDefinitions } from '../../helpers/read-definitions.js';
 import { parseText, useTempDir } from './helpers.js';
 import { emailWithContent, readWorkflows, useIncludesProject, write } from './includes-helpers.js';
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDefinitions } from '../../../src/definitions/read.js';
 import { UsageError } from '../../../src/errors.js';
+import { readDefinitions } from '../../helpers/read-definitions.js';
 import { useTempDir, where } from './helpers.js';
 
 const tempDir = useTempDir();

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { includesOf } from '../../../../src/definitions/include-references.js';
 import { includedTextsFor } from '../../../../src/definitions/includes.js';
-import { readDefinitions } from '../../../../src/definitions/read.js';
 import type { LoadedDefinition } from '../../../../src/definitions/types.js';
 import type { Diagnostic } from '../../../../src/diagnostic.js';
 import { buildValidation } from '../../../../src/validate/index.js';
+import { readDefinitions } from '../../../helpers/read-definitions.js';
 
 /**
  * Rules on template text kept in files of their own (`content: {file: …}`), loaded by the real loader from real
