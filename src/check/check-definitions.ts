@@ -83,10 +83,11 @@ export async function checkDefinitions(
   const { cwd, rules } = options;
   const limits = resolveLoadLimits(options.limits);
   const source = (file: string): DefinitionSource => ({ absolute: path.resolve(cwd, file), file, limits });
+  const findings = fileFindings(rules);
   if (options.cache) {
     const check: CheckBytes = (file, bytes) => {
-      const parsed = parseDefinitionBytes(bytes, source(file));
-      return { outcome: checkParsed(parsed, rules, false), definition: parsed.definition };
+      const parsed = parseDefinitionBytes(bytes, source(file), findings.vouch);
+      return { outcome: checkParsed(parsed, findings, false), definition: parsed.definition };
     };
     const run = checkFilesCached(
       scan.files,
@@ -98,20 +99,39 @@ export async function checkDefinitions(
   }
   const keep = options.keepDefinitions === true;
   const outcomes = scan.files.map((file) =>
-    checkParsed(readDefinition(source(file).absolute, file, limits), rules, keep),
+    checkParsed(readDefinition(source(file).absolute, file, limits, findings.vouch), findings, keep),
   );
   return mergeOutcomes(scan, outcomes, { cwd, limits, rules });
+}
+
+/** A file's own findings (schema and per-file rules), worked out once per definition. */
+interface FileFindings {
+  /** For the fast path: its definition is kept only when nothing is found (else the reference path reads it). */
+  vouch: (definition: LoadedDefinition) => boolean;
+  of: (definition: LoadedDefinition) => Diagnostic[];
+}
+
+function fileFindings(rules: RuleOptions): FileFindings {
+  const found = new WeakMap<LoadedDefinition, Diagnostic[]>();
+  const of = (definition: LoadedDefinition): Diagnostic[] =>
+    found.get(definition) ?? buildFileValidation({ definitions: [definition], options: rules });
+  return {
+    vouch: (definition) => {
+      const diagnostics = of(definition);
+      found.set(definition, diagnostics);
+      return diagnostics.length === 0;
+    },
+    of,
+  };
 }
 
 /**
  * One file read and parsed, checked on its own: its findings in order (reading and YAML, schema, rules). The
  * definition stays in the outcome only if asked (`keep`).
  */
-function checkParsed(parsed: ParseResult, rules: RuleOptions, keep: boolean): FileOutcome {
+function checkParsed(parsed: ParseResult, findings: FileFindings, keep: boolean): FileOutcome {
   const { definition, diagnostics } = parsed;
-  if (definition !== undefined) {
-    diagnostics.push(...buildFileValidation({ definitions: [definition], options: rules }));
-  }
+  if (definition !== undefined) diagnostics.push(...findings.of(definition));
   // Built property by property, not spread: this runs for every file.
   const outcome: FileOutcome = { diagnostics };
   if (diagnostics.length > 0 && parsed.text !== undefined) outcome.text = parsed.text;

@@ -5,7 +5,7 @@ import { readDefinitionIncludes } from './includes.js';
 import { fileTooLargeMessage, type LoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
 import { fsErrorReason, readRegularFile } from './read-capped.js';
-import type { ParseResult } from './types.js';
+import type { LoadedDefinition, ParseResult } from './types.js';
 
 /** The directories a scan could not list, as `file-unreadable` diagnostics. */
 export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
@@ -15,9 +15,14 @@ export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
 }
 
 /** Reads one file (size checked on the open descriptor before any byte is read) and parses it (parseDefinitionBytes). */
-export function readDefinition(absolute: string, file: string, limits: LoadLimits): ParseResult {
+export function readDefinition(
+  absolute: string,
+  file: string,
+  limits: LoadLimits,
+  vouch?: (definition: LoadedDefinition) => boolean,
+): ParseResult {
   const read = readDefinitionBytes(absolute, file, limits);
-  return 'bytes' in read ? parseDefinitionBytes(read.bytes, { absolute, file, limits }) : read;
+  return 'bytes' in read ? parseDefinitionBytes(read.bytes, { absolute, file, limits }, vouch) : read;
 }
 
 /** Where a definition's bytes came from: its absolute path, its display path, and the limits it is read with. */
@@ -29,14 +34,22 @@ export interface DefinitionSource {
 
 /**
  * A definition file's bytes parsed, `content: {file: …}` references resolved (includes.ts): by the fast path
- * (fast-parse.ts) when it can vouch for the file, which gives exactly what the reference path gives (a property test
- * holds the two to it), else by the reference path, loadDefinitionBytes, which says what is wrong.
+ * (fast-parse.ts) when it can vouch for the file and `vouch` (the caller's own check, e.g. that validation finds
+ * nothing) agrees, else by the reference path, loadDefinitionBytes, which says what is wrong. A property test holds
+ * the fast path to the reference where it answers; where a file has any finding, only the reference's findings and
+ * positions are reported, as a fast-path gap would otherwise reach the messages.
  */
-export function parseDefinitionBytes(bytes: Uint8Array, source: DefinitionSource): ParseResult {
+export function parseDefinitionBytes(
+  bytes: Uint8Array,
+  source: DefinitionSource,
+  vouch?: (definition: LoadedDefinition) => boolean,
+): ParseResult {
   const definition = parseDefinitionFast(source.file, bytes, source.limits);
   if (definition !== undefined) {
     const fast = readDefinitionIncludes({ definition, diagnostics: [] }, includeOptions(source));
-    if (fast.diagnostics.length === 0) return { ...fast, text: definition.text };
+    if (fast.diagnostics.length === 0 && (vouch === undefined || vouch(fast.definition!))) {
+      return { ...fast, text: definition.text };
+    }
   }
   return loadDefinitionBytes(bytes, source);
 }

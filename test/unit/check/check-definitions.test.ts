@@ -99,6 +99,16 @@ describe('checkDefinitions', () => {
     expect(result.sources.has('workflows/f-encoding.yaml')).toBe(false);
   });
 
+  it('a file with any finding is reported as the reference reads it, whatever the fast path made of it', async () => {
+    // js-yaml reads this flow mapping key ({name}) where yaml reports a non-string key (a property-test counterexample).
+    const gap = '---\n{name: {1: [a::, {{name}}]}, k: }\n';
+    const cwd = project({ 'workflows/a-valid.yaml': VALID, 'workflows/b-gap.yaml': gap });
+    const result = await check(cwd);
+    expect(result.diagnostics).toEqual((await readReference(cwd)).diagnostics);
+    expect(result.diagnostics.map((d) => d.code)).toContain('yaml-non-string-key');
+    expect(result.sources.get('workflows/b-gap.yaml')).toBe(gap);
+  });
+
   it('keeps the texts of files with findings only, and reports shared identifiers where each file has it', async () => {
     const cwd = project(PROJECT);
     const result = await check(cwd);
