@@ -132,6 +132,9 @@ export function stateIdentity(target: ResolvedTarget): { target: string; baseUrl
 }
 
 /** The target's state, locked while `use` runs. */
+/** How long pull and state rebuild/forget wait for another run's lock (sync takes its own from `--lock-timeout`). */
+export const STATE_LOCK_WAIT: LockOptions = { timeoutMs: 60_000 };
+
 export async function withLockedState<T>(
   target: ResolvedTarget,
   lockOptions: LockOptions,

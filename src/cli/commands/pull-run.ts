@@ -12,7 +12,7 @@ import { openTargetSession } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeFileText, writeOutput } from '../../report/write-output.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, withLockedState } from '../pipeline.js';
+import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../pipeline.js';
 import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
@@ -33,7 +33,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
   });
   try {
     // 2. State is written: take the target's lock.
-    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
+    return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       // 3. What the service holds.
       const fetched = [];
       for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });

@@ -11,7 +11,7 @@ import { writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, openRun, stateIdentity, withLockedState } from '../pipeline.js';
+import { loadRun, openRun, STATE_LOCK_WAIT, stateIdentity, withLockedState } from '../pipeline.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
@@ -63,7 +63,7 @@ export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags)
     onClientEvent: clientListener(ctx, flags.verbose),
   });
   try {
-    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
+    return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       const previous = store.snapshot;
       // Look everything up by identifier (not by the recorded ids: the point is not to trust the file).
@@ -136,7 +136,7 @@ export async function runForget(
   const loaded = await loadRun(flags, ctx.cwd, ctx.env);
   const session = await openTargetSession(loaded.target, { env: ctx.env });
   try {
-    return await withLockedState(loaded.target, { timeoutMs: 60_000 }, async (store) => {
+    return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       const unknown = identifiers.filter(
         (id) => !store.snapshot.workflows[id] && !store.snapshot.pending[id],
       );
