@@ -23,7 +23,8 @@ export const unitOptions = {
   maxWorkers: '100%',
 } satisfies TestOptions;
 
-// Two projects: `unit` and `e2e` (test/e2e, which spawns the built CLI in dist/). `npm test` builds and runs both;
+// Two projects: `unit` and `e2e` (test/e2e, which spawns the built CLI in dist/, and test/security, the hostile
+// cases of the security model, which spawn it too or run real servers on loopback). `npm test` builds and runs both;
 // `npm run test:fast` (`--mode fast`) runs `unit` alone with fast-check's fast profile (test/helpers/fc-runs.ts).
 export default defineConfig(({ mode }) => ({
   test: {
@@ -35,7 +36,7 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           pool: 'forks',
           // After the unit tests (projects with different worker counts run in turn).
