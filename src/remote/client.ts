@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { createWorkflow } from './create-workflow.js';
 import { keyName } from './errors.js';
+import { createProxyDispatcher, type ProxiedRoute, proxyInUse } from './proxy.js';
 import { RateLimiter } from './rate-limiter.js';
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
@@ -20,7 +21,10 @@ const DEFAULTS = {
   maxResponseBytes: 10 * 1024 * 1024,
 };
 
-/** A client for the service's two workflow operations, over one keep-alive connection pool. */
+/**
+ * A client for the service's two workflow operations, over one keep-alive connection pool, or through the proxy
+ * `options.proxy` names (CONNECT tunnels, same timeouts).
+ */
 export function createClient(options: ClientOptions): ServiceClient {
   const endpoint = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
   const apiKey = options.apiKey.trim();
@@ -42,18 +46,15 @@ export function createClient(options: ClientOptions): ServiceClient {
   const now = options.now ?? Date.now;
   const commandMs = options.timeouts?.commandMs;
   // No redirect interceptor is installed, so 3xx answers come back as they are and the key never follows them.
+  const proxy =
+    options.proxy?.type === 'proxy' && options.dispatcher === undefined ? options.proxy : undefined;
   const pool =
-    options.dispatcher === undefined
-      ? new Pool(endpoint.origin, {
-          connect: { timeout: timeouts.connectMs },
-          headersTimeout: timeouts.headersMs,
-          bodyTimeout: timeouts.bodyMs,
-        })
-      : undefined;
+    options.dispatcher === undefined ? openDispatcher(endpoint.origin, proxy, timeouts) : undefined;
   const session: Session = {
     endpoint,
     host: new URL(endpoint.origin).host,
-    dispatcher: options.dispatcher ?? (pool as Pool),
+    dispatcher: options.dispatcher ?? (pool as Dispatcher),
+    ...(proxy === undefined ? {} : { proxy: proxyInUse(proxy) }),
     headers: {
       authorization: `ApiKey ${apiKey}`,
       accept: 'application/json',
@@ -75,7 +76,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     deadline: commandMs === undefined ? undefined : now() + commandMs,
     maxResponseBytes: positive(options.maxResponseBytes, DEFAULTS.maxResponseBytes, 'maxResponseBytes'),
     advice,
-    secrets: [apiKey],
+    secrets: [apiKey, ...(proxy?.secrets ?? [])],
     now,
     random: options.random ?? Math.random,
     sleep: options.sleep ?? ((ms, signal) => delay(ms, undefined, signal === undefined ? {} : { signal })),
@@ -121,6 +122,20 @@ export function runForWorkflow<T>(identifier: string, fn: () => Promise<T>): Pro
 /** The identifier `runForWorkflow` is running a call for, if any. */
 export function currentWorkflow(): string | undefined {
   return currentWorkflowContext.getStore();
+}
+
+/** The dispatcher the client opens and closes: through the proxy when one applies, else a direct pool. */
+function openDispatcher(
+  origin: string,
+  proxy: ProxiedRoute | undefined,
+  timeouts: { connectMs: number; headersMs: number; bodyMs: number },
+): Dispatcher {
+  if (proxy !== undefined) return createProxyDispatcher(proxy, origin, timeouts);
+  return new Pool(origin, {
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+  });
 }
 
 function wholeCount(value: number): number {

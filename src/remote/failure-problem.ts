@@ -1,4 +1,5 @@
 import { type AdviceContext, checkBaseUrl, IN_TRANSIT_ADVICE, moreTime, seconds, setting } from './errors.js';
+import type { ProxyInUse } from './proxy.js';
 import type { FailureReason, TransportFailure } from './transport.js';
 import type { Problem, RemoteErrorKind } from './types.js';
 
@@ -7,6 +8,8 @@ export interface FailureContext {
   /** `host[:port]`, as the user wrote it in the base URL. */
   host: string;
   advice: AdviceContext;
+  /** Set when requests go through a proxy: connection failures are then the proxy's. */
+  proxy?: ProxyInUse;
 }
 
 interface Said {
@@ -96,23 +99,91 @@ const MEANINGS: Record<FailureReason, Meaning> = {
     }),
     transient: false,
   },
+  // Only through a proxy; worded by throughProxy.
+  'proxy-refused': {
+    kind: 'network',
+    say: () => ({ detail: 'the proxy refused the tunnel' }),
+    transient: false,
+  },
 };
 
 /** What a transport failure means for retrying, and how to say it. */
 export function interpretFailure(failure: TransportFailure, context: FailureContext): Problem {
   const meaning = MEANINGS[failure.reason];
-  const said = meaning.say(context, failure.code);
+  const viaProxy = context.proxy === undefined ? undefined : throughProxy(failure, context, context.proxy);
+  const said = viaProxy ?? meaning.say(context, failure.code);
   return {
     kind: meaning.kind,
     detail: said.detail,
     ...(said.advice === undefined ? {} : { advice: said.advice }),
     serverMessages: [],
-    transient: meaning.transient,
+    transient: viaProxy?.transient ?? meaning.transient,
     effect: failure.notSent ? 'none' : 'unknown',
     ...(failure.notSent && meaning.kind !== 'cancelled' && meaning.kind !== 'deadline'
       ? { unreachable: true }
       : {}),
     cause: failure.cause,
+  };
+}
+
+/**
+ * A connection failure through a proxy is the proxy's: wfsync only ever dials the proxy, which dials the service
+ * when asked to CONNECT. The proxy is named without credentials (ProxyInUse has none).
+ */
+function throughProxy(
+  failure: TransportFailure,
+  c: FailureContext,
+  proxy: ProxyInUse,
+): (Said & { transient?: boolean }) | undefined {
+  const check = `check ${proxy.variable}`;
+  const code = failure.code;
+  switch (failure.reason) {
+    case 'refused':
+      return {
+        detail: `could not connect to the proxy ${proxy.uri}: connection refused`,
+        advice: `is the proxy up? ${check} (or list ${hostname(c.host)} in NO_PROXY to go direct)`,
+      };
+    case 'dns':
+      return { detail: `DNS lookup failed for the proxy ${proxy.uri}${inParentheses(code)}`, advice: check };
+    case 'unreachable':
+      return { detail: `could not reach the proxy ${proxy.uri}${inParentheses(code)}`, advice: check };
+    case 'connect-timeout':
+      return {
+        detail: `timed out after ${seconds(c.timeouts.connectMs)} connecting to ${c.host} through the proxy ${proxy.uri}`,
+        advice: `is the proxy up, and reachable from this machine? ${check}`,
+      };
+    case 'proxy-refused':
+      return refusedTunnel(failure.proxyStatus ?? 0, c, proxy);
+    default:
+      return undefined;
+  }
+}
+
+function refusedTunnel(status: number, c: FailureContext, proxy: ProxyInUse): Said & { transient: boolean } {
+  if (status === 407) {
+    return proxy.authenticated
+      ? {
+          detail: `the proxy ${proxy.uri} rejected the credentials in ${proxy.variable} (407 Proxy Authentication Required)`,
+          advice: `check the user name and password in ${proxy.variable}`,
+          transient: false,
+        }
+      : {
+          detail: `the proxy ${proxy.uri} requires authentication (407 Proxy Authentication Required)`,
+          advice: `put the proxy's user name and password in ${proxy.variable} (http://user:password@host:port)`,
+          transient: false,
+        };
+  }
+  if (status >= 500) {
+    return {
+      detail: `the proxy ${proxy.uri} could not open a tunnel to ${c.host} (${status})`,
+      advice: `is the service up? ${checkBaseUrl(c.advice)}`,
+      transient: true,
+    };
+  }
+  return {
+    detail: `the proxy ${proxy.uri} refused to open a tunnel to ${c.host} (${status})`,
+    advice: `ask whoever runs the proxy to allow CONNECT to ${c.host}, or list ${hostname(c.host)} in NO_PROXY`,
+    transient: false,
   };
 }
 

@@ -1,6 +1,8 @@
 import { type ResolvedTarget, readApiKey } from '../config/target.js';
 import { startEmulator } from '../emulator/index.js';
 import { createClient } from './client.js';
+import { chooseProxyRoute, describeRoute } from './proxy.js';
+import { parseBaseUrl } from './transport.js';
 import type { ClientEvent, ServiceClient } from './types.js';
 
 /** The notification groups of one target: its default group and what `group:<name>` resolves to. */
@@ -18,6 +20,8 @@ export interface TargetSession {
   target: ResolvedTarget;
   /** Base URL requests go to (the emulator's loopback URL for `local`). */
   baseUrl: string;
+  /** How requests reach it, for `--verbose`: the proxy (credentials removed), or why none is used. */
+  route: string;
   client: ServiceClient;
   /** How `notificationGroupId` references resolve on this target, for the given `group:<name>` names. */
   groups(referenced: readonly string[]): TargetGroups;
@@ -25,6 +29,7 @@ export interface TargetSession {
 }
 
 export interface SessionOptions {
+  /** The API key and the proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, either case) are read from it. */
   env: NodeJS.ProcessEnv;
   onClientEvent?: (event: ClientEvent) => void;
   /** Aborts requests in flight (a second Ctrl-C). */
@@ -51,6 +56,8 @@ export async function openTargetSession(
     return {
       target,
       baseUrl: emulator.url,
+      // Loopback and in-process: proxy settings never apply to it.
+      route: describeRoute(new URL(emulator.url).origin, { type: 'direct', why: 'local' }),
       client,
       // Locally every group reference the target does not map lands in the emulator's default group.
       groups: (referenced) => ({
@@ -65,10 +72,14 @@ export async function openTargetSession(
     };
   }
   const baseUrl = target.baseUrl!;
-  const client = createClient({ ...target, ...runtime, baseUrl, apiKey: readApiKey(target, options.env) });
+  const apiKey = readApiKey(target, options.env);
+  const { origin } = parseBaseUrl(baseUrl, target.allowInsecureHttp);
+  const proxy = chooseProxyRoute(origin, options.env);
+  const client = createClient({ ...target, ...runtime, baseUrl, apiKey, proxy });
   return {
     target,
     baseUrl,
+    route: describeRoute(origin, proxy),
     client,
     groups: () => ({
       target: target.name,

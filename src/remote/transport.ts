@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
+import type { ProxyInUse } from './proxy.js';
 import type { HttpMethod } from './types.js';
 
 /** Where the service lives: the origin the pool connects to, and an optional path prefix (`''` or `/api`). */
@@ -99,7 +100,8 @@ export type FailureReason =
   | 'reset'
   | 'headers-timeout'
   | 'cancelled'
-  | 'deadline';
+  | 'deadline'
+  | 'proxy-refused';
 
 export interface TransportFailure {
   type: 'failure';
@@ -108,6 +110,8 @@ export interface TransportFailure {
   notSent: boolean;
   /** The most specific error code found on the error or its causes (`ECONNREFUSED`, `CERT_HAS_EXPIRED`…). */
   code?: string;
+  /** `proxy-refused`: the proxy's status for the CONNECT (407, 403, 502…). */
+  proxyStatus?: number;
   cause: unknown;
 }
 
@@ -122,6 +126,8 @@ export interface ExchangeRequest {
 export interface TransportSettings {
   dispatcher: Dispatcher;
   endpoint: Endpoint;
+  /** Set when the dispatcher tunnels through a proxy. */
+  proxy?: ProxyInUse;
   timeouts: { headersMs: number; bodyMs: number };
   maxResponseBytes: number;
   /** Absolute ms epoch: no request runs past it. */
@@ -150,6 +156,8 @@ const NOT_SENT: Record<string, FailureReason> = {
   ENETUNREACH: 'unreachable',
   EADDRNOTAVAIL: 'unreachable',
 };
+// undici's words when the proxy answers a CONNECT with anything but 200 (tunnel never opened, nothing sent).
+const PROXY_REFUSAL = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
 
 /**
@@ -264,6 +272,8 @@ function classifyFailure(error: unknown, controller: AbortController): Transport
     ...(code === undefined || code === '' ? {} : { code }),
     cause: error,
   });
+  const refusal = PROXY_REFUSAL.exec(error instanceof Error ? error.message : '');
+  if (refusal !== null) return { ...failure('proxy-refused', true), proxyStatus: Number(refusal[1]) };
   const notSent = NOT_SENT[code ?? ''];
   if (notSent !== undefined) return failure(notSent, true);
   if (TLS_CODE.test(code ?? '')) return failure('tls', true);

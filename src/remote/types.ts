@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
+import type { ProxyRoute } from './proxy.js';
 
 export type { WorkflowResponse };
 
@@ -68,8 +69,13 @@ export interface ClientOptions {
   rateLimit?: number;
   burst?: number;
   maxResponseBytes?: number;
+  /**
+   * How to reach baseUrl (proxy.ts `chooseProxyRoute`): through a proxy (CONNECT tunnels; its credentials go to
+   * the proxy alone and are kept out of every message), else directly over the client's own pool.
+   */
+  proxy?: ProxyRoute;
   onEvent?: (event: ClientEvent) => void;
-  /** For tests (undici MockAgent). Not closed by `close()`. */
+  /** For tests (undici MockAgent). Not closed by `close()`. Takes precedence over `proxy`. */
   dispatcher?: Dispatcher;
   /** Injectable for deterministic tests. */
   random?: () => number;
