@@ -1,4 +1,5 @@
 import type { WfsyncError } from '../errors.js';
+import { createChannel, sanitizeOutput } from '../report/channel.js';
 import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 
@@ -13,6 +14,11 @@ export interface CliIO {
 export interface CommandContext extends CliIO {
   /** Set by the command's action; main() returns it. */
   exitCode: number;
+  /**
+   * Per process and unguessable: renderers put it in front of the workflow-command lines they make themselves
+   * (render options' `commandMark`), and the channels strip it, so text from outside cannot pass for one of ours.
+   */
+  commandMark: string;
 }
 
 /** Colours only on a TTY, never with NO_COLOR or TERM=dumb; FORCE_COLOR forces them (https://no-color.org). */
@@ -24,8 +30,66 @@ export function useColor(io: CliIO, stream: 'stdout' | 'stderr' = 'stdout'): boo
   return io[stream].isTTY === true;
 }
 
+/** GitHub Actions reads workflow commands from this run's output. */
+export function underGithubActions(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS === 'true';
+}
+
 export function processIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+const RAW = Symbol('wfsync.rawStream');
+
+/**
+ * The one place text leaves wfsync: `io` with stdout and stderr wrapped so that every write (writeOutput, commander's
+ * help and errors, progress lines, --verbose logs) goes through the stream's channel (report/channel.ts): colour as
+ * useColor decides for that stream, the Actions rules when GITHUB_ACTIONS=true, `mark` stripped from our own lines.
+ */
+export function openChannels(io: CliIO, mark: string): CliIO {
+  const actions = underGithubActions(io.env);
+  const wrap = (name: 'stdout' | 'stderr') =>
+    channelStream(io[name], createChannel({ color: useColor(io, name), actions, mark }));
+  return { ...io, stdout: wrap('stdout'), stderr: wrap('stderr') };
+}
+
+/**
+ * The stream itself: `write` and `end` go through `channel`, everything else (isTTY, columns, events) is the
+ * stream's. Buffers are decoded as UTF-8 first (a character split between two writes is kept whole).
+ */
+function channelStream<S extends NodeJS.WritableStream>(stream: S, channel: (text: string) => string): S {
+  const decoder = new TextDecoder();
+  const text = (chunk: unknown) =>
+    channel(typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true }));
+  const write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean =>
+    typeof encoding === 'function'
+      ? stream.write(text(chunk), encoding as (error?: Error | null) => void)
+      : stream.write(text(chunk), 'utf8', callback as ((error?: Error | null) => void) | undefined);
+  const end = (chunk?: unknown, encoding?: unknown, callback?: unknown): S => {
+    if (typeof chunk === 'function') return stream.end(chunk as () => void) as S;
+    if (chunk !== undefined && chunk !== null)
+      write(chunk, typeof encoding === 'function' ? undefined : encoding);
+    return stream.end((typeof encoding === 'function' ? encoding : callback) as () => void) as S;
+  };
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'write') return write;
+      if (key === 'end') return end;
+      if (key === RAW) return target;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The stream under a channel (listr2 owns the terminal and sanitises what it is given itself). */
+export function rawStream<S extends NodeJS.WritableStream>(stream: S): S {
+  return ((stream as unknown as Record<symbol, unknown>)[RAW] as S | undefined) ?? stream;
+}
+
+/** A report written to a file (`--output`, `--out`, `$GITHUB_STEP_SUMMARY`) goes through the same rules, colourless. */
+export function fileText(ctx: CommandContext, text: string): string {
+  return sanitizeOutput(text, { color: false, actions: underGithubActions(ctx.env), mark: ctx.commandMark });
 }
 
 /** A WfsyncError as the user sees it: its message, then its diagnostics with their code frames. */

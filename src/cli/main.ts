@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,7 +12,7 @@ import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
-import { type CliIO, type CommandContext, processIO, writeWfsyncError } from './context.js';
+import { type CliIO, type CommandContext, openChannels, processIO, writeWfsyncError } from './context.js';
 
 /**
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
@@ -19,7 +20,9 @@ import { type CliIO, type CommandContext, processIO, writeWfsyncError } from './
  */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   const verbose = argv.includes('--verbose');
-  const ctx: CommandContext = { ...io, exitCode: ExitCode.Ok };
+  // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
+  const commandMark = `wfsync-own-${randomUUID()}:`;
+  const ctx: CommandContext = { ...openChannels(io, commandMark), commandMark, exitCode: ExitCode.Ok };
   const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -9,6 +9,7 @@ import type { WfsyncConfig } from '../generated/config.js';
 import { suggestName } from '../text.js';
 import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
 import { validateConfigSchema } from '../validate/schema.js';
+import { maskConfigSecrets } from './mask.js';
 
 export interface LoadedConfig {
   /** Absolute path of the config file. */
@@ -44,11 +45,9 @@ export function readConfig(path: string, cwd: string): LoadedConfig {
   }
   const sorted = sortDiagnostics(diagnostics);
   if (!parsed.definition || sorted.some((d) => d.severity === 'error')) {
-    throw new ConfigError(
-      `invalid config file ${file}`,
-      sorted,
-      new Map([[file, parsed.definition?.text ?? '']]),
-    );
+    // The frames show the file with anything that may be a credential masked (a key put there by mistake).
+    const text = maskConfigSecrets(parsed.definition?.text ?? '', parsed.definition);
+    throw new ConfigError(`invalid config file ${file}`, sorted, new Map([[file, text]]));
   }
   return { path: absolute, file, dir: dirname(absolute), config: parsed.definition.value as WfsyncConfig };
 }

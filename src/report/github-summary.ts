@@ -1,4 +1,5 @@
 import { plural } from '../text.js';
+import { neutralizeMarkdown } from './channel.js';
 import { createStyle } from './style.js';
 import { formatSummaryLines } from './summary.js';
 import { sanitizeTerminalText } from './terminal-text.js';
@@ -18,7 +19,7 @@ export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
 export function renderGithubStepSummary(report: ValidateReport, options: { maxBytes?: number } = {}): string {
   const maxBytes = options.maxBytes ?? STEP_SUMMARY_MAX_BYTES;
   const head = ['## wfsync validate', ...formatSummaryLines(report, createStyle(false)).map(escapeMarkdown)];
-  if (report.diagnostics.length === 0) return `${head.join('\n\n')}\n`;
+  if (report.diagnostics.length === 0) return `${neutralizeMarkdown(head.join('\n\n'))}\n`;
 
   const lines = [
     head.join('\n\n'),
@@ -26,9 +27,11 @@ export function renderGithubStepSummary(report: ValidateReport, options: { maxBy
     '| File | Line | Severity | Code | Message |',
     '| --- | ---: | --- | --- | --- |',
   ];
-  const rows = report.diagnostics.map(
-    (d) =>
+  // The markdown channel (channel.ts) row by row, so the sizes measured are the sizes written.
+  const rows = report.diagnostics.map((d) =>
+    neutralizeMarkdown(
       `| ${escapeMarkdown(d.file)} | ${d.line} | ${d.severity} | ${escapeMarkdown(d.code)} | ${escapeMarkdown(d.message)} |`,
+    ),
   );
   let bytes = utf8Length(lines.join('\n')) + 1;
   const total = rows.reduce((sum, row) => sum + utf8Length(row) + 1, bytes);

@@ -2,7 +2,6 @@ import type { Diagnostic, Severity } from '../diagnostic.js';
 import { plural } from '../text.js';
 import { createStyle } from './style.js';
 import { formatSummaryLines } from './summary.js';
-import { sanitizeTerminalText } from './terminal-text.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 /** GitHub shows at most this many annotations of each kind (error, warning, notice) per step. */
@@ -25,8 +24,11 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** One `::error file=…,line=…::message` command (one line, no trailing newline). */
-export function formatAnnotation(d: Diagnostic): string {
+/**
+ * One `::error file=…,line=…::message` command (one line, no trailing newline), after `mark` (render options'
+ * `commandMark`): the output channel keeps only marked lines as commands (channel.ts).
+ */
+export function formatAnnotation(d: Diagnostic, mark = ''): string {
   const props: string[] = [];
   if (d.file !== '') {
     props.push(`file=${escapeProperty(d.file)}`, `line=${d.line}`);
@@ -36,9 +38,8 @@ export function formatAnnotation(d: Diagnostic): string {
     else props.push(`endLine=${d.endLine}`);
   }
   props.push(`title=${escapeProperty(`wfsync (${d.code})`)}`);
-  // Escape codes and other controls would show raw in the annotation; newlines survive as %0A.
-  const message = escapeData(sanitizeTerminalText(d.message, '\n\r\t'));
-  return `::${ANNOTATION_OF_SEVERITY[d.severity]} ${props.join(',')}::${message}`;
+  // Line breaks survive as %0A; the output channel shows controls and escape codes as symbols.
+  return `${mark}::${ANNOTATION_OF_SEVERITY[d.severity]} ${props.join(',')}::${escapeData(d.message)}`;
 }
 
 /**
@@ -49,16 +50,19 @@ export function formatAnnotation(d: Diagnostic): string {
  * summary (`renderGithubStepSummary`). That notice takes one of the 10 notice slots, so when it is needed
  * at most 9 infos are annotated. A plain summary line ends the output.
  */
-export function renderGithub(report: ValidateReport, _options: RenderOptions): string {
+export function renderGithub(report: ValidateReport, options: RenderOptions): string {
+  const mark = options.commandMark ?? '';
   const { shown, hidden, notice } = capAnnotations(report.diagnostics, {
     kindOf: (d) => d.severity,
     kinds: ['error', 'warning', 'info'],
     where: 'the job summary',
+    mark,
   });
-  // Plain lines start with a file name from outside: one named `::stop-commands::x.yaml` must stay a log line.
+  // Plain lines start with a file name from outside: one named `::stop-commands::x.yaml` stays a log line, since
+  // only marked lines pass the output channel as commands.
   const out = [
-    ...shown.map(formatAnnotation),
-    ...hidden.map((d) => neutralizeCommands(formatPlainLine(d))),
+    ...shown.map((d) => formatAnnotation(d, mark)),
+    ...hidden.map(formatPlainLine),
     ...notice,
     ...formatSummaryLines(report, createStyle(false)),
   ];
@@ -72,7 +76,7 @@ export function renderGithub(report: ValidateReport, _options: RenderOptions): s
  */
 export function capAnnotations<T, K extends string>(
   items: readonly T[],
-  options: { kindOf: (item: T) => K; kinds: readonly [K, K, K]; where: string },
+  options: { kindOf: (item: T) => K; kinds: readonly [K, K, K]; where: string; mark?: string },
 ): { shown: T[]; hidden: T[]; notice: string[] } {
   const { kindOf, kinds } = options;
   const zero = () => Object.fromEntries(kinds.map((k) => [k, 0])) as Record<K, number>;
@@ -94,16 +98,24 @@ export function capAnnotations<T, K extends string>(
     .filter((k) => totals[k] > counted[k])
     .map((k) => plural(totals[k] - counted[k], `more ${k}`));
   const text = `${joinWords(omitted)} not shown as annotations; see ${options.where}`;
-  return { shown, hidden, notice: omitted.length > 0 ? [`::notice::${escapeData(text)}`] : [] };
+  return {
+    shown,
+    hidden,
+    notice: omitted.length > 0 ? [`${options.mark ?? ''}::notice::${escapeData(text)}`] : [],
+  };
 }
 
 /**
- * `file:line:col severity message [code]` on one line. Line breaks are flattened so a message can never
- * start a line of its own, where the runner would read it as a workflow command.
+ * `file:line:col severity message [code]` on one line: one diagnostic, one log line (a message's line breaks become
+ * spaces, a name's are shown as symbols). The output channel does the rest.
  */
 function formatPlainLine(d: Diagnostic): string {
-  const message = sanitizeTerminalText(d.message.replace(/\r\n|\r|\n/g, ' '));
-  return `${sanitizeTerminalText(d.file)}:${d.line}:${d.column} ${d.severity} ${message} [${sanitizeTerminalText(d.code)}]`;
+  const message = d.message.replace(/\r\n|\r|\n/g, ' ');
+  return `${oneLine(d.file)}:${d.line}:${d.column} ${d.severity} ${message} [${oneLine(d.code)}]`;
+}
+
+function oneLine(name: string): string {
+  return name.replace(/[\r\n]/g, (ch) => (ch === '\n' ? '\u240a' : '\u240d'));
 }
 
 /** `a`, `a and b`, `a, b and c`. */
@@ -111,13 +123,4 @@ export function joinWords(words: readonly string[]): string {
   // Stryker disable next-line StringLiteral: no separator shows between fewer than two words
   if (words.length <= 1) return words.join('');
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
-}
-
-/**
- * The runner reads a log line that starts (after leading whitespace) with `::` or `##[` as a command. Lines that
- * hold text from outside (file names, diff lines, messages) get a zero-width space in front of such a start, which
- * is not whitespace to the runner and invisible to a reader.
- */
-export function neutralizeCommands(text: string): string {
-  return text.replace(/^([^\S\n]*)(::|##\[)/gm, '$1\u200b$2');
 }

@@ -2,7 +2,6 @@ import type { Diagnostic, Severity } from '../diagnostic.js';
 import { buildCodeFrame } from './code-frame.js';
 import { createStyle, type Paint, type Style } from './style.js';
 import { formatSummaryLines, groupByFile } from './summary.js';
-import { sanitizeTerminalText } from './terminal-text.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 /**
@@ -18,7 +17,8 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
  * ```
  *
  * `file:line:col` first so terminals and editors make it a link. Diagnostics are grouped by file (files in
- * sorted order). Without `options.color` the output holds no escape code at all, whatever the input.
+ * sorted order). Without `options.color` it adds no escape code; text from outside comes through as it is, for the
+ * output channel (channel.ts) to make safe where it is written.
  */
 export function renderHuman(report: ValidateReport, options: RenderOptions): string {
   const style = createStyle(options.color);
@@ -63,9 +63,10 @@ export function severityPaint(severity: Severity, style: Style): Paint {
 
 /** `file:line:col severity message [code]`; further lines of a multi-line message are indented. */
 function formatHeader(d: Diagnostic, style: Style, paint: Paint): string[] {
-  const location = `${sanitizeTerminalText(d.file)}:${d.line}:${d.column}`;
-  const [firstLine = '', ...rest] = sanitizeTerminalText(d.message, '\r\n\t').split(/\r\n|\r|\n/);
-  const code = style.dim(`[${sanitizeTerminalText(d.code)}]`);
+  // Text from outside is written raw: the output channel (channel.ts) shows controls and escapes as symbols.
+  const location = `${d.file}:${d.line}:${d.column}`;
+  const [firstLine = '', ...rest] = d.message.split(/\r\n|\r|\n/);
+  const code = style.dim(`[${d.code}]`);
   const lines = [`${style.bold(location)} ${paint(d.severity)} ${firstLine}`, ...rest.map((l) => `  ${l}`)];
   lines[lines.length - 1] = `${lines[lines.length - 1]} ${code}`;
   return lines;

@@ -1,3 +1,4 @@
+import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
@@ -63,5 +64,5 @@ export function renderJson(report: ValidateReport, _options: RenderOptions): str
       ),
     ),
   };
-  return `${JSON.stringify(output, null, 2)}\n`;
+  return `${jsonText(output)}\n`;
 }

@@ -5,6 +5,7 @@
  */
 import type { PulledWorkflow, PullPlan } from '../pull/build-plan.js';
 import { plural } from '../text.js';
+import { jsonText } from './channel.js';
 
 export type PullFormat = 'human' | 'json';
 
@@ -15,7 +16,7 @@ export interface PullOutput {
 
 export const pullRenderers: Record<PullFormat, (plan: PullPlan) => PullOutput> = {
   human: renderPullHuman,
-  json: (plan) => ({ stdout: `${JSON.stringify(buildPullDocument(plan), null, 2)}\n`, stderr: '' }),
+  json: (plan) => ({ stdout: `${jsonText(buildPullDocument(plan))}\n`, stderr: '' }),
 };
 
 /** The most paths a line names before it counts the rest. */

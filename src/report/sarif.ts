@@ -1,6 +1,7 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { compareText } from '../text.js';
 import type { RuleInfo } from '../validate/rules/types.js';
+import { jsonText } from './channel.js';
 import { checkedFiles } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
@@ -112,7 +113,7 @@ export function renderSarif(report: ValidateReport, options: RenderOptions): str
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${jsonText(log)}\n`;
 }
 
 function buildRule(rule: RuleInfo): SarifRule {

@@ -14,34 +14,33 @@ export interface Style {
 
 const identity: Paint = (text) => text;
 
+/** Each paint's SGR open and close codes: the only escape sequences wfsync itself ever writes. */
+const PALETTE: Record<keyof Style, readonly [open: number, close: number]> = {
+  red: [31, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  green: [32, 39],
+  cyan: [36, 39],
+  // bold and dim share their reset code (22), hence the re-open below when they nest.
+  dim: [2, 22],
+  bold: [1, 22],
+  underline: [4, 24],
+};
+
+/** The SGR sequences the palette emits (`\x1b[31m`…): what the terminal channel lets through when color is on. */
+export const PALETTE_SEQUENCES: ReadonlySet<string> = new Set(
+  Object.values(PALETTE).flatMap((codes) => codes.map((code) => `\x1b[${code}m`)),
+);
+
 /**
  * A tiny ANSI styler. With `color` false every paint is the identity, so no escape code can leak into
  * piped output. Callers decide `color` (NO_COLOR, FORCE_COLOR, isTTY): this module reads no environment.
  */
 export function createStyle(color: boolean): Style {
-  if (!color) {
-    return {
-      red: identity,
-      yellow: identity,
-      blue: identity,
-      green: identity,
-      cyan: identity,
-      dim: identity,
-      bold: identity,
-      underline: identity,
-    };
-  }
-  return {
-    red: paint(31, 39),
-    yellow: paint(33, 39),
-    blue: paint(34, 39),
-    green: paint(32, 39),
-    cyan: paint(36, 39),
-    // bold and dim share their reset code (22), hence the re-open below when they nest.
-    dim: paint(2, 22),
-    bold: paint(1, 22),
-    underline: paint(4, 24),
-  };
+  const entries = Object.entries(PALETTE) as Array<[keyof Style, readonly [number, number]]>;
+  return Object.fromEntries(
+    entries.map(([name, [open, close]]) => [name, color ? paint(open, close) : identity]),
+  ) as unknown as Style;
 }
 
 function paint(open: number, close: number): Paint {

@@ -24,6 +24,8 @@ export interface RenderOptions {
   color: boolean;
   /** Absolute working directory; SARIF states it as the `%SRCROOT%` base. */
   cwd?: string;
+  /** Put in front of each workflow command the github format makes (see report/channel.ts); none by default. */
+  commandMark?: string;
 }
 
 export type ValidateRenderer = (report: ValidateReport, options: RenderOptions) => string;

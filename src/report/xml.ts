@@ -1,3 +1,5 @@
+import { escapeXmlCommands } from './channel.js';
+
 /** Characters XML 1.0 does not allow at all, not even as references (most C0 controls, U+FFFE/U+FFFF, lone surrogates). */
 const FORBIDDEN = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
@@ -9,13 +11,21 @@ function replaceForbidden(text: string): string {
   );
 }
 
-/** Escapes element text. `\r` is kept as a reference, since parsers turn a literal one into `\n`. */
+/** Allowed in XML but unsafe raw in a terminal or a log: DEL, C1, bidi controls, line/paragraph separators. */
+const UNSAFE_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Escapes element text. `\r` is kept as a reference, since parsers turn a literal one into `\n`. Characters a
+ * terminal or the Actions runner would act on become character references too (the same text to a parser).
+ */
 export function escapeXmlText(text: string): string {
-  return replaceForbidden(text)
+  const escaped = replaceForbidden(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/\r/g, '&#13;');
+    .replace(/\r/g, '&#13;')
+    .replace(UNSAFE_RAW, (ch) => `&#${ch.charCodeAt(0)};`);
+  return escapeXmlCommands(escaped);
 }
 
 /** Escapes a double-quoted attribute value. Whitespace is kept as references, which attribute normalization keeps. */

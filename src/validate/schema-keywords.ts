@@ -52,6 +52,11 @@ const SECRET_NAMES = new Set([
   'password',
 ]);
 
+/** A config property name that can only mean a credential (`apiKey`, `api_token`, `password`…). */
+export function isSecretPropertyName(name: string): boolean {
+  return SECRET_NAMES.has(name.toLowerCase().replace(/[-_]/g, ''));
+}
+
 const FORMAT_NAMES: Record<string, string> = {
   uri: 'a valid absolute URI',
   'date-time': 'an ISO 8601 date-time such as 2024-10-01T12:00:00.000Z',
@@ -160,7 +165,7 @@ function additionalPropertyMessage(
     const text = `\`${displayPath(pointer)}\` is set by the server; remove it from the definition${hint ? ` (${hint})` : ''}`;
     return { code: 'schema-server-managed-field', text, pointer, at };
   }
-  if (kind === 'config' && SECRET_NAMES.has(name.toLowerCase().replace(/[-_]/g, ''))) {
+  if (kind === 'config' && isSecretPropertyName(name)) {
     const text = `\`${displayPath(pointer)}\` is not allowed: API keys are never read from files; put the variable's name in apiKeyEnv`;
     return { code: 'schema-secret-in-file', text, pointer, at };
   }

@@ -1,10 +1,11 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
+import { jsonText } from '../../report/channel.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
-import { type CommandContext, useColor } from '../context.js';
+import { type CommandContext, fileText, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -44,11 +45,12 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     color: useColor(ctx),
     command: 'plan',
     showIgnored: flags.showIgnored,
+    commandMark: ctx.commandMark,
   });
   await writeOutput(ctx.stdout, text);
-  if (flags.out) await writeFileText(flags.out, `${JSON.stringify(plan, null, 2)}\n`);
+  if (flags.out) await writeFileText(flags.out, fileText(ctx, `${jsonText(plan)}\n`));
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
-    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, renderPlanStepSummary(plan));
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan)));
   }
   return planExitCode(plan);
 }

@@ -13,7 +13,7 @@ import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import type { LockOptions } from '../../state/lock.js';
 import { readState } from '../../state/read.js';
-import { type CommandContext, useColor } from '../context.js';
+import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
 import type { Progress } from '../progress/index.js';
@@ -53,7 +53,11 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
       await progress.done();
       await writeOutput(
         ctx.stdout,
-        planRenderers[flags.format](plan, { color: useColor(ctx), command: 'sync' }),
+        planRenderers[flags.format](plan, {
+          color: useColor(ctx),
+          command: 'sync',
+          commandMark: ctx.commandMark,
+        }),
       );
       return planExitCode(plan);
     }
@@ -132,10 +136,14 @@ async function reportSync(
   await progress.done();
   await writeOutput(
     ctx.stdout,
-    syncRenderers[flags.format](result, { color: useColor(ctx), command: 'sync' }),
+    syncRenderers[flags.format](result, {
+      color: useColor(ctx),
+      command: 'sync',
+      commandMark: ctx.commandMark,
+    }),
   );
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
-    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, renderSyncStepSummary(result));
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result)));
   }
   const byStatus = {
     ok: ExitCode.Ok,

@@ -22,7 +22,7 @@ import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { VERSION } from '../../version.js';
-import { type CommandContext, useColor } from '../context.js';
+import { type CommandContext, fileText, useColor } from '../context.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
 import { runWatching } from '../watch.js';
 
@@ -162,7 +162,7 @@ async function runValidate(
   if (warning) await writeOutput(ctx.stderr, warning);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (flags.format === 'github' && summaryFile)
-    await appendFileText(summaryFile, renderGithubStepSummary(report));
+    await appendFileText(summaryFile, fileText(ctx, renderGithubStepSummary(report)));
   // 4. Exit code.
   return validateExitCode(report);
 }
@@ -220,9 +220,10 @@ async function writeValidateReport(
   const text = validateRenderers[flags.format](report, {
     color: flags.output === undefined && useColor(ctx),
     cwd: ctx.cwd,
+    commandMark: ctx.commandMark,
   });
   if (!flags.output) return writeOutput(ctx.stdout, text);
-  await writeFileText(flags.output, text);
+  await writeFileText(flags.output, fileText(ctx, text));
   // Watching, the terminal would otherwise show nothing but separators.
   if (flags.watch) {
     const counts = countDiagnostics(report.diagnostics);

@@ -41,6 +41,7 @@ export function chooseProgressKind(input: {
  */
 function createPlainProgress(stream: NodeJS.WritableStream): Progress {
   const tally = new PhaseTally();
+  // One event, one line (a message's line breaks shown as symbols); the stream's channel does the rest.
   const write = (line: string) => {
     stream.write(`${sanitizeTerminalText(line)}\n`);
   };

@@ -2,6 +2,7 @@ import { Listr, ListrLogger, type ListrTaskWrapper, ProcessOutput } from 'listr2
 import type { ApplyEvent, ApplyPhase } from '../../apply/events.js';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
 import { plural } from '../../text.js';
+import { rawStream } from '../context.js';
 import { describeRow, PhaseTally, type Progress } from './tally.js';
 
 export interface TtyProgressOptions {
@@ -86,7 +87,9 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
 }
 
 async function runPhase(stream: NodeJS.WritableStream, view: PhaseView): Promise<void> {
-  const out = stream as NodeJS.WriteStream;
+  // listr2 owns the terminal (cursor moves, redraws): it gets the stream under the CLI's channel, and every line of
+  // text from outside it shows is sanitised above (liveOutput, endPhase): the progress display is its own channel.
+  const out = rawStream(stream) as NodeJS.WriteStream;
   const rendererOptions = {
     logger: new ListrLogger({ processOutput: new ProcessOutput(out, out) }),
     formatOutput: 'truncate' as const,

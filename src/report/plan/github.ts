@@ -15,9 +15,7 @@ import {
   escapeData,
   escapeProperty,
   formatAnnotation,
-  neutralizeCommands,
 } from '../github.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
 import { renderViewHuman } from './human.js';
 import { formatChange, truncateText } from './text.js';
 import {
@@ -48,21 +46,27 @@ interface Annotation {
   text: string;
 }
 
-export function renderViewGithub(view: ReportView, options: Pick<GithubOptions, 'showIgnored'>): string {
+export function renderViewGithub(
+  view: ReportView,
+  options: Pick<GithubOptions, 'showIgnored' | 'commandMark'>,
+): string {
+  const mark = options.commandMark ?? '';
   const annotations: Annotation[] = [];
   for (const entry of view.entries) {
-    annotations.push({ kind: entry.annotation, text: entryAnnotation(entry, view) });
+    annotations.push({ kind: entry.annotation, text: mark + entryAnnotation(entry, view) });
     for (const d of entry.diagnostics)
-      annotations.push({ kind: ANNOTATION_OF_SEVERITY[d.severity], text: formatAnnotation(d) });
+      annotations.push({ kind: ANNOTATION_OF_SEVERITY[d.severity], text: formatAnnotation(d, mark) });
   }
   // The log below lists in full what the annotations leave out.
   const { shown, notice } = capAnnotations(annotations, {
     kindOf: (a) => a.kind,
     kinds: ['error', 'warning', 'notice'],
     where: 'the log',
+    mark,
   });
   const human = renderViewHuman(view, { color: false, showIgnored: options.showIgnored });
-  return [...shown.map((a) => a.text), ...notice, neutralizeCommands(human)].join('\n');
+  // The log part holds text from outside at line starts: only marked lines pass the output channel as commands.
+  return [...shown.map((a) => a.text), ...notice, human].join('\n');
 }
 
 /** `::warning file=…,title=wfsync plan (drifted)::welcome: drifted%0A<changes>%0ANext: …` */
@@ -77,6 +81,6 @@ function entryAnnotation(entry: ViewEntry, view: ReportView): string {
     lines.push(`… and ${entry.changes.length - CHANGES_PER_ANNOTATION} more changes (see the log)`);
   }
   if (entry.next !== undefined && entry.next !== '') lines.push(`Next: ${entry.next}`);
-  // Escape codes would show raw in the annotation; line breaks survive as %0A.
-  return `::${entry.annotation} ${props.join(',')}::${escapeData(sanitizeTerminalText(lines.join('\n'), '\n\r\t'))}`;
+  // Line breaks survive as %0A; the output channel shows controls and escape codes as symbols.
+  return `::${entry.annotation} ${props.join(',')}::${escapeData(lines.join('\n'))}`;
 }

@@ -23,14 +23,14 @@
  * Plan: 0 to create, 1 in sync, 1 drifted.
  * ```
  *
- * Without `color` the output holds no escape code whatever the plan contains.
+ * Without `color` it adds no escape code; text from outside comes through as it is, for the output channel
+ * (channel.ts) to make safe where it is written.
  */
 
 import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { renderDiagnostics } from '../human.js';
 import { createStyle, type Paint, type Style } from '../style.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
 import { diffLines, formatChange, MAX_CHANGES_LISTED, messageLines } from './text.js';
 import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type Tone, type ViewEntry } from './view.js';
@@ -53,7 +53,7 @@ export function renderViewHuman(
   options: Pick<PlanRenderOptions, 'color' | 'showIgnored'>,
 ): string {
   const style = createStyle(options.color);
-  const target = `${sanitizeTerminalText(view.target.name)} (${sanitizeTerminalText(view.target.baseUrl)})`;
+  const target = `${view.target.name} (${view.target.baseUrl})`;
   const out = [style.bold(`${view.title} · target ${target}`), ''];
 
   const listed = view.inSync.length <= MAX_IN_SYNC_LINES ? view.inSync : [];
@@ -66,7 +66,7 @@ export function renderViewHuman(
   for (const entry of view.entries) out.push(...entryLines(entry, width, style, options.color), '');
 
   if (options.showIgnored) {
-    const fields = view.ignoredFields.map((f) => sanitizeTerminalText(f)).join(', ');
+    const fields = view.ignoredFields.join(', ');
     out.push(style.dim(`Ignored (server-managed, never compared): ${fields === '' ? '(none)' : fields}`), '');
   }
   out.push(...countTable(view, style), '', style.bold(view.closing), ...view.notes.map((n) => style.dim(n)));
@@ -80,16 +80,15 @@ function statusText(entry: Pick<ViewEntry, 'symbol' | 'label'>): string {
 /** `~ drifted          welcome  workflows/welcome.yaml` */
 function headline(entry: ViewEntry, width: number, style: Style): string {
   const status = tonePaint(entry.tone, style)(statusText(entry).padEnd(width));
-  const file = entry.file === undefined ? '' : `  ${style.dim(sanitizeTerminalText(entry.file))}`;
-  return `${status}  ${style.bold(sanitizeTerminalText(entry.identifier))}${file}`;
+  const file = entry.file === undefined ? '' : `  ${style.dim(entry.file)}`;
+  return `${status}  ${style.bold(entry.identifier)}${file}`;
 }
 
 function entryLines(entry: ViewEntry, width: number, style: Style, color: boolean): string[] {
   const out = [headline(entry, width, style)];
   // The id: what a person looks for in the dashboard.
-  if (entry.remoteId !== undefined) out.push(`${INDENT}id: ${sanitizeTerminalText(entry.remoteId)}`);
-  else if (entry.stateId !== undefined)
-    out.push(`${INDENT}id in state: ${sanitizeTerminalText(entry.stateId)}`);
+  if (entry.remoteId !== undefined) out.push(`${INDENT}id: ${entry.remoteId}`);
+  else if (entry.stateId !== undefined) out.push(`${INDENT}id in state: ${entry.stateId}`);
   if (entry.message !== undefined) {
     const [first = '', ...rest] = messageLines(entry.message);
     // A failure says so in its color; other outcomes' messages are plain notes.

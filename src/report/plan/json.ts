@@ -8,6 +8,7 @@
 import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
+import { jsonText } from '../channel.js';
 import { DIAGNOSTIC_KEYS } from '../json.js';
 
 const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
@@ -95,7 +96,7 @@ function buildPlanJson(plan: Plan): Json {
 }
 
 export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(buildPlanJson(plan), null, 2)}\n`;
+  return `${jsonText(buildPlanJson(plan))}\n`;
 }
 
 export function renderSyncJson(result: SyncResult): string {
@@ -104,5 +105,5 @@ export function renderSyncJson(result: SyncResult): string {
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
     summary: objectOrdered(SYNC_OUTCOMES),
   });
-  return `${JSON.stringify(json, null, 2)}\n`;
+  return `${jsonText(json)}\n`;
 }

@@ -5,6 +5,7 @@
 
 import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
+import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
@@ -84,14 +85,19 @@ export interface ViewMarkdownOptions extends Budget {
 export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOptions): string {
   const local = view.command === 'sync' ? 'the sync log' : 'the plan artifact, or run `wfsync plan` locally';
   return fitMarkdown({
-    head: buildHead(view, options),
-    details: view.entries.map((entry) => detailsBlock(entry, options.where)),
-    inSync: view.inSync.length > 0 ? inSyncBlock(view.inSync) : undefined,
+    // The markdown channel (channel.ts) on each part before fitting, so the sizes measured are the sizes written.
+    head: buildMarkdownDocument(options.markers, buildHead(view, options)),
+    details: view.entries.map((entry) => neutralizeBlock(detailsBlock(entry, options.where))),
+    inSync: view.inSync.length > 0 ? neutralizeBlock(inSyncBlock(view.inSync)) : undefined,
     notice: (n) =>
       `_… ${n} ${n === 1 ? 'workflow' : 'workflows'} not shown to fit ${options.where}; see ${local}._`,
     limit: options.limit,
     measure: options.measure,
   });
+}
+
+function neutralizeBlock(block: FitBlock): FitBlock {
+  return { full: neutralizeMarkdown(block.full), lite: neutralizeMarkdown(block.lite) };
 }
 
 function targetMarker(kind: string, target: string): string {
@@ -102,7 +108,6 @@ function targetMarker(kind: string, target: string): string {
 function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
   const name = escapeMarkdown(truncateText(view.target.name, 100)).replace(/#/g, '\\#');
   const lines = [
-    ...options.markers,
     `## ${view.title} · ${name}`,
     '',
     `Service: ${inlineCode(truncateText(view.target.baseUrl, 200))}`,

@@ -60,6 +60,8 @@ export interface PlanRenderOptions {
   showIgnored?: boolean;
   /** The command printing: `sync` prints its plan without telling the reader to run sync. */
   command: 'plan' | 'sync';
+  /** Put in front of each workflow command the github format makes (see report/channel.ts); none by default. */
+  commandMark?: string;
 }
 
 export interface ViewEntry extends StatusMeta {

@@ -10,7 +10,10 @@ function context(): { ctx: CommandContext; output: () => string } {
   stdout.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
   });
-  return { ctx: { stdout, stderr, env: {}, cwd: process.cwd(), exitCode: -1 }, output: () => text };
+  return {
+    ctx: { stdout, stderr, env: {}, cwd: process.cwd(), exitCode: -1, commandMark: 'mark:' },
+    output: () => text,
+  };
 }
 
 async function waitFor<T>(probe: () => T | undefined): Promise<T> {

@@ -5,15 +5,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, Severity } from '../../../src/diagnostic.js';
+import { sanitizeOutput } from '../../../src/report/channel.js';
 import {
   escapeData,
   escapeProperty,
   formatAnnotation,
   joinWords,
-  neutralizeCommands,
   renderGithub,
 } from '../../../src/report/github.js';
 import { runs } from '../../helpers/fc-runs.js';
+import { wouldRunnerParse } from '../../helpers/runner.js';
 import { diagnostic, reportOf } from './fixture-report.js';
 
 const span = { line: 3, column: 5, endLine: 3, endColumn: 8 };
@@ -37,14 +38,20 @@ function many(severity: Severity, count: number, file = 'w.yaml'): Diagnostic[] 
   );
 }
 
-/** Renders diagnostics in the given order (no sorting), as `wfsync validate` hands them over. */
+const MARK = 'own-line-mark:';
+
+/**
+ * Renders diagnostics in the given order (no sorting), as `wfsync validate` hands them over, then writes them as the
+ * CLI does under GitHub Actions: through the output channel, with the process's mark on our own command lines.
+ */
 function render(diagnostics: Diagnostic[]): string[] {
   const report = { ...reportOf([]), diagnostics, files: [...new Set(diagnostics.map((x) => x.file))] };
-  return renderGithub(report, { color: false }).split('\n');
+  const text = renderGithub(report, { color: false, commandMark: MARK });
+  return sanitizeOutput(text, { color: false, actions: true, mark: MARK }).split('\n');
 }
 
-/** The runner's view of a line: a command when it starts with `::` or `##[` after leading whitespace. */
-const isCommand = (line: string) => /^\s*(::|##\[)/.test(line);
+/** The runner's view of a line (test/helpers/runner.ts). */
+const isCommand = wouldRunnerParse;
 
 describe('escapeData', () => {
   it.each([
@@ -105,8 +112,9 @@ describe('formatAnnotation', () => {
     );
   });
 
-  it('makes escape codes and other controls in the message visible', () => {
-    expect(formatAnnotation(d({ message: 'a\x1b[2Kb\x07\u202e' }))).toBe(
+  it('makes escape codes and other controls in the message visible, through the channel', () => {
+    const line = formatAnnotation(d({ message: 'a\x1b[2Kb\x07\u202e' }), MARK);
+    expect(sanitizeOutput(line, { color: false, actions: true, mark: MARK })).toBe(
       '::error file=w.yaml,line=3,col=5,endLine=3,endColumn=8,title=wfsync (c)::a\u241b[2Kb\u2407\ufffd',
     );
   });
@@ -120,14 +128,6 @@ describe('joinWords', () => {
     [['a', 'b', 'c'], 'a, b and c'],
   ])('%j → %j', (words, joined) => {
     expect(joinWords(words)).toBe(joined);
-  });
-});
-
-describe('neutralizeCommands', () => {
-  it('puts a zero-width space before :: or ##[ at the start of a line, after its whitespace', () => {
-    expect(neutralizeCommands('::a\n \t::b\n##[c\nx::d\n:e\n#[f\n\n::g')).toBe(
-      '\u200b::a\n \t\u200b::b\n\u200b##[c\nx::d\n:e\n#[f\n\n\u200b::g',
-    );
   });
 });
 
@@ -226,10 +226,10 @@ describe('renderGithub', () => {
     const files = ['::add-mask::x.yaml', '  ::stop-commands::t.yaml', '##[group]g.yaml', '\t::error::e.yaml'];
     const out = render([...many('error', 10, '0.yaml'), ...files.map((file) => d({ file }))]);
     expect(out.slice(10, 14)).toEqual([
-      '\u200b::add-mask::x.yaml:3:5 error m [c]',
-      '  \u200b::stop-commands::t.yaml:3:5 error m [c]',
-      '\u200b##[group]g.yaml:3:5 error m [c]',
-      '\u2409::error::e.yaml:3:5 error m [c]',
+      ':\uff1aadd-mask::x.yaml:3:5 error m [c]',
+      '  :\uff1astop-commands::t.yaml:3:5 error m [c]',
+      '##\uff3bgroup]g.yaml:3:5 error m [c]',
+      '\t:\uff1aerror::e.yaml:3:5 error m [c]',
     ]);
     expect(out.filter(isCommand)).toHaveLength(11);
   });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, Severity } from '../../../src/diagnostic.js';
+import { sanitizeOutput } from '../../../src/report/channel.js';
 import {
   ANNOTATIONS_PER_KIND,
   escapeData,
@@ -71,8 +72,10 @@ describe('formatAnnotation', () => {
     );
   });
 
-  it('leaves out the position for a diagnostic without a file, and neutralizes escape codes', () => {
-    expect(formatAnnotation({ ...base, file: '', message: 'x\x1b[31my' })).toBe(
+  it('leaves out the position for a diagnostic without a file; the channel neutralizes escape codes', () => {
+    const line = formatAnnotation({ ...base, file: '', message: 'x\x1b[31my' }, 'M:');
+    expect(line).toBe('M:::error title=wfsync (schema-enum)::x\x1b[31my');
+    expect(sanitizeOutput(line, { color: false, actions: true, mark: 'M:' })).toBe(
       '::error title=wfsync (schema-enum)::x\u241b[31my',
     );
   });

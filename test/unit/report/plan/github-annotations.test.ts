@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sanitizeOutput } from '../../../../src/report/channel.js';
 import { capAnnotations } from '../../../../src/report/github.js';
 import { renderPlanGithub } from '../../../../src/report/plan/github.js';
 import { renderPlanHuman } from '../../../../src/report/plan/human.js';
@@ -63,7 +64,8 @@ describe('one annotation per entry: file, message and next step', () => {
         next: 'Run it again.',
       }),
     ]);
-    expect(commands(renderPlanGithub(plan, options))).toEqual([
+    const text = sanitizeOutput(renderPlanGithub(plan, options), { color: false, actions: false });
+    expect(commands(text)).toEqual([
       '::error file=workflows/e.yaml,title=wfsync plan (error)::e: error%0AGET failed: 503%0D%0Aretry\tlater ␛[31mred%0Af0: 0 → 1%0ANext: Run it again.',
     ]);
   });

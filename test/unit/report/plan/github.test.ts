@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanAction } from '../../../../src/plan/types.js';
-import { ANNOTATIONS_PER_KIND, neutralizeCommands } from '../../../../src/report/github.js';
+import { sanitizeOutput } from '../../../../src/report/channel.js';
+import { ANNOTATIONS_PER_KIND } from '../../../../src/report/github.js';
 import { renderPlanGithub, renderSyncGithub } from '../../../../src/report/plan/github.js';
 import { renderPlanHuman } from '../../../../src/report/plan/human.js';
+import { runnerCommands } from '../../../helpers/runner.js';
 import { buildFixturePlan, change, diagnostic, item, planOf, syncOf, yamlDiff } from './fixture-plan.js';
 
 const options = { command: 'plan' } as const;
@@ -86,19 +88,13 @@ describe('renderPlanGithub', () => {
         error: '  ::set-output name=a::b',
       }),
     ]);
-    const out = renderPlanGithub(plan, options);
-    const lines = out.split('\n');
-    // Only the one real annotation starts a line with `::` (after leading whitespace).
-    expect(lines.filter((l) => /^\s*(::|##\[)/.test(l))).toHaveLength(1);
-    expect(out).toContain('\u200b::add-mask::secret');
-  });
-});
-
-describe('neutralizeCommands', () => {
-  it('guards lines that start with :: or ##[ after whitespace, and nothing else', () => {
-    expect(neutralizeCommands('::a\n  ::b\n\u00a0##[c\nx ::d\n')).toBe(
-      '\u200b::a\n  \u200b::b\n\u00a0\u200b##[c\nx ::d\n',
-    );
+    // As the CLI writes it under GitHub Actions: through the channel, our own lines marked.
+    const text = renderPlanGithub(plan, { ...options, commandMark: 'M:' });
+    const out = sanitizeOutput(text, { color: false, actions: true, mark: 'M:' });
+    // Only the one real annotation is a command to the runner.
+    expect(runnerCommands(out)).toHaveLength(1);
+    expect(out).toContain(':\uff1aadd-mask::secret');
+    expect(out).not.toContain('M:');
   });
 });
 
