@@ -25,7 +25,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     env: ctx.env,
     onClientEvent: clientListener(ctx, flags.verbose, progress),
   });
-  if (flags.verbose) ctx.stderr.write(`wfsync: ${session.route}\n`);
+  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   let plan: Plan;
   try {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.

@@ -31,7 +31,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
     env: ctx.env,
     onClientEvent: clientListener(ctx, flags.verbose),
   });
-  if (flags.verbose) ctx.stderr.write(`wfsync: ${session.route}\n`);
+  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   try {
     // 2. State is written: take the target's lock.
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {

@@ -60,7 +60,7 @@ export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags)
     env: ctx.env,
     onClientEvent: clientListener(ctx, flags.verbose),
   });
-  if (flags.verbose) ctx.stderr.write(`wfsync: ${session.route}\n`);
+  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   try {
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });

@@ -43,7 +43,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     await progress.done();
     throw error;
   });
-  if (flags.verbose) ctx.stderr.write(`wfsync: ${session.route}\n`);
+  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   const common = { session, desired, onEvent: progress.onEvent };
   try {
     if (flags.dryRun) {
