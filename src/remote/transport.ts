@@ -231,6 +231,15 @@ export async function exchange(settings: TransportSettings, request: ExchangeReq
   }
 }
 
+/**
+ * Drops a body unread. undici's body stream reports its own destruction as an 'error' (AbortError) on the next
+ * tick; with nobody listening that would be an uncaught exception.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 async function readBody(
   body: Dispatcher.ResponseData['body'],
   contentLength: string | undefined,
@@ -238,7 +247,7 @@ async function readBody(
 ): Promise<{ body: Buffer; tooLarge?: boolean; error?: unknown }> {
   // Refuse before reading when the server announces more than we accept.
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
-    body.destroy();
+    discard(body);
     return { body: Buffer.alloc(0), tooLarge: true };
   }
   const chunks: Buffer[] = [];
@@ -248,7 +257,7 @@ async function readBody(
       const buffer = chunk as Buffer;
       size += buffer.length;
       if (size > maxBytes) {
-        body.destroy();
+        discard(body);
         return { body: Buffer.concat(chunks), tooLarge: true };
       }
       chunks.push(buffer);
