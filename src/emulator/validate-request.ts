@@ -35,8 +35,9 @@ export function validateCreateRequest(body: unknown, generation: Generation): Cr
   const b: Json = isRecord(body) ? body : {};
   const messages = [...dtoMessages(b, generation)];
   if (messages.length > 0) throw badRequest(messages);
-  const command = commandMessages(b);
-  if (command.length > 0) throw badRequest(command);
+  // Then the command's own check.
+  if (typeof b.notificationGroupId === 'string' && !OBJECT_ID.test(b.notificationGroupId))
+    throw badRequest(['notificationGroupId must be a mongodb id']);
   return b as unknown as CreateRequest;
 }
 
@@ -100,12 +101,6 @@ function* lengthMessages(property: string, value: string, min: number, max: numb
   if (value.length > max) yield `${property} must be shorter than or equal to ${max} characters`;
 }
 
-function commandMessages(b: Json): string[] {
-  return typeof b.notificationGroupId === 'string' && !OBJECT_ID.test(b.notificationGroupId)
-    ? ['notificationGroupId must be a mongodb id']
-    : [];
-}
-
 /**
  * The use case's checks, in its order: variants need conditions, then per step: a template, a valid
  * `template.type` (the message-template command), a non-empty `cta.action`.
@@ -129,15 +124,8 @@ export function checkSteps(steps: readonly Json[], generation: Generation): void
 }
 
 function checkTemplate(template: unknown, missing: string, generation: Generation): void {
-  if (
-    template === undefined ||
-    template === null ||
-    template === '' ||
-    template === false ||
-    template === 0
-  ) {
-    throw badRequest(missing);
-  }
+  // The service tests `!template`; a JSON value is falsy only as null, "", false or 0.
+  if (!template) throw badRequest(missing);
   const type = isRecord(template) ? template.type : undefined;
   const types = generation === 'v2' ? STEP_TYPES_V2 : STEP_TYPES_V1;
   const messages: string[] = [];
