@@ -168,10 +168,7 @@ async function adopt(
     });
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
-    return {
-      result: { ...result, outcome: 'failed', message, next: AGAIN },
-      stop: 'state',
-    };
+    return { result: { ...result, outcome: 'failed', message, next: AGAIN }, stop: 'state' };
   }
   result.message =
     origin === 'adopted'

@@ -99,20 +99,17 @@ export function serviceDiagnostics(error: RemoteError, file: string): Diagnostic
   }));
 }
 
+const NOT_ATTEMPTED: Record<StopReason, string> = {
+  auth: 'the service rejected the API key',
+  'rate-limited': "the service's rate limit ran out",
+  deadline: "the command's deadline passed",
+  state: 'the state file could not be written, so a create could not be journaled',
+  unexpected: 'an unexpected error stopped the run',
+  cancelled: 'sync was interrupted',
+  interrupted: 'sync was interrupted',
+};
+
 /** The message of a create that was never started. */
 export function skippedMessage(reason: StopReason): string {
-  switch (reason) {
-    case 'auth':
-      return 'not attempted: the service rejected the API key';
-    case 'rate-limited':
-      return "not attempted: the service's rate limit ran out";
-    case 'deadline':
-      return "not attempted: the command's deadline passed";
-    case 'state':
-      return 'not attempted: the state file could not be written, so a create could not be journaled';
-    case 'unexpected':
-      return 'not attempted: an unexpected error stopped the run';
-    default:
-      return 'not attempted: sync was interrupted';
-  }
+  return `not attempted: ${NOT_ATTEMPTED[reason]}`;
 }
