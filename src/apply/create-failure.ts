@@ -13,11 +13,31 @@ export type StopReason =
   | 'state'
   | 'unexpected';
 
-export interface CreateFailure {
+/** What became of one workflow, and whether no further create may start. */
+export interface ItemOutcome {
   result: SyncItemResult;
+  stop?: StopReason;
+}
+
+export interface CreateFailure extends ItemOutcome {
   /** Whether the journal entry must stay: the workflow may have been created. */
   keepPending: boolean;
-  stop?: StopReason;
+}
+
+/** A failed workflow (with what to do next, when there is something), stopping the run when `stop` is given. */
+export function failedOutcome(
+  base: Pick<SyncItemResult, 'identifier' | 'file' | 'remoteId'>,
+  message: string,
+  next?: string,
+  stop?: StopReason,
+): ItemOutcome {
+  const result: SyncItemResult = {
+    ...base,
+    outcome: 'failed',
+    message,
+    ...(next === undefined ? {} : { next }),
+  };
+  return stop === undefined ? { result } : { result, stop };
 }
 
 export const AGAIN = 'run `wfsync sync` again';
