@@ -108,7 +108,8 @@ function* lengthMessages(property: string, value: string, min: number, max: numb
 export function checkSteps(steps: readonly Json[], generation: Generation): void {
   for (const step of steps) {
     for (const variant of arrayOf(step.variants)) {
-      if (isVariantEmpty(variant)) {
+      // Without a filter that has children, the variant could never be chosen.
+      if (!arrayOf(variant.filters).some((f) => Array.isArray(f.children) && f.children.length > 0)) {
         throw badRequest(
           `Variant conditions are required, variant name ${String(variant.name)} id ${String(variant._id)}`,
         );
@@ -140,9 +141,4 @@ function checkTemplate(template: unknown, missing: string, generation: Generatio
 
 function arrayOf(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-function isVariantEmpty(variant: Json): boolean {
-  const filters = arrayOf(variant.filters);
-  return filters.length === 0 || filters.every((f) => !Array.isArray(f.children) || f.children.length === 0);
 }
