@@ -26,7 +26,7 @@ export interface CreateFailure extends ItemOutcome {
 
 /** A failed workflow (with what to do next, when there is something), stopping the run when `stop` is given. */
 export function failedOutcome(
-  base: Pick<SyncItemResult, 'identifier' | 'file' | 'remoteId'>,
+  base: Omit<SyncItemResult, 'outcome' | 'message' | 'next'>,
   message: string,
   next?: string,
   stop?: StopReason,

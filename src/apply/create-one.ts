@@ -135,16 +135,11 @@ async function verify(
   }
   const { changes, diff } = compareWorkflow(desired, actual);
   if (changes.length > 0) {
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message: `created (id ${id}), but the service stored something else than was sent`,
-        changes,
-        diff,
-        next: 'compare the diff with the definition; the difference may need a change in the file or a report to the service',
-      },
-    };
+    return failedOutcome(
+      { ...base, changes, diff },
+      `created (id ${id}), but the service stored something else than was sent`,
+      'compare the diff with the definition; the difference may need a change in the file or a report to the service',
+    );
   }
   const how = created.replayed
     ? '; the service replayed an earlier attempt'
