@@ -177,11 +177,16 @@ function planOrphan(
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
 }
 
-// biome-ignore format: a table
 /** Where each action is counted in PlanSummary. */
 export const SUMMARY_KEYS: Readonly<Record<PlanAction, keyof PlanSummary>> = {
-  create: 'create', 'in-sync': 'inSync', drifted: 'drifted', 'changed-locally': 'changedLocally',
-  'missing-remotely': 'missingRemotely', conflict: 'conflict', orphaned: 'orphaned', error: 'error',
+  create: 'create',
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  'changed-locally': 'changedLocally',
+  'missing-remotely': 'missingRemotely',
+  conflict: 'conflict',
+  orphaned: 'orphaned',
+  error: 'error',
 };
 
 function summarize(items: readonly PlanItem[]): PlanSummary {

@@ -57,10 +57,14 @@ export function showValue(value: unknown): string {
   return String(value);
 }
 
-// biome-ignore format: a table
 const TYPE_NAMES: Record<string, string> = {
-  string: 'a string', number: 'a number', integer: 'an integer', boolean: 'a boolean', object: 'an object',
-  array: 'an array', null: 'null',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
 };
 
 /** `a`, `a or b`, `a, b or c`: for lists of allowed values in messages. */

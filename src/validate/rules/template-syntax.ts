@@ -4,12 +4,23 @@ import { locateInString } from './string-span.js';
 import type { Rule } from './types.js';
 import { displayPath, valueAt } from './walk.js';
 
-// biome-ignore format: a table
 // Handlebars' lexer token names, as the user wrote them.
 const TOKENS: Record<string, string> = {
-  EOF: 'end of text', CLOSE: '`}}`', CLOSE_UNESCAPED: '`}}}`', CLOSE_RAW_BLOCK: '`}}}}`', OPEN: '`{{`',
-  OPEN_BLOCK: '`{{#`', OPEN_ENDBLOCK: '`{{/`', OPEN_INVERSE: '`{{^`', OPEN_UNESCAPED: '`{{{`',
-  OPEN_PARTIAL: '`{{>`', OPEN_SEXPR: '`(`', CLOSE_SEXPR: '`)`', ID: 'a name', SEP: '`.`', EQUALS: '`=`',
+  EOF: 'end of text',
+  CLOSE: '`}}`',
+  CLOSE_UNESCAPED: '`}}}`',
+  CLOSE_RAW_BLOCK: '`}}}}`',
+  OPEN: '`{{`',
+  OPEN_BLOCK: '`{{#`',
+  OPEN_ENDBLOCK: '`{{/`',
+  OPEN_INVERSE: '`{{^`',
+  OPEN_UNESCAPED: '`{{{`',
+  OPEN_PARTIAL: '`{{>`',
+  OPEN_SEXPR: '`(`',
+  CLOSE_SEXPR: '`)`',
+  ID: 'a name',
+  SEP: '`.`',
+  EQUALS: '`=`',
 };
 
 /**
