@@ -2,10 +2,16 @@
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldChange, Plan } from '../plan/types.js';
 
-// biome-ignore format: a list
 /** Every outcome of one workflow, in the order reports list them. */
 export const SYNC_OUTCOMES = [
-  'created', 'in-sync', 'drifted', 'changed-locally', 'missing-remotely', 'conflict', 'orphaned', 'failed',
+  'created',
+  'in-sync',
+  'drifted',
+  'changed-locally',
+  'missing-remotely',
+  'conflict',
+  'orphaned',
+  'failed',
   'skipped',
 ] as const;
 
@@ -49,9 +55,12 @@ export function summarizeOutcomes(outcomes: readonly SyncItemResult[]): Record<S
   return summary;
 }
 
-// biome-ignore format: a list
 const NEEDS_A_PERSON: readonly SyncOutcome[] = [
-  'drifted', 'changed-locally', 'missing-remotely', 'conflict', 'skipped',
+  'drifted',
+  'changed-locally',
+  'missing-remotely',
+  'conflict',
+  'skipped',
 ];
 
 /**

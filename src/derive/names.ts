@@ -9,10 +9,14 @@ export const BUILT_IN_HELPERS: ReadonlySet<string> = new Set([
   'lookup', 'log',
 ]);
 
-// biome-ignore format: a list
 /** First path segments the service provides itself and never puts on the trigger. */
 export const SYSTEM_VARIABLE_PREFIXES = [
-  'subscriber', 'step', 'branding', 'tenant', 'preheader', 'actor',
+  'subscriber',
+  'step',
+  'branding',
+  'tenant',
+  'preheader',
+  'actor',
 ] as const;
 
 /**

@@ -28,10 +28,17 @@ export interface BuildContext {
 
 export type TriggerParts = Pick<DerivedTrigger, 'variables' | 'reservedVariables' | 'subscriberVariables'>;
 
-// biome-ignore format: a list
 /** Template fields the message-template command copies (feedId and layoutId become `_feedId`/`_layoutId`). */
 const TEMPLATE_FIELDS = [
-  'name', 'subject', 'title', 'content', 'contentType', 'cta', 'preheader', 'senderName', 'actor',
+  'name',
+  'subject',
+  'title',
+  'content',
+  'contentType',
+  'cta',
+  'preheader',
+  'senderName',
+  'actor',
 ];
 const STEP_FIELDS = ['uuid', 'name', 'replyCallback'];
 

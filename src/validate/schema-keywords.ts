@@ -40,10 +40,16 @@ type SchemaObject = Record<string, unknown>;
 /** Newer template types: a clear hint beats "must be one of" when someone copies from a newer server. */
 const NEWER_STEP_TYPES = new Set(['tool', 'throttle', 'http_request']);
 
-// biome-ignore format: a list
 /** Property names that can only mean a credential. Normalised: lower case, no `-`/`_`. */
 const SECRET_NAMES = new Set([
-  'apikey', 'key', 'token', 'secret', 'apitoken', 'apisecret', 'accesstoken', 'password',
+  'apikey',
+  'key',
+  'token',
+  'secret',
+  'apitoken',
+  'apisecret',
+  'accesstoken',
+  'password',
 ]);
 
 const FORMAT_NAMES: Record<string, string> = {

@@ -4,17 +4,33 @@
  */
 import type { ErrorObject } from 'ajv';
 
-// biome-ignore format: a list
 /** Keywords that only say "a subschema failed": the subschema's own errors say what. */
 const WRAPPERS = new Set([
-  'if', 'then', 'else', 'propertyNames', 'allOf', 'anyOf', 'oneOf', 'not', 'dependentSchemas',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'dependentSchemas',
 ]);
 
-// biome-ignore format: a list
 /** Keywords about a value itself; at most one of them is reported per value, the first in this order. */
 const VALUE_KEYWORDS = [
-  'type', 'const', 'enum', 'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum',
-  'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'type',
+  'const',
+  'enum',
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
 ];
 const VALUE_RANK = new Map(VALUE_KEYWORDS.map((keyword, rank) => [keyword, rank]));
 

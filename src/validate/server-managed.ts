@@ -1,12 +1,30 @@
-// biome-ignore format: a list
 /**
  * Fields the service sets itself. They appear in its responses but never in a definition: the schema rejects them
  * (with a specific message from schema.ts) and the planner ignores them when comparing desired with actual.
  */
 export const SERVER_MANAGED_FIELDS = [
-  '_id', 'id', '_environmentId', '_organizationId', '_creatorId', '_notificationGroupId', '_templateId',
-  '_parentId', '_feedId', '_layoutId', 'createdAt', 'updatedAt', '__v', 'deleted', 'deletedAt', 'deletedBy',
-  'isBlueprint', 'draft', 'type', 'origin', 'reservedVariables', 'workflowIntegrationStatus',
+  '_id',
+  'id',
+  '_environmentId',
+  '_organizationId',
+  '_creatorId',
+  '_notificationGroupId',
+  '_templateId',
+  '_parentId',
+  '_feedId',
+  '_layoutId',
+  'createdAt',
+  'updatedAt',
+  '__v',
+  'deleted',
+  'deletedAt',
+  'deletedBy',
+  'isBlueprint',
+  'draft',
+  'type',
+  'origin',
+  'reservedVariables',
+  'workflowIntegrationStatus',
   'notificationGroup',
 ] as const;
 

@@ -24,13 +24,26 @@ export type {
   SeverityOverride,
 } from './types.js';
 
-// biome-ignore format: a list
 /** The per-file rules, in the order the docs list them. */
 export const RULES: readonly Rule[] = [
-  identifierFormat, identifierNameMismatch, nameSlugEmpty, templateSyntax, variableUndeclared, variableUnused,
-  variableTypeMismatch, metadataStepType, filterPartFields, stepContentMissing, emailSubjectMissing,
-  pushTitleMissing, ctaActionEmpty, stepNameDuplicate, variantFilterMissing, notificationGroupUnknown,
-  notificationGroupUnresolved, stepUuidDuplicate,
+  identifierFormat,
+  identifierNameMismatch,
+  nameSlugEmpty,
+  templateSyntax,
+  variableUndeclared,
+  variableUnused,
+  variableTypeMismatch,
+  metadataStepType,
+  filterPartFields,
+  stepContentMissing,
+  emailSubjectMissing,
+  pushTitleMissing,
+  ctaActionEmpty,
+  stepNameDuplicate,
+  variantFilterMissing,
+  notificationGroupUnknown,
+  notificationGroupUnresolved,
+  stepUuidDuplicate,
 ];
 
 /** Every rule code, the project-wide one included: what a config's `rules:` map may name. */

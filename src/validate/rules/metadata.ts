@@ -11,9 +11,15 @@ const KINDS: Record<StepKind, readonly string[]> = {
   delay: ['regular', 'scheduled'],
 };
 
-// biome-ignore format: a list
 const REGULAR_DIGEST = [
-  'type', 'amount', 'unit', 'digestKey', 'backoff', 'backoffAmount', 'backoffUnit', 'updateMode',
+  'type',
+  'amount',
+  'unit',
+  'digestKey',
+  'backoff',
+  'backoffAmount',
+  'backoffUnit',
+  'updateMode',
 ];
 /** The metadata fields each step kind and metadata type takes (contract: "Step metadata"). */
 const FIELDS: Record<StepKind, Record<string, readonly string[]>> = {
