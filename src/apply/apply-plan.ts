@@ -3,7 +3,7 @@ import { messageOf } from '../errors.js';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
-import { AGAIN, type StopReason, skippedMessage } from './create-failure.js';
+import { AGAIN, failedOutcome, type ItemOutcome, type StopReason, skippedMessage } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
 import type { ApplyEvent } from './events.js';
 import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
@@ -116,28 +116,18 @@ async function createChecked(
   item: PlanItem,
   desired: DesiredWorkflow | undefined,
   initial: StateFile,
-): Promise<{ result: SyncItemResult; stop?: StopReason }> {
+): Promise<ItemOutcome> {
   const base = { identifier: item.identifier, ...(item.file === undefined ? {} : { file: item.file }) };
   if (desired === undefined) {
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message: 'the plan creates a workflow no definition given to sync has',
-      },
-    };
+    return failedOutcome(base, 'the plan creates a workflow no definition given to sync has');
   }
   if (Object.hasOwn(initial.pending, item.identifier)) {
     // An earlier create of it was interrupted and reconciling could not tell whether it landed.
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message:
-          'an earlier create of this workflow may have reached the service and could not be checked; it is not sent again until a run can tell',
-        next: 'run `wfsync sync` again when the service can be reached',
-      },
-    };
+    return failedOutcome(
+      base,
+      'an earlier create of this workflow may have reached the service and could not be checked; it is not sent again until a run can tell',
+      'run `wfsync sync` again when the service can be reached',
+    );
   }
   return createOne(ctx, item, desired);
 }
@@ -148,7 +138,7 @@ async function adopt(
   initial: StateFile,
   item: PlanItem,
   now: () => Date,
-): Promise<{ result: SyncItemResult; stop?: StopReason }> {
+): Promise<ItemOutcome> {
   const result = reportOnly(item);
   const entry = Object.hasOwn(initial.workflows, item.identifier)
     ? initial.workflows[item.identifier]
@@ -168,10 +158,7 @@ async function adopt(
     });
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
-    return {
-      result: { ...result, outcome: 'failed', message, next: AGAIN },
-      stop: 'state',
-    };
+    return failedOutcome(result, message, AGAIN, 'state');
   }
   result.message =
     origin === 'adopted'

@@ -13,11 +13,31 @@ export type StopReason =
   | 'state'
   | 'unexpected';
 
-export interface CreateFailure {
+/** What became of one workflow, and whether no further create may start. */
+export interface ItemOutcome {
   result: SyncItemResult;
+  stop?: StopReason;
+}
+
+export interface CreateFailure extends ItemOutcome {
   /** Whether the journal entry must stay: the workflow may have been created. */
   keepPending: boolean;
-  stop?: StopReason;
+}
+
+/** A failed workflow (with what to do next, when there is something), stopping the run when `stop` is given. */
+export function failedOutcome(
+  base: Omit<SyncItemResult, 'outcome' | 'message' | 'next'>,
+  message: string,
+  next?: string,
+  stop?: StopReason,
+): ItemOutcome {
+  const result: SyncItemResult = {
+    ...base,
+    outcome: 'failed',
+    message,
+    ...(next === undefined ? {} : { next }),
+  };
+  return stop === undefined ? { result } : { result, stop };
 }
 
 export const AGAIN = 'run `wfsync sync` again';
@@ -99,20 +119,17 @@ export function serviceDiagnostics(error: RemoteError, file: string): Diagnostic
   }));
 }
 
+const NOT_ATTEMPTED: Record<StopReason, string> = {
+  auth: 'the service rejected the API key',
+  'rate-limited': "the service's rate limit ran out",
+  deadline: "the command's deadline passed",
+  state: 'the state file could not be written, so a create could not be journaled',
+  unexpected: 'an unexpected error stopped the run',
+  cancelled: 'sync was interrupted',
+  interrupted: 'sync was interrupted',
+};
+
 /** The message of a create that was never started. */
 export function skippedMessage(reason: StopReason): string {
-  switch (reason) {
-    case 'auth':
-      return 'not attempted: the service rejected the API key';
-    case 'rate-limited':
-      return "not attempted: the service's rate limit ran out";
-    case 'deadline':
-      return "not attempted: the command's deadline passed";
-    case 'state':
-      return 'not attempted: the state file could not be written, so a create could not be journaled';
-    case 'unexpected':
-      return 'not attempted: an unexpected error stopped the run';
-    default:
-      return 'not attempted: sync was interrupted';
-  }
+  return `not attempted: ${NOT_ATTEMPTED[reason]}`;
 }

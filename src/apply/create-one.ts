@@ -8,10 +8,9 @@ import {
   type ServiceClient,
   type WorkflowResponse,
 } from '../remote/index.js';
-import { AGAIN, describeCreateFailure, type StopReason } from './create-failure.js';
+import { AGAIN, describeCreateFailure, failedOutcome, type ItemOutcome } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
-import type { SyncItemResult } from './result.js';
 import type { ApplyStore } from './store.js';
 
 export interface CreateContext {
@@ -22,11 +21,6 @@ export interface CreateContext {
   emit: (event: ApplyEvent) => void;
 }
 
-export interface CreateOneResult {
-  result: SyncItemResult;
-  stop?: StopReason;
-}
-
 /**
  * One create, journaled: (1) write the pending entry, (2) POST, (3) check the identifier the service gave it,
  * (4) record it in state (which clears the journal entry), (5) read it back and compare with the file.
@@ -35,7 +29,7 @@ export async function createOne(
   ctx: CreateContext,
   item: PlanItem,
   desired: DesiredWorkflow,
-): Promise<CreateOneResult> {
+): Promise<ItemOutcome> {
   const { identifier } = item;
   const file = desired.file;
   const body = item.body ?? desired.body;
@@ -53,16 +47,12 @@ export async function createOne(
     });
   } catch (error) {
     const message = `nothing was sent: the journal entry could not be written (${messageOf(error)})`;
-    return {
-      result: {
-        identifier,
-        file,
-        outcome: 'failed',
-        message,
-        next: `fix the state file's directory, then ${AGAIN}`,
-      },
-      stop: 'state',
-    };
+    return failedOutcome(
+      { identifier, file },
+      message,
+      `fix the state file's directory, then ${AGAIN}`,
+      'state',
+    );
   }
   ctx.emit({ type: 'workflow', identifier, status: 'creating' });
   let created: CreateResult;
@@ -95,10 +85,10 @@ async function identifierMismatch(
   ctx: CreateContext,
   desired: DesiredWorkflow,
   created: { id: string; given: string | undefined; hash: string },
-): Promise<CreateOneResult> {
+): Promise<ItemOutcome> {
   const { identifier, file } = desired;
   const { id, given, hash } = created;
-  const base = { identifier, file, remoteId: id, outcome: 'failed' as const };
+  const base = { identifier, file, remoteId: id };
   const shown = given ?? '(none)';
   let holder: WorkflowResponse | undefined;
   try {
@@ -108,30 +98,26 @@ async function identifierMismatch(
   }
   if (holder !== undefined && holder._id !== id) {
     await clearQuietly(ctx.store, identifier);
-    return {
-      result: {
-        ...base,
-        message: `the identifier ${identifier} is taken by another workflow (id ${holder._id}), so the service created a duplicate: workflow ${id} with the identifier ${shown}`,
-        next: `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with \`wfsync pull ${identifier}\``,
-      },
-    };
+    return failedOutcome(
+      base,
+      `the identifier ${identifier} is taken by another workflow (id ${holder._id}), so the service created a duplicate: workflow ${id} with the identifier ${shown}`,
+      `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with \`wfsync pull ${identifier}\``,
+    );
   }
   const unrecorded = await record(ctx, desired, id, hash);
   if (unrecorded !== undefined) return unrecorded;
-  return {
-    result: {
-      ...base,
-      message: `the service gave workflow ${id} the identifier ${shown}, not ${identifier}: triggers of ${identifier} will not reach it`,
-      next: `rename the workflow so the service derives ${identifier}, delete workflow ${id} in the dashboard, then \`wfsync state forget ${identifier}\``,
-    },
-  };
+  return failedOutcome(
+    base,
+    `the service gave workflow ${id} the identifier ${shown}, not ${identifier}: triggers of ${identifier} will not reach it`,
+    `rename the workflow so the service derives ${identifier}, delete workflow ${id} in the dashboard, then \`wfsync state forget ${identifier}\``,
+  );
 }
 
 async function verify(
   ctx: CreateContext,
   desired: DesiredWorkflow,
   created: CreateResult,
-): Promise<CreateOneResult> {
+): Promise<ItemOutcome> {
   const { identifier, file } = desired;
   const id = created.workflow._id;
   const base = { identifier, file, remoteId: id };
@@ -141,35 +127,19 @@ async function verify(
     actual = await runForWorkflow(identifier, () => ctx.client.getWorkflow(id));
   } catch (error) {
     const message = `created (id ${id}) and recorded, but reading it back failed: ${messageOf(error)}`;
-    const stop = commandEndingKind(error);
-    return {
-      result: { ...base, outcome: 'failed', message, next: 'run `wfsync plan` to compare it' },
-      ...(stop ? { stop } : {}),
-    };
+    return failedOutcome(base, message, 'run `wfsync plan` to compare it', commandEndingKind(error));
   }
   if (actual === undefined) {
     const message = `created (id ${id}) and recorded, but the service finds no workflow with that id`;
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message,
-        next: 'run `wfsync plan` to see what the service holds',
-      },
-    };
+    return failedOutcome(base, message, 'run `wfsync plan` to see what the service holds');
   }
   const { changes, diff } = compareWorkflow(desired, actual);
   if (changes.length > 0) {
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message: `created (id ${id}), but the service stored something else than was sent`,
-        changes,
-        diff,
-        next: 'compare the diff with the definition; the difference may need a change in the file or a report to the service',
-      },
-    };
+    return failedOutcome(
+      { ...base, changes, diff },
+      `created (id ${id}), but the service stored something else than was sent`,
+      'compare the diff with the definition; the difference may need a change in the file or a report to the service',
+    );
   }
   const how = created.replayed
     ? '; the service replayed an earlier attempt'
@@ -185,7 +155,7 @@ async function record(
   desired: DesiredWorkflow,
   id: string,
   hash: string,
-): Promise<CreateOneResult | undefined> {
+): Promise<ItemOutcome | undefined> {
   const { identifier, file } = desired;
   try {
     await ctx.store.recordWorkflow(identifier, {
@@ -199,10 +169,7 @@ async function record(
   } catch (error) {
     // The journal entry on disk still names this create: the next run's reconcile records it.
     const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
-    return {
-      result: { identifier, file, remoteId: id, outcome: 'failed', message, next: AGAIN },
-      stop: 'state',
-    };
+    return failedOutcome({ identifier, file, remoteId: id }, message, AGAIN, 'state');
   }
 }
 

@@ -65,8 +65,7 @@ const NEEDS_A_PERSON: readonly SyncOutcome[] = [
 
 /**
  * A rejected key or an exhausted rate limit decides the status (they stopped the run); then any failure; then
- * anything a person must act on. Orphaned entries alone are `ok`: the API cannot delete them, and failing every
- * later CI sync over a deleted file would teach people to ignore the exit code.
+ * anything a person must act on (orphaned entries alone are `ok`: see SyncStatus).
  */
 export function buildSyncStatus(
   outcomes: readonly SyncItemResult[],

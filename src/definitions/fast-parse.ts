@@ -55,7 +55,7 @@ export function parseDefinitionFast(
   if (!decoded.ok || fastPathObstacle(decoded.text) !== undefined) return undefined;
   const text = decoded.text;
   // Every mapping and sequence js-yaml builds must end up in the value: one that does not was a key.
-  const built: Built = { collections: 0, last: undefined };
+  const built = new Set<object>();
   let value: unknown;
   try {
     value = load(text, fastOptions(maxDepth, built));
@@ -64,22 +64,21 @@ export function parseDefinitionFast(
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  if (!accountsFor(value, built.collections)) return undefined;
+  if (!accountsFor(value, built)) return undefined;
   return { file, text, value, locate: createLazyLocate(text, createPositions(text), maxDepth) };
 }
 
 /**
- * Whether the value holds all `built` collections js-yaml built (none was used as a key: js-yaml turns such a key
- * into text, yaml reports it), and no list holds a null: js-yaml lets an empty entry (`-` alone) run on into a less
- * indented `-` line as if it belonged to the same list, where yaml reports bad indentation. Counting is enough: each
- * collection is a new object, reachable once, since anchors (and so aliases) are refused; one counted twice (or
- * not reached) makes the counts differ, and the fast path declines.
+ * Whether the value reaches every collection in `built` (none was used as a key: js-yaml turns such a key into
+ * text, yaml reports it), and no list holds a null: js-yaml lets an empty entry (`-` alone) run on into a less
+ * indented `-` line as if it belonged to the same list, where yaml reports bad indentation. Each collection must be
+ * found itself, not merely counted: js-yaml builds the one-pair mapping of a flow list entry (`[a: b]`) without
+ * reporting it, which let a mapping used as a key elsewhere in the file balance a count.
  */
-function accountsFor(value: object, built: number): boolean {
-  let reached = 0;
+function accountsFor(value: object, built: Set<object>): boolean {
   const pending: object[] = [value];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    reached++;
+    built.delete(node);
     const children = Array.isArray(node) ? node : Object.values(node);
     for (const child of children) {
       if (child === null) {
@@ -87,22 +86,16 @@ function accountsFor(value: object, built: number): boolean {
       } else if (typeof child === 'object') pending.push(child);
     }
   }
-  return reached === built;
+  return built.size === 0;
 }
 
 /**
  * Core schema (YAML 1.2: no timestamps, `yes` is text), duplicate keys are errors (`json: false`), any warning
  * refuses. js-yaml counts every node a level deeper than its parent and refuses one at `maxDepth`: a collection
- * with content stays at least one level within wfsync's limit, so yaml never finds the file too deep.
+ * with content stays at least one level within wfsync's limit, so yaml never finds the file too deep. `built`
+ * collects every mapping and sequence js-yaml closes.
  */
-/** The collections js-yaml built, as its listener saw them close. */
-interface Built {
-  collections: number;
-  /** The last one counted: js-yaml closes a flow collection that is a block list's entry twice in a row. */
-  last: unknown;
-}
-
-function fastOptions(maxDepth: number, built: Built): FastLoadOptions {
+function fastOptions(maxDepth: number, built: Set<object>): FastLoadOptions {
   return {
     maxDepth,
     schema: CORE_SCHEMA,
@@ -112,10 +105,7 @@ function fastOptions(maxDepth: number, built: Built): FastLoadOptions {
       if (event !== 'close') return;
       const node = state as unknown as NodeState;
       checkNode(node);
-      if ((node.kind === 'mapping' || node.kind === 'sequence') && node.result !== built.last) {
-        built.collections++;
-        built.last = node.result;
-      }
+      if (node.kind === 'mapping' || node.kind === 'sequence') built.add(node.result as object);
     },
   };
 }

@@ -22,6 +22,8 @@
  * whose answers, description text included, the tests hold this scanner to.
  */
 
+import { isUnicodeSpace } from '../derive/fast-template.js';
+
 /** Implicit keys longer than 1024 characters are an error to yaml; a key never spans lines, so no line may. */
 const MAX_LINE = 1000;
 
@@ -157,18 +159,7 @@ function character(code: number): string {
 
 /** JavaScript's `\s`: ASCII blanks, line breaks, the Unicode space separators and the BOM. NaN (no char): false. */
 function isBlank(c: number): boolean {
-  if (c < 0x80) return c === SPACE || (c >= TAB && c <= CR);
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === LINE_SEPARATOR ||
-    c === PARAGRAPH_SEPARATOR ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === BOM
-  );
+  return c < 0x80 ? c === SPACE || (c >= TAB && c <= CR) : isUnicodeSpace(c);
 }
 
 function isNodeStartAfter(previous: number): boolean {

@@ -11,6 +11,8 @@ export interface Positions {
   lineSpan(start: number, end?: number): Span;
   /** 1-based line of an offset. */
   lineOf(offset: number): number;
+  /** The offset of a 1-based line and column (a span's start or end). */
+  offsetOf(line: number, column: number): number;
 }
 
 export function createPositions(text: string): Positions {
@@ -67,7 +69,12 @@ export function createPositions(text: string): Positions {
     return span(s, Math.min(lineEnd, clamp(end)));
   };
 
-  return { span, lineSpan, lineOf: (offset) => lineIndex(clamp(offset)) + 1 };
+  return {
+    span,
+    lineSpan,
+    lineOf: (offset) => lineIndex(clamp(offset)) + 1,
+    offsetOf: (line, column) => (lineStarts()[line - 1] ?? 0) + column - 1,
+  };
 }
 
 function isLineBreak(code: number): boolean {

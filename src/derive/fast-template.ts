@@ -48,7 +48,8 @@ function isIdChar(c: number): boolean {
   return c < 0x80 ? ID_ASCII[c] === 1 : c >= 0x80 && !isUnicodeSpace(c);
 }
 
-function isUnicodeSpace(c: number): boolean {
+/** JavaScript's `\s` beyond ASCII: the Unicode space separators, U+2028, U+2029 and the BOM. */
+export function isUnicodeSpace(c: number): boolean {
   return (
     c === 0xa0 ||
     c === 0x1680 ||

@@ -40,10 +40,7 @@ export function scanTemplateAsServer(source: string): TemplateScan {
     extract(body, { prefix: '', offsetOf: parsed.offsetOf, out: usages });
   } catch (error) {
     if (!(error instanceof Unextractable)) throw error;
-    return {
-      usages: [],
-      error: { message: error.reason, offset: parsed.offsetOf(error.node) },
-    };
+    return { usages: [], error: { message: error.reason, offset: parsed.offsetOf(error.node) } };
   }
   return { usages };
 }

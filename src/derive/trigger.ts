@@ -84,7 +84,8 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
       if (scan.error) errors.push({ pointer, ...scan.error });
       for (const usage of scan.usages) {
         if (!isSystemVariable(usage.name)) found.push({ name: usage.name, type: usage.type, pointer });
-        const prefix = reservedPrefixOf(usage.name);
+        // `tenant` for `tenant.name`: the reserved prefix the first segment names, if any.
+        const prefix = RESERVED_PREFIXES.find((reserved) => firstSegmentIs(usage.name, reserved));
         if (prefix !== undefined && !reserved.includes(prefix)) reserved.push(prefix);
       }
     }
@@ -103,11 +104,6 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
     subscriberVariables: subscriberVariablesOf(steps),
     errors,
   };
-}
-
-/** `tenant` for `tenant.name`: the reserved prefix a variable's first segment names, if any. */
-function reservedPrefixOf(name: string): string | undefined {
-  return RESERVED_PREFIXES.find((prefix) => firstSegmentIs(name, prefix));
 }
 
 /**

@@ -93,15 +93,10 @@ function checkFaults(faults: FaultOptions): FaultOptions {
   if (faults.slowBodyMs !== undefined && !(faults.slowBodyMs >= 0))
     throw new RangeError('faults.slowBodyMs must be ≥ 0');
   const burst = faults.rateLimitBurst;
+  const wholeCount = (n: number): boolean => Number.isInteger(n) && n >= 0;
   if (
     burst !== undefined &&
-    !(
-      Number.isInteger(burst.every) &&
-      burst.every >= 0 &&
-      Number.isInteger(burst.count) &&
-      burst.count >= 0 &&
-      burst.every + burst.count > 0
-    )
+    !(wholeCount(burst.every) && wholeCount(burst.count) && burst.every + burst.count > 0)
   ) {
     throw new RangeError('faults.rateLimitBurst needs whole numbers every ≥ 0 and count ≥ 0, not both 0');
   }

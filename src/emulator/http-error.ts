@@ -41,16 +41,8 @@ export class EmulatorHttpError extends Error {
   }
 }
 
-export interface ErrorBody {
-  statusCode: number;
-  timestamp: string;
-  path: string;
-  message: string | string[];
-  error?: string;
-  [key: string]: unknown;
-}
-
-export function buildErrorBody(error: EmulatorHttpError, path: string, now: number): ErrorBody {
+/** The body the service sends: `{statusCode, timestamp, path}` and the exception's own fields. */
+export function buildErrorBody(error: EmulatorHttpError, path: string, now: number) {
   return { statusCode: error.status, timestamp: new Date(now).toISOString(), path, ...error.body };
 }
 

@@ -35,8 +35,9 @@ export function validateCreateRequest(body: unknown, generation: Generation): Cr
   const b: Json = isRecord(body) ? body : {};
   const messages = [...dtoMessages(b, generation)];
   if (messages.length > 0) throw badRequest(messages);
-  const command = commandMessages(b);
-  if (command.length > 0) throw badRequest(command);
+  // Then the command's own check.
+  if (typeof b.notificationGroupId === 'string' && !OBJECT_ID.test(b.notificationGroupId))
+    throw badRequest(['notificationGroupId must be a mongodb id']);
   return b as unknown as CreateRequest;
 }
 
@@ -100,12 +101,6 @@ function* lengthMessages(property: string, value: string, min: number, max: numb
   if (value.length > max) yield `${property} must be shorter than or equal to ${max} characters`;
 }
 
-function commandMessages(b: Json): string[] {
-  return typeof b.notificationGroupId === 'string' && !OBJECT_ID.test(b.notificationGroupId)
-    ? ['notificationGroupId must be a mongodb id']
-    : [];
-}
-
 /**
  * The use case's checks, in its order: variants need conditions, then per step: a template, a valid
  * `template.type` (the message-template command), a non-empty `cta.action`.
@@ -113,7 +108,8 @@ function commandMessages(b: Json): string[] {
 export function checkSteps(steps: readonly Json[], generation: Generation): void {
   for (const step of steps) {
     for (const variant of arrayOf(step.variants)) {
-      if (isVariantEmpty(variant)) {
+      // Without a filter that has children, the variant could never be chosen.
+      if (!arrayOf(variant.filters).some((f) => Array.isArray(f.children) && f.children.length > 0)) {
         throw badRequest(
           `Variant conditions are required, variant name ${String(variant.name)} id ${String(variant._id)}`,
         );
@@ -129,15 +125,8 @@ export function checkSteps(steps: readonly Json[], generation: Generation): void
 }
 
 function checkTemplate(template: unknown, missing: string, generation: Generation): void {
-  if (
-    template === undefined ||
-    template === null ||
-    template === '' ||
-    template === false ||
-    template === 0
-  ) {
-    throw badRequest(missing);
-  }
+  // The service tests `!template`; a JSON value is falsy only as null, "", false or 0.
+  if (!template) throw badRequest(missing);
   const type = isRecord(template) ? template.type : undefined;
   const types = generation === 'v2' ? STEP_TYPES_V2 : STEP_TYPES_V1;
   const messages: string[] = [];
@@ -152,9 +141,4 @@ function checkTemplate(template: unknown, missing: string, generation: Generatio
 
 function arrayOf(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-function isVariantEmpty(variant: Json): boolean {
-  const filters = arrayOf(variant.filters);
-  return filters.length === 0 || filters.every((f) => !Array.isArray(f.children) || f.children.length === 0);
 }

@@ -11,8 +11,7 @@ const GROUP_REFERENCE = /^group:(.+)$/;
 export function referencedGroups(definitions: readonly CheckedDefinition[]): string[] {
   const names = new Set<string>();
   for (const d of definitions) {
-    const id = d.workflow.notificationGroupId;
-    const match = id === undefined ? null : GROUP_REFERENCE.exec(id);
+    const match = GROUP_REFERENCE.exec(d.workflow.notificationGroupId ?? '');
     if (match?.[1]) names.add(match[1]);
   }
   return [...names].sort();

@@ -82,16 +82,11 @@ export interface PlanItem {
   diagnostics?: Diagnostic[];
 }
 
-export interface PlanSummary {
-  create: number;
-  inSync: number;
-  drifted: number;
-  changedLocally: number;
-  missingRemotely: number;
-  conflict: number;
-  orphaned: number;
-  error: number;
-}
+/** How many items have each action, under the action's camelCase name (build-plan.ts: SUMMARY_KEYS). */
+export type PlanSummary = Record<
+  'create' | 'inSync' | 'drifted' | 'changedLocally' | 'missingRemotely' | 'conflict' | 'orphaned' | 'error',
+  number
+>;
 
 export interface Plan {
   /** Version of the plan JSON format. */

@@ -62,14 +62,10 @@ const FORMAT_NAMES: Record<string, string> = {
   'date-time': 'an ISO 8601 date-time such as 2024-10-01T12:00:00.000Z',
 };
 
-/** Config values that may hold a credential by mistake are never echoed into messages. */
-function isSensitive(pointer: string, kind: DocumentKind): boolean {
-  const last = splitPointer(pointer).at(-1);
-  return kind === 'config' && (last === 'apiKeyEnv' || last === 'baseUrl');
-}
-
+/** `got …`, except for config values that may hold a credential by mistake: never echoed into messages. */
 function got(value: unknown, pointer: string, kind: DocumentKind): string {
-  return isSensitive(pointer, kind)
+  const last = splitPointer(pointer).at(-1);
+  return kind === 'config' && (last === 'apiKeyEnv' || last === 'baseUrl')
     ? 'the value is not shown in case it holds a credential'
     : `got ${describeValue(value)}`;
 }
@@ -89,7 +85,7 @@ export function messageFor(error: ErrorObject, context: MessageContext): SchemaM
   });
   switch (error.keyword) {
     case 'type': {
-      const expected = typesOf(params.type);
+      const expected = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',');
       const hint = typeHint(expected, value);
       return said(
         'schema-type',
@@ -127,11 +123,6 @@ export function messageFor(error: ErrorObject, context: MessageContext): SchemaM
       return said('schema-invalid', `${who} ${error.message ?? 'is invalid'}`);
     }
   }
-}
-
-function typesOf(type: unknown): string[] {
-  if (Array.isArray(type)) return type.map(String);
-  return String(type).split(',');
 }
 
 function patternWanted(schema: SchemaObject, params: Params): string {

@@ -67,6 +67,12 @@ const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
+/** `a`, `a or b`, `a, b or c`: for lists of allowed values in messages. */
+export function listWords(words: readonly string[], conjunction = 'or'): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}
+
 /**
  * `["string", "array"]` → `a string or an array`. With the node's schema, a type the schema narrows is named by what
  * a user writes: an object that must be a file reference is `{file: ./path}`, an array of email blocks is a list of
@@ -76,8 +82,7 @@ export function typeNames(types: readonly string[], schema?: Readonly<Record<str
   const names = types.map(
     (t) => (schema === undefined ? undefined : narrowedTypeName(t, schema)) ?? TYPE_NAMES[t] ?? t,
   );
-  if (names.length <= 1) return names[0] ?? 'valid';
-  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  return names.length === 0 ? 'valid' : listWords(names);
 }
 
 function narrowedTypeName(type: string, schema: Readonly<Record<string, unknown>>): string | undefined {

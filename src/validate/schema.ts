@@ -56,10 +56,7 @@ function spanOf(message: SchemaMessage, root: unknown, locate: LoadedDefinition[
 
 /** Whether the node at `pointer` is the value of a mapping key (not the root, not an array item). */
 function hasKey(root: unknown, pointer: string): boolean {
-  if (pointer === '') return false;
-  const cut = pointer.lastIndexOf('/');
-  const container = valueAt(root, pointer.slice(0, cut));
-  return isRecord(container);
+  return pointer !== '' && isRecord(valueAt(root, pointer.slice(0, pointer.lastIndexOf('/'))));
 }
 
 /** Schema diagnostics of one workflow definition file. */

@@ -25,11 +25,7 @@ permissions:
   contents: read
 
 jobs:
-${keyJob({
-  level: 'warning',
-  skipped: 'wfsync drift check',
-  why: ADD_THE_KEY,
-})}
+${keyJob({ level: 'warning', skipped: 'wfsync drift check', why: ADD_THE_KEY })}
 
   drift:
     name: compare ${CI_TARGET} with the definitions

@@ -26,11 +26,7 @@ permissions:
   contents: read
 
 jobs:
-${keyJob({
-  level: 'warning',
-  skipped: 'wfsync sync',
-  why: ADD_THE_KEY,
-})}
+${keyJob({ level: 'warning', skipped: 'wfsync sync', why: ADD_THE_KEY })}
 
   sync:
     name: sync to ${CI_TARGET}

@@ -67,9 +67,7 @@ function checkPart(ctx: RuleContext, part: unknown, place: PartPlace): void {
       ctx.report(
         joinPointer(at, key),
         `${displayPath(at)}.${key} does not fit a filter on ${on}: remove it.`,
-        {
-          target: 'key',
-        },
+        { target: 'key' },
       );
       continue;
     }

@@ -3,7 +3,8 @@ import { isRecord } from '../../json.js';
 import type { RuleInfo } from './types.js';
 import { listWords } from './walk.js';
 
-const POINTER = '/triggers/0/identifier';
+/** Where a workflow's identifier is declared. */
+export const IDENTIFIER_POINTER = '/triggers/0/identifier';
 
 export const IDENTIFIER_DUPLICATE: RuleInfo = {
   code: 'identifier-duplicate',
@@ -36,9 +37,7 @@ export function findDuplicateIdentifiers(all: readonly LoadedDefinition[]): Proj
   for (const definition of all) {
     const identifier = identifierOf(definition.value);
     if (identifier === undefined) continue;
-    const group = byIdentifier.get(identifier) ?? [];
-    group.push(definition);
-    byIdentifier.set(identifier, group);
+    byIdentifier.set(identifier, [...(byIdentifier.get(identifier) ?? []), definition]);
   }
   const findings: ProjectFinding[] = [];
   for (const [identifier, group] of byIdentifier) {
@@ -46,10 +45,10 @@ export function findDuplicateIdentifiers(all: readonly LoadedDefinition[]): Proj
     for (const definition of group) {
       const others = group
         .filter((other) => other !== definition)
-        .map((other) => `${other.file}:${other.locate(POINTER).line}`);
+        .map((other) => `${other.file}:${other.locate(IDENTIFIER_POINTER).line}`);
       findings.push({
         definition,
-        pointer: POINTER,
+        pointer: IDENTIFIER_POINTER,
         message:
           `identifier \`${identifier}\` is also used by ${listWords(others, 'and')}; the service cannot create ` +
           `a second workflow under it (older servers silently add a random suffix, newer ones answer 400), so ` +

@@ -1,11 +1,10 @@
 import { slugifyV1, slugifyV2 } from '../../derive/slug.js';
 import { triggerOf } from './derived.js';
-import { identifierOf } from './identifier-duplicate.js';
+import { IDENTIFIER_POINTER, identifierOf } from './identifier-duplicate.js';
 import type { Rule } from './types.js';
 import { quote } from './walk.js';
 
 const IDENTIFIER_FORMAT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const IDENTIFIER_POINTER = '/triggers/0/identifier';
 
 /** A name that slugs to `identifier` on both server generations, if the plain spelling does. */
 function nameFor(identifier: string): string | undefined {

@@ -72,12 +72,10 @@ const AFTER_SCHEMA = RULES.filter((rule) => rule.stage !== 'before-schema');
 
 /** A stage's rules that `options` leaves on, with their severities, in RULES order. */
 function activeRules(stage: readonly Rule[], options: RuleOptions): ActiveRule[] {
-  const active: ActiveRule[] = [];
-  for (const rule of stage) {
+  return stage.flatMap((rule) => {
     const severity = severityOf(rule, options);
-    if (severity !== undefined) active.push({ rule, severity });
-  }
-  return active;
+    return severity === undefined ? [] : [{ rule, severity }];
+  });
 }
 
 interface ActiveRule {

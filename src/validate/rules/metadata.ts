@@ -28,10 +28,7 @@ const FIELDS: Record<StepKind, Record<string, readonly string[]>> = {
     backoff: REGULAR_DIGEST,
     timed: ['type', 'amount', 'unit', 'digestKey', 'timed'],
   },
-  delay: {
-    regular: ['type', 'amount', 'unit'],
-    scheduled: ['type', 'delayPath'],
-  },
+  delay: { regular: ['type', 'amount', 'unit'], scheduled: ['type', 'delayPath'] },
 };
 
 /** Why a known field does not fit, by field. */
@@ -139,9 +136,7 @@ function checkTimerMetadata(ctx: RuleContext, input: TimerMetadata): void {
     ctx.report(
       joinPointer(at, key),
       `${displayPath(at)}.${key} does not fit a ${type} ${kind} (${why}): remove it.`,
-      {
-        target: 'key',
-      },
+      { target: 'key' },
     );
   }
   const checked: MetadataAt = { metadata, stepPointer };

@@ -1,4 +1,5 @@
 import { includeAt } from '../../definitions/include-references.js';
+import { createPositions } from '../../definitions/positions.js';
 import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Span } from '../../diagnostic.js';
 import type { IncludedSpan } from './types.js';
@@ -22,9 +23,9 @@ export function locateInString(
     return { ...locateInText(value, offset, length), file: include.file, includedAt: pointer };
   }
   const scalar = definition.locate(pointer, 'value');
-  const lines = lineStarts(definition.text);
-  const start = toOffset(lines, scalar.line, scalar.column);
-  const end = toOffset(lines, scalar.endLine, scalar.endColumn);
+  const positions = createPositions(definition.text);
+  const start = positions.offsetOf(scalar.line, scalar.column);
+  const end = positions.offsetOf(scalar.endLine, scalar.endColumn);
   const content = contentStart(definition.text, { start, end, value });
   if (content === undefined) return scalar;
   const from = alignIndex(definition.text, value, { begin: content, end, index: offset });
@@ -33,8 +34,8 @@ export function locateInString(
     end,
     index: offset + Math.max(length, 1) - 1,
   });
-  const first = toPosition(lines, from);
-  const last = toPosition(lines, to);
+  const first = positions.span(from, from);
+  const last = positions.span(to, to);
   const endColumn = last.line === first.line && to >= from ? last.column + 1 : first.column + 1;
   return { line: first.line, column: first.column, endLine: first.line, endColumn };
 }
@@ -111,25 +112,4 @@ function alignIndex(
     if (i === target) return at;
   }
   return p;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
-  return starts;
-}
-
-function toOffset(starts: readonly number[], line: number, column: number): number {
-  return (starts[line - 1] ?? 0) + column - 1;
-}
-
-function toPosition(starts: readonly number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
 }

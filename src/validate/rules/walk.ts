@@ -3,6 +3,8 @@ import type { WorkflowDefinition, WorkflowStep } from '../../generated/workflow.
 import { isRecord } from '../../json.js';
 import { memoizeLast } from './last-memo.js';
 
+export { displayPath, listWords } from '../schema-messages.js';
+
 /** The value at a JSON pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
@@ -12,17 +14,6 @@ export function valueAt(root: unknown, pointer: string): unknown {
     else return undefined;
   }
   return node;
-}
-
-/** A pointer as the user reads it in messages: `/steps/1/template/cta/action` → `steps[1].template.cta.action`. */
-export function displayPath(pointer: string): string {
-  let out = '';
-  for (const segment of splitPointer(pointer)) {
-    if (/^\d+$/.test(segment)) out += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
 }
 
 export interface StepRef {
@@ -45,12 +36,6 @@ export const allSteps: (workflow: WorkflowDefinition) => readonly StepRef[] = me
   });
   return list;
 });
-
-/** `a`, `a or b`, `a, b or c`: for lists of allowed values in messages. */
-export function listWords(words: readonly string[], conjunction = 'or'): string {
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
-}
 
 /** Quote a user value for a message: strings in double quotes, the rest as JSON. */
 export function quote(value: unknown): string {

@@ -72,6 +72,7 @@ describe('parseDefinitionFast', () => {
     ['a: b\r\nc:\r\n  - d\r\n'],
     ['---\na: "é 😀 \u00a0"\n'],
     ['a: 0.1\nb: 1e+21\nc: 1e-7\n'],
+    ['a: [b: c, d]\ne: {f: [g: h]}\n'],
   ])('reads %j to exactly what yaml reads', (text) => {
     const definition = fast(text);
     expect(definition).toBeDefined();
@@ -102,6 +103,12 @@ describe('parseDefinitionFast', () => {
     ['a mapping as a key', '{a: 1}: b\n'],
     ['a list as a key in a flow mapping', 'a: {[b, c]}\n'],
     ['Handlebars braces left unquoted', 'content: {{name}}\n'],
+    // js-yaml builds a flow list's one-pair mapping (`[b: c]`) without reporting it, which once balanced the count
+    // of a mapping used as a key elsewhere (found by the property test, fast-check seed 1075840800).
+    ['a mapping key beside a one-pair mapping in a flow list', 'a: [b: c]\nd: {{e}}\n'],
+    ['a mapping key in the same flow list as a one-pair mapping', 'a: [b: c, {{d}}]\n'],
+    ['a list key after a one-pair mapping', 'a: [b: c, {[d]: e}]\n'],
+    ["the property test's counterexample", '---\n{name: {1: [a::, {{name}}]}, k: }\n'],
     ['an empty list entry', 'a:\n  -\n- b\n'],
     ['a null in a list', 'a: [null]\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
