@@ -100,7 +100,11 @@ const NO_FOLLOW = constants.O_NOFOLLOW;
 export function createFsBoundary(cwd: string): FsBoundary {
   const home = findProjectRoot(cwd);
   const roots = new Map<string, ProjectRoot>();
-  const dirs = new Map<string, { root: ProjectRoot; real: string } | { error: NodeJS.ErrnoException }>();
+  /** Each directory once: its root, and whether it resolves inside it. */
+  const dirs = new Map<
+    string,
+    { root: ProjectRoot; real: string; inside: boolean } | { error: NodeJS.ErrnoException }
+  >();
   const rootOfDir = (dir: string): ProjectRoot => {
     if (isWithin(home.dir, dir)) return home;
     let root = roots.get(dir);
@@ -116,7 +120,9 @@ export function createFsBoundary(cwd: string): FsBoundary {
     let known = dirs.get(dir);
     if (known === undefined) {
       try {
-        known = { root: rootOfDir(dir), real: realpathSync.native(dir) };
+        const root = rootOfDir(dir);
+        const real = realpathSync.native(dir);
+        known = { root, real, inside: isWithin(root.real, real) };
       } catch (error) {
         known = { error: error as NodeJS.ErrnoException };
       }
@@ -129,12 +135,12 @@ export function createFsBoundary(cwd: string): FsBoundary {
     rootFor: (absolute) => rootOfDir(path.dirname(absolute)),
     directoryOutside(dir) {
       const known = dirOf(dir);
-      return 'error' in known || isWithin(known.root.real, known.real) ? undefined : known.root;
+      return 'error' in known || known.inside ? undefined : known.root;
     },
     openForRead(absolute) {
       const dir = dirOf(path.dirname(absolute));
       if ('error' in dir) return dir;
-      if (!isWithin(dir.root.real, dir.real)) return { outside: dir.root };
+      if (!dir.inside) return { outside: dir.root };
       if (NO_FOLLOW !== undefined) {
         try {
           return { fd: openSync(absolute, READ_FLAGS | NO_FOLLOW) };

@@ -25,7 +25,7 @@ export interface IncludeOptions {
   /** Largest included file, in bytes (default: the definition file limit, 1 MiB). */
   maxBytes?: number;
   /** What included files are read through (default: the working directory's boundary). */
-  boundary?: FsBoundary;
+  boundary?: FsBoundary | undefined;
 }
 
 /**

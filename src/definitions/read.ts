@@ -66,11 +66,8 @@ export function loadDefinitionBytes(bytes: Uint8Array, source: DefinitionSource)
 }
 
 function includeOptions(source: DefinitionSource): IncludeOptions {
-  return {
-    definitionPath: source.absolute,
-    maxBytes: source.limits.maxBytes,
-    ...(source.boundary ? { boundary: source.boundary } : {}),
-  };
+  // A plain literal, not a spread: this runs for every file.
+  return { definitionPath: source.absolute, maxBytes: source.limits.maxBytes, boundary: source.boundary };
 }
 
 /**
