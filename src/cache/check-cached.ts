@@ -4,13 +4,14 @@
  * read, one hash, one Map lookup; no YAML, and no decoding unless there are findings to frame.
  */
 import path from 'node:path';
-import { findIncludeRoot, type IncludeRoot, readIncludeFile } from '../definitions/include-file.js';
+import { readIncludeFile } from '../definitions/include-file.js';
 import { type IncludedText, includeDisplayPath, includedTextsFor } from '../definitions/includes.js';
 import type { LoadLimits } from '../definitions/limits.js';
 import { readDefinitionBytes } from '../definitions/read.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { decodeUtf8 } from '../definitions/utf8.js';
 import type { Diagnostic } from '../diagnostic.js';
+import type { FsBoundary } from '../fs-boundary.js';
 import { buildCacheEntry, type CacheEntry, type IncludeFingerprint, readCacheEntry } from './entry.js';
 import { buildFingerprint } from './fingerprint.js';
 import { hashContent } from './hash.js';
@@ -53,20 +54,20 @@ export interface CacheRun extends CacheMerge {
 /** The outcome of every file, in the order of `files` (display paths relative to `cwd`), and the cache's new entries. */
 export function checkFilesCached(
   files: readonly string[],
-  setup: { cwd: string; limits: LoadLimits },
+  setup: { cwd: string; limits: LoadLimits; boundary: FsBoundary },
   cache: CacheInput,
   check: CheckBytes,
 ): { outcomes: FileOutcome[]; cache: CacheRun } {
-  const { cwd, limits } = setup;
+  const { cwd, limits, boundary } = setup;
   const { maxBytes } = limits;
-  const lookUp = createLookup(maxBytes, cache);
+  const lookUp = createLookup(maxBytes, cache, boundary);
   const seen = new Map<string, SeenFile>();
   let unchanged = 0;
   const outcomes = files.map((file): FileOutcome => {
     const key = entryKey(file, cwd, cache.root);
     const absolute = path.resolve(cwd, file);
-    const read = readDefinitionBytes(absolute, file, limits);
-    // Unreadable, too large, not a regular file: nothing worth caching (no bytes were read).
+    const read = readDefinitionBytes({ absolute, file, limits, boundary });
+    // Unreadable, too large, not a regular file, outside the project: nothing worth caching (no bytes were read).
     if (!('bytes' in read)) {
       seen.set(key, undefined);
       return { diagnostics: read.diagnostics };
@@ -90,34 +91,29 @@ export function checkFilesCached(
 
 /**
  * The hit check of one file's bytes (display path, absolute path, key): the stored entry and the texts it included, or the hash
- * the bytes were found to have (none when nothing is stored, or the file is too large). Include roots are found once
- * per directory.
+ * the bytes were found to have (none when nothing is stored, or the file is too large). Included files are read
+ * through the run's boundary, as the load reads them.
  */
 function createLookup(
   maxBytes: number,
   cache: CacheInput,
+  boundary: FsBoundary,
 ): (
   bytes: Uint8Array,
   file: string,
   absolute: string,
   key: string,
 ) => { hit: CacheEntry; included?: Map<string, string> } | { hash?: string } {
-  const roots = new Map<string, IncludeRoot>();
   /** The included texts by path as written, or undefined when one changed (or no longer resolves). */
   const readIncludes = (
     includes: readonly IncludeFingerprint[],
     absolute: string,
   ): Map<string, string> | undefined => {
     const definitionDir = path.dirname(absolute);
-    let root = roots.get(definitionDir);
-    if (root === undefined) {
-      root = findIncludeRoot(definitionDir);
-      roots.set(definitionDir, root);
-    }
     const texts = new Map<string, string>();
     // Resolved the way the load resolves them (definitions/includes.ts), checks of path and root included.
     for (const { path: written, hash } of includes) {
-      const read = readIncludeFile({ written, display: written, definitionDir, root, maxBytes });
+      const read = readIncludeFile({ written, display: written, definitionDir, boundary, maxBytes });
       if (!read.ok || hashContent(read.text) !== hash) return undefined;
       texts.set(written, read.text);
     }

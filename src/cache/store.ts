@@ -4,20 +4,10 @@
  * Reading never fails (a missing, damaged or foreign file is an empty cache); writing replaces the file atomically,
  * and its errors are the caller's to report as a warning.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname } from 'node:path';
+import { readProjectText } from '../definitions/read-capped.js';
+import { type FsBoundary, workingBoundary } from '../fs-boundary.js';
 import { isRecord } from '../json.js';
-import { describeFsError } from '../state/atomic-write.js';
+import { describeFsError, writeFileAtomically } from '../state/atomic-write.js';
 import { type CacheEntry, storedEntry } from './entry.js';
 import { CACHE_FORMAT } from './key.js';
 
@@ -60,19 +50,18 @@ export function serializeCache(key: string, entries: ReadonlyMap<string, CacheEn
   return `${JSON.stringify({ wfsync: MARK, format: CACHE_FORMAT, key, entries: stored })}\n`;
 }
 
-/** Reads the cache file; whatever goes wrong gives an empty cache. */
-export function readStoredCache(file: string, key: string): StoredCache {
+/**
+ * Reads the cache file through the project boundary (never through a link leading outside the project); whatever
+ * goes wrong gives an empty cache.
+ */
+export function readStoredCache(
+  file: string,
+  key: string,
+  boundary: FsBoundary = workingBoundary(),
+): StoredCache {
   let text: string;
   try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_CACHE_BYTES)
-        return { entries: new Map(), discarded: `larger than ${MAX_CACHE_BYTES} bytes` };
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readProjectText(file, MAX_CACHE_BYTES, boundary);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: new Map() };
     return { entries: new Map(), discarded: `unreadable: ${describeFsError(error)}` };
@@ -81,22 +70,15 @@ export function readStoredCache(file: string, key: string): StoredCache {
 }
 
 /**
- * Replaces the cache file (its directory created as needed): a temp file in the same directory renamed over it, so a
- * reader sees the old cache or the new one, never a mix. No fsync, unlike state files: a cache lost to a power cut
- * costs one slower run, and a torn file is discarded when read.
+ * Replaces the cache file (its directory created as needed) with the one writer (state/atomic-write.ts): never
+ * through a link, a temp file in the same directory renamed over it, so a reader sees the old cache or the new one,
+ * never a mix. No fsync, unlike state files: a cache lost to a power cut costs one slower run, and a torn file is
+ * discarded when read.
  */
-export function writeStoredCache(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    renameSync(temp, file);
-  } catch (error) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // The write's own error is the one worth reporting.
-    }
-    throw error;
-  }
+export async function writeStoredCache(
+  file: string,
+  text: string,
+  boundary: FsBoundary = workingBoundary(),
+): Promise<void> {
+  await writeFileAtomically(file, text, { durable: false, boundary });
 }

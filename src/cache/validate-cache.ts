@@ -1,6 +1,7 @@
 /** The validate cache as `wfsync validate --cache` uses it: opened before the run, saved after it. */
 import { join, relative, resolve } from 'node:path';
 import type { LoadLimits } from '../definitions/limits.js';
+import { createFsBoundary } from '../fs-boundary.js';
 import { describeFsError, removeStrayTempFiles } from '../state/atomic-write.js';
 import type { RuleOptions } from '../validate/rules/index.js';
 import { VERSION } from '../version.js';
@@ -41,7 +42,7 @@ export function openValidateCache(input: {
     rules: input.rules,
     limits: input.limits,
   });
-  return { ...readStoredCache(file, key), file, root: input.root, key };
+  return { ...readStoredCache(file, key, createFsBoundary(input.cwd)), file, root: input.root, key };
 }
 
 /**
@@ -55,7 +56,7 @@ export async function saveValidateCache(
 ): Promise<string | undefined> {
   if (!run.changed && cache.discarded === undefined) return undefined;
   try {
-    writeStoredCache(cache.file, serializeCache(cache.key, run.entries));
+    await writeStoredCache(cache.file, serializeCache(cache.key, run.entries), createFsBoundary(cwd));
     // Temp files of a run killed mid-write (the same naming as state files'): best effort, never an error.
     await removeStrayTempFiles(cache.file);
     return undefined;

@@ -24,6 +24,7 @@ import {
 } from '../definitions/read.js';
 import type { LoadedDefinition, ParseResult } from '../definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
+import { createFsBoundary } from '../fs-boundary.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { buildFileValidation, buildProjectValidation } from '../validate/index.js';
 import { identifierOf } from '../validate/rules/identifier-duplicate.js';
@@ -79,10 +80,17 @@ export async function checkDefinitions(
   paths: readonly string[],
   options: CheckOptions,
 ): Promise<CheckResult> {
-  const scan = await scanDefinitionFiles(paths, options);
+  // One boundary for the run: the project root and each directory resolved once (fs-boundary.ts).
+  const boundary = options.boundary ?? createFsBoundary(options.cwd);
+  const scan = await scanDefinitionFiles(paths, { ...options, boundary });
   const { cwd, rules } = options;
   const limits = resolveLoadLimits(options.limits);
-  const source = (file: string): DefinitionSource => ({ absolute: path.resolve(cwd, file), file, limits });
+  const source = (file: string): DefinitionSource => ({
+    absolute: path.resolve(cwd, file),
+    file,
+    limits,
+    boundary,
+  });
   const findings = fileFindings(rules);
   if (options.cache) {
     const check: CheckBytes = (file, bytes) => {
@@ -91,17 +99,17 @@ export async function checkDefinitions(
     };
     const run = checkFilesCached(
       scan.files,
-      { cwd, limits },
+      { cwd, limits, boundary },
       { ...options.cache, searched: scan.directories },
       check,
     );
-    return { ...mergeOutcomes(scan, run.outcomes, { cwd, limits, rules }), cache: run.cache };
+    return { ...mergeOutcomes(scan, run.outcomes, { source, rules }), cache: run.cache };
   }
   const keep = options.keepDefinitions === true;
   const outcomes = scan.files.map((file) =>
-    checkParsed(readDefinition(source(file).absolute, file, limits, findings.vouch), findings, keep),
+    checkParsed(readDefinition(source(file), findings.vouch), findings, keep),
   );
-  return mergeOutcomes(scan, outcomes, { cwd, limits, rules });
+  return mergeOutcomes(scan, outcomes, { source, rules });
 }
 
 /** A file's own findings (schema and per-file rules), worked out once per definition. */
@@ -159,7 +167,7 @@ function detached(text: string): string {
 function mergeOutcomes(
   scan: ScanResult,
   outcomes: readonly FileOutcome[],
-  setup: { cwd: string; limits: LoadLimits; rules: RuleOptions },
+  setup: { source: (file: string) => DefinitionSource; rules: RuleOptions },
 ): CheckResult {
   const diagnostics = scanDiagnostics(scan);
   const sources = new Map<string, string>();
@@ -196,7 +204,7 @@ function duplicateDiagnostics(
   files: readonly string[],
   outcomes: readonly FileOutcome[],
   identifiers: ReadonlyMap<string, string[]>,
-  setup: { cwd: string; limits: LoadLimits; rules: RuleOptions },
+  setup: { source: (file: string) => DefinitionSource; rules: RuleOptions },
   sources: Map<string, string>,
 ): Diagnostic[] {
   const shared = new Set(
@@ -207,8 +215,7 @@ function duplicateDiagnostics(
   outcomes.forEach((outcome, i) => {
     if (outcome.identifier === undefined || !shared.has(outcome.identifier)) return;
     const file = files[i]!;
-    const definition =
-      outcome.definition ?? readDefinition(path.resolve(setup.cwd, file), file, setup.limits).definition;
+    const definition = outcome.definition ?? readDefinition(setup.source(file)).definition;
     if (definition === undefined) return;
     definitions.push(definition);
     sources.set(file, definition.text);

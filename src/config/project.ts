@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CONFIG_FILE_NAMES } from '../definitions/include-file.js';
+import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
 import type { SeverityOverride } from '../validate/rules/index.js';
 import { type LoadedConfig, readConfig } from './read.js';
 

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { toDisplayPath } from '../definitions/find.js';
+import { DEFAULT_LOAD_LIMITS, fileTooLargeMessage } from '../definitions/limits.js';
 import { parseDefinition } from '../definitions/parse.js';
+import { fsErrorReason, type RegularFileRead, readRegularFile } from '../definitions/read-capped.js';
 import type { LoadedDefinition } from '../definitions/types.js';
-import { type Diagnostic, joinPointer, sortDiagnostics } from '../diagnostic.js';
+import { type Diagnostic, FILE_START, joinPointer, sortDiagnostics } from '../diagnostic.js';
 import { ConfigError, UsageError } from '../errors.js';
+import { createFsBoundary, describeRoot, toDisplayPath } from '../fs-boundary.js';
 import type { WfsyncConfig } from '../generated/config.js';
 import { suggestName } from '../text.js';
 import { KNOWN_RULE_CODES } from '../validate/rules/index.js';
@@ -24,19 +25,16 @@ export interface LoadedConfig {
 /**
  * Read and validate wfsync.config.yaml. Every problem is a positioned Diagnostic; any error-level one throws a
  * ConfigError (exit 3) carrying all of them, so a broken config is reported in one run like a broken definition.
+ * The file is read through the project boundary (fs-boundary.ts): a config that is a symbolic link leading outside
+ * the project, or not a regular file, is refused unread.
  */
 export function readConfig(path: string, cwd: string): LoadedConfig {
   const absolute = resolve(cwd, path);
   const file = toDisplayPath(cwd, absolute);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(absolute);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`config file not found: ${file}`);
-    throw new ConfigError(`cannot read config file ${file}: ${code ?? String(error)}`);
-  }
-  const parsed = parseDefinition(file, bytes);
+  const read = readRegularFile(absolute, DEFAULT_LOAD_LIMITS.maxBytes, createFsBoundary(cwd));
+  if ('error' in read && read.error.code === 'ENOENT') throw new UsageError(`config file not found: ${file}`);
+  if (!('bytes' in read)) throw configUnread(read, file);
+  const parsed = parseDefinition(file, read.bytes);
   const diagnostics: Diagnostic[] = [...parsed.diagnostics];
   if (parsed.definition) {
     const schemaDiagnostics = validateConfigSchema(parsed.definition);
@@ -50,6 +48,22 @@ export function readConfig(path: string, cwd: string): LoadedConfig {
     throw new ConfigError(`invalid config file ${file}`, sorted, new Map([[file, text]]));
   }
   return { path: absolute, file, dir: dirname(absolute), config: parsed.definition.value as WfsyncConfig };
+}
+
+/** Why the config file was not read, as a ConfigError (exit 3) with one diagnostic at its start (no code frame). */
+function configUnread(read: Exclude<RegularFileRead, { bytes: Uint8Array }>, file: string): ConfigError {
+  let code = 'config-unreadable';
+  let message: string;
+  if ('outside' in read) {
+    code = 'config-outside-project';
+    message = `${file} leads outside ${describeRoot(read.outside)} through a symbolic link; its content is not read`;
+  } else if ('tooLarge' in read) {
+    message = `cannot read config file ${file}: ${fileTooLargeMessage(read.tooLarge, DEFAULT_LOAD_LIMITS.maxBytes)}`;
+  } else {
+    const reason = 'error' in read ? fsErrorReason(read.error) : 'not a regular file';
+    message = `cannot read config file ${file}: ${reason}`;
+  }
+  return new ConfigError(message, [{ code, severity: 'error', message, file, pointer: '', ...FILE_START }]);
 }
 
 /** Checks the schema cannot express: rule codes that do not exist. Pure. */

@@ -2,11 +2,29 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import {
+  createFsBoundary,
+  describeRoot,
+  type FsBoundary,
+  type ProjectRoot,
+  toDisplayPath,
+} from '../fs-boundary.js';
+
+export { toDisplayPath };
 
 export interface FindOptions {
   cwd: string;
   /** Searched when no paths are given (relative to cwd, or absolute). */
   defaultDir: string;
+  /** The project boundary the search stays in (default: the working directory's). */
+  boundary?: FsBoundary;
+}
+
+/** A path the search refused without reading it, as a diagnostic will report it. */
+export interface RefusedPath {
+  path: string;
+  code: 'definition-outside-project' | 'file-unreadable';
+  message: string;
 }
 
 export interface ScanResult {
@@ -16,6 +34,11 @@ export interface ScanResult {
   unreadable: Array<{ path: string; error: NodeJS.ErrnoException }>;
   /** The given paths (or `defaultDir`) that are directories, absolute: the trees searched. */
   directories: string[];
+  /**
+   * What the search refused: a searched directory or a linked one inside it that leads outside the project, a
+   * definition-named entry that is not a file (a FIFO, a device). Sorted by path.
+   */
+  refused: RefusedPath[];
 }
 
 const DEFINITION_FILE = /\.ya?ml$/i;
@@ -24,8 +47,10 @@ const DEFINITION_FILE = /\.ya?ml$/i;
  * Definition files named by `paths` (or under `defaultDir` when there are none), and the directories it could not
  * list (check/ reports those). An explicit file is taken whatever its extension. A directory is searched recursively
  * for `*.yaml`/`*.yml`, skipping `node_modules` and hidden entries (`.git`, `.github`, `.wfsync`…). Symbolic links
- * to files are followed; symbolic links to directories are not, so a search never loops and never leaves the tree it
- * was given. A path that does not exist is a UsageError; a directory without definitions gives no files.
+ * to files are kept (reading them checks where they lead); symbolic links to directories are not followed, so a
+ * search never loops and never leaves the tree it was given, and one leading outside the project is refused, as is a
+ * searched directory that does. A path that does not exist is a UsageError; a directory without definitions gives
+ * no files.
  */
 export async function scanDefinitionFiles(
   paths: readonly string[],
@@ -33,8 +58,10 @@ export async function scanDefinitionFiles(
 ): Promise<ScanResult> {
   const found = new Set<string>();
   const unreadable: ScanResult['unreadable'] = [];
+  const refused: RefusedPath[] = [];
   const directories: string[] = [];
   const display = (absolute: string) => toDisplayPath(options.cwd, absolute);
+  const boundary = options.boundary ?? createFsBoundary(options.cwd);
 
   for (const given of paths.length > 0 ? paths : [options.defaultDir]) {
     const absolute = path.resolve(options.cwd, given);
@@ -50,19 +77,38 @@ export async function scanDefinitionFiles(
       continue;
     }
     if (stats.isDirectory()) {
+      const leaves = boundary.directoryOutside(absolute);
+      if (leaves !== undefined) {
+        refused.push(outsideDirectory(display(absolute), leaves, 'no file under it is read'));
+        continue;
+      }
       directories.push(absolute);
-      await walk(absolute, { found, unreadable, display });
+      await walk(absolute, { found, unreadable, refused, display, boundary });
     } else if (stats.isFile()) found.add(display(absolute));
     else throw new UsageError(`not a file or directory: ${given}`);
   }
   unreadable.sort((a, b) => compare(a.path, b.path));
-  return { files: [...found].sort(compare), unreadable, directories };
+  refused.sort((a, b) => compare(a.path, b.path));
+  return { files: [...found].sort(compare), unreadable, directories, refused };
 }
 
-async function walk(
-  root: string,
-  sink: { found: Set<string>; unreadable: ScanResult['unreadable']; display: (absolute: string) => string },
-): Promise<void> {
+function outsideDirectory(shown: string, root: ProjectRoot, what: string): RefusedPath {
+  return {
+    path: shown,
+    code: 'definition-outside-project',
+    message: `${shown} leads outside ${describeRoot(root)} through a symbolic link; ${what}: keep definitions inside it`,
+  };
+}
+
+interface WalkSink {
+  found: Set<string>;
+  unreadable: ScanResult['unreadable'];
+  refused: RefusedPath[];
+  display: (absolute: string) => string;
+  boundary: FsBoundary;
+}
+
+async function walk(root: string, sink: WalkSink): Promise<void> {
   // Each directory with its display path: an entry's paths are its directory's plus its name (a name holds no
   // separator), which saves a path.join and a path.relative per file (~30 ms per 10,000). Except for a directory
   // above the working directory's: from `..`, the entry `project` may be the working directory itself (`.`). A file
@@ -86,10 +132,24 @@ async function walk(
       if (entry.isDirectory()) {
         const shownDir = above ? sink.display(full) : shownPrefix + entry.name;
         if (entry.name !== 'node_modules') pending.push({ dir: full, shown: shownDir });
-      } else if (DEFINITION_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
-        // A link is kept unless it leads to a directory; a dangling one is kept so reading reports it.
-        if (entry.isSymbolicLink() && (await isDirectory(full))) continue;
-        sink.found.add(shownPrefix + entry.name);
+      } else if (entry.isFile()) {
+        if (DEFINITION_FILE.test(entry.name)) sink.found.add(shownPrefix + entry.name);
+      } else if (entry.isSymbolicLink()) {
+        const shownLink = above ? sink.display(full) : shownPrefix + entry.name;
+        // A link to a directory is not followed (and refused when it leads out); one to anything else is kept if
+        // named like a definition, and a dangling one too, so that reading says what is wrong with it.
+        if (await isDirectory(full)) {
+          const leaves = sink.boundary.directoryOutside(full);
+          if (leaves !== undefined)
+            sink.refused.push(outsideDirectory(shownLink, leaves, 'its files are not read'));
+        } else if (DEFINITION_FILE.test(entry.name)) sink.found.add(shownLink);
+      } else if (DEFINITION_FILE.test(entry.name)) {
+        // A FIFO, socket or device named like a definition: refused unopened (opening some has effects).
+        sink.refused.push({
+          path: shownPrefix + entry.name,
+          code: 'file-unreadable',
+          message: 'cannot read file: not a regular file',
+        });
       }
     }
   }
@@ -101,12 +161,6 @@ async function isDirectory(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Relative to cwd with `/` separators, as every report shows it. */
-export function toDisplayPath(cwd: string, absolute: string): string {
-  const relative = path.relative(cwd, absolute);
-  return (relative === '' ? '.' : relative).split(path.sep).join('/');
 }
 
 /** Code-unit order: the same on every machine and locale. */

@@ -4,19 +4,14 @@
  * definition (regular file, size checked before reading, strict UTF-8). Every failure is a value, never a throw.
  */
 
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { describeRoot, type FsBoundary, isInside, type ProjectRoot } from '../fs-boundary.js';
 import { suggestName } from '../text.js';
 import { type IncludeStyle, normalizeIncludeText } from './include-references.js';
 import { formatBytes } from './limits.js';
 import { fsErrorReason, readRegularFile } from './read-capped.js';
 import { decodeUtf8 } from './utf8.js';
-
-/** The directory included files must stay in, and what made it the root (for messages). */
-export interface IncludeRoot {
-  dir: string;
-  kind: 'config' | 'git' | 'definition';
-}
 
 export type IncludeProblemCode =
   | 'include-path-invalid'
@@ -36,51 +31,26 @@ export interface IncludeRequest {
   /** How messages name the file: its path relative to the working directory. */
   display: string;
   definitionDir: string;
-  root: IncludeRoot;
+  /** What the file is read through: its project root is the definition's (fs-boundary.ts). */
+  boundary: FsBoundary;
   maxBytes: number;
 }
 
-const ROOT_NAMES: Record<IncludeRoot['kind'], string> = {
-  config: 'the project (the directory of wfsync.config.yaml)',
-  git: 'the git repository',
-  definition: "the definition's directory (no wfsync.config.yaml or .git above it)",
-};
-
-/** The names the project's config file may have (config/project.ts): one marks the project root includes stay in. */
-export const CONFIG_FILE_NAMES = ['wfsync.config.yaml', 'wfsync.config.yml'] as const;
-
-/**
- * The project an included file must stay in: the nearest directory above the definition that holds
- * wfsync.config.yaml or .git (so a CI checkout never lets a definition read files of the machine it runs on), else
- * the definition's own directory.
- */
-export function findIncludeRoot(definitionDir: string): IncludeRoot {
-  for (let dir = path.resolve(definitionDir); ; dir = path.dirname(dir)) {
-    if (CONFIG_FILE_NAMES.some((name) => existsSync(path.join(dir, name)))) return { dir, kind: 'config' };
-    if (existsSync(path.join(dir, '.git'))) return { dir, kind: 'git' };
-    if (path.dirname(dir) === dir) return { dir: path.resolve(definitionDir), kind: 'definition' };
-  }
-}
-
 export function readIncludeFile(request: IncludeRequest): IncludeRead {
-  const { written, display, root } = request;
+  const { written, display, boundary } = request;
   const invalid = pathProblem(written);
   if (invalid) return { ok: false, code: 'include-path-invalid', message: invalid };
   const absolute = path.resolve(request.definitionDir, written);
-  const outside = (how: string): IncludeRead => ({
+  const outside = (how: string, root: ProjectRoot): IncludeRead => ({
     ok: false,
     code: 'include-outside-project',
-    message: `${how} outside ${ROOT_NAMES[root.kind]}: keep included files inside it`,
+    message: `${how} outside ${describeRoot(root)}: keep included files inside it`,
   });
-  if (!isInside(root.dir, absolute)) return outside(`"${written}" leads`);
-  let real: string;
-  try {
-    real = realpathSync(absolute);
-  } catch (error) {
-    return failure(error as NodeJS.ErrnoException, request, absolute);
-  }
-  if (!isInside(realRoot(root.dir), real)) return outside(`"${written}" is a symbolic link that leads`);
-  const read = readRegularFile(real, request.maxBytes);
+  // The definition's project root: that of a file in its directory.
+  const root = boundary.rootFor(path.join(request.definitionDir, 'definition.yaml'));
+  if (!isInside(root.dir, absolute)) return outside(`"${written}" leads`, root);
+  const read = readRegularFile(absolute, request.maxBytes, boundary);
+  if ('outside' in read) return outside(`"${written}" is a symbolic link that leads`, read.outside);
   if ('error' in read) return failure(read.error, request, absolute);
   if ('problem' in read) {
     return unreadable(
@@ -155,22 +125,4 @@ function suggestSibling(written: string, absolute: string): string | undefined {
   }
   const name = suggestName(path.basename(absolute), names);
   return name === undefined ? undefined : written.slice(0, written.lastIndexOf('/') + 1) + name;
-}
-
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return (
-    relative !== '' &&
-    !relative.startsWith(`..${path.sep}`) &&
-    relative !== '..' &&
-    !path.isAbsolute(relative)
-  );
-}
-
-function realRoot(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }

@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
-import { findIncludeRoot, type IncludeRead, readIncludeFile } from './include-file.js';
+import { type FsBoundary, workingBoundary } from '../fs-boundary.js';
+import { type IncludeRead, readIncludeFile } from './include-file.js';
 import {
   type DefinitionWithIncludes,
   findIncludeReferences,
@@ -23,6 +24,8 @@ export interface IncludeOptions {
   definitionPath: string;
   /** Largest included file, in bytes (default: the definition file limit, 1 MiB). */
   maxBytes?: number;
+  /** What included files are read through (default: the working directory's boundary). */
+  boundary?: FsBoundary | undefined;
 }
 
 /**
@@ -37,7 +40,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
   if (references.length === 0) return result;
 
   const definitionDir = path.dirname(options.definitionPath);
-  const root = findIncludeRoot(definitionDir);
+  const boundary = options.boundary ?? workingBoundary();
   const reads = new Map<string, IncludeRead>();
   const includes: ResolvedInclude[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -50,7 +53,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
         written: reference.path,
         display: file,
         definitionDir,
-        root,
+        boundary,
         maxBytes: options.maxBytes ?? DEFAULT_LOAD_LIMITS.maxBytes,
       });
       reads.set(key, read);

@@ -1,23 +1,24 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { BoundaryError, describeRoot, type FsBoundary, type ProjectRoot, shownPath } from '../fs-boundary.js';
+import { formatBytes } from './limits.js';
 
 /**
- * A file read with care (definitions and the files they include): opened without blocking, checked to be a regular
- * file, its size checked on the open descriptor before any byte is read. Every failure is a value.
+ * A file of the project read with care (definitions, the files they include, the config, state and cache files):
+ * opened through the boundary (fs-boundary.ts: a path or link leading outside the project is refused unopened),
+ * checked on the open descriptor to be a regular file, its size checked before any byte is read. Every failure is a
+ * value.
  */
 export type RegularFileRead =
   | { bytes: Uint8Array }
   | { problem: 'directory' | 'not-regular' }
+  | { outside: ProjectRoot }
   | { tooLarge: number }
   | { error: NodeJS.ErrnoException };
 
-export function readRegularFile(absolute: string, maxBytes: number): RegularFileRead {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO that merely looks like the file must not hang; fstat then rejects it.
-    fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { error: error as NodeJS.ErrnoException };
-  }
+export function readRegularFile(absolute: string, maxBytes: number, boundary: FsBoundary): RegularFileRead {
+  const opened = boundary.openForRead(absolute);
+  if (!('fd' in opened)) return opened;
+  const { fd } = opened;
   try {
     const stats = fstatSync(fd);
     if (stats.isDirectory()) return { problem: 'directory' };
@@ -29,6 +30,29 @@ export function readRegularFile(absolute: string, maxBytes: number): RegularFile
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A project file's text (UTF-8, invalid bytes replaced), read through the boundary like readRegularFile; for the
+ * files wfsync keeps itself (state, lock and cache files). Throws the OS error (ENOENT when absent, as a caller
+ * tells "missing" apart), or a BoundaryError when the path leads outside the project or is not a regular file.
+ */
+export function readProjectText(absolute: string, maxBytes: number, boundary: FsBoundary): string {
+  const read = readRegularFile(absolute, maxBytes, boundary);
+  if ('bytes' in read) return new TextDecoder().decode(read.bytes);
+  if ('error' in read) throw read.error;
+  if ('problem' in read && read.problem === 'directory') {
+    throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' });
+  }
+  const shown = shownPath(boundary.cwd, absolute);
+  if ('outside' in read) {
+    throw new BoundaryError(
+      `${shown} leads outside ${describeRoot(read.outside)} through a symbolic link; it was not read`,
+    );
+  }
+  if ('tooLarge' in read)
+    throw new BoundaryError(`${shown} is ${formatBytes(read.tooLarge)}, too large to read`);
+  throw new BoundaryError(`${shown} is not a regular file; it was not read`);
 }
 
 const REASONS: Record<string, string> = {

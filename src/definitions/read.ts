@@ -1,35 +1,41 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
+import { describeRoot, type FsBoundary, workingBoundary } from '../fs-boundary.js';
 import { parseDefinitionFast } from './fast-parse.js';
 import type { ScanResult } from './find.js';
-import { readDefinitionIncludes } from './includes.js';
+import { type IncludeOptions, readDefinitionIncludes } from './includes.js';
 import { fileTooLargeMessage, type LoadLimits } from './limits.js';
 import { parseDefinition } from './parse.js';
 import { fsErrorReason, readRegularFile } from './read-capped.js';
 import type { LoadedDefinition, ParseResult } from './types.js';
 
-/** The directories a scan could not list, as `file-unreadable` diagnostics. */
+/** The directories a scan could not list and the paths it refused, as diagnostics. */
 export function scanDiagnostics(scan: ScanResult): Diagnostic[] {
-  return scan.unreadable.map(({ path: dir, error }) =>
-    make(dir, 'file-unreadable', `cannot list directory: ${fsErrorReason(error)}`),
-  );
+  return [
+    ...scan.unreadable.map(({ path: dir, error }) =>
+      make(dir, 'file-unreadable', `cannot list directory: ${fsErrorReason(error)}`),
+    ),
+    ...scan.refused.map(({ path, code, message }) => make(path, code, message)),
+  ];
 }
 
 /** Reads one file (size checked on the open descriptor before any byte is read) and parses it (parseDefinitionBytes). */
 export function readDefinition(
-  absolute: string,
-  file: string,
-  limits: LoadLimits,
+  source: DefinitionSource,
   vouch?: (definition: LoadedDefinition) => boolean,
 ): ParseResult {
-  const read = readDefinitionBytes(absolute, file, limits);
-  return 'bytes' in read ? parseDefinitionBytes(read.bytes, { absolute, file, limits }, vouch) : read;
+  const read = readDefinitionBytes(source);
+  return 'bytes' in read ? parseDefinitionBytes(read.bytes, source, vouch) : read;
 }
 
-/** Where a definition's bytes came from: its absolute path, its display path, and the limits it is read with. */
+/**
+ * Where a definition's bytes came from: its absolute path, its display path, the limits it is read with, and the
+ * boundary it and its included files are read through (by default, the working directory's).
+ */
 export interface DefinitionSource {
   absolute: string;
   file: string;
   limits: LoadLimits;
+  boundary?: FsBoundary;
 }
 
 /**
@@ -59,21 +65,28 @@ export function loadDefinitionBytes(bytes: Uint8Array, source: DefinitionSource)
   return readDefinitionIncludes(parseDefinition(source.file, bytes, source.limits), includeOptions(source));
 }
 
-function includeOptions(source: DefinitionSource): { definitionPath: string; maxBytes: number } {
-  return { definitionPath: source.absolute, maxBytes: source.limits.maxBytes };
+function includeOptions(source: DefinitionSource): IncludeOptions {
+  // A plain literal, not a spread: this runs for every file.
+  return { definitionPath: source.absolute, maxBytes: source.limits.maxBytes, boundary: source.boundary };
 }
 
 /**
  * The bytes of one definition file, or why they cannot be had (the diagnostics readDefinition reports then).
- * A file over the size limit is refused before any byte is read.
+ * A file over the size limit, or leading outside the project (a symbolic link to `/proc/self/environ`, `~/.npmrc`
+ * or a definition elsewhere), is refused before any byte is read.
  */
 export function readDefinitionBytes(
-  absolute: string,
-  file: string,
-  limits: LoadLimits,
+  source: DefinitionSource,
 ): { bytes: Uint8Array } | { diagnostics: Diagnostic[] } {
-  const read = readRegularFile(absolute, limits.maxBytes);
+  const { absolute, file, limits } = source;
+  const read = readRegularFile(absolute, limits.maxBytes, source.boundary ?? workingBoundary());
   if ('bytes' in read) return read;
+  if ('outside' in read) {
+    const message =
+      `${file} leads outside ${describeRoot(read.outside)} through a symbolic link; its content is not read: ` +
+      'keep definitions inside it';
+    return { diagnostics: [make(file, 'definition-outside-project', message)] };
+  }
   if ('tooLarge' in read) {
     return {
       diagnostics: [make(file, 'file-too-large', fileTooLargeMessage(read.tooLarge, limits.maxBytes))],

@@ -16,6 +16,7 @@ import { readRemote, WORKFLOW_SHAPE } from '../plan/shape.js';
 import type { CreateWorkflowBody } from '../plan/types.js';
 import { displayPath } from '../validate/rules/walk.js';
 import { buildDefinitionFromRemote, buildDefinitionYaml, SCHEMA_MODELINE } from './convert.js';
+import { identifierFileProblem, quoteIdentifier } from './file-name.js';
 import { buildPulledIncludes, type PulledIncludes } from './includes.js';
 import { mergePulledDefinition, type PullMergeResult } from './merge.js';
 
@@ -115,9 +116,17 @@ function buildPulledWorkflow(
 ): PullItem {
   const { files, groups } = input;
   const pulled = buildDefinitionFromRemote(actual, { groups });
-  const identifier = pulled.triggers[0]?.identifier;
-  if (!identifier) {
+  const identifier: unknown = pulled.triggers[0]?.identifier;
+  if (identifier === undefined || identifier === null || identifier === '') {
     return { requested, failed: "the service's workflow has no trigger identifier; nothing written" };
+  }
+  // Service data never chooses a path: the identifier names the file only if it is a slug (file-name.ts).
+  const unsafe = identifierFileProblem(identifier);
+  if (unsafe !== undefined || typeof identifier !== 'string') {
+    return {
+      requested,
+      failed: `the service's trigger identifier ${quoteIdentifier(identifier)} cannot name a file: ${unsafe}; nothing written`,
+    };
   }
   const existing = known.get(identifier);
   const path = files.pathOf(identifier, existing);

@@ -3,26 +3,39 @@
  * one never replaces a file that appeared meanwhile and a replaced one is never left half-written.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { findUp } from '../config/project.js';
+import { readProjectText } from '../definitions/read-capped.js';
 import { WfsyncError } from '../errors.js';
+import { assertNoLinks, BoundaryError, createFsBoundary } from '../fs-boundary.js';
 import { fsFailure, writeFileAtomically } from '../state/atomic-write.js';
+
+/** A file init or new reads to edit it (`.gitignore`, `.vscode/settings.json`) holds far less. */
+const MAX_EXISTING_BYTES = 4 * 1024 * 1024;
+
 import { PACKAGE_SCHEMA_PATH, REPO_SCHEMA_PATH } from './schema-ref.js';
 
-/** Current text of each path (relative to `root`, `/` separators) that exists. */
+/**
+ * Current text of each path (relative to `root`, `/` separators) that exists. Every path is one the command will
+ * write: a symbolic link at it or on the way to it is refused here (a BoundaryError, exit 1), before anything is
+ * written, rather than read through or written through.
+ */
 export async function readExistingFiles(
   root: string,
   paths: readonly string[],
 ): Promise<Map<string, string>> {
+  const boundary = createFsBoundary(root);
   const existing = new Map<string, string>();
   for (const path of paths) {
+    const absolute = join(root, path);
+    assertNoLinks(absolute, boundary);
     try {
-      existing.set(path, await readFile(join(root, path), 'utf8'));
+      existing.set(path, readProjectText(absolute, MAX_EXISTING_BYTES, boundary));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Absent (ENOTDIR: a parent is a file; writing there will say so).
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      if (error instanceof BoundaryError) throw error;
       throw fsFailure(`read ${path}`, error);
     }
   }
@@ -30,8 +43,9 @@ export async function readExistingFiles(
 }
 
 /**
- * Writes `text` to `path` (relative to `root`). `create` fails rather than replace a file that exists by now;
- * `replace` swaps the file atomically (through a symbolic link to its target).
+ * Writes `text` to `path` (relative to `root`) with the one writer (state/atomic-write.ts): never through a symbolic
+ * link (a BoundaryError naming it), atomically. `create` fails rather than replace a file that exists by now;
+ * `replace` swaps the file.
  */
 export async function writeScaffoldFile(
   root: string,
@@ -39,21 +53,13 @@ export async function writeScaffoldFile(
   text: string,
   mode: 'create' | 'replace',
 ): Promise<void> {
-  const absolute = join(root, path);
-  const failed = (error: unknown) => fsFailure(`write ${path}`, error);
-  if (mode === 'replace') {
-    await writeFileAtomically(await realpath(absolute), text).catch((error: unknown) => {
-      throw failed(error);
-    });
-    return;
-  }
-  // A parent that is a file makes mkdir fail with EEXIST too: only the file's own EEXIST means "appeared".
-  await mkdir(dirname(absolute), { recursive: true }).catch((error: unknown) => {
-    throw failed(error);
-  });
-  await writeFile(absolute, text, { encoding: 'utf8', flag: 'wx' }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw failed(error);
-    throw new WfsyncError(`${path} was created by something else meanwhile; nothing was written to it`);
+  const options = { boundary: createFsBoundary(root), exclusive: mode === 'create' };
+  await writeFileAtomically(join(root, path), text, options).catch((error: unknown) => {
+    if (error instanceof BoundaryError) throw error;
+    if (mode === 'create' && (error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new WfsyncError(`${path} was created by something else meanwhile; nothing was written to it`);
+    }
+    throw fsFailure(`write ${path}`, error);
   });
 }
 

@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { messageOf, WfsyncError } from '../errors.js';
+import { assertNotLink, type FsBoundary, prepareWrite, workingBoundary } from '../fs-boundary.js';
 
 /** The file operations the writer needs; injectable so tests can fail any step (a full disk, a crash). */
 export interface AtomicWriteFs {
-  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
-  open(path: string, flags: string, mode?: number): Promise<AtomicWriteHandle>;
+  open(path: string, flags: string | number, mode?: number): Promise<AtomicWriteHandle>;
   rename(from: string, to: string): Promise<void>;
+  /** A second name for a file, failing with EEXIST when `to` exists (never following a link there). */
+  link?(from: string, to: string): Promise<void>;
   rm(path: string, options: { force: true }): Promise<void>;
 }
 
@@ -18,9 +21,9 @@ export interface AtomicWriteHandle {
 }
 
 export const nodeAtomicWriteFs: AtomicWriteFs = {
-  mkdir: (path, options) => fsp.mkdir(path, options),
   open: (path, flags, mode) => fsp.open(path, flags, mode),
   rename: (from, to) => fsp.rename(from, to),
+  link: (from, to) => fsp.link(from, to),
   rm: (path, options) => fsp.rm(path, options),
 };
 
@@ -28,14 +31,27 @@ export interface AtomicWriteOptions {
   /** Permission bits of a new file (before the umask). Default 0o666, like any file an editor creates. */
   mode?: number;
   fs?: AtomicWriteFs;
+  /** What the file's folders are checked against (fs-boundary.ts); default: the working directory's. */
+  boundary?: FsBoundary;
+  /** fsync the file, and the directory after the rename (default). A cache, cheap to lose, skips both. */
+  durable?: boolean;
+  /** Fail with EEXIST rather than replace a file that exists by then (a new file of `init`, `new`, `pull`). */
+  exclusive?: boolean;
 }
 
+/** The temp file: created, never opened through a link, never an existing file. */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
 /**
- * Replace `file` with `text` so that a reader (or the next run after a crash or a full disk) sees either the old
- * content or the new, never a mix: write a temp file in the same directory (a rename is only atomic within one
- * file system), fsync it, rename it over the file, then fsync the directory so the rename itself survives a power
- * loss. On failure the temp file is removed and the OS error is rethrown as is (callers word it for the user);
- * the old file is untouched because nothing is renamed until the new content is on disk.
+ * Replace (or create) `file` with `text` so that a reader (or the next run after a crash or a full disk) sees
+ * either the old content or the new, never a mix, and so that nothing outside the project changes through a
+ * symbolic link: the folders from the project root down are checked to be no links and created without following
+ * any (prepareWrite), a temp file is created beside the file (O_CREAT|O_EXCL|O_NOFOLLOW: a rename is only atomic
+ * within one file system), written and fsynced, then renamed over the file (a rename replaces a link, never
+ * follows it; the file is checked again to be no link just before), and the directory fsynced so the rename itself
+ * survives a power loss. A link on the way is a BoundaryError naming it (exit 1), before anything is written. On
+ * failure the temp file is removed and the OS error is rethrown as is (callers word it for the user); the old file
+ * is untouched because nothing is renamed until the new content is on disk.
  */
 export async function writeFileAtomically(
   file: string,
@@ -43,22 +59,48 @@ export async function writeFileAtomically(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const fs = options.fs ?? nodeAtomicWriteFs;
-  await fs.mkdir(dirname(file), { recursive: true });
+  const boundary = options.boundary ?? workingBoundary();
+  const durable = options.durable ?? true;
+  prepareWrite(file, boundary);
   const temp = tempFileFor(file);
   try {
-    const handle = await fs.open(temp, 'wx', options.mode ?? 0o666);
+    const handle = await fs.open(temp, TEMP_FLAGS, options.mode ?? 0o666);
     try {
       await handle.writeFile(text, 'utf8');
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, file);
+    assertNotLink(file, boundary);
+    if (options.exclusive) await putNew(fs, temp, file);
+    else await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
-  await syncDirectory(fs, dirname(file));
+  if (durable) await syncDirectory(fs, dirname(file));
+}
+
+/**
+ * The temp file under the name `file`, failing with EEXIST if that exists: link(2) never replaces (nor follows)
+ * what is there. Where a file system has no hard links, a check then a rename: a file appearing in between is lost.
+ */
+async function putNew(fs: AtomicWriteFs, temp: string, file: string): Promise<void> {
+  try {
+    await (fs.link ?? fsp.link)(temp, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    const there = await fsp.lstat(file).then(
+      () => true,
+      () => false,
+    );
+    if (there)
+      throw Object.assign(new Error(`EEXIST: file already exists, link '${file}'`), { code: 'EEXIST' });
+    await fs.rename(temp, file);
+    return;
+  }
+  await fs.rm(temp, { force: true });
 }
 
 /** Best effort: not every platform lets a directory be opened (Windows), and the rename is atomic regardless. */

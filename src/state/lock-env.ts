@@ -1,7 +1,17 @@
-import { readFileSync, unlinkSync } from 'node:fs';
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readProjectText } from '../definitions/read-capped.js';
+import { workingBoundary } from '../fs-boundary.js';
+
+/** A lock file holds a few hundred bytes; one past this is not read (a foreign file where the lock should be). */
+const MAX_LOCK_BYTES = 64 * 1024;
+
+/** A lock file's text, read through the project boundary (never through a link leading out of the project). */
+function readLockText(path: string): string {
+  return readProjectText(path, MAX_LOCK_BYTES, workingBoundary());
+}
 
 /**
  * The effects the state lock's decisions depend on: the clock, the process table, this host's name, timers and
@@ -70,10 +80,10 @@ export const nodeLockEnv: LockEnv = {
   fs: {
     mkdir,
     open,
-    readFile: (path) => readFile(path, 'utf8'),
+    readFile: async (path) => readLockText(path),
     stat,
     rm: (path) => rm(path, { force: true }),
-    readFileSync: (path) => readFileSync(path, 'utf8'),
+    readFileSync: readLockText,
     unlinkSync,
   },
 };

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { BoundaryError, prepareWrite } from '../fs-boundary.js';
 import { fsFailure } from './atomic-write.js';
 import { type LockEnv, type LockFileHandle, nodeLockEnv } from './lock-env.js';
 import { commandFromArgv, inspectLock, type LockHolder, lockTimeout } from './lock-holder.js';
@@ -56,8 +57,11 @@ export async function acquireLock(statePath: string, options: LockOptions): Prom
   };
   const text = `${JSON.stringify(holder, null, 2)}\n`;
   try {
+    // No link on the way to the lock file, nor the lock file itself a link (fs-boundary.ts); folders created.
+    prepareWrite(path);
     await env.fs.mkdir(dirname(path), { recursive: true });
   } catch (error) {
+    if (error instanceof BoundaryError) throw error;
     throw fsFailure(`create the state directory ${dirname(path)}`, error);
   }
   const deadline = env.now() + Math.max(0, options.timeoutMs);

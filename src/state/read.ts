@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readProjectText } from '../definitions/read-capped.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { BoundaryError, workingBoundary } from '../fs-boundary.js';
 import { fsFailure } from './atomic-write.js';
 import { checkState } from './check.js';
 import { emptyState, normalizeStateBaseUrl } from './format.js';
@@ -11,20 +12,25 @@ export interface ExpectedTarget {
   baseUrl: string;
 }
 
+/** A state file past this size is not read (one holds ~300 bytes per workflow). */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
+
 const REBUILD = 'run `wfsync state rebuild` to rebuild it from the service (the file has been left as it is)';
 
 /**
  * Read and check a target's state file. A missing file is an empty state (a first run); anything unreadable is a
  * WfsyncError naming the file and never touched, so the user decides (rebuild, or restore it from git).
- * Temp files of an interrupted write are never read: only the renamed file counts.
+ * Temp files of an interrupted write are never read: only the renamed file counts. Read through the project
+ * boundary: a state file that is a symbolic link leading outside the project, or not a regular file, is refused.
  */
 export async function readState(path: string, expected: ExpectedTarget): Promise<StateFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readProjectText(path, MAX_STATE_BYTES, workingBoundary());
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       return emptyState(expected.target, expected.baseUrl);
+    if (error instanceof BoundaryError) throw new BoundaryError(`the state file ${error.message}`);
     throw fsFailure(`read the state file ${path}`, error);
   }
   let parsed: unknown;

@@ -1,4 +1,5 @@
 import { WfsyncError } from '../errors.js';
+import { workingBoundary } from '../fs-boundary.js';
 import {
   type AtomicWriteOptions,
   describeFsError,
@@ -68,8 +69,9 @@ export class StateStore {
   ): Promise<StateStore> {
     const state = await readState(path, expected);
     await removeStrayTempFiles(path);
-    // StateStoreOptions is the writer's options minus the file mode: handed on as they are.
-    return new StateStore(path, state, expected, options);
+    // StateStoreOptions is the writer's options minus the file mode: handed on as they are, with the boundary
+    // every write goes through found once (the project root does not move during a run).
+    return new StateStore(path, state, expected, { boundary: workingBoundary(), ...options });
   }
 
   /** A deep copy: callers (the planner) can never change the store behind its back. */

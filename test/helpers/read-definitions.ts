@@ -4,6 +4,7 @@ import { type LoadLimits, resolveLoadLimits } from '../../src/definitions/limits
 import { readDefinition, scanDiagnostics } from '../../src/definitions/read.js';
 import type { LoadedDefinition } from '../../src/definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../../src/diagnostic.js';
+import { createFsBoundary } from '../../src/fs-boundary.js';
 
 export interface ReadResult {
   definitions: LoadedDefinition[];
@@ -23,13 +24,14 @@ export async function readDefinitions(
   paths: readonly string[],
   options: FindOptions & { limits?: Partial<LoadLimits> },
 ): Promise<ReadResult> {
-  const scan = await scanDefinitionFiles(paths, options);
+  const boundary = options.boundary ?? createFsBoundary(options.cwd);
+  const scan = await scanDefinitionFiles(paths, { ...options, boundary });
   const limits = resolveLoadLimits(options.limits);
   const definitions: LoadedDefinition[] = [];
   const diagnostics = scanDiagnostics(scan);
   const sources = new Map<string, string>();
   for (const file of scan.files) {
-    const loaded = readDefinition(path.resolve(options.cwd, file), file, limits);
+    const loaded = readDefinition({ absolute: path.resolve(options.cwd, file), file, limits, boundary });
     if (loaded.definition) definitions.push(loaded.definition);
     if (loaded.text !== undefined) sources.set(file, loaded.text);
     diagnostics.push(...loaded.diagnostics);

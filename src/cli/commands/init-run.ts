@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_WORKFLOWS_DIR } from '../../config/project.js';
 import { scanDefinitionFiles } from '../../definitions/find.js';
-import { CONFIG_FILE_NAMES } from '../../definitions/include-file.js';
+import { readProjectText } from '../../definitions/read-capped.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
 import { detectSchemaPath, readExistingFiles, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
@@ -25,7 +26,7 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
   const root = ctx.cwd;
   // 1. Where things go: flags, else what an existing config says, else the defaults.
   const configPath = CONFIG_FILE_NAMES.find((name) => existsSync(join(root, name))) ?? CONFIG_FILE_NAMES[0];
-  const configured = readConfiguredWorkflowsDir(join(root, configPath));
+  const configured = readConfiguredWorkflowsDir(root, configPath);
   const workflowsDir =
     flags.dir !== undefined
       ? projectSubdirectory(root, flags.dir, '--dir')
@@ -77,10 +78,18 @@ function projectSubdirectory(root: string, given: string, what: string): string 
   return path;
 }
 
+/** A config or package.json init reads holds far less. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/** A project file's text, through the project boundary (fs-boundary.ts): never through a link leading out. */
+function readText(root: string, file: string): string {
+  return readProjectText(join(root, file), MAX_READ_BYTES, createFsBoundary(root));
+}
+
 /** The workflowsDir an existing config names; undefined when there is no config or it does not say. */
-function readConfiguredWorkflowsDir(file: string): string | undefined {
+function readConfiguredWorkflowsDir(root: string, file: string): string | undefined {
   try {
-    const config: unknown = parse(readFileSync(file, 'utf8'));
+    const config: unknown = parse(readText(root, file));
     const dir = (config as { workflowsDir?: unknown } | null)?.workflowsDir;
     return typeof dir === 'string' && dir !== '' ? dir : undefined;
   } catch {
@@ -116,7 +125,7 @@ function dependencyNotes(root: string, options: { ci: boolean; schemaPath: strin
   const install = '`npm install --save-dev wfsync`';
   let manifest: { name?: unknown; dependencies?: object; devDependencies?: object };
   try {
-    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof manifest;
+    manifest = JSON.parse(readText(root, 'package.json')) as typeof manifest;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return [];
     return [

@@ -1,16 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
+import { readProjectText } from '../../definitions/read-capped.js';
+import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { createFsBoundary, type FsBoundary, isInside } from '../../fs-boundary.js';
 import { referencedGroups } from '../../plan/desired.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
 import { SCHEMA_MODELINE } from '../../pull/convert.js';
 import { openTargetSession } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
-import { writeFileText, writeOutput } from '../../report/write-output.js';
+import { writeOutput } from '../../report/write-output.js';
+import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../pipeline.js';
 import { clientListener } from '../run-helpers.js';
@@ -39,6 +43,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
       const fetched = [];
       for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });
       // 4. The plan (pure). Every group the definitions name resolves, so a file's `group:<name>` can stay.
+      const boundary = createFsBoundary(ctx.cwd);
       const plan = buildPullPlan({
         target: loaded.target.name,
         fetched,
@@ -49,12 +54,13 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
             ...referencedGroups(loaded.definitions),
           ]),
         ]),
-        files: diskFor(ctx.cwd, loaded.project, flags.dir),
+        files: diskFor(boundary, loaded.project, flags.dir),
         force: flags.force === true,
         splitContent: flags.splitContent,
       });
-      // 5. Apply: included files, definitions, state entries.
-      await applyPullPlan(plan, { writeFile: writeFileText, store, hash: hashBody, now: () => new Date() });
+      // 5. Apply: included files, definitions, state entries; every file written never through a link.
+      const writeFile = (path: string, text: string) => writeFileAtomically(path, text, { boundary });
+      await applyPullPlan(plan, { writeFile, store, hash: hashBody, now: () => new Date() });
       // 6. Report.
       const output = pullRenderers[flags.format](plan);
       await writeOutput(ctx.stdout, output.stdout);
@@ -66,24 +72,46 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
   }
 }
 
-/** The disk as the pull plan sees it: paths from the working directory, `--dir` for new files. */
-function diskFor(cwd: string, project: ProjectOptions, dir: string | undefined): PullFiles {
+/**
+ * The disk as the pull plan sees it: paths from the working directory, `--dir` for new files, files read through the
+ * project boundary. A new file is `<identifier>.yaml` right in the folder new files go to (the plan has checked the
+ * identifier is a slug; a path anywhere else is a bug, refused here too).
+ */
+function diskFor(boundary: FsBoundary, project: ProjectOptions, dir: string | undefined): PullFiles {
+  const { cwd } = boundary;
   const newFiles = resolve(cwd, dir ?? project.workflowsDir);
   const inDir = dir === undefined ? undefined : resolve(cwd, dir);
   // The modeline must point at schemas/ from wherever the file is written.
   const schema = join(project.config?.dir ?? project.cwd, 'schemas', 'workflow.schema.json');
   const hasSchema = existsSync(schema);
   return {
-    pathOf: (identifier, known) => (known ? resolve(cwd, known.file) : join(newFiles, `${identifier}.yaml`)),
+    pathOf: (identifier, known) => {
+      if (known) return resolve(cwd, known.file);
+      const path = resolve(newFiles, `${identifier}.yaml`);
+      if (dirname(path) !== newFiles)
+        throw new WfsyncError(`refusing to write outside ${toDisplayPath(cwd, newFiles)}`);
+      return path;
+    },
     beside: (path, file) => resolve(dirname(path), file),
-    exists: existsSync,
-    read: (path) => readFileSync(path, 'utf8'),
+    // A link counts as there (dangling or not): the writer refuses it rather than replacing what it names.
+    exists: (path) => existsSync(path) || isLink(path),
+    read: (path) => readProjectText(path, MAX_DEFINITION_READ, boundary),
     display: (path) => toDisplayPath(cwd, path),
     modeline: (path) =>
       hasSchema
         ? `# yaml-language-server: $schema=${relative(dirname(path), schema).split('\\').join('/')}`
         : SCHEMA_MODELINE,
-    outsideDir: (path) =>
-      inDir !== undefined && !path.startsWith(inDir.endsWith(sep) ? inDir : `${inDir}${sep}`),
+    outsideDir: (path) => inDir !== undefined && !isInside(inDir, path),
   };
+}
+
+/** The definition a pull merges into was read whole by the load, under the same cap. */
+const MAX_DEFINITION_READ = 16 * 1024 * 1024;
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

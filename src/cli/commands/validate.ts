@@ -149,7 +149,8 @@ async function runValidate(
     limits,
     cache: cache && { root: cache.root, stored: cache.entries },
   });
-  if (checked.files.length === 0) {
+  // A search that found nothing it could read but refused something (a FIFO, a link leading out) reports that.
+  if (checked.files.length === 0 && checked.diagnostics.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }

@@ -103,33 +103,33 @@ describe('readStoredCache', () => {
     expect(result.discarded).toMatch(/^unreadable: is a directory \(EISDIR/);
   });
 
-  it('reads what writeStoredCache wrote', () => {
+  it('reads what writeStoredCache wrote', async () => {
     const file = path.join(tempDir(), '.wfsync/cache/validate.json');
-    writeStoredCache(file, serializeCache('k', ENTRIES));
+    await writeStoredCache(file, serializeCache('k', ENTRIES));
     expect(readStoredCache(file, 'k').entries.size).toBe(3);
   });
 });
 
 describe('writeStoredCache', () => {
-  it('creates the directory and replaces the file whole, leaving no temp file', () => {
+  it('creates the directory and replaces the file whole, leaving no temp file', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'deep/er/validate.json');
-    writeStoredCache(file, 'first');
-    writeStoredCache(file, 'second');
+    await writeStoredCache(file, 'first');
+    await writeStoredCache(file, 'second');
     expect(readFileSync(file, 'utf8')).toBe('second');
     expect(readdirSync(path.dirname(file))).toEqual(['validate.json']);
   });
 
-  it('throws the OS error when it cannot write, leaving the old file and no temp file', () => {
+  it('throws the OS error when it cannot write, leaving the old file and no temp file', async () => {
     const dir = tempDir();
     // A directory where the file should be: the temp file is written, the rename fails.
     const file = path.join(dir, 'validate.json');
     mkdirSync(path.join(file, 'inside'), { recursive: true });
-    expect(() => writeStoredCache(file, 'x')).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+    await expect(writeStoredCache(file, 'x')).rejects.toThrow(expect.objectContaining({ code: 'EISDIR' }));
     expect(readdirSync(dir)).toEqual(['validate.json']);
     // A file where the directory should be.
     writeFileSync(path.join(dir, 'plain'), 'not a directory');
-    expect(() => writeStoredCache(path.join(dir, 'plain/validate.json'), 'x')).toThrow(
+    await expect(writeStoredCache(path.join(dir, 'plain/validate.json'), 'x')).rejects.toThrow(
       expect.objectContaining({ code: expect.stringMatching(/^(EEXIST|ENOTDIR)$/) }),
     );
     expect(existsSync(path.join(dir, 'plain'))).toBe(true);

@@ -8,6 +8,7 @@ import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 import { loadDefinitionBytes, readDefinitionBytes, scanDiagnostics } from '../../../src/definitions/read.js';
 import type { LoadedDefinition, ParseResult } from '../../../src/definitions/types.js';
 import { sortDiagnostics } from '../../../src/diagnostic.js';
+import { createFsBoundary } from '../../../src/fs-boundary.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
 import { useTempProjects } from '../../fixtures/temp-projects.js';
@@ -50,10 +51,9 @@ async function readReference(cwd: string) {
   const read = scanDiagnostics(scan);
   const sources = new Map<string, string>();
   for (const file of scan.files) {
-    const absolute = path.join(cwd, file);
-    const bytes = readDefinitionBytes(absolute, file, limits);
-    const loaded: ParseResult =
-      'bytes' in bytes ? loadDefinitionBytes(bytes.bytes, { absolute, file, limits }) : bytes;
+    const source = { absolute: path.join(cwd, file), file, limits, boundary: createFsBoundary(cwd) };
+    const bytes = readDefinitionBytes(source);
+    const loaded: ParseResult = 'bytes' in bytes ? loadDefinitionBytes(bytes.bytes, source) : bytes;
     if (loaded.definition) definitions.push(loaded.definition);
     if (loaded.text !== undefined) sources.set(file, loaded.text);
     read.push(...loaded.diagnostics);

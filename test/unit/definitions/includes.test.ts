@@ -5,6 +5,7 @@ import { includesOf } from '../../../src/definitions/include-references.js';
 import { readDefinitionIncludes } from '../../../src/definitions/includes.js';
 import { readDefinition } from '../../../src/definitions/read.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
+import { createFsBoundary } from '../../../src/fs-boundary.js';
 import { readDefinitions } from '../../helpers/read-definitions.js';
 import { parseText, useTempDir } from './helpers.js';
 import { emailWithContent, readWorkflows, useIncludesProject, write } from './includes-helpers.js';
@@ -216,15 +217,18 @@ describe('a reference that cannot be resolved', () => {
     expect(JSON.stringify(link)).not.toContain('hunter2');
   });
 
-  it('without a config or .git above it, the definition directory is the project', async () => {
+  it('without a config or .git above it, the working directory is the project', async () => {
     const cwd = await tempDir();
     await write(cwd, {
       'a/shared.txt': 'x',
       'a/b/welcome.yaml': emailWithContent('{ file: ../shared.txt }'),
+      'a/b/c/away.yaml': emailWithContent('{ file: ../../../../away.txt }'),
     });
-    const [diagnostic] = (await readDefinitions([], { cwd, defaultDir: 'a/b' })).diagnostics;
+    const [diagnostic, ...others] = (await readDefinitions([], { cwd, defaultDir: 'a/b' })).diagnostics;
+    expect(others).toEqual([]);
+    expect(diagnostic?.file).toBe('a/b/c/away.yaml');
     expect(diagnostic?.message).toContain(
-      "outside the definition's directory (no wfsync.config.yaml or .git above it)",
+      'outside the working directory (no wfsync.config.yaml or .git above it)',
     );
   });
 
@@ -303,10 +307,11 @@ describe('a reference that cannot be resolved', () => {
         '',
       ].join('\n'),
     });
-    const read = readDefinition(path.join(cwd, 'workflows/two.yaml'), 'workflows/two.yaml', {
-      maxBytes: 1024,
-      maxDepth: 64,
-      maxAliasCount: 100,
+    const read = readDefinition({
+      absolute: path.join(cwd, 'workflows/two.yaml'),
+      file: 'workflows/two.yaml',
+      limits: { maxBytes: 1024, maxDepth: 64, maxAliasCount: 100 },
+      boundary: createFsBoundary(cwd),
     });
     expect(read.definition).toBeUndefined();
     expect(read.diagnostics.map(at)).toEqual([

@@ -7,6 +7,7 @@ import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
 import { loadDefinitionBytes, readDefinition, readDefinitionBytes } from '../../../src/definitions/read.js';
 import type { ParseResult } from '../../../src/definitions/types.js';
+import { createFsBoundary } from '../../../src/fs-boundary.js';
 import { useTempDir } from './helpers.js';
 
 const INCLUDES_PROJECT = fileURLToPath(new URL('../../fixtures/includes/project/', import.meta.url));
@@ -15,13 +16,11 @@ const limits = { ...DEFAULT_LOAD_LIMITS };
 
 /** Reads `file` under `cwd` both ways: readDefinition (the fast path first) and the reference path alone. */
 function readBoth(cwd: string, file: string) {
-  const absolute = path.join(cwd, file);
-  const bytes = readDefinitionBytes(absolute, file, limits);
+  const source = { absolute: path.join(cwd, file), file, limits, boundary: createFsBoundary(cwd) };
+  const bytes = readDefinitionBytes(source);
   return {
-    read: readDefinition(absolute, file, limits),
-    reference: ('bytes' in bytes
-      ? loadDefinitionBytes(bytes.bytes, { absolute, file, limits })
-      : bytes) as ParseResult,
+    read: readDefinition(source),
+    reference: ('bytes' in bytes ? loadDefinitionBytes(bytes.bytes, source) : bytes) as ParseResult,
   };
 }
 

@@ -114,6 +114,48 @@ describe('buildPullPlan', () => {
     expect(plan.items[2]).toMatchObject({ identifier: 'order-shipped', created: true });
   });
 
+  it('an identifier that is not a slug never becomes a path: that workflow fails, nothing is asked of the disk', () => {
+    const asked: string[] = [];
+    const files = disk({});
+    const watching: PullFiles = {
+      ...files,
+      pathOf: (identifier, known) => {
+        asked.push(identifier);
+        return files.pathOf(identifier, known);
+      },
+    };
+    const hostile = (identifier: string, id: string) => ({
+      ...STORED,
+      _id: id,
+      triggers: [{ ...STORED.triggers[0]!, identifier }],
+    });
+    for (const force of [false, true]) {
+      asked.length = 0;
+      const plan = buildPullPlan(
+        input({
+          force,
+          files: watching,
+          fetched: [
+            { requested: 'a', workflow: hostile('../../x', 'a'.repeat(24)) },
+            { requested: 'b', workflow: hostile('a/b', 'b'.repeat(24)) },
+            { requested: 'order-shipped', workflow: STORED },
+          ],
+        }),
+      );
+      expect(plan.items.slice(0, 2)).toEqual([
+        {
+          requested: 'a',
+          failed:
+            'the service\'s trigger identifier "../../x" cannot name a file: it is not an identifier the service ' +
+            'derives (lower-case letters and digits joined by single hyphens); nothing written',
+        },
+        { requested: 'b', failed: expect.stringContaining('trigger identifier "a/b" cannot name a file') },
+      ]);
+      expect(plan.items[2]).toMatchObject({ identifier: 'order-shipped', created: true });
+      expect(asked).toEqual(['order-shipped']);
+    }
+  });
+
   it('a file at the destination that is not the definition: refused (usage), unless --force', () => {
     const files = disk({ '/p/workflows/order-shipped.yaml': 'something else\n' });
     let thrown: unknown;

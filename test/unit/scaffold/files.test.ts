@@ -1,4 +1,12 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,14 +70,25 @@ describe('reading and writing', () => {
     expect(readFileSync(join(root, '.github/workflows/x.yml'), 'utf8')).toBe('new\n');
   });
 
-  it('replace: swaps the content of a symbolic link’s target, and keeps the link', async () => {
+  it('never writes through a symbolic link: the file or a folder on the way, named in the error', async () => {
     const root = tempDir();
     put(root, 'shared/settings.json', 'old');
     mkdirSync(join(root, '.vscode'));
     symlinkSync(join(root, 'shared/settings.json'), join(root, '.vscode/settings.json'));
-    await writeScaffoldFile(root, '.vscode/settings.json', 'new', 'replace');
+    await expect(writeScaffoldFile(root, '.vscode/settings.json', 'new', 'replace')).rejects.toThrow(
+      /^refusing to write through \.vscode\/settings\.json: it is a symbolic link \(the file itself\)/,
+    );
+    await expect(readExistingFiles(root, ['.vscode/settings.json'])).rejects.toThrow(
+      /^refusing to write through \.vscode\/settings\.json/,
+    );
     expect(lstatSync(join(root, '.vscode/settings.json')).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(root, 'shared/settings.json'), 'utf8')).toBe('new');
+    expect(readFileSync(join(root, 'shared/settings.json'), 'utf8')).toBe('old');
+
+    symlinkSync(join(root, 'shared'), join(root, '.github'));
+    await expect(writeScaffoldFile(root, '.github/workflows/x.yml', 'new', 'create')).rejects.toThrow(
+      /^refusing to write through \.github: it is a symbolic link \(a folder on the way to it\)/,
+    );
+    expect(readdirSync(join(root, 'shared'))).toEqual(['settings.json']);
   });
 
   it('a write that fails says which file and why', async () => {

@@ -75,7 +75,6 @@ export function failingFs(
 ): AtomicWriteFs & { renames: number } {
   const fs = {
     renames: 0,
-    mkdir: nodeAtomicWriteFs.mkdir,
     rm: nodeAtomicWriteFs.rm,
     async open(path: string, flags: string, mode?: number): Promise<AtomicWriteHandle> {
       if (flags === 'r') return nodeAtomicWriteFs.open(path, flags, mode);
