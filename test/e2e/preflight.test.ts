@@ -147,30 +147,45 @@ describe('a notification group the environment does not have', () => {
   });
 });
 
+/** A service in front of `target`'s emulator without the read-only routes: the workflow routes pass through. */
+async function olderService(target: Target): Promise<string> {
+  const proxy = createServer(async (req, res) => {
+    if (!req.url?.startsWith('/v1/workflows')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ statusCode: 404, message: `Cannot GET ${req.url}`, error: 'Not Found' }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const answer = await fetch(`${target.emulator.url}${req.url}`, {
+      method: req.method,
+      headers: {
+        authorization: String(req.headers.authorization),
+        'content-type': String(req.headers['content-type'] ?? 'application/json'),
+      },
+      ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+    });
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
 describe('a service without the read-only routes (older or different)', () => {
   it('plan goes on with a note: it could not check; the JSON says so', async () => {
     const target = await startTarget();
-    // In front of the emulator: the workflow routes pass through, anything else is Nest's 404.
-    const proxy = createServer(async (req, res) => {
-      if (!req.url?.startsWith('/v1/workflows')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ statusCode: 404, message: `Cannot GET ${req.url}`, error: 'Not Found' }));
-        return;
-      }
-      const answer = await fetch(`${target.emulator.url}${req.url}`, {
-        headers: { authorization: String(req.headers.authorization) },
-      });
-      res.writeHead(answer.status, {
-        'content-type': answer.headers.get('content-type') ?? 'application/json',
-      });
-      res.end(await answer.text());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
-    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const planned = await target.run(['plan', '--format', 'json', '--base-url', url], {
-      WFSYNC_BASE_URL: undefined,
-    });
+    const url = await olderService(target);
+    const planned = await target.run(['plan', '--format', 'json', '--base-url', url]);
     expect(planned.status).toBe(2);
     expect(planned.stderr).toContain(
       "wfsync: note: could not check the API key's environment: the service does not answer GET /v1/environments/me (404: an older or different service)\n",
@@ -179,6 +194,17 @@ describe('a service without the read-only routes (older or different)', () => {
     expect(plan.summary.create).toBe(EXAMPLE_IDENTIFIERS.length);
     expect(plan.preflight.environment.status).toBe('unavailable');
     expect(plan.preflight.notificationGroups.status).toBe('unavailable');
+  });
+
+  it('a Production key then meets the service’s own 401 at the first POST: still exit 4, nothing created', async () => {
+    const target = await startTarget({ emulator: { productionKeys: [PROD_KEY] } });
+    const url = await olderService(target);
+    const synced = await target.run(['sync', '--base-url', url], { DEV_KEY: PROD_KEY });
+    expect(synced.status).toBe(4);
+    expect(synced.stdout).toContain('creating workflows needs a Development-environment key');
+    expect(synced.stdout).toContain('Stopped: the service refused the API key for this target');
+    expect(synced.requests.filter((r) => r.method === 'POST').every((r) => r.status === 401)).toBe(true);
+    expect(target.stored()).toEqual([]);
   });
 });
 
