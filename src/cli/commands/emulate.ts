@@ -47,7 +47,8 @@ export function emulateCommand(ctx: CommandContext, options: { signal?: AbortSig
       '\nExamples:\n' +
         '  wfsync emulate                                  # http://127.0.0.1:4010, key printed\n' +
         '  wfsync emulate --port 0 --data .wfsync/emulator.json\n' +
-        '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n',
+        '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n' +
+        '  wfsync emulate --group transactional --production-key wfs_prod_example   # groups, a Production key\n',
     )
     .action(
       lazyAction(ctx, async () => {

@@ -187,6 +187,21 @@ describe('buildPreflight', () => {
     expect(finding?.message).toContain('set targets.prod.notificationGroupId in wfsync.config.yaml');
   });
 
+  it('the local target: the environment is judged, the groups are not asked (its service resolves them all)', () => {
+    const result = buildPreflight({
+      plan: planOf([C]),
+      definitions: [C],
+      target: { ...TARGET, kind: 'local' },
+      facts: facts({ groups: { status: 'not-asked' } }),
+    });
+    expect(result.refusal).toBeUndefined();
+    expect(result.preflight.environment.status).toBe('passed');
+    expect(result.preflight.notificationGroups).toEqual({
+      status: 'skipped',
+      message: "not asked: the local target's embedded service resolves every group to its own",
+    });
+  });
+
   it('only workflows to create are judged: an existing one in a missing group is not sync’s business', () => {
     const result = buildPreflight({
       plan: planOf([A, C], ['gamma-three']),
