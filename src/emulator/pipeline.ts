@@ -20,8 +20,8 @@ import { updateWorkflow } from './update-workflow.js';
 
 /**
  * One request through the service's layers, in the service's order: body parser (413, invalid JSON) → router
- * (404) → API-key guard (401) → Development-only guard for creates and edits (401) → rate limiter (429, and its headers on
- * everything after it) → idempotency (400/409/422/replay) → processing time → handler.
+ * (404) → API-key guard (401) → Development-only guard for creates and edits (401) → rate limiter (429, and its
+ * headers on everything after it) → idempotency (400/409/422/replay) → processing time → handler.
  */
 
 export interface PipelineDeps {
