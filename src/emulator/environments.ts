@@ -101,7 +101,7 @@ export function buildEnvironments(input: EnvironmentsInput): Environments {
   };
 }
 
-/** A stable public identifier for an environment (the service's is a short random string; this one survives restarts). */
+/** A public identifier for an environment: the service's is a short random string; this one survives restarts. */
 function environmentIdentifier(environmentId: string): string {
   return environmentId.slice(-12);
 }

@@ -17,7 +17,7 @@ export interface EmulatorOptions {
    * 401, GET sees that (empty) environment, `GET /v1/environments/me` says `Production`.
    */
   productionKeys?: string[];
-  /** More keys of the Development environment besides `apiKey` (listed with it in `/v1/environments/me`'s `apiKeys`). */
+  /** More keys of the Development environment besides `apiKey` (listed with it in `apiKeys` of its environment). */
   developmentKeys?: string[];
   /**
    * Notification groups of the Development environment besides its default `General` (`notificationGroupId`):

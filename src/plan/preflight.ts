@@ -94,7 +94,8 @@ export function buildPreflight(input: PreflightInput): {
     const message = `every workflow to create uses one of the ${among}`;
     return { preflight: { environment: environmentCheck, notificationGroups: check('passed', message) } };
   }
-  const message = `${plural(missing.length, 'workflow')} to create ${missing.length === 1 ? 'uses a notification group' : 'use notification groups'} that ${where} does not have; nothing was sent`;
+  const uses = missing.length === 1 ? 'uses a notification group' : 'use notification groups';
+  const message = `${plural(missing.length, 'workflow')} to create ${uses} that ${where} does not have; nothing was sent`;
   const diagnostics = missing.map((item) => missingGroupDiagnostic(item, input, where, groups));
   return {
     preflight: { environment: environmentCheck, notificationGroups: check('refused', message) },
@@ -135,16 +136,17 @@ function missingGroupDiagnostic(
   const definition = input.definitions.find((d) => d.file === item.file && d.identifier === item.identifier);
   const reference = definition?.workflow.notificationGroupId;
   const name = input.target.name;
+  const config = 'in wfsync.config.yaml';
   const [which, fix] =
     reference === undefined
       ? [
           `the default notification group of target "${name}" (${id})`,
-          `set targets.${name}.notificationGroupId in wfsync.config.yaml (or WFSYNC_NOTIFICATION_GROUP_ID) to one of its ids`,
+          `set targets.${name}.notificationGroupId ${config} (or WFSYNC_NOTIFICATION_GROUP_ID) to one of its ids`,
         ]
       : reference.startsWith('group:')
         ? [
             `notification group "${reference}" (${id})`,
-            `set targets.${name}.notificationGroups.${reference.slice('group:'.length)} in wfsync.config.yaml to one of its ids`,
+            `set targets.${name}.notificationGroups.${reference.slice('group:'.length)} ${config} to one of its ids`,
           ]
         : [`notification group ${id}`, 'use one of its ids'];
   const shown = groups.slice(0, 5).map((g) => `${quote(g.name)} ${g._id}`);
@@ -153,7 +155,7 @@ function missingGroupDiagnostic(
   const message =
     `${which} does not exist in ${where}: the service would still create the workflow, under a group it does ` +
     `not have; ${fix} (${choices})`;
-  // A reference points at its own line; a default group at the workflow as a whole (its name), as an unresolved one does.
+  // A reference points at its own line; a default group at the workflow as a whole (its name), as buildDesired does.
   const pointer = reference === undefined ? '' : '/notificationGroupId';
   const span: Span =
     definition === undefined
