@@ -26,6 +26,18 @@ export const SCHEMAS = [
     validator: 'validateWorkflowResponseEnvelope',
   },
   {
+    file: 'schemas/environment-response.schema.json',
+    typesModule: 'environment-response.ts',
+    rootType: 'EnvironmentResponseEnvelope',
+    validator: 'validateEnvironmentResponseEnvelope',
+  },
+  {
+    file: 'schemas/notification-groups-response.schema.json',
+    typesModule: 'notification-groups-response.ts',
+    rootType: 'NotificationGroupsResponseEnvelope',
+    validator: 'validateNotificationGroupsResponseEnvelope',
+  },
+  {
     file: 'schemas/config.schema.json',
     typesModule: 'config.ts',
     rootType: 'WfsyncConfig',

@@ -12,6 +12,8 @@ export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Pr
 export function readOnlyClient(client: ServiceClient): ServiceClient {
   return {
     getWorkflow: (id) => client.getWorkflow(id),
+    getCurrentEnvironment: () => client.getCurrentEnvironment(),
+    listNotificationGroups: () => client.listNotificationGroups(),
     createWorkflow: () =>
       Promise.reject(new Error('internal error: plan is read-only and must never create')),
     close: () => client.close(),

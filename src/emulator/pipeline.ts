@@ -1,6 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Environments, environmentAnswer, groupsAnswer } from './environments.js';
 import type { FaultPlan } from './faults.js';
 import { createWorkflow, getWorkflow, type ServiceState } from './handlers.js';
 import {
@@ -15,20 +16,23 @@ import {
 import { type Answer, errorAnswer, HTML_502, jsonAnswer, parseJsonBody, readBody } from './http-io.js';
 import type { IdempotencyRegistry } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
+import { updateWorkflow } from './update-workflow.js';
 
 /**
  * One request through the service's layers, in the service's order: body parser (413, invalid JSON) → router
- * (404) → API-key guard (401) → Development-only guard for creates (401) → rate limiter (429, and its headers on
- * everything after it) → idempotency (400/409/422/replay) → processing time → handler.
+ * (404) → API-key guard (401) → Development-only guard for creates and edits (401) → rate limiter (429, and its
+ * headers on everything after it) → idempotency (400/409/422/replay) → processing time → handler.
  */
 
 export interface PipelineDeps {
   service: ServiceState;
   keys: AuthKeys;
   productionEnvironmentId: string;
+  /** Both environments, for `GET /v1/environments/me` and `GET /v1/notification-groups`. */
+  environments: Environments;
   rateLimiter: RateLimiter | undefined;
   idempotency: IdempotencyRegistry | undefined;
-  /** Called after every POST that reached the handler (data file). */
+  /** Called after every POST or PUT that reached the handler (data file). */
   persist: () => Promise<void>;
   /** Aborted when the emulator closes: cuts processing time short. */
   closing: AbortSignal;
@@ -52,8 +56,8 @@ export async function answerRequest(
     const environment = authenticate(header(req, 'authorization'), deps.keys);
     const environmentId =
       environment === 'development' ? deps.service.identity.environmentId : deps.productionEnvironmentId;
-    // Creates only in Development, as the service's guard has it.
-    if (route.kind === 'create' && environment !== 'development') {
+    // Creates and edits only in Development, as the service's guard has it.
+    if ((route.kind === 'create' || route.kind === 'update') && environment !== 'development') {
       throw unauthorized('This action is only allowed in Development environment');
     }
     if (deps.rateLimiter !== undefined) {
@@ -64,6 +68,23 @@ export async function answerRequest(
     if (route.kind === 'get') {
       await delay(plan.latencyMs, undefined, { signal: deps.closing });
       return jsonAnswer(200, getWorkflow(deps.service, environmentId, route.workflowId), headers);
+    }
+    if (route.kind === 'environment' || route.kind === 'groups') {
+      await delay(plan.latencyMs, undefined, { signal: deps.closing });
+      const env = deps.environments[environment];
+      const data =
+        route.kind === 'environment'
+          ? environmentAnswer(env, deps.service.identity.creatorId)
+          : groupsAnswer(env);
+      return jsonAnswer(200, data, headers);
+    }
+    if (route.kind === 'update') {
+      await delay(plan.latencyMs, undefined, { signal: deps.closing });
+      try {
+        return jsonAnswer(200, updateWorkflow(deps.service, environmentId, route.workflowId, body), headers);
+      } finally {
+        await deps.persist();
+      }
     }
     const key = header(req, 'idempotency-key');
     const idempotent = deps.idempotency !== undefined && key !== undefined && key !== '';
@@ -138,20 +159,29 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * The two operations and their deprecated twins under `/v1/notification-templates`. Express routing as the service
- * has it: case-insensitive, an optional trailing slash, the query ignored. Anything else, including another method
- * on a known path, is Nest's 404 `Cannot <METHOD> <url>`.
+ * The two operations and their deprecated twins under `/v1/notification-templates`, the dashboard's edit (PUT), and
+ * the two read-only routes about the key's environment. Express routing as the service has it: case-insensitive,
+ * an optional trailing slash, the query ignored. Anything else, including another method on a known path, is
+ * Nest's 404 `Cannot <METHOD> <url>`.
  */
-type Route = { kind: 'create' } | { kind: 'get'; workflowId: string };
+type Route =
+  | { kind: 'create' }
+  | { kind: 'get' | 'update'; workflowId: string }
+  | { kind: 'environment' }
+  | { kind: 'groups' };
 
 const COLLECTION = /^\/v1\/(?:workflows|notification-templates)\/?$/i;
 const ITEM = /^\/v1\/(?:workflows|notification-templates)\/([^/]+)\/?$/i;
+const ENVIRONMENT = /^\/v1\/environments\/me\/?$/i;
+const GROUPS = /^\/v1\/notification-groups\/?$/i;
 
 function matchRoute(method: string, url: string): Route {
   const path = url.split('?')[0]!;
   if (method === 'POST' && COLLECTION.test(path)) return { kind: 'create' };
-  const item = method === 'GET' ? ITEM.exec(path) : null;
-  if (item !== null) return { kind: 'get', workflowId: decodeParam(item[1]!) };
+  if (method === 'GET' && ENVIRONMENT.test(path)) return { kind: 'environment' };
+  if (method === 'GET' && GROUPS.test(path)) return { kind: 'groups' };
+  const item = method === 'GET' || method === 'PUT' ? ITEM.exec(path) : null;
+  if (item !== null) return { kind: method === 'GET' ? 'get' : 'update', workflowId: decodeParam(item[1]!) };
   throw notFound(`Cannot ${method} ${url}`);
 }
 
@@ -166,6 +196,8 @@ function decodeParam(raw: string): string {
 
 export interface AuthKeys {
   developmentKey: string;
+  /** Further keys of the Development environment. */
+  developmentKeys?: readonly string[];
   productionKeys: readonly string[];
 }
 
@@ -179,7 +211,8 @@ function authenticate(header: string | undefined, keys: AuthKeys): 'development'
   const scheme = space === -1 ? header : header.slice(0, space);
   if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`);
   const key = space === -1 ? '' : header.slice(space + 1);
-  if (key !== '' && sameKey(key, keys.developmentKey)) return 'development';
+  if (key !== '' && [keys.developmentKey, ...(keys.developmentKeys ?? [])].some((k) => sameKey(key, k)))
+    return 'development';
   if (key !== '' && keys.productionKeys.some((k) => sameKey(key, k))) return 'production';
   throw unauthorized('API Key not found');
 }

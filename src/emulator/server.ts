@@ -4,13 +4,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP } from 'node:net';
 import { UsageError, WfsyncError } from '../errors.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
+import { buildEnvironments } from './environments.js';
 import { FaultInjector } from './faults.js';
 import type { ServiceState } from './handlers.js';
 import { sendAnswer } from './http-io.js';
 import { IdempotencyRegistry } from './idempotency.js';
 import { dataFileWriter, objectIdsIn, readEmulatorData } from './persistence.js';
 import { answerRequest, type PipelineDeps } from './pipeline.js';
-import { createStreams, objectIdFactory, type Random, randomSeed } from './random.js';
+import { createStreams, mulberry32, objectIdFactory, type Random, randomSeed } from './random.js';
 import { RateLimiter } from './rate-limit.js';
 import { WorkflowStore } from './store.js';
 import type { EmulatorOptions, RequestRecord, RunningEmulator } from './types.js';
@@ -27,11 +28,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Seeded: ids must not depend on when the test ran, so their time part is fixed (late 2023).
   const fixedSeconds = 1_700_000_000 + (seed % 10_000_000);
   const data = options.dataFile === undefined ? undefined : await readEmulatorData(options.dataFile);
-  const newId = objectIdFactory(
-    streams.ids,
-    options.seed === undefined ? () => clock() / 1000 : () => fixedSeconds,
-    objectIdsIn(data),
-  );
+  const idTime = options.seed === undefined ? () => clock() / 1000 : () => fixedSeconds;
+  const newId = objectIdFactory(streams.ids, idTime, objectIdsIn(data));
   const identity: EnvironmentIdentity = data?.identity ?? {
     environmentId: newId(),
     organizationId: newId(),
@@ -40,6 +38,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     layoutId: newId(),
   };
   const productionEnvironmentId = newId();
+  // Groups draw their ids from a stream of their own, so configuring one never shifts the ids of workflows.
+  const groupId = objectIdFactory(mulberry32(seed ^ 0x960c), idTime, objectIdsIn(data));
+  const environments = buildEnvironments({
+    identity,
+    productionEnvironmentId,
+    developmentKeys: [apiKey, ...(options.developmentKeys ?? [])],
+    productionKeys: options.productionKeys ?? [],
+    groups: (options.notificationGroups ?? []).map((g) => ({ id: g.id ?? groupId(), name: g.name })),
+    productionGroupId: groupId(),
+    now: clock(),
+  });
   const store = new WorkflowStore(data?.workflows);
   const service: ServiceState = {
     identity,
@@ -68,8 +77,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   setMaxListeners(0, closing.signal);
   const deps: PipelineDeps = {
     service,
-    keys: { developmentKey: apiKey, productionKeys: options.productionKeys ?? [] },
+    keys: {
+      developmentKey: apiKey,
+      developmentKeys: options.developmentKeys ?? [],
+      productionKeys: options.productionKeys ?? [],
+    },
     productionEnvironmentId,
+    environments,
     rateLimiter,
     idempotency,
     persist,
@@ -121,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `http://${urlHost}:${port}`,
     apiKey,
     notificationGroupId: identity.notificationGroupId,
+    notificationGroups: environments.development.groups.map((g) => ({ id: g._id, name: g.name })),
     environmentId: identity.environmentId,
     async close() {
       closing.abort();

@@ -1,6 +1,9 @@
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 
-/** Public types of the local emulator of the service's two workflow operations. */
+/**
+ * Public types of the local emulator of the service's two workflow operations, the dashboard's edit and the
+ * read-only routes about the key's environment.
+ */
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. Loopback only: anything else is refused. */
@@ -9,8 +12,19 @@ export interface EmulatorOptions {
   port?: number;
   /** Default: generated (`wfs_local_` + 32 hex). */
   apiKey?: string;
-  /** Keys that authenticate but belong to a Production environment: create → 401, GET sees that (empty) environment. */
+  /**
+   * Keys that authenticate but belong to a Production environment (derived from Development): create and edit →
+   * 401, GET sees that (empty) environment, `GET /v1/environments/me` says `Production`.
+   */
   productionKeys?: string[];
+  /** More keys of the Development environment besides `apiKey` (listed with it in `apiKeys` of its environment). */
+  developmentKeys?: string[];
+  /**
+   * Notification groups of the Development environment besides its default `General` (`notificationGroupId`):
+   * what `GET /v1/notification-groups` lists. `id` defaults to a generated one. Creates never check that a group
+   * exists (the service does not).
+   */
+  notificationGroups?: Array<{ name: string; id?: string }>;
   /** Optional persistence: loaded at start, written atomically (temp + fsync + rename) after each create. */
   dataFile?: string;
   /**
@@ -93,6 +107,8 @@ export interface RunningEmulator {
   apiKey: string;
   /** The environment's default notification group ("General"), to use as `notificationGroupId`. */
   notificationGroupId: string;
+  /** The Development environment's groups, `General` first, then `options.notificationGroups`. */
+  notificationGroups: Array<{ id: string; name: string }>;
   environmentId: string;
   close(): Promise<void>;
   /** What is stored in the Development environment, oldest first (full documents as GET returns them). */

@@ -97,4 +97,26 @@ export interface Plan {
   summary: PlanSummary;
   /** Server-managed fields never compared (shown with --show-ignored). */
   ignoredFields: string[];
+  /** What the service was asked before merge about refusals sync would meet (plan/preflight.ts). */
+  preflight?: PlanPreflight;
+}
+
+/**
+ * The checks a plan makes against the service's data before anything is merged: the key's environment (may it
+ * create?) and the notification groups the workflows to create use. A refused check stops plan and sync, so a
+ * plan that is printed holds only the other statuses.
+ */
+export interface PlanPreflight {
+  environment: PreflightCheck;
+  notificationGroups: PreflightCheck;
+}
+
+export interface PreflightCheck {
+  /**
+   * `passed`: asked, nothing would be refused. `refused`: sync would fail (the command stops). `skipped`: not asked
+   * (nothing to create). `unavailable`: asked, but the service could not tell (an older service without the route).
+   */
+  status: 'passed' | 'refused' | 'skipped' | 'unavailable';
+  /** One sentence: what was found, or why nothing was. */
+  message: string;
 }

@@ -7,6 +7,7 @@ import { createWorkflow } from './create-workflow.js';
 import { keyName } from './errors.js';
 import { createProxyDispatcher, type ProxiedRoute, proxyInUse } from './proxy.js';
 import { RateLimiter } from './rate-limiter.js';
+import { fetchCurrentEnvironment, fetchNotificationGroups } from './read-routes.js';
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
@@ -22,7 +23,7 @@ const DEFAULTS = {
 };
 
 /**
- * A client for the service's two workflow operations, over one keep-alive connection pool, or through the proxy
+ * A client for the service's two workflow operations (and the two read-only routes about the key's environment), over one keep-alive connection pool, or through the proxy
  * `options.proxy` names (CONNECT tunnels, same timeouts).
  */
 export function createClient(options: ClientOptions): ServiceClient {
@@ -100,6 +101,14 @@ export function createClient(options: ClientOptions): ServiceClient {
         throw callError(session, { method: 'GET', path }, { kind: 'validation', detail: result.problem });
       }
       return fetchWorkflow(session, result.path);
+    },
+    async getCurrentEnvironment() {
+      ensureOpen();
+      return fetchCurrentEnvironment(session);
+    },
+    async listNotificationGroups() {
+      ensureOpen();
+      return fetchNotificationGroups(session);
     },
     async close() {
       if (closed) return;

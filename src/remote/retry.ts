@@ -1,6 +1,6 @@
 import { plural } from '../text.js';
 import { interpretFailure } from './failure-problem.js';
-import { interpretResponse } from './interpret.js';
+import { type InterpretContext, interpretResponse } from './interpret.js';
 import {
   type Call,
   emit,
@@ -11,7 +11,7 @@ import {
   type Session,
   statusOf,
 } from './session.js';
-import { exchange } from './transport.js';
+import { exchange, type ReceivedResponse } from './transport.js';
 import type { Outcome, Problem, WorkflowResponse } from './types.js';
 
 /**
@@ -35,7 +35,20 @@ export async function fetchWorkflow(session: Session, path: string): Promise<Wor
 }
 
 /** One attempt: wait for the limiter, send, read, interpret. Throws only when cancelled or out of time. */
-export async function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
+export function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
+  return attemptWith(session, call, attemptNumber, interpretResponse);
+}
+
+/**
+ * `attempt`, with another reading of the answer (for the routes that do not answer a workflow). `interpret` returns
+ * its own outcome type, whose `type: 'problem'` entries carry a Problem as Outcome's do.
+ */
+export async function attemptWith<O extends { type: string; problem?: Problem }>(
+  session: Session,
+  call: Call,
+  attemptNumber: number,
+  interpret: (response: ReceivedResponse, context: InterpretContext) => O,
+): Promise<O | { type: 'problem'; problem: Problem }> {
   ensureStillGoing(session, call);
   const ticket = await session.limiter.acquire((ms, reason, wake) =>
     pause(session, call, ms, { type: 'wait', reason }, wake),
@@ -61,17 +74,16 @@ export async function attempt(session: Session, call: Call, attemptNumber: numbe
       status: result.status,
       attempt: attemptNumber,
     });
-    const outcome = interpretResponse(result, {
+    const outcome = interpret(result, {
       method: call.method,
       now: session.now(),
       advice: session.advice,
       maxResponseBytes: session.maxResponseBytes,
       bodyMs: session.timeouts.bodyMs,
     });
-    if (limited === undefined || outcome.type !== 'problem' || outcome.problem.kind !== 'rate-limited') {
-      return outcome;
-    }
-    return { type: 'problem', problem: { ...outcome.problem, rateLimitWait: limited } };
+    const problem = outcome.type === 'problem' ? outcome.problem : undefined;
+    if (limited === undefined || problem?.kind !== 'rate-limited') return outcome;
+    return { type: 'problem', problem: { ...problem, rateLimitWait: limited } };
   } finally {
     // Failed, or never sent: the limiter counts it as ended (a no-op once observed).
     session.limiter.release(ticket);

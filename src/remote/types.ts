@@ -111,7 +111,34 @@ export interface ServiceClient {
   createWorkflow(body: unknown, options: CreateOptions): Promise<CreateResult>;
   /** `undefined` when the service answers 404 for this workflow. */
   getWorkflow(idOrIdentifier: string): Promise<WorkflowResponse | undefined>;
+  /**
+   * `GET /v1/environments/me`: the key's environment, its `apiKeys` dropped on receipt. `undefined` when the
+   * service has no such route (404: an older or different service).
+   */
+  getCurrentEnvironment(): Promise<CurrentEnvironment | undefined>;
+  /** `GET /v1/notification-groups`: the key's environment's groups; `undefined` when the route is missing (404). */
+  listNotificationGroups(): Promise<NotificationGroup[] | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * The key's environment, as far as wfsync keeps it. Only a root environment (no `_parentId`; the service's
+ * `Development`) may create workflows. The service's `apiKeys` is never kept.
+ */
+export interface CurrentEnvironment {
+  _id: string;
+  /** `Development`, `Production`, or a custom name (text from the service). */
+  name: string;
+  _organizationId?: string;
+  identifier?: string;
+  /** Set on an environment derived from another (Production). */
+  _parentId?: string;
+}
+
+/** One notification group of the key's environment (`name` is text from the service). */
+export interface NotificationGroup {
+  _id: string;
+  name: string;
 }
 
 /**

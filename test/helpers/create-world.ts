@@ -45,6 +45,13 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'GET', key });
       return script.get === undefined ? undefined : script.get(key);
     },
+    // Apply never asks these (the preflight runs before it): a call is a test failure.
+    getCurrentEnvironment: async () => {
+      throw new Error('no environment lookup expected');
+    },
+    listNotificationGroups: async () => {
+      throw new Error('no notification-group lookup expected');
+    },
     close: async () => {},
   };
   const snapshot: StateFile = {

@@ -121,7 +121,8 @@ describe('an http target (loopback) through the proxy', () => {
       expect(result.status).toBe(2);
       onlyConnects(p, new URL(target.emulator.url).host);
       expect(parsed(p)).not.toContain(target.emulator.apiKey);
-      expect(result.requests).toHaveLength(9);
+      // 9 workflow lookups, then the key's environment and its groups (plan's check before merge).
+      expect(result.requests).toHaveLength(11);
     },
   );
 

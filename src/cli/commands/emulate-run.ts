@@ -14,6 +14,7 @@ export interface EmulateFlags {
   errorRate?: number;
   seed?: number;
   productionKey: string[];
+  group: Array<{ name: string; id?: string }>;
   quiet?: boolean;
 }
 
@@ -27,6 +28,7 @@ export async function runEmulate(
     port: flags.port,
     apiKey: flags.apiKey,
     productionKeys: flags.productionKey,
+    notificationGroups: flags.group,
     dataFile: flags.data,
     slugGeneration: flags.slugGeneration,
     rateLimit: flags.rateLimit === undefined ? false : { limit: flags.rateLimit, windowSeconds: 1 },
@@ -39,6 +41,7 @@ export async function runEmulate(
   ctx.stdout.write(
     `wfsync emulator listening on ${emulator.url} (API key: ${shownKey})\n` +
       `  notification group id: ${emulator.notificationGroupId}\n` +
+      otherGroups(emulator.notificationGroups.slice(1)) +
       `  use it: WFSYNC_BASE_URL=${emulator.url} WFSYNC_API_KEY=${shownKey} WFSYNC_NOTIFICATION_GROUP_ID=${emulator.notificationGroupId} wfsync sync --target dev\n` +
       `  ${flags.data === undefined ? 'workflows are kept in memory' : `workflows are kept in ${flags.data}`}; ` +
       'stop with Ctrl+C\n',
@@ -47,6 +50,11 @@ export async function runEmulate(
   await emulator.close();
   ctx.stdout.write('wfsync emulator stopped\n');
   return ExitCode.Ok;
+}
+
+function otherGroups(groups: ReadonlyArray<{ id: string; name: string }>): string {
+  if (groups.length === 0) return '';
+  return `  other notification groups: ${groups.map((g) => `${g.name} ${g.id}`).join(', ')}\n`;
 }
 
 function formatRequest(record: RequestRecord): string {

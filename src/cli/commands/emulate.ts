@@ -9,7 +9,8 @@ export function emulateCommand(ctx: CommandContext, options: { signal?: AbortSig
     .summary('run a local copy of the service (for trying wfsync, CI and tests)')
     .description(
       'Run a faithful local copy of the service’s two workflow operations (create, retrieve) on a loopback ' +
-        'address: same routes, auth, validation messages, server-filled fields and trigger identifiers. ' +
+        'address: same routes, auth, validation messages, server-filled fields and trigger identifiers; also the ' +
+        'dashboard’s edit (PUT) and the key’s environment and notification groups (read-only). ' +
         'Workflows live in memory unless --data names a file. Runs until Ctrl+C (SIGINT) or SIGTERM.',
     )
     .option(
@@ -34,13 +35,20 @@ export function emulateCommand(ctx: CommandContext, options: { signal?: AbortSig
     .option('--error-rate <rate>', 'chance (0..1) of answering 500 instead', parseRate)
     .option('--seed <n>', 'make injected faults and generated ids repeatable', parseNonNegativeInt)
     .option('--production-key <key>', 'a key of a Production environment (repeatable)', collect, [])
+    .option(
+      '--group <name[=id]>',
+      'another notification group besides General (repeatable; id generated unless given)',
+      parseGroup,
+      [],
+    )
     .option('-q, --quiet', 'do not print a line per request')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  wfsync emulate                                  # http://127.0.0.1:4010, key printed\n' +
         '  wfsync emulate --port 0 --data .wfsync/emulator.json\n' +
-        '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n',
+        '  wfsync emulate --rate-limit 5 --error-rate 0.1 --seed 7\n' +
+        '  wfsync emulate --group transactional --production-key wfs_prod_example   # groups, a Production key\n',
     )
     .action(
       lazyAction(ctx, async () => {
@@ -54,6 +62,17 @@ function parseRate(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
   return n;
+}
+
+/** `transactional` or `transactional=6650f0c0ffee00000000a001`. */
+function parseGroup(value: string, previous: Array<{ name: string; id?: string }>) {
+  const at = value.lastIndexOf('=');
+  const name = (at === -1 ? value : value.slice(0, at)).trim();
+  const id = at === -1 ? undefined : value.slice(at + 1).trim();
+  if (name === '') throw new InvalidArgumentError('expected a group name, optionally =<24-hex id>');
+  if (id !== undefined && !/^[0-9a-f]{24}$/.test(id))
+    throw new InvalidArgumentError(`"${id}" is not a 24-character lower-case hex id`);
+  return [...previous, { name, ...(id === undefined ? {} : { id }) }];
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -7,6 +7,7 @@ import { appendFileText, writeFileText, writeOutput } from '../../report/write-o
 import { readState } from '../../state/read.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { checkBeforeCreating } from '../preflight.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
@@ -30,17 +31,19 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   try {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-    plan = await planRun(loaded, {
-      session: { ...session, client: readOnlyClient(session.client) },
-      desired,
-      state,
-      onEvent: progress.onEvent,
+    const readOnly = { ...session, client: readOnlyClient(session.client) };
+    plan = await planRun(loaded, { session: readOnly, desired, state, onEvent: progress.onEvent });
+    // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
+    plan = await checkBeforeCreating(loaded, readOnly, plan, {
+      stderr: ctx.stderr,
+      verbose: flags.verbose,
+      quiet: flags.quiet,
     });
   } finally {
     await progress.done();
     await session.close();
   }
-  // 4. Report.
+  // 5. Report.
   const text = planRenderers[flags.format](plan, {
     color: useColor(ctx),
     command: 'plan',

@@ -16,6 +16,7 @@ import { readState } from '../../state/read.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
+import { checkBeforeCreating } from '../preflight.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -49,7 +50,12 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-      const plan = await planRun(loaded, { ...common, state });
+      const planned = await planRun(loaded, { ...common, state });
+      const plan = await checkBeforeCreating(loaded, session, planned, {
+        stderr: ctx.stderr,
+        verbose: flags.verbose,
+        quiet: flags.quiet,
+      });
       await progress.done();
       await writeOutput(
         ctx.stdout,
@@ -67,8 +73,14 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
-      const plan = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
-      if (reviewed) assertPlanHolds(reviewed, plan, flags.plan!);
+      const planned = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
+      if (reviewed) assertPlanHolds(reviewed, planned, flags.plan!);
+      // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
+      const plan = await checkBeforeCreating(loaded, session, planned, {
+        stderr: ctx.stderr,
+        verbose: flags.verbose,
+        quiet: flags.quiet,
+      });
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
         plan,

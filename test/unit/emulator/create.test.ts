@@ -279,7 +279,9 @@ describe('routing', () => {
     const emulator = await start({ clock });
     const cases: Array<[string, string]> = [
       ['GET', '/v1/workflows'],
-      ['PUT', '/v1/workflows/abc'],
+      // The dashboard's edit is PUT on one workflow (update-workflow.test.ts); not on the collection.
+      ['PUT', '/v1/workflows'],
+      ['PUT', '/v1/environments/me'],
       ['DELETE', '/v1/workflows/abc'],
       ['POST', '/v1/workflows/abc'],
       ['GET', '/v2/workflows/abc?x=1'],

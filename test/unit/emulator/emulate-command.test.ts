@@ -91,7 +91,35 @@ describe('wfsync emulate', () => {
     expect(output()).not.toContain('GET /v1/workflows/x');
   });
 
+  it('--group adds notification groups, prints them, and lists them on GET /v1/notification-groups', async () => {
+    const { ctx, output } = context();
+    const stop = new AbortController();
+    const running = emulateCommand(ctx, { signal: stop.signal })
+      .exitOverride()
+      .parseAsync(
+        ['--port', '0', '--quiet', '--group', 'transactional=6650f0c0ffee00000000a001', '--group', 'news'],
+        { from: 'user' },
+      );
+    const [, url, key] = await waitFor(
+      () => /listening on (\S+) \(API key: (\S+)\)/.exec(output()) ?? undefined,
+    );
+    const [, newsId] =
+      /other notification groups: transactional 6650f0c0ffee00000000a001, news ([0-9a-f]{24})\n/.exec(
+        output(),
+      )!;
+    const reply = await fetch(`${url}/v1/notification-groups`, {
+      headers: { authorization: `ApiKey ${key}` },
+    });
+    const groups = ((await reply.json()) as { data: Array<{ _id: string; name: string }> }).data;
+    expect(groups.map((g) => g.name)).toEqual(['General', 'transactional', 'news']);
+    expect(groups[2]!._id).toBe(newsId);
+    stop.abort();
+    await running;
+  });
+
   it.each([
+    [['--group', 'x=not-an-id']],
+    [['--group', '=6650f0c0ffee00000000a001']],
     [['--port', 'x']],
     [['--error-rate', '2']],
     [['--rate-limit', '0']],

@@ -1,0 +1,43 @@
+import { WfsyncError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { buildPreflight, preflightQuestions } from '../plan/preflight.js';
+import type { Plan, PlanPreflight } from '../plan/types.js';
+import { fetchPreflightFacts, type TargetSession } from '../remote/index.js';
+import { sanitizeTerminalText } from '../report/terminal-text.js';
+import type { LoadedRun } from './pipeline.js';
+
+/**
+ * The step plan and sync share after planning and before sync's first POST: ask the service (at most two reads,
+ * only when the plan creates something) what sync would be refused for, decide (plan/preflight.ts, pure), and
+ * either return the plan with what was checked or stop: a key whose environment may not create is exit 4, workflows
+ * whose notification group does not exist are exit 3 with one positioned finding each. Nothing is sent either way.
+ */
+export async function checkBeforeCreating(
+  loaded: LoadedRun,
+  session: TargetSession,
+  plan: Plan,
+  log: { stderr: NodeJS.WritableStream; verbose?: boolean; quiet?: boolean },
+): Promise<Plan> {
+  const { target, definitions } = loaded;
+  const facts = await fetchPreflightFacts(session.client, preflightQuestions(plan, target));
+  const { preflight, refusal } = buildPreflight({ plan, definitions, target, facts });
+  for (const line of logLines(preflight, log.verbose === true)) {
+    if (!log.quiet || log.verbose) log.stderr.write(`wfsync: ${sanitizeTerminalText(line)}\n`);
+  }
+  if (refusal?.check === 'environment') throw new WfsyncError(refusal.message, { exitCode: ExitCode.Auth });
+  if (refusal?.check === 'notificationGroups') {
+    throw new WfsyncError(refusal.message, {
+      exitCode: ExitCode.Invalid,
+      diagnostics: refusal.diagnostics,
+      sources: new Map(definitions.map((d) => [d.file, d.text])),
+    });
+  }
+  return { ...plan, preflight };
+}
+
+/** With `--verbose`, what was checked; otherwise only what could not be (a refusal is the error's to say). */
+function logLines(preflight: PlanPreflight, verbose: boolean): string[] {
+  const checks = [preflight.environment, preflight.notificationGroups];
+  if (verbose) return checks.filter((c) => c.status !== 'refused').map((c) => `preflight: ${c.message}`);
+  return checks.filter((c) => c.status === 'unavailable').map((c) => `note: ${c.message}`);
+}
