@@ -10,7 +10,11 @@ export function hashContent(data: Uint8Array | string): string {
   return hash('sha256', data, 'base64');
 }
 
-/** `sha256:<hex>` of the canonical JSON of a create body: what state records and plans compare. */
+/**
+ * `sha256:<hex>` of the canonical JSON of a create body: what state records and plans compare. canonicalJson
+ * recurses: bodies are built from definitions within MAX_DEFINITION_DEPTH (the emulator's, from request bodies
+ * parseJson read).
+ */
 export function hashBody(body: unknown): string {
   return `sha256:${hash('sha256', canonicalJson(body), 'hex')}`;
 }

@@ -6,7 +6,7 @@
  */
 import { readProjectText } from '../definitions/read-capped.js';
 import { type FsBoundary, workingBoundary } from '../fs-boundary.js';
-import { isRecord } from '../json.js';
+import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import { describeFsError, writeFileAtomically } from '../state/atomic-write.js';
 import { type CacheEntry, storedEntry } from './entry.js';
 import { CACHE_FORMAT } from './key.js';
@@ -27,9 +27,12 @@ export interface StoredCache {
 export function parseStoredCache(text: string, key: string): StoredCache {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    return { entries: new Map(), discarded: 'not valid JSON' };
+    value = parseJson(text);
+  } catch (error) {
+    return {
+      entries: new Map(),
+      discarded: error instanceof JsonTooDeepError ? error.message : 'not valid JSON',
+    };
   }
   if (!isRecord(value) || value.wfsync !== MARK || !Array.isArray(value.entries)) {
     return { entries: new Map(), discarded: 'not a wfsync validate cache' };

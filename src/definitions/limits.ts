@@ -1,3 +1,5 @@
+import { MAX_DEFINITION_DEPTH } from '../json.js';
+
 /** Bounds that keep one hostile or broken file from exhausting memory, stack or time. */
 export interface LoadLimits {
   /** Largest file read, in bytes (checked before decoding). */
@@ -10,7 +12,7 @@ export interface LoadLimits {
 
 export const DEFAULT_LOAD_LIMITS: Readonly<LoadLimits> = Object.freeze({
   maxBytes: 1024 * 1024,
-  maxDepth: 64,
+  maxDepth: MAX_DEFINITION_DEPTH,
   maxAliasCount: 100,
 });
 

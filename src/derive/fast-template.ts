@@ -15,6 +15,7 @@
  * U+2029 (Handlebars' lexer miscounts columns after those), control characters in names.
  * Why each restriction holds is written next to the check, with the lexer rule it follows (parser.js, `lexer.rules`).
  */
+import { MAX_DEFINITION_DEPTH } from '../json.js';
 import type { HbsNode, HbsProgram } from './types.js';
 
 export interface FastTemplate {
@@ -127,6 +128,8 @@ class Scanner {
       this.i += 3;
       const call = this.call();
       if (call === undefined || !this.close(2)) return false;
+      // Deeper is refused by parseTemplate, before Handlebars parses it.
+      if (this.open.length >= MAX_DEFINITION_DEPTH) return false;
       const inner: HbsNode[] = [];
       const program = { type: 'Program', body: inner, blockParams: undefined };
       const block = {

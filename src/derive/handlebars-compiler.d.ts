@@ -7,6 +7,11 @@ declare module 'handlebars/dist/cjs/handlebars/compiler/base.js' {
     lexer: {
       yylloc?: { first_line?: unknown; first_column?: unknown };
       _input?: unknown;
+      /** Restarts the lexer on `input` (template-depth.ts scans the tokens before the parser runs). */
+      setInput(input: string, yy: object): unknown;
+      /** The next token's number (a name in `terminals_`), or a string for text it cannot tokenize. */
+      lex(): unknown;
     };
+    terminals_: Record<number, string>;
   };
 }

@@ -5,13 +5,13 @@
  */
 
 import { BUILT_IN_HELPERS } from './names.js';
-import { parseTemplate } from './parse-template.js';
+import { parseTemplate, scanError } from './parse-template.js';
 import type { HbsNode, HbsProgram, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 /** Every variable use in `source`, in source order (see TemplateScan). Never throws. */
 export function scanTemplate(source: string): TemplateScan {
   const parsed = parseTemplate(source);
-  if (!parsed.ok) return { usages: [], error: { message: parsed.message, offset: parsed.offset } };
+  if (!parsed.ok) return { usages: [], error: scanError(parsed) };
   const usages: VariableUsage[] = [];
   const walker: Walker = { usages, offsetOf: parsed.offsetOf };
   walkProgram(walker, parsed.program, { contexts: [[]], blockParams: [] });

@@ -8,10 +8,12 @@
  * templates, so many runs never need it.
  */
 import { messageOf } from '../errors.js';
+import { MAX_DEFINITION_DEPTH } from '../json.js';
 import { fastParseTemplate } from './fast-template.js';
 import { onFirstUse } from './first-use.js';
 import { BoundedMemo } from './memo.js';
-import type { HbsNode, HbsProgram } from './types.js';
+import { findTooDeepToken } from './template-depth.js';
+import type { HbsNode, HbsProgram, TemplateScan } from './types.js';
 
 const handlebars = onFirstUse<typeof import('handlebars/dist/cjs/handlebars/compiler/base.js')>(
   'handlebars/dist/cjs/handlebars/compiler/base.js',
@@ -19,7 +21,8 @@ const handlebars = onFirstUse<typeof import('handlebars/dist/cjs/handlebars/comp
 
 export type ParsedTemplate =
   | { ok: true; program: HbsProgram; offsetOf: (node: HbsNode | undefined) => number }
-  | { ok: false; message: string; offset: number };
+  /** `tooDeep`: refused before parsing, nested deeper than MAX_DEFINITION_DEPTH (template-depth.ts). */
+  | { ok: false; message: string; offset: number; tooDeep?: true };
 
 // Only the last string is kept (a rule locating a variable scans the same string twice in a row). The rules do
 // read each template two or three times while checking a workflow, but parsing again is cheaper than keeping parsed
@@ -31,7 +34,9 @@ let fastFirst = true;
 
 /**
  * Parses like the service does (`Handlebars.parseWithoutProcessing`). Never throws.
- * fast-template.ts answers first for the templates it knows, with the same nodes; Handlebars takes everything else.
+ * fast-template.ts answers first for the templates it knows, with the same nodes; Handlebars takes everything else,
+ * except a template nested deeper than MAX_DEFINITION_DEPTH, refused unparsed: so every AST the walkers see is
+ * within that depth (fast-template.ts declines deeper blocks).
  */
 export function parseTemplate(source: string): ParsedTemplate {
   return cache.get(source, parseUncached);
@@ -56,6 +61,16 @@ function parseUncached(source: string): ParsedTemplate {
   };
   const offsetOf = (node: HbsNode | undefined) => toOffset(node?.loc?.start?.line, node?.loc?.start?.column);
   if (fast !== undefined) return { ok: true, program: fast.program, offsetOf };
+  const { parser } = handlebars();
+  const tooDeep = findTooDeepToken(source, parser.lexer, parser.terminals_, MAX_DEFINITION_DEPTH);
+  if (tooDeep !== undefined) {
+    return {
+      ok: false,
+      message: `Handlebars nested deeper than ${MAX_DEFINITION_DEPTH} levels (blocks, \`{{else if}}\` chains and sub-expressions)`,
+      offset: toOffset(tooDeep.line, tooDeep.column),
+      tooDeep: true,
+    };
+  }
   let program: unknown;
   try {
     program = handlebars().parseWithoutProcessing(source);
@@ -67,6 +82,14 @@ function parseUncached(source: string): ParsedTemplate {
     program: typeof program === 'object' && program !== null ? (program as HbsProgram) : {},
     offsetOf,
   };
+}
+
+/** A failed parse as a scan's error. */
+export function scanError(
+  failed: Extract<ParsedTemplate, { ok: false }>,
+): NonNullable<TemplateScan['error']> {
+  const { message, offset, tooDeep } = failed;
+  return tooDeep ? { message, offset, tooDeep } : { message, offset };
 }
 
 /** The offset of a Handlebars line/column pair, clamped into the source (0 without a position). */

@@ -12,7 +12,7 @@
  *   `{{^if a}}`/`{{^each xs}}`, make it throw: the service answers 400 `Failed to extract variables`.
  */
 import { BUILT_IN_HELPERS } from './names.js';
-import { parseTemplate } from './parse-template.js';
+import { parseTemplate, scanError } from './parse-template.js';
 import type { HbsNode, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 // The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
@@ -33,7 +33,7 @@ class Unextractable {
 /** The variables the service extracts from `source`, in its order, with offsets (see TemplateScan). Never throws. */
 export function scanTemplateAsServer(source: string): TemplateScan {
   const parsed = parseTemplate(source);
-  if (!parsed.ok) return { usages: [], error: { message: parsed.message, offset: parsed.offset } };
+  if (!parsed.ok) return { usages: [], error: scanError(parsed) };
   const body = Array.isArray(parsed.program.body) ? parsed.program.body : [];
   const usages: VariableUsage[] = [];
   try {

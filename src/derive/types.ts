@@ -21,6 +21,8 @@ export interface TemplateScan {
     message: string;
     /** 0-based offset in the string */
     offset: number;
+    /** Refused unparsed: nested deeper than MAX_DEFINITION_DEPTH (what the service makes of it is unknown). */
+    tooDeep?: true;
   };
 }
 

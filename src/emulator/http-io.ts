@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { JsonTooDeepError, parseJson } from '../json.js';
 import { badRequest, type EmulatorHttpError } from './http-error.js';
 import type { LateFault } from './types.js';
 
@@ -41,9 +42,12 @@ export function parseJsonBody(contentType: string | undefined, text: string): un
   if (first !== null && first[0] !== '{' && first[0] !== '[')
     throw badRequest(strictViolationMessage(text, first.index));
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
-    throw badRequest((error as Error).message);
+    // body-parser takes any depth; the emulator refuses what it would later walk (building, hashing the body).
+    throw badRequest(
+      error instanceof JsonTooDeepError ? `request body ${error.message}` : (error as Error).message,
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { WfsyncError } from '../errors.js';
-import { isRecord } from '../json.js';
+import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import { writeFileAtomically } from '../state/atomic-write.js';
 import { OBJECT_ID } from '../state/check.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
@@ -40,12 +40,11 @@ export async function readEmulatorData(file: string): Promise<EmulatorData | und
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (error) {
-    throw new WfsyncError(
-      `the emulator data file ${file} is not valid JSON (${(error as Error).message}); fix or delete it`,
-      { cause: error },
-    );
+    const what =
+      error instanceof JsonTooDeepError ? error.message : `not valid JSON (${(error as Error).message})`;
+    throw new WfsyncError(`the emulator data file ${file} is ${what}; fix or delete it`, { cause: error });
   }
   const problem = findProblem(parsed);
   if (problem !== undefined) {
@@ -91,7 +90,7 @@ function findProblem(data: unknown): string | undefined {
   return undefined;
 }
 
-/** Every ObjectId the data holds, so a seeded restart never hands one out again. */
+/** Every ObjectId the data holds, so a seeded restart never hands one out again. Recursive: the data was read by parseJson. */
 export function objectIdsIn(data: EmulatorData | undefined): Set<string> {
   const ids = new Set<string>();
   const walk = (value: unknown): void => {

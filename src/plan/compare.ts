@@ -2,6 +2,11 @@
  * desired (the file) vs actual (what the service returned): the field-level changes a person must act on, and a
  * YAML diff of the compared fields. Noise-free by construction: only declared fields and fields with documented
  * server defaults are compared (see project.ts), so `sync` followed by `plan` shows nothing to do. Pure.
+ *
+ * The walks here and in project.ts and diff.ts recurse, on depth-checked data only: the desired side comes from a
+ * definition within MAX_DEFINITION_DEPTH (the loader counts aliases at their use), the service's side from
+ * parseJson, within MAX_JSON_DEPTH (remote/interpret.ts). Most follow the shape, which ends at `value` nodes, except
+ * through a step's variants.
  */
 
 import { deriveTrigger } from '../derive/trigger.js';

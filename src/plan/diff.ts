@@ -15,7 +15,11 @@ export interface ProjectionDiffInput {
   fileName: string;
 }
 
-/** Unified diff (3 lines of context) of the YAML of two projections. No timestamps: the same input, the same text. */
+/**
+ * Unified diff (3 lines of context) of the YAML of two projections. No timestamps: the same input, the same text.
+ * yaml's stringify recurses (nested mappings overflow Node's default stack past about 680 levels): both projections
+ * are depth-checked data, within MAX_JSON_DEPTH (compare.ts).
+ */
 export function buildProjectionDiff(input: ProjectionDiffInput): string {
   return createTwoFilesPatch(
     `service: ${input.serviceName}`,

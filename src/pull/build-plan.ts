@@ -39,8 +39,8 @@ export interface PullFiles {
 export interface PullPlanInput {
   /** The target's name. */
   target: string;
-  /** Each workflow asked for (id or identifier), with what the service returned for it. */
-  fetched: ReadonlyArray<{ requested: string; workflow: WorkflowResponse | undefined }>;
+  /** Each workflow asked for (id or identifier), with what the service returned for it, or why it could not. */
+  fetched: ReadonlyArray<{ requested: string; workflow: WorkflowResponse | undefined; failed?: string }>;
   /** The loaded definitions: the file each identifier lives in, and the included files they share. */
   definitions: readonly CheckedDefinition[];
   groups: TargetGroups;
@@ -95,7 +95,11 @@ export function buildPullPlan(input: PullPlanInput): PullPlan {
   // is planned against the disk as it was, so a second one would write the same file again.
   const planned = new Set<string>();
   const items: PullItem[] = [];
-  for (const { requested, workflow } of input.fetched) {
+  for (const { requested, workflow, failed } of input.fetched) {
+    if (failed !== undefined) {
+      items.push({ requested, failed });
+      continue;
+    }
     if (!workflow) {
       items.push({ requested, failed: `not found on target "${input.target}"` });
       continue;

@@ -2,6 +2,7 @@
  * A stored workflow → the definition file `wfsync pull` writes: declarable fields only, in schema order, without
  * server defaults or fill-ins, the group named as the target's config names it, and the trigger as the service
  * derived it. Creating from the result gives a workflow that compares equal to the one pulled. Pure.
+ * fromRemote and yaml's Document recurse: the stored workflow came through parseJson, within MAX_JSON_DEPTH.
  */
 import { Document, isMap } from 'yaml';
 import { findIncludeReferences } from '../definitions/include-references.js';

@@ -2,7 +2,8 @@
  * When two definition values say the same thing, for editing a file in place on pull: a field written out with the
  * value the service assumes when it is absent (`critical: false`, a step's `active: true`) says nothing more than
  * leaving it out, and lists matched by name (template and trigger variables) are sets. The rules are the
- * comparison's (shape.ts), so a file kept this way still plans as in sync. Pure.
+ * comparison's (shape.ts), so a file kept this way still plans as in sync. Pure. Recursive, on the depth-checked
+ * values of merge-nodes.ts.
  */
 import { isRecord, jsonEqual } from '../json.js';
 import type { ObjectShape, Shape } from '../plan/shape.js';

@@ -2,6 +2,8 @@
  * The in-place edit behind `mergePulledDefinition`: walks the file's YAML nodes beside the value they hold and the
  * value wanted, and changes only the nodes whose values differ, so the nodes left alone keep their comments,
  * quoting and flow style. Pure.
+ * Recursive, on depth-checked data: the pulled workflow came through parseJson (MAX_JSON_DEPTH), the file's value
+ * through readDocument (merge.ts), within the loader's depth limit (MAX_DEFINITION_DEPTH).
  */
 import { diffArrays } from 'diff';
 import {

@@ -9,7 +9,7 @@ import { type Document, isMap } from 'yaml';
 import { compose, parseTokens } from '../definitions/compose.js';
 import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json, jsonDepthExceeds } from '../json.js';
 import { WORKFLOW_SHAPE } from '../plan/shape.js';
 import { sameDeclared } from './merge-equal.js';
 import { checkAliases, type MergeWalk, mergeNode, UnmergeableError } from './merge-nodes.js';
@@ -80,19 +80,22 @@ export function mergePulledDefinition(
 
 /**
  * The file's document as the definition loader reads it, with the value it holds, or undefined when it is not a
- * clean mapping.
+ * clean mapping or nests deeper than the loader allows (aliases counted where they are used, as the loader does):
+ * the walks of merge-nodes.ts recurse.
  */
 function readDocument(text: string): { doc: Document.Parsed; value: unknown } | undefined {
   const parsed = parseTokens(text, DEFAULT_LOAD_LIMITS.maxDepth);
   if ('tooDeepAt' in parsed) return undefined;
   const { doc, nextDocumentAt } = compose(parsed.tokens, text.length);
   if (doc.errors.length > 0 || nextDocumentAt !== undefined || !isMap(doc.contents)) return undefined;
+  let value: unknown;
   try {
-    return { doc, value: doc.toJS() };
+    value = doc.toJS();
   } catch {
     // What composing does not check: a merge key (`<<`) whose value is not a mapping, too many aliases.
     return undefined;
   }
+  return jsonDepthExceeds(value, DEFAULT_LOAD_LIMITS.maxDepth) ? undefined : { doc, value };
 }
 
 /** What `text` holds, when it reads as a definition that says what `target` says. */

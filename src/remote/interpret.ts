@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { isRecord } from '../json.js';
+import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import {
   type AdviceContext,
   checkBaseUrl,
@@ -88,8 +88,12 @@ function interpretSuccess(response: ReceivedResponse, context: InterpretContext)
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(response.body.toString('utf8'));
+    parsed = parseJson(response.body.toString('utf8'));
   } catch (error) {
+    // Not a transient fault like a body cut short: asking again gets the same answer. This workflow fails, the
+    // run goes on (the caller decides per workflow), and nothing walks the value.
+    if (error instanceof JsonTooDeepError)
+      return broken(`with a response ${error.message}`, notTheService(context.advice));
     return invalidJson(status, (error as Error).message, 'applied');
   }
   if (!isRecord(parsed) || !isRecord(parsed.data)) {

@@ -6,6 +6,7 @@ const MIN_SECRET_LENGTH = 4;
 /**
  * Remove every occurrence of each secret from `text`, and any `ApiKey <token>` credential whatever the token.
  * The safety net under every error message and event: the client never puts the key into text on purpose.
+ * Text only, never a walk of the service's data: nothing here recurses.
  */
 export function redact(text: string, secrets: readonly string[]): string {
   let result = text;

@@ -36,6 +36,8 @@ export function readErrorBody(response: ReceivedResponse): ErrorBody {
   if (result.html) return result;
   let parsed: unknown;
   try {
+    // Plain JSON.parse, no depth limit: only the top two levels are read below, without recursion, so a deeply
+    // nested error body cannot overflow anything.
     parsed = JSON.parse(text);
   } catch (error) {
     if (text.trim() !== '' && isJsonMediaType(mediaType(response.header('content-type')))) {
@@ -99,7 +101,8 @@ const MAX_REPORTED = 3;
 /**
  * Check a parsed response body against schemas/workflow-response.schema.json, with the ajv standalone validator
  * generated at build time (no schema compilation at run time). Returns the envelope when valid, else up to three
- * problems as `/pointer message` strings, the first failing pointer first.
+ * problems as `/pointer message` strings, the first failing pointer first. The validator recurses (a step's
+ * variants are steps): `body` must come from parseJson, within MAX_JSON_DEPTH.
  */
 export function checkWorkflowEnvelope(
   body: unknown,

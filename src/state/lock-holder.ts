@@ -1,4 +1,5 @@
 import { WfsyncError } from '../errors.js';
+import { parseJson } from '../json.js';
 import { fsFailure } from './atomic-write.js';
 import type { LockEnv } from './lock-env.js';
 
@@ -53,9 +54,9 @@ export async function inspectLock(path: string, staleMs: number, env: LockEnv): 
 export function parseHolder(text: string): LockHolder | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
-    // Not JSON (a torn or foreign file): value stays undefined, which holds no holder.
+    // Not JSON (a torn or foreign file) or nested past the limit: value stays undefined, which holds no holder.
   }
   // Object(): null and primitives become objects without these properties.
   const { pid, hostname, startedAt, command } = Object(value) as Record<string, unknown>;

@@ -2,6 +2,7 @@ import { readProjectText } from '../definitions/read-capped.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { BoundaryError, workingBoundary } from '../fs-boundary.js';
+import { JsonTooDeepError, parseJson } from '../json.js';
 import { fsFailure } from './atomic-write.js';
 import { checkState } from './check.js';
 import { emptyState, normalizeStateBaseUrl } from './format.js';
@@ -36,9 +37,14 @@ export async function readState(path: string, expected: ExpectedTarget): Promise
   let parsed: unknown;
   try {
     // A BOM is what some Windows editors add when the file is touched by hand; it is not corruption.
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = parseJson(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    const detail = text.trim() === '' ? 'it is empty' : `it is not valid JSON (${(error as Error).message})`;
+    const detail =
+      text.trim() === ''
+        ? 'it is empty'
+        : error instanceof JsonTooDeepError
+          ? `it is ${error.message}`
+          : `it is not valid JSON (${(error as Error).message})`;
     throw new WfsyncError(`the state file ${path} is corrupted: ${detail}; ${REBUILD}`, { cause: error });
   }
   const checked = checkState(parsed);

@@ -11,7 +11,7 @@ import { referencedGroups } from '../../plan/desired.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
 import { SCHEMA_MODELINE } from '../../pull/convert.js';
-import { openTargetSession } from '../../remote/index.js';
+import { endsCommand, openTargetSession, RemoteError, type ServiceClient } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeOutput } from '../../report/write-output.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
@@ -41,7 +41,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       // 3. What the service holds.
       const fetched = [];
-      for (const id of ids) fetched.push({ requested: id, workflow: await session.client.getWorkflow(id) });
+      for (const id of ids) fetched.push(await fetchForPull(session.client, id));
       // 4. The plan (pure). Every group the definitions name resolves, so a file's `group:<name>` can stay.
       const boundary = createFsBoundary(ctx.cwd);
       const plan = buildPullPlan({
@@ -69,6 +69,20 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
     });
   } finally {
     await session.close();
+  }
+}
+
+/**
+ * What the service holds for one workflow asked for. An answer that fails this workflow alone (a 5xx after the
+ * retries, a body nested too deep or of the wrong shape) is its item's failure, as plan reports it, and the others
+ * are pulled; one that ends the command (auth, rate limit, cancellation, deadline) ends it.
+ */
+async function fetchForPull(client: ServiceClient, requested: string) {
+  try {
+    return { requested, workflow: await client.getWorkflow(requested) };
+  } catch (error) {
+    if (!(error instanceof RemoteError) || endsCommand(error)) throw error;
+    return { requested, workflow: undefined, failed: error.message };
   }
 }
 

@@ -6,6 +6,7 @@ import { reconcilePending } from '../../apply/reconcile-pending.js';
 import type { SyncResult } from '../../apply/result.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { parseJson } from '../../json.js';
 import { findPlanStaleness } from '../../plan/staleness.js';
 import type { Plan } from '../../plan/types.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
@@ -180,7 +181,7 @@ async function readReviewedPlan(file: string): Promise<Plan> {
     );
   }
   try {
-    const plan = JSON.parse(text) as Plan;
+    const plan = parseJson(text) as Plan;
     if (plan?.version !== 1 || !Array.isArray(plan.items)) throw new Error('not a wfsync plan (version 1)');
     return plan;
   } catch (error) {

@@ -1,4 +1,5 @@
 import { scanTemplate } from '../../derive/handlebars.js';
+import { MAX_DEFINITION_DEPTH } from '../../json.js';
 import { triggerOf } from './derived.js';
 import { locateInString } from './string-span.js';
 import type { Rule } from './types.js';
@@ -55,7 +56,18 @@ export const templateSyntax: Rule = {
     for (const error of triggerOf(ctx.workflow).errors) {
       // The service's extractor also fails on some valid Handlebars (a number where it expects a name).
       const text = valueAt(ctx.definition.value, error.pointer);
-      const invalid = typeof text !== 'string' || scanTemplate(text).error !== undefined;
+      const scanned = typeof text === 'string' ? scanTemplate(text).error : undefined;
+      const span = locateInString(ctx.definition, error.pointer, error.offset);
+      if (scanned?.tooDeep) {
+        ctx.report(
+          error.pointer,
+          `${displayPath(error.pointer)} nests Handlebars deeper than ${MAX_DEFINITION_DEPTH} levels (blocks, ` +
+            '`{{else if}}` chains and sub-expressions), so wfsync does not read it: flatten the template.',
+          { span },
+        );
+        continue;
+      }
+      const invalid = typeof text !== 'string' || scanned !== undefined;
       const problem = invalid
         ? 'is not valid Handlebars'
         : "cannot be read by the service's variable extraction";
@@ -63,7 +75,7 @@ export const templateSyntax: Rule = {
         error.pointer,
         `${displayPath(error.pointer)} ${problem} (${summarizeParseError(error.message)}), so the service ` +
           `would answer 400 "Failed to extract variables": fix the template.`,
-        { span: locateInString(ctx.definition, error.pointer, error.offset) },
+        { span },
       );
     }
   },

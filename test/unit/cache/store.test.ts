@@ -69,6 +69,10 @@ describe('parseStoredCache', () => {
     const cases: Array<[string, string]> = [
       ['', 'not valid JSON'],
       [text.slice(0, text.length / 2), 'not valid JSON'],
+      [
+        text.replace('"entries":[', `"deep":${'['.repeat(1e5)}${']'.repeat(1e5)},"entries":[`),
+        'nested deeper than 128 levels',
+      ],
       ['[]', 'not a wfsync validate cache'],
       ['{"entries": {}}', 'not a wfsync validate cache'],
       [JSON.stringify({ ...other, wfsync: 'state' }), 'not a wfsync validate cache'],

@@ -90,6 +90,11 @@ describe('data file', () => {
 
   it.each([
     ['not JSON', '{"version": 1,', /is not valid JSON/],
+    [
+      'JSON nested 100,000 deep',
+      `{"version":1,"x":${'['.repeat(1e5)}${']'.repeat(1e5)}}`,
+      /is nested deeper than 128 levels/,
+    ],
     ['another version', '{"version": 2}', /unsupported version 2/],
     ['a broken workflow', null, /workflows\[0\]\._id must be an ObjectId/],
   ])('refuses to start on %s, naming the file', async (_what, content, pattern) => {

@@ -223,6 +223,19 @@ describe('body parser', () => {
     expect(reply.body.message).toMatch(/JSON/);
   });
 
+  it.each([
+    ['2,000', 2000],
+    ['100,000', 100_000],
+  ])('answers a body nested %s levels deep with 400 and stores nothing', async (_depth, depth) => {
+    const emulator = await start();
+    const deep = '['.repeat(depth) + ']'.repeat(depth);
+    const raw = JSON.stringify(workflowBody(emulator, { data: { x: 'DEEP' } })).replace('"DEEP"', deep);
+    const reply = await call(emulator, 'POST', '/v1/workflows', { raw });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe('request body nested deeper than 128 levels');
+    expect(emulator.workflows()).toEqual([]);
+  });
+
   it('rejects a JSON body that is not an object or array (strict mode), naming the offending text', async () => {
     const emulator = await start();
     const reply = await call(emulator, 'POST', '/v1/workflows', { raw: ' "text"' });

@@ -103,15 +103,17 @@ describe('buildPullPlan', () => {
         fetched: [
           { requested: 'nope', workflow: undefined },
           { requested: 'odd', workflow: noTrigger },
+          { requested: 'deep', workflow: undefined, failed: 'GET /v1/workflows/deep: 200 with a response …' },
           { requested: 'order-shipped', workflow: STORED },
         ],
       }),
     );
-    expect(plan.items.slice(0, 2)).toEqual([
+    expect(plan.items.slice(0, 3)).toEqual([
       { requested: 'nope', failed: 'not found on target "production"' },
       { requested: 'odd', failed: "the service's workflow has no trigger identifier; nothing written" },
+      { requested: 'deep', failed: 'GET /v1/workflows/deep: 200 with a response …' },
     ]);
-    expect(plan.items[2]).toMatchObject({ identifier: 'order-shipped', created: true });
+    expect(plan.items[3]).toMatchObject({ identifier: 'order-shipped', created: true });
   });
 
   it('an identifier that is not a slug never becomes a path: that workflow fails, nothing is asked of the disk', () => {

@@ -106,6 +106,10 @@ describe('mergePulledDefinition: the file as a whole', () => {
     ['a comment only', '# nothing\n'],
     ['two documents', 'name: x\n---\nname: y\n'],
     ['nesting deeper than the loader reads', `name: x\ndata: ${'['.repeat(80)}${']'.repeat(80)}\n`],
+    [
+      'an alias that nests it deeper than the loader reads',
+      `name: x\na: &a ${'['.repeat(60)}1${']'.repeat(60)}\nb: ${'['.repeat(60)}*a${']'.repeat(60)}\n`,
+    ],
     ['a YAML error', 'name: x\n  bad: indent\n'],
     ['a merge key that merges no mapping', 'name: x\ndata:\n  <<: y\nsteps: []\ntriggers: []\n'],
   ])('%s: the fresh text', (_what, text) => {

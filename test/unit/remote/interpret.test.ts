@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../../src/json.js';
 import { IN_TRANSIT_ADVICE } from '../../../src/remote/errors.js';
 import { interpretResponse } from '../../../src/remote/interpret.js';
 import type { HttpMethod, Outcome, Problem } from '../../../src/remote/types.js';
@@ -296,6 +297,30 @@ describe('interpretSuccess', () => {
       headers: { 'content-type': 'application/vnd.api+json' },
     });
     expect(outcome.type).toBe('ok');
+  });
+
+  it.each([
+    ['2,000', 2000],
+    ['100,000', 100_000],
+  ])('a workflow nested %s levels deep is refused, not walked, and not retried', (_depth, depth) => {
+    const deep = '['.repeat(depth) + ']'.repeat(depth);
+    const text = JSON.stringify({ data: { ...workflowResponse(), data: { x: 'DEEP' } } }).replace(
+      '"DEEP"',
+      deep,
+    );
+    const spec = { body: text, headers: { 'content-type': JSON_TYPE } };
+    const detail = `with a response nested deeper than ${MAX_JSON_DEPTH} levels`;
+    expect(interpret(200, spec, 'GET')).toStrictEqual(broken(200, detail));
+    expect(interpret(201, spec)).toStrictEqual(broken(201, detail));
+  });
+
+  it('a workflow nested exactly to the limit is read', () => {
+    const deep = '['.repeat(MAX_JSON_DEPTH - 3) + ']'.repeat(MAX_JSON_DEPTH - 3);
+    const text = JSON.stringify({ data: { ...workflowResponse(), data: { x: 'DEEP' } } }).replace(
+      '"DEEP"',
+      deep,
+    );
+    expect(interpret(200, { body: text, headers: { 'content-type': JSON_TYPE } }, 'GET').type).toBe('ok');
   });
 
   it.each([202, 204, 206, 299])('%i is not a status the service answers with', (status) => {

@@ -52,6 +52,11 @@ describe('parseHolder', () => {
     ['an empty file (being written)', '', undefined],
     ['half a file', JSON.stringify(VALID).slice(0, 20), undefined],
     ['not JSON', 'pid=7', undefined],
+    [
+      'a holder nested 100,000 deep',
+      JSON.stringify({ ...VALID, command: 'DEEP' }).replace('"DEEP"', `${'['.repeat(1e5)}${']'.repeat(1e5)}`),
+      undefined,
+    ],
     ['null', 'null', undefined],
     ['a number', '7', undefined],
     ['a string', '"7"', undefined],

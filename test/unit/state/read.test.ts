@@ -58,6 +58,11 @@ describe('readState', () => {
 
   it.each([
     ['not JSON', '{"version": 1,', /is not valid JSON/],
+    [
+      'JSON nested 100,000 deep',
+      `{"version":1,"workflows":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+      /it is nested deeper than 128 levels/,
+    ],
     ['an empty file', '', /it is empty/],
     ['an array', [], /expected a JSON object/],
     ['no version', { ...state(), version: undefined }, /"version" must be 1/],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_DEFINITION_DEPTH } from '../../../../src/json.js';
 import { summarizeParseError } from '../../../../src/validate/rules/template-syntax.js';
 import { yaml } from '../../../helpers/load-yaml.js';
 import { brief, check, TRIGGER } from '../../../helpers/rules.js';
@@ -49,6 +50,25 @@ describe('template-syntax', () => {
         message:
           'steps[0].template.content is not valid Handlebars (`{{#if}}` is closed by `{{/each}}`), so the ' +
           'service would answer 400 "Failed to extract variables": fix the template.',
+      },
+    ]);
+  });
+
+  it('reports a template nested past the limit at the block that goes too deep, without parsing it', () => {
+    // One block per line, 20,000 deep (near the 1 MiB file limit): Handlebars' parser would take hours, and the
+    // walkers of its tree overflow the stack.
+    const depth = 20_000;
+    const body = `${'        {{#if a}}\n'.repeat(depth)}        x\n${'        {{/if}}\n'.repeat(depth)}`;
+    const text = `${HEAD}      type: chat\n      content: |\n${body}`;
+    expect(run(text).map(brief)).toEqual([
+      {
+        code: 'template-syntax',
+        severity: 'error',
+        line: 8 + MAX_DEFINITION_DEPTH,
+        column: 9,
+        message:
+          `steps[0].template.content nests Handlebars deeper than ${MAX_DEFINITION_DEPTH} levels (blocks, ` +
+          '`{{else if}}` chains and sub-expressions), so wfsync does not read it: flatten the template.',
       },
     ]);
   });
