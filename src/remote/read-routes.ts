@@ -4,7 +4,7 @@ import {
   validateEnvironmentResponseEnvelope,
   validateNotificationGroupsResponseEnvelope,
 } from '../generated/validators.js';
-import { isRecord } from '../json.js';
+import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import { checkBaseUrl, IN_TRANSIT_ADVICE, notTheService, seconds, setting } from './errors.js';
 import { type InterpretContext, interpretResponse } from './interpret.js';
 import { isHtml, isJsonMediaType, mediaType } from './response-body.js';
@@ -109,8 +109,10 @@ function interpretRead<T>(
     return broken('without a JSON content type', notTheService(context.advice));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(response.body.toString('utf8'));
-  } catch {
+    parsed = parseJson(response.body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof JsonTooDeepError)
+      return broken(`with a response ${error.message}`, notTheService(context.advice));
     // Not the parser's message: it quotes the body, which may hold secrets (the environment's keys).
     return broken('with a body that is not valid JSON', IN_TRANSIT_ADVICE, true);
   }

@@ -140,6 +140,15 @@ describe('getCurrentEnvironment', () => {
     }
   });
 
+  it('an answer nested past the limit is a protocol error, not retried, never a stack overflow', async () => {
+    const deep = `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const { url, paths } = await service((_req, res) => json(res, 200, deep));
+    const error = await rejection(clientOf(url).listNotificationGroups());
+    expect(error.kind).toBe('protocol');
+    expect(error.message).toContain('200 with a response nested deeper than 128 levels');
+    expect(paths).toHaveLength(1);
+  });
+
   it('goes through the same retries, base path and auth errors as a workflow GET', async () => {
     const { url, paths } = await service((req, res, n) => {
       if (n === 1) {
