@@ -1,4 +1,28 @@
+import { isRecord } from '../json.js';
 import type { Plan, PlanItem } from './types.js';
+
+/**
+ * What a plan file read back (`sync --plan`) must hold for the staleness check to read it: a version-1 plan with a
+ * target name and items, each with its identifier and action, and its hashes as strings when present. The file is
+ * outside data (edited by hand, or by anyone with write access to the artifact): the first field out of shape is
+ * the problem, never a crash. Pure.
+ */
+export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: string } {
+  if (!isRecord(value) || value.version !== 1) return { problem: 'not a wfsync plan (version 1)' };
+  if (!isRecord(value.target) || typeof value.target.name !== 'string')
+    return { problem: '"target.name" is missing or not a string' };
+  if (!Array.isArray(value.items)) return { problem: '"items" is missing or not a list' };
+  for (const [index, item] of value.items.entries()) {
+    const at = `items[${index}]`;
+    if (!isRecord(item)) return { problem: `${at} is not an object` };
+    for (const field of ['identifier', 'action'] as const)
+      if (typeof item[field] !== 'string') return { problem: `${at}.${field} is missing or not a string` };
+    for (const field of ['desiredHash', 'remoteVersion'] as const)
+      if (item[field] !== undefined && typeof item[field] !== 'string')
+        return { problem: `${at}.${field} is not a string` };
+  }
+  return { plan: value as unknown as Plan };
+}
 
 /**
  * Why a reviewed plan no longer describes the world (`wfsync sync --plan`): a file changed (its hash), the service

@@ -208,6 +208,13 @@ describe('protections that held before issue 12 still hold', () => {
     expect(run.status).not.toBe(0);
     expect(run.posts).toBe(0);
     expect(run.stderr).toContain('nothing was sent');
+    // A plan file stripped of the fields the check reads is refused by name, not a crash.
+    writeFileSync(planFile, JSON.stringify({ version: 1, items: [{ identifier: 'x' }] }));
+    const stripped = await target.run(['sync', '--plan', planFile]);
+    expect(stripped.status).toBe(3);
+    expect(stripped.stderr).toContain('"target.name" is missing or not a string');
+    expect(stripped.stderr).not.toContain('this is a bug');
+    expect(stripped.posts).toBe(0);
   });
 
   it('a header cannot be smuggled through an identifier on the command line', async () => {

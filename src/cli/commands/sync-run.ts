@@ -7,7 +7,7 @@ import type { SyncResult } from '../../apply/result.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { parseJson } from '../../json.js';
-import { findPlanStaleness } from '../../plan/staleness.js';
+import { checkReviewedPlan, findPlanStaleness } from '../../plan/staleness.js';
 import type { Plan } from '../../plan/types.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
@@ -181,9 +181,9 @@ async function readReviewedPlan(file: string): Promise<Plan> {
     );
   }
   try {
-    const plan = parseJson(text) as Plan;
-    if (plan?.version !== 1 || !Array.isArray(plan.items)) throw new Error('not a wfsync plan (version 1)');
-    return plan;
+    const checked = checkReviewedPlan(parseJson(text));
+    if ('problem' in checked) throw new Error(checked.problem);
+    return checked.plan;
   } catch (error) {
     throw new WfsyncError(
       `${file} is not a plan written by "wfsync plan --out": ${(error as Error).message}`,
