@@ -4,6 +4,12 @@ import { displayColumn, type Glyph, glyphsWidth, layoutLine } from './terminal-t
 
 /** Cells of source text shown per line; longer lines are cut around the caret, with `…` marking the cuts. */
 export const MAX_FRAME_WIDTH = 100;
+/**
+ * UTF-16 units of a line kept on each side of its caret before it is laid out: far more than one frame's width,
+ * so the cut is never seen (fitToWidth cuts again, with its `…`), while a line of a megabyte costs no more to
+ * frame than one of a few kilobytes (laying out graphemes is slow on long strings).
+ */
+const LAYOUT_REACH = 2_000;
 /** Spans over more lines show the first two, an elision row and the last. */
 const MAX_SPAN_LINES = 4;
 
@@ -61,14 +67,15 @@ export function buildCodeFrame(source: string, span: Span, options: CodeFrameOpt
       out.push(`  ${gutter('...')}`);
       continue;
     }
-    const text = lines[row.line - 1] ?? '';
+    const line = lines[row.line - 1] ?? '';
+    const from = row.kind === 'span' && row.line === first ? span.column : firstContentColumn(line);
+    const { text, cut } = nearColumn(line, from);
     const glyphs = layoutLine(text);
     let range: CaretRange | undefined;
     if (row.kind === 'span') {
-      const from = row.line === first ? span.column : firstContentColumn(text);
       const to = row.line === last ? endColumn : Number.POSITIVE_INFINITY;
       // Continuation lines with nothing on them get no carets.
-      if (row.line === first || text.trim() !== '') range = caretRange(glyphs, from, to);
+      if (row.line === first || line.trim() !== '') range = caretRange(glyphs, from - cut, to - cut);
     }
     const shown = fitToWidth(glyphs, range, maxWidth);
     const marker = row.kind === 'span' ? paint('>') : ' ';
@@ -79,6 +86,13 @@ export function buildCodeFrame(source: string, span: Span, options: CodeFrameOpt
     }
   }
   return out;
+}
+
+/** The part of a long line within LAYOUT_REACH of a 1-based column, and how many UTF-16 units were cut from its start. */
+function nearColumn(line: string, column: number): { text: string; cut: number } {
+  if (line.length <= 2 * LAYOUT_REACH) return { text: line, cut: 0 };
+  const start = Math.max(0, column - 1 - LAYOUT_REACH);
+  return { text: line.slice(start, Math.max(column - 1, 0) + LAYOUT_REACH), cut: start };
 }
 
 /** Display cells [start, end) to underline. */

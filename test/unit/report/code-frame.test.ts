@@ -121,6 +121,22 @@ describe('buildCodeFrame', () => {
     expect(text.slice(start, start + length)).toBe('TARGET');
   });
 
+  it('frames a line of a megabyte as it frames a short one: the same window around the caret', () => {
+    for (const at of [1, 3_000, 500_000, 999_990]) {
+      const line = `${'a'.repeat(at - 1)}TARGET${'b'.repeat(1_000_000 - at)}`;
+      const rows = frame(line, { line: 1, column: at, endColumn: at + 6 });
+      const { text, start, length } = caretTarget(rows, 1);
+      expect(text.slice(start, start + length), `at ${at}`).toBe('TARGET');
+      expect(text.startsWith('…')).toBe(at > 50);
+      expect(text.endsWith('…')).toBe(at < 999_900);
+      // The same text and caret as the line cut to a few hundred characters around the target.
+      const short = `${'a'.repeat(Math.min(at - 1, 300))}TARGET${'b'.repeat(Math.min(1_000_000 - at, 300))}`;
+      const column = Math.min(at - 1, 300) + 1;
+      if (at > 300 && at < 999_000)
+        expect(rows).toEqual(frame(short, { line: 1, column, endColumn: column + 6 }));
+    }
+  });
+
   it('cuts only the end when the span is near the start', () => {
     const rows = frame(`key: ${'x'.repeat(300)}`, { line: 1, column: 1, endColumn: 4 });
     const { text, start } = caretTarget(rows, 1);
