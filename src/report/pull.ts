@@ -22,10 +22,18 @@ export const pullRenderers: Record<PullFormat, (plan: PullPlan) => PullOutput> =
 /** The most paths a line names before it counts the rest. */
 const SHOWN_PATHS = 6;
 
+/**
+ * A name as asked for on the command line, quoted as JSON unless it is letters, digits, `.`, `_` and `-`: a line
+ * break or a space in an argument then cannot make one line read as two.
+ */
+function shownRequest(requested: string): string {
+  return /^[\p{L}\p{N}._-]+$/u.test(requested) ? requested : JSON.stringify(requested);
+}
+
 function renderPullHuman(plan: PullPlan): PullOutput {
   const output: PullOutput = { stdout: '', stderr: '' };
   for (const item of plan.items) {
-    if ('failed' in item) output.stderr += `wfsync: ${item.requested}: ${item.failed}\n`;
+    if ('failed' in item) output.stderr += `wfsync: ${shownRequest(item.requested)}: ${item.failed}\n`;
     else
       output.stdout += `pulled ${item.identifier}${outcomeOf(item)}${item.notes.map((n) => ` (${n})`).join('')}\n`;
   }

@@ -224,8 +224,11 @@ describe('protections that held before issue 12 still hold', () => {
     });
     const cwd = projectFor(evil.url);
     const smuggled = await runEvil(cwd, ['pull', 'welcome\r\nX-Injected: yes']);
-    expect(smuggled.status).toBe(3);
-    expect(smuggled.stderr).toContain('contains control characters');
+    // That workflow fails (exit 1), named on one line; nothing is sent.
+    expect(smuggled.status).toBe(1);
+    expect(smuggled.stderr).toContain(
+      'wfsync: "welcome\\r\\nX-Injected: yes": GET /v1/workflows/{workflowId}: the workflow id or identifier "welcome\\r\\nX-Injected: yes" contains control characters',
+    );
     expect(evil.seen).toEqual([]);
     const traversal = await runEvil(cwd, ['pull', 'a b/../../v2/admin']);
     expect(traversal.status).not.toBe(0);
