@@ -194,12 +194,13 @@ describe('files nested 100,000 levels deep', () => {
   });
 
   it('a lock file: its holder unreadable, named in the lock error', async () => {
+    // 5,000 levels: deep enough to overflow any recursive walk, small enough for the lock file's size cap.
     const w = await world();
     const lock = join(w.cwd, '.wfsync', 'state', 'dev.json.lock');
     mkdirSync(join(w.cwd, '.wfsync', 'state'), { recursive: true });
     writeFileSync(
       lock,
-      `{"pid":${process.pid},"hostname":"h","startedAt":"s","command":${deepArrays(100_000)}}`,
+      `{"pid":${process.pid},"hostname":"h","startedAt":"s","command":${deepArrays(5_000)}}`,
     );
     const result = await w.run(['sync', '--lock-timeout', '0']);
     expect(result.stderr).not.toMatch(BUG);
