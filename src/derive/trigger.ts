@@ -84,8 +84,7 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
       if (scan.error) errors.push({ pointer, ...scan.error });
       for (const usage of scan.usages) {
         if (!isSystemVariable(usage.name)) found.push({ name: usage.name, type: usage.type, pointer });
-        // `tenant` for `tenant.name`: the reserved prefix the first segment names, if any.
-        const prefix = RESERVED_PREFIXES.find((reserved) => firstSegmentIs(usage.name, reserved));
+        const prefix = reservedPrefixOf(usage.name);
         if (prefix !== undefined && !reserved.includes(prefix)) reserved.push(prefix);
       }
     }
@@ -104,6 +103,15 @@ export function deriveTrigger(workflow: DerivableWorkflow, options: DeriveOption
     subscriberVariables: subscriberVariablesOf(steps),
     errors,
   };
+}
+
+/**
+ * `tenant` for `tenant.name`: the reserved prefix a variable's first segment names, if any. A loop, not a `find`
+ * with a closure: this runs for every variable of every template, twice per file.
+ */
+function reservedPrefixOf(name: string): string | undefined {
+  for (const prefix of RESERVED_PREFIXES) if (firstSegmentIs(name, prefix)) return prefix;
+  return undefined;
 }
 
 /**
@@ -155,11 +163,16 @@ function unique(variables: DerivedVariable[], keepLast: boolean): DerivedVariabl
 
 /** phone when a step is sms, then email when a step is email, as the service checks them. */
 function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVariables'] {
-  const types = steps.map((step) =>
-    isRecord(step) && isRecord(step.template) ? step.template.type : undefined,
-  );
-  return [
-    ...(types.includes('sms') ? [{ name: 'phone' as const }] : []),
-    ...(types.includes('email') ? [{ name: 'email' as const }] : []),
-  ];
+  // One pass and no intermediate arrays: this runs twice per file.
+  let sms = false;
+  let email = false;
+  for (const step of steps) {
+    const type = isRecord(step) && isRecord(step.template) ? step.template.type : undefined;
+    if (type === 'sms') sms = true;
+    else if (type === 'email') email = true;
+  }
+  const result: DerivedTrigger['subscriberVariables'] = [];
+  if (sms) result.push({ name: 'phone' });
+  if (email) result.push({ name: 'email' });
+  return result;
 }
