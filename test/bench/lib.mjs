@@ -7,32 +7,34 @@ import { join } from 'node:path';
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /**
- * `command args` wrapped in GNU time when present, with a reader of its peak RSS in MB (undefined without GNU time)
- * to call once the command has ended: what measure() and measureAsync() (measure-async.mjs) share.
+ * `command args` wrapped in GNU time when present, with a reader of its peak RSS in MB and its CPU time (user +
+ * system, ms) to call once the command has ended (both undefined without GNU time): what measure() and
+ * measureAsync() (measure-async.mjs) share. CPU time is the steadier figure on a shared machine: another tenant's
+ * load stretches wall time far more than the work a process does.
  */
 export function withPeakRss(command, args) {
-  if (!GNU_TIME) return { cmd: command, argv: args, peakRssMb: () => undefined };
-  const rssFile = join(tmpdir(), `wfsync-bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
+  if (!GNU_TIME) return { cmd: command, argv: args, usage: () => ({ rssMb: undefined, cpuMs: undefined }) };
+  const file = join(tmpdir(), `wfsync-bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
   return {
     cmd: GNU_TIME,
-    argv: ['-f', '%M', '-o', rssFile, command, ...args],
-    peakRssMb() {
-      if (!existsSync(rssFile)) return undefined;
-      // GNU time prints "Command exited with non-zero status N" before the number when the command fails.
-      const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
-      rmSync(rssFile, { force: true });
-      return kb / 1024;
+    argv: ['-f', '%M %U %S', '-o', file, command, ...args],
+    usage() {
+      if (!existsSync(file)) return { rssMb: undefined, cpuMs: undefined };
+      // GNU time prints "Command exited with non-zero status N" before the numbers when the command fails.
+      const [kb, user, system] = readFileSync(file, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      rmSync(file, { force: true });
+      return { rssMb: kb / 1024, cpuMs: (user + system) * 1000 };
     },
   };
 }
 
-/** Run a command once; returns {ms, rssMb, status, stdout, stderr}. */
+/** Run a command once; returns {ms, rssMb, cpuMs, status, stdout, stderr}. */
 export function measure(command, args, options = {}) {
-  const { cmd, argv, peakRssMb } = withPeakRss(command, args);
+  const { cmd, argv, usage } = withPeakRss(command, args);
   const start = process.hrtime.bigint();
   const result = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...options });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  return { ms, rssMb: peakRssMb(), status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { ms, ...usage(), status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /**

@@ -3,9 +3,9 @@
 import { spawn } from 'node:child_process';
 import { withPeakRss } from './lib.mjs';
 
-/** Run a command once; resolves {ms, rssMb, status, stdout, stderr}. rssMb is undefined without GNU time. */
+/** Run a command once; resolves {ms, rssMb, cpuMs, status, stdout, stderr} (rssMb, cpuMs: undefined without GNU time). */
 export function measureAsync(command, args, options = {}) {
-  const { cmd, argv, peakRssMb } = withPeakRss(command, args);
+  const { cmd, argv, usage } = withPeakRss(command, args);
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
@@ -20,7 +20,7 @@ export function measureAsync(command, args, options = {}) {
     child.on('error', reject);
     child.on('close', (status) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      resolve({ ms, rssMb: peakRssMb(), status, stdout, stderr });
+      resolve({ ms, ...usage(), status, stdout, stderr });
     });
   });
 }
