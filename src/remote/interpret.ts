@@ -63,8 +63,52 @@ function interpretSuccess(response: ReceivedResponse, context: InterpretContext)
   if (status !== 200 && status !== 201) {
     return broken('is not a status the service answers with', notTheService(context.advice));
   }
+  const body = readJsonBody(response, context, { effect: 'applied', quoteParseError: true });
+  if (body.type === 'problem') return body;
+  const parsed = body.value;
+  if (!isRecord(parsed) || !isRecord(parsed.data)) {
+    return broken(
+      'without the {data} envelope the service wraps a workflow in',
+      notTheService(context.advice),
+    );
+  }
+  const checked = checkWorkflowEnvelope(parsed);
+  if ('problems' in checked) {
+    return broken(
+      `with a workflow that does not have the expected shape (${checked.problems.join(', ')})`,
+      notTheService(context.advice),
+    );
+  }
+  return {
+    type: 'ok',
+    workflow: checked.envelope.data,
+    replayed: response.header('idempotency-replay')?.trim().toLowerCase() === 'true',
+  };
+}
+
+type ProblemOutcome = { type: 'problem'; problem: Problem };
+
+/**
+ * A 2xx answer's body as JSON, or why it cannot be used: the checks every successful answer goes through (a
+ * workflow, and the read routes of read-routes.ts). `effect` is what the request did; `quoteParseError` adds the
+ * parser's words to "not valid JSON" (they quote the body: off where it may hold the environment's keys).
+ */
+export function readJsonBody(
+  response: ReceivedResponse,
+  context: InterpretContext,
+  options: { effect: Problem['effect']; quoteParseError: boolean },
+): { type: 'json'; value: unknown } | ProblemOutcome {
+  const { status } = response;
+  const broken = (detail: string, advice: string): ProblemOutcome =>
+    problem(status, {
+      kind: 'protocol',
+      detail: `${status} ${detail}`,
+      advice,
+      transient: false,
+      effect: options.effect,
+    });
   if (response.bodyFailure === 'truncated' || response.bodyFailure === 'body-timeout') {
-    return bodyLost(response, context, 'applied');
+    return bodyLost(response, context, options.effect);
   }
   if (response.bodyFailure === 'too-large') {
     return broken(
@@ -86,41 +130,30 @@ function interpretSuccess(response: ReceivedResponse, context: InterpretContext)
         : `with content type "${type}" instead of JSON`;
     return broken(what, notTheService(context.advice));
   }
-  let parsed: unknown;
   try {
-    parsed = parseJson(response.body.toString('utf8'));
+    return { type: 'json', value: parseJson(response.body.toString('utf8')) };
   } catch (error) {
     // Not a transient fault like a body cut short: asking again gets the same answer. This workflow fails, the
     // run goes on (the caller decides per workflow), and nothing walks the value.
     if (error instanceof JsonTooDeepError)
       return broken(`with a response ${error.message}`, notTheService(context.advice));
-    return invalidJson(status, (error as Error).message, 'applied');
-  }
-  if (!isRecord(parsed) || !isRecord(parsed.data)) {
-    return broken(
-      'without the {data} envelope the service wraps a workflow in',
-      notTheService(context.advice),
+    return invalidJson(
+      status,
+      options.quoteParseError ? (error as Error).message : undefined,
+      options.effect,
     );
   }
-  const checked = checkWorkflowEnvelope(parsed);
-  if ('problems' in checked) {
-    return broken(
-      `with a workflow that does not have the expected shape (${checked.problems.join(', ')})`,
-      notTheService(context.advice),
-    );
-  }
-  return {
-    type: 'ok',
-    workflow: checked.envelope.data,
-    replayed: response.header('idempotency-replay')?.trim().toLowerCase() === 'true',
-  };
 }
 
 /**
  * The status arrived but the body was cut off or too slow: worth asking again, like a lost connection. `effect`
  * is what the request did: `applied` for a 2xx to a POST, `none` for a GET.
  */
-function bodyLost(response: ReceivedResponse, context: InterpretContext, effect: Problem['effect']): Outcome {
+function bodyLost(
+  response: ReceivedResponse,
+  context: InterpretContext,
+  effect: Problem['effect'],
+): ProblemOutcome {
   const timedOut = response.bodyFailure === 'body-timeout';
   const detail = timedOut
     ? `but the response body did not arrive within ${seconds(context.bodyMs)}`
@@ -139,10 +172,14 @@ function bodyLost(response: ReceivedResponse, context: InterpretContext, effect:
 }
 
 /** JSON that does not parse. Transient: the usual cause is a body a proxy cut short, and asking again is how a GET recovers. */
-function invalidJson(status: number, parseError: string, effect: Problem['effect']): Outcome {
+function invalidJson(
+  status: number,
+  parseError: string | undefined,
+  effect: Problem['effect'],
+): ProblemOutcome {
   return problem(status, {
     kind: 'protocol',
-    detail: `${status} with a body that is not valid JSON (${parseError})`,
+    detail: `${status} with a body that is not valid JSON${parseError === undefined ? '' : ` (${parseError})`}`,
     advice: IN_TRANSIT_ADVICE,
     transient: true,
     effect,
@@ -153,7 +190,7 @@ function invalidJson(status: number, parseError: string, effect: Problem['effect
 function problem(
   status: number,
   p: Omit<Problem, 'status' | 'serverMessages'> & { serverMessages?: string[] },
-): Outcome {
+): ProblemOutcome {
   return { type: 'problem', problem: { status, serverMessages: [], ...p } };
 }
 

@@ -4,10 +4,9 @@ import {
   validateEnvironmentResponseEnvelope,
   validateNotificationGroupsResponseEnvelope,
 } from '../generated/validators.js';
-import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
-import { checkBaseUrl, IN_TRANSIT_ADVICE, notTheService, seconds, setting } from './errors.js';
-import { type InterpretContext, interpretResponse } from './interpret.js';
-import { isHtml, isJsonMediaType, mediaType } from './response-body.js';
+import { isRecord } from '../json.js';
+import { notTheService } from './errors.js';
+import { type InterpretContext, interpretResponse, readJsonBody } from './interpret.js';
 import { attemptWith, pauseBeforeRetry } from './retry.js';
 import { failure, type Session } from './session.js';
 import type { ReceivedResponse } from './transport.js';
@@ -72,7 +71,7 @@ function interpretRead<T>(
     const outcome = interpretResponse(response, context);
     return outcome.type === 'ok' ? { type: 'absent' } : outcome;
   }
-  const broken = (detail: string, advice: string, transient = false): ReadOutcome<T> => ({
+  const broken = (detail: string, advice: string): ReadOutcome<T> => ({
     type: 'problem',
     problem: {
       kind: 'protocol',
@@ -80,42 +79,15 @@ function interpretRead<T>(
       detail: `${status} ${detail}`,
       advice,
       serverMessages: [],
-      transient,
+      transient: false,
       effect: 'none',
     },
   });
   if (status !== 200)
     return broken('is not a status the service answers with', notTheService(context.advice));
-  if (response.bodyFailure === 'body-timeout') {
-    return {
-      type: 'problem',
-      problem: {
-        kind: 'timeout',
-        status,
-        detail: `${status} but the response body did not arrive within ${seconds(context.bodyMs)}`,
-        advice: `if the service is only slow, raise ${setting(context.advice, 'timeouts.bodyMs')}`,
-        serverMessages: [],
-        transient: true,
-        effect: 'none',
-      },
-    };
-  }
-  if (response.bodyFailure === 'truncated')
-    return broken('but the response body was cut off', IN_TRANSIT_ADVICE, true);
-  if (response.bodyFailure === 'too-large')
-    return broken('but the response is larger than the response size limit', notTheService(context.advice));
-  if (isHtml(response)) return broken('with an HTML page instead of JSON', checkBaseUrl(context.advice));
-  if (!isJsonMediaType(mediaType(response.header('content-type'))))
-    return broken('without a JSON content type', notTheService(context.advice));
-  let parsed: unknown;
-  try {
-    parsed = parseJson(response.body.toString('utf8'));
-  } catch (error) {
-    if (error instanceof JsonTooDeepError)
-      return broken(`with a response ${error.message}`, notTheService(context.advice));
-    // Not the parser's message: it quotes the body, which may hold secrets (the environment's keys).
-    return broken('with a body that is not valid JSON', IN_TRANSIT_ADVICE, true);
-  }
+  const body = readJsonBody(response, context, { effect: 'none', quoteParseError: false });
+  if (body.type === 'problem') return body;
+  const parsed = body.value;
   const result = read(parsed);
   if ('problems' in result) {
     return broken(
