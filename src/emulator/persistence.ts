@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readProjectText } from '../definitions/read-capped.js';
 import { WfsyncError } from '../errors.js';
+import { BoundaryError, workingBoundary } from '../fs-boundary.js';
 import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import { writeFileAtomically } from '../state/atomic-write.js';
 import { OBJECT_ID } from '../state/check.js';
@@ -27,13 +28,20 @@ const IDENTITY_KEYS = [
   'layoutId',
 ] as const;
 
-/** The data file, or undefined when it does not exist yet. A file that is not ours is an error naming it. */
+/** A data file past this size is not read (a workflow takes a few kilobytes). */
+const MAX_DATA_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The data file, or undefined when it does not exist yet. A file that is not ours is an error naming it. Read
+ * through the project boundary, as the state file is: a link leading outside the project is refused unread.
+ */
 export async function readEmulatorData(file: string): Promise<EmulatorData | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readProjectText(file, MAX_DATA_BYTES, workingBoundary());
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof BoundaryError) throw new BoundaryError(`the emulator data file ${error.message}`);
     throw new WfsyncError(`cannot read the emulator data file ${file}: ${(error as Error).message}`, {
       cause: error,
     });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,5 +116,20 @@ describe('data file', () => {
     await expect(attempt).rejects.toBeInstanceOf(WfsyncError);
     await expect(attempt).rejects.toThrow(pattern);
     await expect(attempt).rejects.toThrow(dataFile);
+  });
+
+  it('a data file that is a link leading outside its project is refused unread', async () => {
+    const outside = await tempDir();
+    const project = await tempDir();
+    await mkdir(join(project, '.git'));
+    const secret = join(outside, 'secret.txt');
+    await writeFile(secret, 'CANARY_7f3e{"version":');
+    const dataFile = join(project, 'local-service.json');
+    await symlink(secret, dataFile);
+    const attempt = start({ dataFile });
+    await expect(attempt).rejects.toThrow(
+      /the emulator data file .* leads outside .* through a symbolic link; it was not read/,
+    );
+    await expect(attempt).rejects.not.toThrow(/CANARY/);
   });
 });
