@@ -343,6 +343,23 @@ describe('the GitHub Actions recipes', () => {
     },
   );
 
+  it.each([...FILES.keys()])(
+    '%s: every run script is valid bash and takes values through env, never an expression pasted into the shell',
+    (path) => {
+      const name = path.slice('.github/workflows/'.length);
+      const scripts = Object.values(workflow(name).jobs).flatMap((job) =>
+        job.steps.flatMap((s) => (s.run === undefined ? [] : [s.run])),
+      );
+      expect(scripts.length).toBeGreaterThan(1);
+      for (const script of scripts) {
+        const checked = spawnSync('bash', ['-n', '-c', script], { encoding: 'utf8' });
+        expect(checked.stderr).toBe('');
+        expect(checked.status).toBe(0);
+        expect(script).not.toContain('${{');
+      }
+    },
+  );
+
   it("the README's Dependabot snippet keeps these pins current: github-actions, the repository's workflows", () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('#### Keeping the pinned actions current'));
