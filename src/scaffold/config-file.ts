@@ -5,9 +5,13 @@
 import { stringify } from 'yaml';
 import { modeline } from './schema-ref.js';
 
-/** The target the CI recipes plan and sync against, and the variable its key is read from. */
-export const CI_TARGET = 'production';
-export const CI_API_KEY_ENV = 'WFSYNC_PRODUCTION_API_KEY';
+/**
+ * The target the CI recipes plan and sync against, and the variable its key is read from: the service's Development
+ * environment, the only one whose key may create workflows (Production takes them through the dashboard's
+ * promotion step).
+ */
+export const CI_TARGET = 'development';
+export const CI_API_KEY_ENV = 'WFSYNC_DEVELOPMENT_API_KEY';
 
 export interface ConfigFileInput {
   /** Relative to the config file, `/` separators. */
@@ -29,6 +33,8 @@ export function buildConfigFile({ workflowsDir, configSchemaRef }: ConfigFileInp
     '#   identifier-name-mismatch: error',
     '#',
     `# A real service environment. Uncomment and fill in, then \`wfsync plan --target ${CI_TARGET}\`.`,
+    "# Its key must be the Development environment's: only a Development key may create workflows. Production",
+    "# takes them from Development through the dashboard's promotion (publish) step.",
     '# The CI recipes in .github/workflows use this target, with the key in the repository secret',
     `# ${CI_API_KEY_ENV}.`,
     '# targets:',

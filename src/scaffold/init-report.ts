@@ -46,7 +46,7 @@ export function renderInitSummary(actions: readonly InitAction[], { notes, ci }:
   } else {
     out.push(
       '\nNext: `wfsync validate`, then `wfsync sync` (the built-in local target: no account needed).\n' +
-        `For a real service, fill in the ${CI_TARGET} target in the config${ci ? ` and add its key as the repository secret ${CI_API_KEY_ENV}` : ''}.\n`,
+        `For a real service, fill in the ${CI_TARGET} target in the config${ci ? ` and add the Development environment's API key as the repository secret ${CI_API_KEY_ENV}` : ''}.\n`,
     );
   }
   return out.join('');

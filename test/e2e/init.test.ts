@@ -17,8 +17,8 @@ const FILES = [
 const PACKAGE_JSON = JSON.stringify({ name: 'acme-app', devDependencies: { wfsync: '^0.1.0' } });
 const NEXT =
   '\nNext: `wfsync validate`, then `wfsync sync` (the built-in local target: no account needed).\n' +
-  'For a real service, fill in the production target in the config and add its key as the repository secret ' +
-  'WFSYNC_PRODUCTION_API_KEY.\n';
+  "For a real service, fill in the development target in the config and add the Development environment's API key " +
+  'as the repository secret WFSYNC_DEVELOPMENT_API_KEY.\n';
 
 /** Every file under `dir` (path → content), to compare a tree before and after. */
 function tree(dir: string, root = dir): Record<string, string> {
@@ -131,10 +131,10 @@ describe('wfsync init (the built CLI)', () => {
     expect((await runCli(['sync', '--quiet'], { cwd })).status).toBe(0);
     mkdirSync(join(cwd, '.wfsync/state'), { recursive: true });
     for (const f of [
-      'production.json',
-      'production.json.lock',
-      'production.json.lock.takeover',
-      'production.json.123.0a1b2c3d.tmp',
+      'development.json',
+      'development.json.lock',
+      'development.json.lock.takeover',
+      'development.json.123.0a1b2c3d.tmp',
     ]) {
       writeFileSync(join(cwd, '.wfsync/state', f), '{}');
     }
@@ -143,7 +143,7 @@ describe('wfsync init (the built CLI)', () => {
       encoding: 'utf8',
     });
     const untracked = status.stdout.split('\n').filter((l) => l.includes('.wfsync'));
-    expect(untracked).toEqual(['?? .wfsync/state/production.json']);
+    expect(untracked).toEqual(['?? .wfsync/state/development.json']);
     expect(tree(join(cwd, '.wfsync'))).toHaveProperty(['local-service.json']);
     expect(tree(join(cwd, '.wfsync'))).toHaveProperty(['state/local.json']);
   });

@@ -115,11 +115,42 @@ describe('wfsync validate (the built CLI)', () => {
     expect(empty.stderr).toContain('no workflow definitions');
   });
 
+  it('a typo of a declared variable is an error at its use, with "did you mean"; exit 3', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml': VALID.replace(
+        'Order {{orderId}} shipped',
+        'Order {{orderId}} shipped, {{orderid}} {{ordrId}}',
+      ),
+    });
+    const result = await runCli(['validate'], { cwd });
+    expect(result.status).toBe(3);
+    expect(result.stdout).toContain(
+      'workflows/a.yaml:6:46 error `orderid` is used in steps[0].template.content but not declared (the message ' +
+        'would show nothing for it): did you mean `orderId`? [variable-typo]\n' +
+        '  5 |       type: chat\n' +
+        '> 6 |       content: "Order {{orderId}} shipped, {{orderid}} {{ordrId}}"\n' +
+        '    |                                              ^^^^^^^\n',
+    );
+    expect(result.stdout).toMatch(
+      /^workflows\/a\.yaml:6:58 error `ordrId` .*did you mean `orderId`\? \[variable-typo\]$/m,
+    );
+    expect(result.stdout).toMatch(/✖ 2 problems \(2 errors, 0 warnings\)/);
+    // The config may lower it to the warning it was before.
+    const lowered = makeProject({
+      'wfsync.config.yaml': 'rules:\n  variable-typo: warning\n',
+      'workflows/a.yaml': VALID.replace('{{orderId}}', '{{orderId}} {{ordrId}}'),
+    });
+    const warned = await runCli(['validate', '--max-warnings', '0'], { cwd: lowered });
+    expect(warned.stdout).toMatch(/^workflows\/a\.yaml:6:\d+ warning `ordrId` .*\[variable-typo\]$/m);
+    expect(warned.status).toBe(3);
+  });
+
   it('--list-rules lists every rule code', async () => {
     const result = await runCli(['validate', '--list-rules'], { cwd: makeProject({}) });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^identifier-duplicate\s+error\s+/m);
     expect(result.stdout).toMatch(/^identifier-name-mismatch\s+warning\s+/m);
+    expect(result.stdout).toMatch(/^variable-typo\s+error\s+a variable used but not declared is a typo/m);
   });
 
   it('--version and --help', async () => {

@@ -11,9 +11,10 @@ import { stringify } from 'yaml';
 import { deriveTrigger } from '../../src/derive/trigger.js';
 import { KNOWN_RULE_CODES } from '../../src/validate/rules/index.js';
 
-/** Variable names: plain, nested, reserved (tenant, actor), system (subscriber, step), odd. */
+/** Variable names: plain, nested, reserved (tenant, actor), system (subscriber, step), odd, a typo of another. */
 export const NAMES = [
   'orderId',
+  'orderID',
   'items',
   'items.title',
   'vip',

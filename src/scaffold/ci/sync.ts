@@ -1,14 +1,44 @@
 /**
  * `.github/workflows/wfsync-sync.yml`: after every merge to main, create on the real target what the definitions
- * add, one run at a time. Pure.
+ * add, one run at a time; a workflow that needs a person (exit 6) fails the run with a clear annotation. Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { ADD_THE_KEY, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, SETUP_STEPS } from './common.js';
+import {
+  ADD_THE_KEY,
+  EXIT_MEANING,
+  indentRun,
+  KEY_ENV,
+  KEY_JOB,
+  KEY_PRESENT,
+  keyJob,
+  setupSteps,
+} from './common.js';
+
+/** The sync step's script: the sync, then what its exit code means after a merge. */
+export function buildSyncScript(): string {
+  return `${EXIT_MEANING}
+code=0
+npx wfsync sync --target ${CI_TARGET} --format github || code=$?
+case "$code" in
+  0) ;;
+  6)
+    echo "::error title=wfsync sync::synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the run's summary says which and what to do."
+    exit 6
+    ;;
+  *)
+    echo "::error title=wfsync sync::wfsync sync failed (exit $code: $(exit_meaning "$code")); the run's summary and this job's log say what was done."
+    exit "$code"
+    ;;
+esac`;
+}
 
 export function buildSyncWorkflow(): string {
   return `# wfsync on the main branch (written by \`wfsync init\`): sync the definitions to the ${CI_TARGET} target.
-# Needs the repository secret ${CI_API_KEY_ENV} (a Development-environment key: only those may create).
-# Exit 2 (a workflow drifted or needs a person) fails the run on purpose: the summary says what to do.
+# Needs the repository secret ${CI_API_KEY_ENV}: the API key of the service's Development environment, the only
+# one that may create workflows. Production takes them from Development through the dashboard's promotion
+# (publish) step, a person's step that wfsync does not take.
+# A workflow that needs a person (exit 6: drifted, changed locally, conflict, missing remotely or orphaned) fails
+# the run on purpose, after the rest is synced: the summary says what to do.
 name: wfsync (sync)
 
 on:
@@ -38,10 +68,11 @@ ${keyJob({ level: 'warning', skipped: 'wfsync sync', why: ADD_THE_KEY })}
     # environment: ${CI_TARGET}
 ${KEY_ENV}
     steps:
-${SETUP_STEPS}
+${setupSteps()}
       - name: Sync
         id: sync
-        run: npx wfsync sync --target ${CI_TARGET} --format github
+        run: |
+${indentRun(buildSyncScript())}
       # State between runs. By default each run starts without .wfsync/state/${CI_TARGET}.json and wfsync looks
       # every workflow up on the service by its identifier before deciding to create it, so nothing is created
       # twice. To keep state in git instead (plan then tells "drifted" from "changed locally"), give this job

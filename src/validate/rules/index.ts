@@ -11,6 +11,7 @@ import { notificationGroupUnknown, notificationGroupUnresolved } from './notific
 import { stepNameDuplicate, stepUuidDuplicate } from './steps.js';
 import { templateSyntax } from './template-syntax.js';
 import type { IncludedSpan, Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
+import { variableTypo } from './variable-typo.js';
 import { variableTypeMismatch, variableUndeclared, variableUnused } from './variables.js';
 import { displayPath } from './walk.js';
 
@@ -30,6 +31,7 @@ export const RULES: readonly Rule[] = [
   identifierNameMismatch,
   nameSlugEmpty,
   templateSyntax,
+  variableTypo,
   variableUndeclared,
   variableUnused,
   variableTypeMismatch,

@@ -4,9 +4,10 @@ import { textSourcesOfStep } from '../../derive/trigger.js';
 import type { VariableType, VariableUsage } from '../../derive/types.js';
 import { joinPointer } from '../../diagnostic.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
-import { locateUse, stepAt, triggerOf, triggerVariablesOf, variablesByStep } from './derived.js';
+import { locateUse, triggerVariablesOf } from './derived.js';
 import { memoizeLast } from './last-memo.js';
 import type { Rule } from './types.js';
+import { suggestVariable, typoRuleIsOn, undeclaredUses } from './variable-typo.js';
 import { allSteps, displayPath, type StepRef } from './walk.js';
 
 const TRIGGER_VARIABLES = '/triggers/0/variables';
@@ -44,23 +45,14 @@ export const variableUndeclared: Rule = {
   defaultSeverity: 'warning',
   description: 'a variable the service will put on the trigger is missing from triggers[0].variables',
   check(ctx) {
-    // Stryker disable next-line OptionalChaining: after-schema rules see only schema-valid definitions, which have exactly one trigger
-    const declared = ctx.workflow.triggers?.[0]?.variables;
-    if (!Array.isArray(declared)) return; // declaring trigger variables is optional; check them only when present
-    const names = new Set<string>();
-    for (const v of declared) names.add(v.name); // no intermediate array: this runs for every file
-    // The steps' variables are the trigger's, step by step: when the trigger has no undeclared name, no step has.
-    // Stryker disable next-line ConditionalExpression,ArrowFunction: a shortcut; the loop below would find nothing
-    if (triggerOf(ctx.workflow).variables.every((v) => names.has(v.name))) return;
+    const uses = undeclaredUses(ctx.workflow);
+    if (uses.length === 0) return;
+    // A typo of a declared name is variable-typo's finding (an error), unless the config turns that rule off.
+    const typosReported = typoRuleIsOn(ctx.options);
     // The trigger's type for a name: the service keeps its last use's (a use per step is only where to point).
     const types = triggerVariablesOf(ctx.workflow);
-    const reported = new Set<string>();
-    for (const variable of variablesByStep(ctx.workflow).flat()) {
-      if (names.has(variable.name) || reported.has(variable.name)) continue;
-      const step = stepAt(ctx.workflow, variable.pointer);
-      // Stryker disable next-line OptionalChaining: a step's own pointer always finds the step
-      if (step?.template.variables?.some((v) => v.name === variable.name)) continue;
-      reported.add(variable.name);
+    for (const { variable, declared } of uses) {
+      if (typosReported && suggestVariable(variable.name, declared) !== undefined) continue;
       ctx.report(
         variable.pointer,
         `\`${variable.name}\` is used in ${displayPath(variable.pointer)} but not declared in ` +

@@ -72,6 +72,16 @@ describe('the config file', () => {
     });
   });
 
+  it("its real target is the Development environment's: the only key that may create; promotion is the dashboard's", () => {
+    expect([CI_TARGET, CI_API_KEY_ENV]).toEqual(['development', 'WFSYNC_DEVELOPMENT_API_KEY']);
+    expect(text).toContain(
+      "# Its key must be the Development environment's: only a Development key may create workflows. Production\n" +
+        "# takes them from Development through the dashboard's promotion (publish) step.\n",
+    );
+    expect(text).toContain('#   development:\n');
+    expect(text).toContain('#     apiKeyEnv: WFSYNC_DEVELOPMENT_API_KEY\n');
+  });
+
   it('a workflows directory YAML would misread is quoted', () => {
     const config = readConfigText(buildConfigFile({ workflowsDir: 'a: b #c', configSchemaRef: 'x' }));
     expect(config.workflowsDir).toBe('a: b #c');

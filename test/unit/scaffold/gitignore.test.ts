@@ -25,9 +25,11 @@ describe('buildGitignoreMerge', () => {
       '.wfsync/**/*.lock.takeover',
       '.wfsync/**/*.tmp',
     ]);
-    expect(LOCAL_ONLY_ENTRIES.some((e) => e.includes('production') || e === '.wfsync/state/*.json')).toBe(
-      false,
-    );
+    expect(
+      LOCAL_ONLY_ENTRIES.some(
+        (e) => e.includes('development') || e.includes('production') || e === '.wfsync/state/*.json',
+      ),
+    ).toBe(false);
   });
 
   it('appends after one blank line, whatever the file ends with', () => {

@@ -163,7 +163,7 @@ describe('what init prints', () => {
     expect(text).toBe(
       '\nnote: wfsync is missing\n' +
         '\nNext: `wfsync validate`, then `wfsync sync` (the built-in local target: no account needed).\n' +
-        'For a real service, fill in the production target in the config and add its key as the repository secret WFSYNC_PRODUCTION_API_KEY.\n',
+        "For a real service, fill in the development target in the config and add the Development environment's API key as the repository secret WFSYNC_DEVELOPMENT_API_KEY.\n",
     );
   });
 
