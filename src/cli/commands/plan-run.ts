@@ -1,4 +1,5 @@
 import { ExitCode } from '../../exit-codes.js';
+import { syncWillRecord } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
 import { jsonText } from '../../report/channel.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
@@ -58,10 +59,14 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   return planExitCode(plan);
 }
 
-/** 0 nothing to do; 2 something to create or act on; 1 when the service could not be asked about some. */
+/**
+ * 1 when the service could not be asked about some; else 6 when a workflow needs a person (sync cannot settle it);
+ * else 2 when sync has something to do (create, or record in state); else 0.
+ */
 export function planExitCode(plan: Plan): number {
   const s = plan.summary;
   if (s.error > 0) return ExitCode.Failure;
-  const actionable = s.create + s.drifted + s.changedLocally + s.missingRemotely + s.conflict;
-  return actionable > 0 ? ExitCode.Changes : ExitCode.Ok;
+  if (s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned > 0)
+    return ExitCode.NeedsPerson;
+  return s.create > 0 || plan.items.some(syncWillRecord) ? ExitCode.Changes : ExitCode.Ok;
 }

@@ -160,14 +160,15 @@ async function reportSync(
   }
   const byStatus = {
     ok: ExitCode.Ok,
-    'action-needed': ExitCode.Changes,
+    'action-needed': ExitCode.NeedsPerson,
     failed: ExitCode.Failure,
     auth: ExitCode.Auth,
     'rate-limited': ExitCode.RateLimited,
   } as const;
   const code: number = byStatus[result.status];
-  // Interrupted with nothing else wrong still must not look like success.
-  return result.interrupted && code === ExitCode.Ok ? ExitCode.Failure : code;
+  // Interrupted with nothing worse wrong still must not look like success, nor like a person's job alone.
+  const interrupted = result.interrupted && (code === ExitCode.Ok || code === ExitCode.NeedsPerson);
+  return interrupted ? ExitCode.Failure : code;
 }
 
 async function readReviewedPlan(file: string): Promise<Plan> {
