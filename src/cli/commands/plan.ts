@@ -12,7 +12,12 @@ export function planCommand(ctx: CommandContext): Command {
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))
     .option('-o, --out <file>', 'also write the plan as JSON (for review, or for "wfsync sync --plan")')
-    .option('--show-ignored', 'list the server-managed fields that are never compared');
+    .option('--show-ignored', 'list the server-managed fields that are never compared')
+    .option(
+      '--base <git-ref>',
+      'tell who changed a workflow from the definitions at the merge-base of HEAD and this ref (default: ' +
+        '$GITHUB_BASE_REF, as origin/<name> when it resolves)',
+    );
   addTargetOptions(command);
   addOnlyOption(command);
   return command
@@ -23,6 +28,7 @@ export function planCommand(ctx: CommandContext): Command {
         '  wfsync plan --target production --out plan.json\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
         '  wfsync plan --only "order-*"\n' +
+        '  wfsync plan --base main --format markdown   # a pull request: what the change does, what it cannot\n' +
         '\nExit codes: 0 nothing to do, 2 sync will create or record, 6 a person must act, 1 service unreachable, ' +
         '3 invalid, 4 auth, 5 rate limited.',
     )

@@ -22,6 +22,7 @@ export function syncCommand(ctx: CommandContext): Command {
       '--plan <file>',
       'apply exactly this reviewed plan (from "wfsync plan --out"); refuse if it is stale',
     )
+    .option('--base <git-ref>', 'as for plan: tell who changed a workflow from the definitions at this base')
     .option(
       '--lock-timeout <seconds>',
       'wait this long for another sync of the same target',
