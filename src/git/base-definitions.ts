@@ -24,8 +24,17 @@ import { parseDefinition } from '../definitions/parse.js';
 import type { ParseResult } from '../definitions/types.js';
 import { findProjectRoot } from '../fs-boundary.js';
 import { compareText } from '../text.js';
+import { identifierOf } from '../validate/rules/identifier-duplicate.js';
 import type { RuleOptions } from '../validate/rules/index.js';
-import { GitBaseError, gitLine, listTree, openBlobReader, runGit, type TreeEntry } from './git.js';
+import {
+  failureReason,
+  GitBaseError,
+  gitLine,
+  listTree,
+  openBlobReader,
+  runGit,
+  type TreeEntry,
+} from './git.js';
 
 export interface BaseOptions {
   cwd: string;
@@ -82,6 +91,8 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
   }
   const limits = resolveLoadLimits(options.limits);
   const inside = await runGit(cwd, ['rev-parse', '--is-inside-work-tree']);
+  if (!inside.ok && inside.code === 'ENOENT')
+    throw new GitBaseError(`--base ${ref}: ${failureReason(inside)}`);
   if (!inside.ok || inside.stdout.toString().trim() !== 'true') {
     throw new GitBaseError(
       `--base ${ref}: ${cwd} is not inside a git work tree, so there is no base to read`,
@@ -196,7 +207,13 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
       resolved,
       options.rules,
     );
-    return { ref, commit, ...usable(checked) };
+    // A definition dropped for an include it could not resolve still declared its identifier there.
+    const declared = new Map<string, string>();
+    parsed.forEach((result, i) => {
+      const identifier = result.definition ? identifierOf(result.definition.value) : undefined;
+      if (identifier !== undefined) declared.set(display(definitionEntries[i]!.path), identifier);
+    });
+    return { ref, commit, ...usable(checked, declared) };
   } finally {
     blobs.close();
   }
@@ -211,10 +228,18 @@ function isDefinitionPath(treePath: string, dir: string): boolean {
   return DEFINITION_FILE.test(segments[segments.length - 1]!);
 }
 
-function usable(checked: ReturnType<typeof checkReadDefinitions>): Omit<BaseDefinitions, 'ref' | 'commit'> {
+function usable(
+  checked: ReturnType<typeof checkReadDefinitions>,
+  declared: ReadonlyMap<string, string>,
+): Omit<BaseDefinitions, 'ref' | 'commit'> {
+  const identifiers = new Map(checked.identifiers);
+  for (const [file, identifier] of declared) {
+    const files = identifiers.get(identifier) ?? [];
+    if (!files.includes(file)) identifiers.set(identifier, [...files, file].sort(compareText));
+  }
   const unreadable = new Map<string, string>();
   const valid = new Set(checked.definitions.map((d) => d.file));
-  for (const [identifier, files] of checked.identifiers) {
+  for (const [identifier, files] of identifiers) {
     if (files.length > 1)
       unreadable.set(identifier, `${files.length} files declared it there (${files.join(', ')})`);
     else if (!valid.has(files[0]!)) {
@@ -226,5 +251,5 @@ function usable(checked: ReturnType<typeof checkReadDefinitions>): Omit<BaseDefi
     }
   }
   const definitions = checked.definitions.filter((d) => !unreadable.has(d.identifier));
-  return { definitions, identifiers: checked.identifiers, unreadable };
+  return { definitions, identifiers, unreadable };
 }
