@@ -18,9 +18,9 @@ export const SYNC_OUTCOMES = [
 export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
 
 /**
- * The exit-code class of a sync: `ok` (0), `action-needed` (2: drift, local changes, conflicts, missing or
- * skipped workflows), `failed` (1), `auth` (4), `rate-limited` (5). Orphaned entries alone are `ok`: they cannot
- * be acted on through the API, so they are reported with a notice but do not fail CI on every later merge.
+ * The exit-code class of a sync: `ok` (0), `action-needed` (6: drift, local changes, conflicts, missing, orphaned or
+ * skipped workflows: a person must act), `failed` (1), `auth` (4), `rate-limited` (5). Orphaned entries count: the
+ * API cannot delete them, so a person deletes them in the dashboard and forgets them (`wfsync state forget`).
  */
 export type SyncStatus = 'ok' | 'action-needed' | 'failed' | 'auth' | 'rate-limited';
 
@@ -60,12 +60,13 @@ const NEEDS_A_PERSON: readonly SyncOutcome[] = [
   'changed-locally',
   'missing-remotely',
   'conflict',
+  'orphaned',
   'skipped',
 ];
 
 /**
  * A rejected key or an exhausted rate limit decides the status (they stopped the run); then any failure; then
- * anything a person must act on (orphaned entries alone are `ok`: see SyncStatus).
+ * anything a person must act on (see SyncStatus).
  */
 export function buildSyncStatus(
   outcomes: readonly SyncItemResult[],

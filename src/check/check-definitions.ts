@@ -112,6 +112,25 @@ export async function checkDefinitions(
   return mergeOutcomes(scan, outcomes, { source, rules });
 }
 
+/**
+ * The same checks over definitions read and parsed elsewhere (`plan --base`: the texts of a git commit), in the
+ * order of `files`, every definition kept: what checkDefinitions returns for files read from disk.
+ */
+export function checkReadDefinitions(
+  files: readonly string[],
+  parsed: readonly ParseResult[],
+  rules: RuleOptions,
+): CheckResult {
+  const findings = fileFindings(rules);
+  const outcomes = parsed.map((result) => checkParsed(result, findings, true));
+  const scan: ScanResult = { files: [...files], unreadable: [], directories: [], refused: [] };
+  // Every definition is kept, so the project rule never reads a file again.
+  const source = (): DefinitionSource => {
+    throw new Error('a definition read elsewhere was not kept (a wfsync bug)');
+  };
+  return mergeOutcomes(scan, outcomes, { source, rules });
+}
+
 /** A file's own findings (schema and per-file rules), worked out once per definition. */
 interface FileFindings {
   /** For the fast path: its definition is kept only when nothing is found (else the reference path reads it). */

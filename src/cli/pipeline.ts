@@ -7,9 +7,10 @@ import { type ResolvedTarget, resolveTarget } from '../config/target.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { buildPlan } from '../plan/build-plan.js';
+import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
+import { buildPlan, type PlanInput } from '../plan/build-plan.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
-import type { DesiredWorkflow, Plan } from '../plan/types.js';
+import type { BaseVersion, DesiredWorkflow, Plan } from '../plan/types.js';
 import { fetchObservations, openTargetSession, type TargetSession } from '../remote/index.js';
 import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
@@ -25,12 +26,15 @@ export interface LoadedRun {
   definitions: CheckedDefinition[];
   /** `--only` as a filter; undefined without it. */
   only?: (identifier: string, file?: string) => boolean;
+  /** `--base` (or GITHUB_BASE_REF for plan): the definitions at the merge-base of HEAD and the base. */
+  base?: BaseDefinitions;
 }
 
 export async function loadRun(
-  flags: TargetCommandFlags,
+  flags: TargetCommandFlags & { base?: string },
   cwd: string,
   env: NodeJS.ProcessEnv,
+  options: { baseFromEnv?: boolean } = {},
 ): Promise<LoadedRun> {
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
@@ -55,14 +59,25 @@ export async function loadRun(
   }
   const only = buildOnlyFilter(flags.only);
   const definitions = only ? read.definitions.filter((d) => only(d.identifier, d.file)) : read.definitions;
-  return { project, target, definitions, only };
+  // The base is read before any request too: a ref git does not know stops the run here.
+  const ref = await resolveBaseRef(flags.base, options.baseFromEnv ? env : {}, cwd);
+  const base =
+    ref === undefined
+      ? undefined
+      : await readBaseDefinitions({
+          cwd,
+          ref,
+          workflowsDir: project.workflowsDir,
+          rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+        });
+  return { project, target, definitions, only, ...(base === undefined ? {} : { base }) };
 }
 
 /** Open the target and build desired bodies (group references resolved); every unresolvable one is reported. */
 export async function openRun(
   loaded: LoadedRun,
   options: Parameters<typeof openTargetSession>[1],
-): Promise<{ session: TargetSession; desired: DesiredWorkflow[] }> {
+): Promise<{ session: TargetSession; desired: DesiredWorkflow[]; base?: PlanInput['base'] }> {
   const session = await openTargetSession(loaded.target, options);
   try {
     const { definitions } = loaded;
@@ -81,7 +96,8 @@ export async function openRun(
         },
       );
     }
-    return { session, desired };
+    const base = loaded.base === undefined ? undefined : buildBaseVersions(loaded.base, session);
+    return { session, desired, ...(base === undefined ? {} : { base }) };
   } catch (error) {
     await session.close();
     throw error;
@@ -95,6 +111,7 @@ export async function planRun(
     session: TargetSession;
     desired: DesiredWorkflow[];
     state: StateFile;
+    base?: PlanInput['base'];
     onEvent?: (event: ApplyEvent) => void;
     signal?: AbortSignal;
   },
@@ -120,7 +137,25 @@ export async function planRun(
     desired: input.desired,
     state,
     observations,
+    ...(input.base === undefined ? {} : { base: input.base }),
   });
+}
+
+/**
+ * The base's definitions built for this target as the files are (groups resolved, hashed), by identifier: what
+ * buildPlan compares with. One whose group does not resolve here, or that was invalid there, is `unreadable`.
+ */
+function buildBaseVersions(base: BaseDefinitions, session: TargetSession): PlanInput['base'] {
+  const versions = new Map<string, BaseVersion>();
+  for (const [identifier, reason] of base.unreadable)
+    versions.set(identifier, { status: 'unreadable', reason });
+  const built = buildDesired(base.definitions, session.groups(referencedGroups(base.definitions)), hashBody);
+  for (const d of built.desired) versions.set(d.identifier, { status: 'present', desired: d });
+  for (const d of built.diagnostics) {
+    const identifier = base.definitions.find((definition) => definition.file === d.file)?.identifier;
+    if (identifier !== undefined) versions.set(identifier, { status: 'unreadable', reason: d.message });
+  }
+  return { ref: base.ref, commit: base.commit, versions };
 }
 
 /**

@@ -38,7 +38,7 @@ export interface IncludeRequest {
 
 export function readIncludeFile(request: IncludeRequest): IncludeRead {
   const { written, display, boundary } = request;
-  const invalid = pathProblem(written);
+  const invalid = includePathProblem(written);
   if (invalid) return { ok: false, code: 'include-path-invalid', message: invalid };
   const absolute = path.resolve(request.definitionDir, written);
   const outside = (how: string, root: ProjectRoot): IncludeRead => ({
@@ -64,10 +64,11 @@ export function readIncludeFile(request: IncludeRequest): IncludeRead {
     const message = `${display} is ${formatBytes(size)} (${size} bytes), over the ${formatBytes(request.maxBytes)} limit for an included file`;
     return { ok: false, code: 'include-too-large', message };
   }
-  return decode(read.bytes, display, absolute);
+  return decodeIncludeBytes(read.bytes, display, absolute);
 }
 
-function decode(bytes: Uint8Array, display: string, absolute: string): IncludeRead {
+/** An included file's bytes as its text (strict UTF-8, BOM and CRLF noted), or why not. */
+export function decodeIncludeBytes(bytes: Uint8Array, display: string, absolute: string): IncludeRead {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
@@ -83,7 +84,7 @@ function decode(bytes: Uint8Array, display: string, absolute: string): IncludeRe
 }
 
 /** Why a written path cannot be a reference, or undefined when it can. */
-function pathProblem(written: string): string | undefined {
+export function includePathProblem(written: string): string | undefined {
   const fix = 'write it relative to the definition\'s directory, such as "./order-shipped.email.html"';
   if (written.includes('\\'))
     return `"${written}" uses "\\": separate directories with "/" so it works everywhere`;

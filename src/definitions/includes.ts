@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
 import { type FsBoundary, workingBoundary } from '../fs-boundary.js';
-import { type IncludeRead, readIncludeFile } from './include-file.js';
+import { type IncludeRead, type IncludeRequest, readIncludeFile } from './include-file.js';
 import {
   type DefinitionWithIncludes,
   findIncludeReferences,
@@ -26,6 +26,8 @@ export interface IncludeOptions {
   maxBytes?: number;
   /** What included files are read through (default: the working directory's boundary). */
   boundary?: FsBoundary | undefined;
+  /** Reads one included file instead of the file system (`plan --base`: the texts of a git commit). */
+  readInclude?: ((request: IncludeRequest) => IncludeRead) | undefined;
 }
 
 /**
@@ -49,7 +51,7 @@ export function readDefinitionIncludes(result: ParseResult, options: IncludeOpti
     const key = path.resolve(definitionDir, reference.path);
     let read = reads.get(key);
     if (read === undefined) {
-      read = readIncludeFile({
+      read = (options.readInclude ?? readIncludeFile)({
         written: reference.path,
         display: file,
         definitionDir,

@@ -9,7 +9,16 @@ import { compareText } from '../text.js';
 import { SERVER_MANAGED_FIELDS } from '../validate/server-managed.js';
 import { compareWorkflow } from './compare.js';
 import { duplicateNote, NEXT } from './next-steps.js';
-import type { DesiredWorkflow, Plan, PlanAction, PlanItem, PlanSummary } from './types.js';
+import type {
+  BaseVersion,
+  DesiredWorkflow,
+  Plan,
+  PlanAction,
+  PlanAttribution,
+  PlanBase,
+  PlanItem,
+  PlanSummary,
+} from './types.js';
 
 /**
  * Fields the service sets that are never compared (shown with `--show-ignored`): the server-managed fields, except
@@ -29,10 +38,20 @@ export interface PlanInput {
   state: StateFile;
   /** By identifier: every desired identifier and every identifier state records. */
   observations: ReadonlyMap<string, RemoteObservation>;
+  /**
+   * `plan --base`: the merge-base commit, and each definition as it was there, by identifier (an identifier not in
+   * `versions` had no definition there). Without state, it tells which side changed.
+   */
+  base?: PlanBase & { versions: ReadonlyMap<string, BaseVersion> };
 }
 
+/** How a definition's base version is looked up: undefined without `--base`. */
+type BaseOf = (identifier: string) => BaseVersion | undefined;
+
 export function buildPlan(input: PlanInput): Plan {
-  const { desired, state, observations } = input;
+  const { desired, state, observations, base } = input;
+  const baseOf: BaseOf = (identifier) =>
+    base === undefined ? undefined : (base.versions.get(identifier) ?? { status: 'absent' });
   const filesById = new Map<string, string[]>();
   for (const d of desired) filesById.set(d.identifier, [...(filesById.get(d.identifier) ?? []), d.file]);
   const planned = [...desired]
@@ -40,7 +59,7 @@ export function buildPlan(input: PlanInput): Plan {
     .map((d) => {
       const files = filesById.get(d.identifier)!;
       if (files.length > 1) return duplicateItem(d, files);
-      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier));
+      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier), baseOf);
     });
   const orphans = Object.keys(state.workflows)
     .filter((identifier) => !filesById.has(identifier))
@@ -53,6 +72,7 @@ export function buildPlan(input: PlanInput): Plan {
     items,
     summary: summarize(items),
     ignoredFields: [...IGNORED_FIELDS],
+    ...(base === undefined ? {} : { base: { ref: base.ref, commit: base.commit } }),
   };
 }
 
@@ -76,6 +96,7 @@ function planDesired(
   desired: DesiredWorkflow,
   entry: StateEntry | undefined,
   observation: RemoteObservation | undefined,
+  baseOf: BaseOf,
 ): PlanItem {
   const base: ItemBase = {
     identifier: desired.identifier,
@@ -88,10 +109,12 @@ function planDesired(
   const byId = observation?.byId;
   const byIdentifier = observation?.byIdentifier;
   if (entry !== undefined) {
-    if (byId?.status === 'found') return compared(base, desired, byId.workflow, entry);
+    if (byId?.status === 'found') return compared(base, desired, byId.workflow, { entry });
     if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id');
     // The recorded id is gone: a workflow with the identifier may still exist (recreated in the dashboard).
-    if (byIdentifier?.status === 'found') return compared(base, desired, byIdentifier.workflow, undefined);
+    if (byIdentifier?.status === 'found') {
+      return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) });
+    }
     // Missing-remotely is a claim about the service: only a 404 on both lookups makes it.
     if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
     return {
@@ -100,40 +123,75 @@ function planDesired(
       next: NEXT.missingRemotely(desired.identifier, entry.id, desired.file),
     };
   }
-  if (byIdentifier?.status === 'found') return compared(base, desired, byIdentifier.workflow, undefined);
+  if (byIdentifier?.status === 'found') {
+    return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) });
+  }
   if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
   return { ...base, action: 'create', body: desired.body, next: NEXT.create() };
 }
 
 /**
- * A workflow found on the service. With `entry` (found by the recorded id) differences are drift or a changed
- * file, told apart by the hash state recorded; without (found by identifier only) they are a conflict.
+ * A workflow found on the service, and what tells who changed it when it differs: the hash state recorded when it was
+ * created (`entry`, found by the recorded id), else the definition at the base commit (`atBase`, with `--base`),
+ * else nothing (conflict, saying what cannot be known).
  */
 function compared(
   base: ItemBase,
   desired: DesiredWorkflow,
   workflow: WorkflowResponse,
-  entry: StateEntry | undefined,
+  known: { entry?: StateEntry; atBase?: BaseVersion },
 ): PlanItem {
   const { changes, diff } = compareWorkflow(desired, workflow);
   const found = { ...base, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow), changes };
+  const { entry } = known;
   if (changes.length === 0) {
     let next = NEXT.inSyncAdopt();
     if (entry !== undefined) next = entry.hash === desired.hash ? NEXT.inSync() : NEXT.inSyncNewHash();
     else if (base.stateId !== undefined) next = NEXT.inSyncReplaced(base.stateId, workflow._id);
     return { ...found, action: 'in-sync', next };
   }
-  let action: PlanAction = 'conflict';
-  let next = NEXT.conflict(desired.identifier);
-  if (entry !== undefined && entry.hash === desired.hash) {
-    action = 'drifted';
-    next = NEXT.drifted(desired.identifier);
-  } else if (entry !== undefined) {
-    action = 'changed-locally';
-    next = NEXT.changedLocally(desired.identifier);
-  }
+  const { action, attribution, next } =
+    entry === undefined ? classifyByBase(desired, workflow, known.atBase) : classifyByState(desired, entry);
   const note = duplicateNote(desired.identifier, changes);
-  return { ...found, action, diff, next: note === undefined ? next : `${note} ${next}` };
+  return { ...found, action, attribution, diff, next: note === undefined ? next : `${note} ${next}` };
+}
+
+interface Classified {
+  action: PlanAction;
+  attribution: PlanAttribution;
+  next: string;
+}
+
+/** State recorded the hash of the body it created: the file is unchanged since (drifted) or not (changed locally). */
+function classifyByState(desired: DesiredWorkflow, entry: StateEntry): Classified {
+  if (entry.hash === desired.hash)
+    return { action: 'drifted', attribution: 'state', next: NEXT.drifted(desired.identifier, 'state') };
+  return { action: 'changed-locally', attribution: 'state', next: NEXT.changedLocally('state') };
+}
+
+/**
+ * Without state: the base's definition tells. New since the base → conflict (the identifier is taken); unchanged
+ * since the base (same body hash, so a comment-only edit counts as unchanged) → drifted; changed, and the service
+ * still matches the base's version → changed locally; matches neither → conflict. No base → conflict, unknown.
+ */
+function classifyByBase(
+  desired: DesiredWorkflow,
+  workflow: WorkflowResponse,
+  atBase: BaseVersion | undefined,
+): Classified {
+  const { identifier } = desired;
+  if (atBase === undefined || atBase.status === 'unreadable') {
+    const why =
+      atBase === undefined ? undefined : `its definition at the base could not be read: ${atBase.reason}`;
+    return { action: 'conflict', attribution: 'unknown', next: NEXT.conflictUnknown(identifier, why) };
+  }
+  if (atBase.status === 'absent')
+    return { action: 'conflict', attribution: 'base', next: NEXT.conflictNew(identifier) };
+  if (atBase.desired.hash === desired.hash)
+    return { action: 'drifted', attribution: 'base', next: NEXT.drifted(identifier, 'base') };
+  if (compareWorkflow(atBase.desired, workflow).changes.length === 0)
+    return { action: 'changed-locally', attribution: 'base', next: NEXT.changedLocally('base') };
+  return { action: 'conflict', attribution: 'base', next: NEXT.conflictBoth() };
 }
 
 function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string): PlanItem {
@@ -175,6 +233,15 @@ function planOrphan(
   if (byId?.status !== 'found') return base;
   const { workflow } = byId;
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
+}
+
+/**
+ * An in-sync item sync will record in state (the service's workflow adopted, a recorded id replaced, a new hash):
+ * something sync does, so plan exits 2 for it as for a create.
+ */
+export function syncWillRecord(item: PlanItem): boolean {
+  if (item.action !== 'in-sync') return false;
+  return item.stateId === undefined || item.stateId !== item.remoteId || item.stateHash !== item.desiredHash;
 }
 
 /** Where each action is counted in PlanSummary. */

@@ -41,6 +41,30 @@ export type PlanAction =
   | 'orphaned' // in state, but no definition file has this identifier any more
   | 'error'; // the service could not be asked (the GET failed)
 
+/**
+ * What told a differing workflow's class (drifted, changed-locally, conflict): `state`, the hash state recorded when
+ * it was created; `base`, the definition as it was at the base commit (`plan --base`); `unknown`, neither (without
+ * state or a base, wfsync cannot tell whether the file or the service changed).
+ */
+export type PlanAttribution = 'state' | 'base' | 'unknown';
+
+/** A definition as it was at the base commit (`plan --base`), for one identifier. */
+export type BaseVersion =
+  /** No definition had this identifier at the base: the file is new in this change. */
+  | { status: 'absent' }
+  /** The base's definition, built for this target like the file's (its hash compares with the file's). */
+  | { status: 'present'; desired: DesiredWorkflow }
+  /** A definition had it, but could not be read or built (invalid there, declared twice…): one sentence. */
+  | { status: 'unreadable'; reason: string };
+
+/** The base a plan was compared against: the ref given, and the merge-base of HEAD with it. */
+export interface PlanBase {
+  /** The ref as resolved (`origin/main`, `main`, a commit). */
+  ref: string;
+  /** The merge-base commit (40 hex digits): the definitions were read as they were there. */
+  commit: string;
+}
+
 export interface FieldChange {
   /** JSON pointer into the definition (`/steps/0/template/content`). */
   pointer: string;
@@ -74,6 +98,8 @@ export interface PlanItem {
   diff?: string;
   /** What a person (or sync) should do next, one sentence. */
   next: string;
+  /** drifted, changed-locally and conflict: what told the class (PlanAttribution). */
+  attribution?: PlanAttribution;
   /** create only: exactly what sync will POST. */
   body?: CreateWorkflowBody;
   /** error only. */
@@ -97,6 +123,8 @@ export interface Plan {
   summary: PlanSummary;
   /** Server-managed fields never compared (shown with --show-ignored). */
   ignoredFields: string[];
+  /** With `--base` (or GITHUB_BASE_REF): the commit the definitions were compared with. */
+  base?: PlanBase;
   /** What the service was asked before merge about refusals sync would meet (plan/preflight.ts). */
   preflight?: PlanPreflight;
 }

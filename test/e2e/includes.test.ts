@@ -60,7 +60,7 @@ describe('file references on the local target', () => {
 
     writeFileSync(join(cwd, HTML), html.replace('will deliver', 'is delivering'));
     const changed = await runCli(['plan', '--quiet'], { cwd });
-    expect(changed.status).toBe(2);
+    expect(changed.status).toBe(6);
     expect(changed.stdout).toContain('! changed locally  order-shipped  workflows/order-shipped.yaml');
     // The diff shows the resolved text, line by line.
     expect(changed.stdout).toContain('\n    -            <p>{{carrier}} will deliver:</p>\n');

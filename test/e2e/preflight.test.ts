@@ -90,9 +90,9 @@ describe('a Production key for a target with something to create', () => {
     expect(planned.status).toBe(0);
     expect(preflightRequests(planned)).toEqual([]);
     expect(planned.stderr).toContain('wfsync: preflight: not asked: nothing to create\n');
-    // A Production key sees none of Development's workflows (missing remotely: a person's job), creates nothing.
+    // A Production key sees none of Development's workflows (missing remotely: a person's job, exit 6), creates nothing.
     const production = await target.run(['plan'], { DEV_KEY: PROD_KEY });
-    expect(production.status).toBe(2);
+    expect(production.status).toBe(6);
     expect(production.stdout).toContain('Plan: 0 to create');
     expect(preflightRequests(production)).toEqual([]);
   });
@@ -220,7 +220,7 @@ describe('the dashboard’s edit through the emulator’s PUT', () => {
     });
     expect(edit.status).toBe(200);
     const planned = await target.run(['plan']);
-    expect(planned.status).toBe(2);
+    expect(planned.status).toBe(6);
     expect(planned.stdout).toMatch(/^~ drifted {2}order-shipped {2}workflows\/order-shipped\.yaml$/m);
     expect(planned.stdout).toContain('description: "Edited in the dashboard." → ');
     // Nothing to create: the preflight asked nothing.

@@ -29,6 +29,7 @@ const LAYERS = [
   'state',
   'cache',
   'check',
+  'git',
   'emulator',
   'remote',
   'plan',

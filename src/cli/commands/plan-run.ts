@@ -1,4 +1,5 @@
 import { ExitCode } from '../../exit-codes.js';
+import { syncWillRecord } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
 import { jsonText } from '../../report/channel.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
@@ -15,24 +16,29 @@ export interface PlanFlags extends TargetCommandFlags {
   format: PlanFormat;
   out?: string;
   showIgnored?: boolean;
+  /** Compare with the definitions at the merge-base of HEAD and this ref (default: GITHUB_BASE_REF, if set). */
+  base?: string;
 }
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   // 1. Config, target and definitions, all validated before anything goes out.
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const loaded = await loadRun(flags, ctx.cwd, ctx.env, { baseFromEnv: true });
   const progress = progressFor(ctx, flags.quiet);
   // 2. The target (and for `local`, the embedded service) and the bodies that would be sent.
-  const { session, desired } = await openRun(loaded, {
+  const { session, desired, base } = await openRun(loaded, {
     env: ctx.env,
     onClientEvent: clientListener(ctx, flags.verbose, progress),
   });
   if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
+  if (flags.verbose && base) {
+    await writeOutput(ctx.stderr, `wfsync: base: ${base.ref}, compared at the merge-base ${base.commit}\n`);
+  }
   let plan: Plan;
   try {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
     const readOnly = { ...session, client: readOnlyClient(session.client) };
-    plan = await planRun(loaded, { session: readOnly, desired, state, onEvent: progress.onEvent });
+    plan = await planRun(loaded, { session: readOnly, desired, state, base, onEvent: progress.onEvent });
     // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
     plan = await checkBeforeCreating(loaded, readOnly, plan, {
       stderr: ctx.stderr,
@@ -58,10 +64,14 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   return planExitCode(plan);
 }
 
-/** 0 nothing to do; 2 something to create or act on; 1 when the service could not be asked about some. */
+/**
+ * 1 when the service could not be asked about some; else 6 when a workflow needs a person (sync cannot settle it);
+ * else 2 when sync has something to do (create, or record in state); else 0.
+ */
 export function planExitCode(plan: Plan): number {
   const s = plan.summary;
   if (s.error > 0) return ExitCode.Failure;
-  const actionable = s.create + s.drifted + s.changedLocally + s.missingRemotely + s.conflict;
-  return actionable > 0 ? ExitCode.Changes : ExitCode.Ok;
+  if (s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned > 0)
+    return ExitCode.NeedsPerson;
+  return s.create > 0 || plan.items.some(syncWillRecord) ? ExitCode.Changes : ExitCode.Ok;
 }

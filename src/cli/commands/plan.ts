@@ -7,11 +7,17 @@ export function planCommand(ctx: CommandContext): Command {
     .summary('show what differs between the definitions and the service (read-only)')
     .description(
       'For each definition, find the workflow on the service and show what differs, as a diff. Read-only: plan ' +
-        'never sends a POST. Exit 0 when there is nothing to do, 2 when something would be created or differs.',
+        'never sends a POST. Exit 0 when there is nothing to do, 2 when sync has something to do (create, record), ' +
+        '6 when a workflow needs a person (drifted, changed locally, conflict, missing remotely, orphaned).',
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))
     .option('-o, --out <file>', 'also write the plan as JSON (for review, or for "wfsync sync --plan")')
-    .option('--show-ignored', 'list the server-managed fields that are never compared');
+    .option('--show-ignored', 'list the server-managed fields that are never compared')
+    .option(
+      '--base <git-ref>',
+      'tell who changed a workflow from the definitions at the merge-base of HEAD and this ref (default: ' +
+        '$GITHUB_BASE_REF, as origin/<name> when it resolves)',
+    );
   addTargetOptions(command);
   addOnlyOption(command);
   return command
@@ -22,7 +28,9 @@ export function planCommand(ctx: CommandContext): Command {
         '  wfsync plan --target production --out plan.json\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
         '  wfsync plan --only "order-*"\n' +
-        '\nExit codes: 0 nothing to do, 2 changes or drift, 1 service unreachable, 3 invalid, 4 auth, 5 rate limited.',
+        '  wfsync plan --base main --format markdown   # a pull request: what the change does, what it cannot\n' +
+        '\nExit codes: 0 nothing to do, 2 sync will create or record, 6 a person must act, 1 service unreachable, ' +
+        '3 invalid, 4 auth, 5 rate limited.',
     )
     .action(lazyAction(ctx, async () => (await import('./plan-run.js')).runPlan));
 }

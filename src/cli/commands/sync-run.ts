@@ -28,6 +28,8 @@ export interface SyncFlags extends TargetCommandFlags {
   dryRun?: boolean;
   plan?: string;
   lockTimeout: number;
+  /** As plan's `--base` (explicit only: sync does not read GITHUB_BASE_REF). */
+  base?: string;
 }
 
 export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<number> {
@@ -36,7 +38,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
   const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
   const progress = progressFor(ctx, flags.quiet);
   const { stop, abort, removeInterrupt } = listenForInterrupts(progress);
-  const { session, desired } = await openRun(loaded, {
+  const { session, desired, base } = await openRun(loaded, {
     env: ctx.env,
     onClientEvent: clientListener(ctx, flags.verbose, progress),
     signal: abort,
@@ -46,7 +48,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     throw error;
   });
   if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
-  const common = { session, desired, onEvent: progress.onEvent };
+  const common = { session, desired, base, onEvent: progress.onEvent };
   try {
     if (flags.dryRun) {
       // 2a. Dry run: exactly what `plan` does.
@@ -160,14 +162,15 @@ async function reportSync(
   }
   const byStatus = {
     ok: ExitCode.Ok,
-    'action-needed': ExitCode.Changes,
+    'action-needed': ExitCode.NeedsPerson,
     failed: ExitCode.Failure,
     auth: ExitCode.Auth,
     'rate-limited': ExitCode.RateLimited,
   } as const;
   const code: number = byStatus[result.status];
-  // Interrupted with nothing else wrong still must not look like success.
-  return result.interrupted && code === ExitCode.Ok ? ExitCode.Failure : code;
+  // Interrupted with nothing worse wrong still must not look like success, nor like a person's job alone.
+  const interrupted = result.interrupted && (code === ExitCode.Ok || code === ExitCode.NeedsPerson);
+  return interrupted ? ExitCode.Failure : code;
 }
 
 async function readReviewedPlan(file: string): Promise<Plan> {

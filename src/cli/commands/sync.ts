@@ -22,6 +22,7 @@ export function syncCommand(ctx: CommandContext): Command {
       '--plan <file>',
       'apply exactly this reviewed plan (from "wfsync plan --out"); refuse if it is stale',
     )
+    .option('--base <git-ref>', 'as for plan: tell who changed a workflow from the definitions at this base')
     .option(
       '--lock-timeout <seconds>',
       'wait this long for another sync of the same target',
@@ -38,7 +39,8 @@ export function syncCommand(ctx: CommandContext): Command {
         '  wfsync sync --target production --plan plan.json\n' +
         '  wfsync sync --dry-run --only "billing-*"\n' +
         '\nCtrl-C stops starting new creates, finishes the ones in flight and records them; a second Ctrl-C aborts.\n' +
-        'Exit codes: 0 all created or in sync, 2 drift or action needed, 1 a workflow failed, 3 invalid, 4 auth, 5 rate limited.',
+        'Exit codes: 0 all created or in sync, 6 a person must act (drift, conflict…), 1 a workflow failed, 3 invalid, ' +
+        '4 auth, 5 rate limited.',
     )
     .action(lazyAction(ctx, async () => (await import('./sync-run.js')).runSync));
 }

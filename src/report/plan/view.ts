@@ -200,13 +200,13 @@ function countPhrase(key: string, count: number, label: string): string {
   return key === 'conflict' || key === 'error' ? plural(count, label) : `${count} ${label}`;
 }
 
-/** The note when workflows need a person: the statuses plan and sync share for that. */
+/** The note when workflows need a person (exit 6): the statuses plan and sync share for that. */
 function attentionNotes(counts: readonly CountRow[]): string[] {
   const count = counts.reduce((sum, row) => sum + (row.key in NEEDS_ATTENTION ? row.count : 0), 0);
   if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
   return [
-    `${needs} attention: wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
+    `${needs} a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
   ];
 }
 

@@ -138,7 +138,7 @@ describe('sync of the example workflows against the emulator', () => {
     expect(posts(h.emu)).toHaveLength(postsBefore);
   });
 
-  it('an orphaned state entry is reported with a notice; alone it does not fail the sync', async () => {
+  it('an orphaned state entry is reported with a notice, and needs a person (action-needed: exit 6)', async () => {
     const h = await harness();
     await runSync(h);
     const [first, ...rest] = h.desired;
@@ -150,7 +150,7 @@ describe('sync of the example workflows against the emulator', () => {
 
     expect(result.outcomes.at(-1)).toMatchObject({ identifier: first.identifier, outcome: 'orphaned' });
     expect(result.summary).toMatchObject({ orphaned: 1, 'in-sync': rest.length });
-    expect(result.status).toBe('ok');
+    expect(result.status).toBe('action-needed');
     expect(events).toContainEqual({
       type: 'notice',
       message:

@@ -84,13 +84,15 @@ describe('buildPlan: a definition state knows nothing of', () => {
     expect(item.diff).toBeUndefined();
   });
 
-  it('on the service, different: conflict, with changes and a diff', () => {
+  it('on the service, different: conflict, with changes and a diff; who changed it is unknown', () => {
     const workflow = edited(ALPHA);
     const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
     expect(item.action).toBe('conflict');
+    expect(item.attribution).toBe('unknown');
     expect(item.changes.map((c) => c.path)).toEqual(['steps[0].template.content']);
     expect(item.diff).toContain('+      content: Hello {{who}}\n');
-    expect(item.next).toContain("`wfsync pull alpha` to adopt the service's version, or rename the workflow");
+    expect(item.next).toContain('wfsync cannot tell whether the file or the service changed');
+    expect(item.next).not.toContain('wfsync pull');
     expect(item.remoteVersion).toBe(`${workflow._id}@2024-11-01T00:00:00.000Z#1`);
   });
 
@@ -153,10 +155,12 @@ describe('buildPlan: a definition state records', () => {
       planOf([ALPHA], recorded(ALPHA.hash), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]),
     );
     expect(item.action).toBe('drifted');
+    expect(item.attribution).toBe('state');
     expect(item.changes).toHaveLength(1);
     expect(item.next).toBe(
-      "the service's workflow was changed (in the dashboard?): `wfsync pull alpha` to accept it into the file, or " +
-        'change it back on the service; wfsync cannot update workflows.',
+      "the file has not changed since the workflow was created, but the service's workflow differs (edited in the " +
+        'dashboard?): accept it into the file with `wfsync pull alpha` in a change of its own, or change it back in ' +
+        'the dashboard; wfsync cannot update workflows.',
     );
   });
 
@@ -165,7 +169,9 @@ describe('buildPlan: a definition state records', () => {
       planOf([ALPHA], recorded('sha256:old'), [{ identifier: 'alpha', byId: found(edited(ALPHA), 'id') }]),
     );
     expect(item.action).toBe('changed-locally');
-    expect(item.next).toMatch(/apply the change in the dashboard and run `wfsync pull alpha`/);
+    expect(item.attribution).toBe('state');
+    expect(item.next).toMatch(/make the same edit in the dashboard/);
+    expect(item.next).not.toContain('wfsync pull');
   });
 
   it('a duplicate the service made is named in the next step', () => {
@@ -447,8 +453,9 @@ describe('buildPlan: every item, exactly', () => {
     });
     expect(item.diff).toMatch(/^--- service: alpha\n\+\+\+ workflows\/alpha\.yaml\n/);
     expect(item.next).toBe(
-      'the file changed since the workflow was created, and the service offers no update: apply the change in the ' +
-        'dashboard and run `wfsync pull alpha`, or create it as a new workflow under a new name.',
+      'the file changed since the workflow was created, and the service still holds that version, which sync ' +
+        'cannot update: once the change is approved, make the same edit in the dashboard (sync then finds them ' +
+        'equal and records it), or give the workflow a new name and identifier so sync creates it as a new one.',
     );
     expect(item.body).toBeUndefined();
   });
@@ -460,9 +467,10 @@ describe('buildPlan: every item, exactly', () => {
     expect(item.action).toBe('conflict');
     expect(item.next).toBe(
       'the service holds it as `alpha-x7k2p`: it was created while `alpha` was taken, so the service has a ' +
-        'duplicate (delete one in the dashboard). the service already has a workflow `alpha` that was not ' +
-        "created from this file: `wfsync pull alpha` to adopt the service's version, or rename the workflow to " +
-        'create a new one.',
+        "duplicate (delete one in the dashboard). the service's workflow `alpha` differs from the file, and wfsync " +
+        'cannot tell whether the file or the service changed (no state records it and no base was given): run ' +
+        '`wfsync plan --base <branch>` (in a pull request, the base branch; CI sets GITHUB_BASE_REF), or commit ' +
+        'the state file, to know; until then overwrite neither side.',
     );
   });
 
@@ -473,7 +481,7 @@ describe('buildPlan: every item, exactly', () => {
     const workflow = clone(stored(ALPHA));
     workflow.triggers[0]!.identifier = identifier;
     const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
-    expect(item.next).toMatch(/^the service already has a workflow `alpha`/);
+    expect(item.next).toMatch(/^the service's workflow `alpha` differs/);
   });
 
   it('no duplicate note when only another field holds the suffixed identifier', () => {
@@ -481,7 +489,7 @@ describe('buildPlan: every item, exactly', () => {
     workflow.name = 'alpha-copy';
     const item = only(planOf([ALPHA], stateWith(), [{ identifier: 'alpha', byIdentifier: found(workflow) }]));
     expect(item.changes.map((c) => c.path)).toEqual(['name']);
-    expect(item.next).toMatch(/^the service already has a workflow `alpha`/);
+    expect(item.next).toMatch(/^the service's workflow `alpha` differs/);
   });
 
   it('a version the service does not report is still a version', () => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { planExitCode } from '../../../src/cli/commands/plan-run.js';
+import { ExitCode } from '../../../src/exit-codes.js';
+import { SUMMARY_KEYS } from '../../../src/plan/build-plan.js';
+import type { Plan, PlanAction, PlanItem } from '../../../src/plan/types.js';
+
+/** Plan's exit code: 1 an error item, else 6 a person must act, else 2 sync has something to do, else 0. */
+
+function planOf(items: Array<Partial<PlanItem> & { action: PlanAction }>): Plan {
+  const full = items.map((item, i) => ({ identifier: `w${i}`, changes: [], next: '', ...item }));
+  const summary = Object.fromEntries(Object.values(SUMMARY_KEYS).map((key) => [key, 0])) as Plan['summary'];
+  for (const item of full) summary[SUMMARY_KEYS[item.action]]++;
+  return { version: 1, target: { name: 'dev', baseUrl: 'x' }, items: full, summary, ignoredFields: [] };
+}
+
+const recorded = { stateId: 'a', remoteId: 'a', stateHash: 'h', desiredHash: 'h' };
+
+describe('planExitCode', () => {
+  it('0: everything in sync and recorded as it is', () => {
+    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded }]))).toBe(ExitCode.Ok);
+    expect(planExitCode(planOf([]))).toBe(ExitCode.Ok);
+  });
+
+  it('2: only what sync will do: a create, or an identity or hash to record', () => {
+    expect(planExitCode(planOf([{ action: 'create' }]))).toBe(ExitCode.Changes);
+    expect(planExitCode(planOf([{ action: 'in-sync', remoteId: 'a', desiredHash: 'h' }]))).toBe(2);
+    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, stateHash: 'old' }]))).toBe(2);
+    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, remoteId: 'b' }]))).toBe(2);
+  });
+
+  it.each(['drifted', 'changed-locally', 'conflict', 'missing-remotely', 'orphaned'] as const)(
+    '6: %s needs a person, whatever else sync would do',
+    (action) => {
+      expect(ExitCode.NeedsPerson).toBe(6);
+      expect(planExitCode(planOf([{ action }]))).toBe(6);
+      expect(
+        planExitCode(planOf([{ action: 'create' }, { action }, { action: 'in-sync', ...recorded }])),
+      ).toBe(6);
+    },
+  );
+
+  it('1: an error item wins over everything', () => {
+    expect(planExitCode(planOf([{ action: 'error' }, { action: 'drifted' }, { action: 'create' }]))).toBe(1);
+  });
+});

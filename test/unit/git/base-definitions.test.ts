@@ -1,0 +1,259 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/exit-codes.js';
+import {
+  type BaseDefinitions,
+  readBaseDefinitions,
+  resolveBaseRef,
+} from '../../../src/git/base-definitions.js';
+import { GitBaseError } from '../../../src/git/git.js';
+import { aWorkflowNamed } from '../../helpers/workflow.js';
+
+/** The definitions at the merge-base, read from real git repositories in temp directories. */
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@e',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@e',
+    },
+  });
+}
+
+function write(cwd: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(cwd, path)), { recursive: true });
+    writeFileSync(join(cwd, path), content);
+  }
+}
+
+function commitAll(cwd: string, message: string): void {
+  git(cwd, 'add', '-A');
+  git(cwd, 'commit', '-q', '--allow-empty', '-m', message);
+}
+
+/** A definition as YAML (JSON is YAML) with one in-app step whose content is given. */
+function definition(name: string, content: unknown = 'Hello {{who}}'): string {
+  return `${JSON.stringify(aWorkflowNamed(name, { steps: [{ name: 'inbox', template: { type: 'in_app', content } }] } as never), null, 2)}\n`;
+}
+
+function repo(files: Record<string, string | Uint8Array>): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-git-'));
+  dirs.push(cwd);
+  git(cwd, 'init', '-q', '-b', 'main');
+  write(cwd, { 'wfsync.config.yaml': 'workflowsDir: workflows\n', ...files });
+  commitAll(cwd, 'base');
+  git(cwd, 'checkout', '-q', '-b', 'change');
+  return cwd;
+}
+
+function read(cwd: string, ref = 'main', limits?: { maxBytes: number }): Promise<BaseDefinitions> {
+  return readBaseDefinitions({
+    cwd,
+    ref,
+    workflowsDir: join(cwd, 'workflows'),
+    rules: { severities: {}, notificationGroups: {} } as never,
+    ...(limits ? { limits } : {}),
+  });
+}
+
+const contentOf = (base: BaseDefinitions, identifier: string) =>
+  (
+    base.definitions.find((d) => d.identifier === identifier)?.workflow.steps[0]?.template as {
+      content: string;
+    }
+  )?.content;
+
+describe('readBaseDefinitions', () => {
+  it('reads each definition as it was at the merge-base, not as it is now nor at the base tip', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha', 'at base') });
+    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'in the change') });
+    commitAll(cwd, 'change');
+    const mergeBase = git(cwd, 'rev-parse', 'main').trim();
+    // main moves on after the branch point: its tip is not what the change is compared with.
+    git(cwd, 'checkout', '-q', 'main');
+    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'later on main') });
+    commitAll(cwd, 'later');
+    git(cwd, 'checkout', '-q', 'change');
+    // Uncommitted edits in the working tree are not the base either.
+    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'uncommitted') });
+
+    const base = await read(cwd);
+    expect(base.commit).toBe(mergeBase);
+    expect(base.ref).toBe('main');
+    expect(contentOf(base, 'alpha')).toBe('at base');
+  });
+
+  it('resolves `{file: …}` includes from the base commit’s texts', async () => {
+    const cwd = repo({
+      'workflows/alpha.yaml': definition('alpha', { file: './alpha.html' }),
+      'workflows/alpha.html': '<p>at base</p>\n',
+    });
+    write(cwd, { 'workflows/alpha.html': '<p>changed</p>\n' });
+    commitAll(cwd, 'change the include only');
+    const base = await read(cwd);
+    expect(contentOf(base, 'alpha')).toBe('<p>at base</p>');
+    expect(base.unreadable.size).toBe(0);
+  });
+
+  it('an include missing at the base makes that base version unreadable, saying why', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha', { file: './missing.html' }) });
+    const base = await read(cwd);
+    expect(base.definitions).toEqual([]);
+    expect(base.unreadable.get('alpha')).toMatch(/missing\.html does not exist at the base/);
+  });
+
+  it('finds a renamed file by its identifier, and keeps a file deleted since', async () => {
+    const cwd = repo({
+      'workflows/old-name.yaml': definition('alpha'),
+      'workflows/gone.yaml': definition('gone'),
+    });
+    git(cwd, 'mv', 'workflows/old-name.yaml', 'workflows/alpha.yaml');
+    git(cwd, 'rm', '-q', 'workflows/gone.yaml');
+    commitAll(cwd, 'rename and delete');
+    const base = await read(cwd);
+    expect(base.definitions.map((d) => [d.identifier, d.file])).toEqual([
+      ['gone', 'workflows/gone.yaml'],
+      ['alpha', 'workflows/old-name.yaml'],
+    ]);
+  });
+
+  it('an invalid or duplicated definition at the base is unreadable, with the reason', async () => {
+    const cwd = repo({
+      'workflows/bad.yaml': definition('bad').replace('"in_app"', '"in_ap"'),
+      'workflows/twice-a.yaml': definition('twice'),
+      'workflows/twice-b.yaml': definition('twice'),
+    });
+    const base = await read(cwd);
+    expect(base.definitions).toEqual([]);
+    expect(base.unreadable.get('bad')).toMatch(/^workflows\/bad\.yaml was not a valid definition there \(/);
+    expect(base.unreadable.get('twice')).toBe(
+      '2 files declared it there (workflows/twice-a.yaml, workflows/twice-b.yaml)',
+    );
+  });
+
+  it('holds base texts to the same limits: a file over the size limit is not read', async () => {
+    const cwd = repo({ 'workflows/big.yaml': `${definition('big')}# ${'x'.repeat(4000)}\n` });
+    const base = await read(cwd, 'main', { maxBytes: 1024 });
+    expect(base.definitions).toEqual([]);
+    // Its identifier was never read, so it is simply not known at the base.
+    expect([...base.identifiers.keys()]).toEqual([]);
+  });
+
+  it('reads hostile file names exactly (quotes, newlines, a leading dash, non-ASCII), and skips hidden folders', async () => {
+    const names = [
+      'workflows/-dash.yaml',
+      'workflows/"quoted".yaml',
+      'workflows/new\nline.yaml',
+      'workflows/ünï.yaml',
+    ];
+    const cwd = repo({
+      ...Object.fromEntries(names.map((name, i) => [name, definition(`w${i}`)])),
+      'workflows/.hidden/skip.yaml': definition('hidden'),
+      'workflows/node_modules/skip.yaml': definition('module'),
+      'other/outside.yaml': definition('outside'),
+    });
+    const base = await read(cwd);
+    expect(base.definitions.map((d) => d.file).sort()).toEqual([...names].sort());
+    expect(base.definitions.map((d) => d.identifier).sort()).toEqual(['w0', 'w1', 'w2', 'w3']);
+  });
+
+  it('a project in a subdirectory of the repository: paths shown from the working directory', async () => {
+    const cwd = repo({
+      'app/wfsync.config.yaml': 'workflowsDir: workflows\n',
+      'app/workflows/alpha.yaml': definition('alpha'),
+    });
+    const app = join(cwd, 'app');
+    const base = await readBaseDefinitions({
+      cwd: app,
+      ref: 'main',
+      workflowsDir: join(app, 'workflows'),
+      rules: { severities: {}, notificationGroups: {} } as never,
+    });
+    expect(base.definitions.map((d) => d.file)).toEqual(['workflows/alpha.yaml']);
+  });
+});
+
+describe('readBaseDefinitions: what git cannot give is a clear error (exit 64), never a stack', () => {
+  async function failure(promise: Promise<unknown>): Promise<GitBaseError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GitBaseError);
+    expect((error as GitBaseError).exitCode).toBe(ExitCode.Usage);
+    return error as GitBaseError;
+  }
+
+  it('an unknown ref', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    expect((await failure(read(cwd, 'no-such-branch'))).message).toBe(
+      '--base no-such-branch: git knows no commit by that name.',
+    );
+  });
+
+  it('a ref that would read as an option', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    expect((await failure(read(cwd, '--output=/tmp/x'))).message).toBe(
+      '--base "--output=/tmp/x" is not a git ref',
+    );
+  });
+
+  it('not a git repository', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'wfsync-nogit-'));
+    dirs.push(cwd);
+    expect((await failure(read(cwd))).message).toMatch(
+      /is not inside a git work tree, so there is no base to read$/,
+    );
+  });
+
+  it('a shallow clone without the base: says to fetch it', async () => {
+    const origin = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    write(origin, { 'workflows/alpha.yaml': definition('alpha', 'changed') });
+    commitAll(origin, 'change');
+    const clone = mkdtempSync(join(tmpdir(), 'wfsync-shallow-'));
+    dirs.push(clone);
+    git(clone, 'clone', '-q', '--depth', '1', '--branch', 'change', `file://${origin}`, '.');
+    const message = (await failure(read(clone, 'origin/main'))).message;
+    expect(message).toContain('--base origin/main: git knows no commit by that name.');
+    expect(message).toContain(
+      'This is a shallow clone: fetch the base (actions/checkout with fetch-depth: 0',
+    );
+  });
+
+  it('git missing from PATH', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect((await failure(read(cwd))).message).toBe('--base main: git is not installed (or not on PATH)');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+
+describe('resolveBaseRef', () => {
+  it('--base wins; else GITHUB_BASE_REF as origin/<name> when that resolves, else <name>; else none', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    expect(await resolveBaseRef('v1', { GITHUB_BASE_REF: 'main' }, cwd)).toBe('v1');
+    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: 'main' }, cwd)).toBe('main');
+    expect(await resolveBaseRef(undefined, {}, cwd)).toBeUndefined();
+    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: '' }, cwd)).toBeUndefined();
+    git(cwd, 'update-ref', 'refs/remotes/origin/main', 'main');
+    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: 'main' }, cwd)).toBe('origin/main');
+  });
+});
