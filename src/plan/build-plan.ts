@@ -235,15 +235,6 @@ function planOrphan(
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
 }
 
-/**
- * An in-sync item sync will record in state (the service's workflow adopted, a recorded id replaced, a new hash):
- * something sync does, so plan exits 2 for it as for a create.
- */
-export function syncWillRecord(item: PlanItem): boolean {
-  if (item.action !== 'in-sync') return false;
-  return item.stateId === undefined || item.stateId !== item.remoteId || item.stateHash !== item.desiredHash;
-}
-
 /** Where each action is counted in PlanSummary. */
 export const SUMMARY_KEYS: Readonly<Record<PlanAction, keyof PlanSummary>> = {
   create: 'create',

@@ -1,5 +1,4 @@
 import { ExitCode } from '../../exit-codes.js';
-import { syncWillRecord } from '../../plan/build-plan.js';
 import type { Plan } from '../../plan/types.js';
 import { jsonText } from '../../report/channel.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
@@ -73,5 +72,6 @@ export function planExitCode(plan: Plan): number {
   if (s.error > 0) return ExitCode.Failure;
   if (s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned > 0)
     return ExitCode.NeedsPerson;
-  return s.create > 0 || plan.items.some(syncWillRecord) ? ExitCode.Changes : ExitCode.Ok;
+  // Recording an identity the service already holds as the file says changes nothing a reviewer must see: 0.
+  return s.create > 0 ? ExitCode.Changes : ExitCode.Ok;
 }

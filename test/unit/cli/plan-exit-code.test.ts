@@ -4,7 +4,7 @@ import { ExitCode } from '../../../src/exit-codes.js';
 import { SUMMARY_KEYS } from '../../../src/plan/build-plan.js';
 import type { Plan, PlanAction, PlanItem } from '../../../src/plan/types.js';
 
-/** Plan's exit code: 1 an error item, else 6 a person must act, else 2 sync has something to do, else 0. */
+/** Plan's exit code: 1 an error item, else 6 a person must act, else 2 a workflow to create, else 0. */
 
 function planOf(items: Array<Partial<PlanItem> & { action: PlanAction }>): Plan {
   const full = items.map((item, i) => ({ identifier: `w${i}`, changes: [], next: '', ...item }));
@@ -21,11 +21,15 @@ describe('planExitCode', () => {
     expect(planExitCode(planOf([]))).toBe(ExitCode.Ok);
   });
 
-  it('2: only what sync will do: a create, or an identity or hash to record', () => {
+  it('0 also when sync would only record an identity or hash: the service already holds the file', () => {
+    expect(planExitCode(planOf([{ action: 'in-sync', remoteId: 'a', desiredHash: 'h' }]))).toBe(ExitCode.Ok);
+    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, stateHash: 'old' }]))).toBe(ExitCode.Ok);
+    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, remoteId: 'b' }]))).toBe(ExitCode.Ok);
+  });
+
+  it('2: a workflow to create', () => {
     expect(planExitCode(planOf([{ action: 'create' }]))).toBe(ExitCode.Changes);
-    expect(planExitCode(planOf([{ action: 'in-sync', remoteId: 'a', desiredHash: 'h' }]))).toBe(2);
-    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, stateHash: 'old' }]))).toBe(2);
-    expect(planExitCode(planOf([{ action: 'in-sync', ...recorded, remoteId: 'b' }]))).toBe(2);
+    expect(planExitCode(planOf([{ action: 'create' }, { action: 'in-sync', ...recorded }]))).toBe(2);
   });
 
   it.each(['drifted', 'changed-locally', 'conflict', 'missing-remotely', 'orphaned'] as const)(
