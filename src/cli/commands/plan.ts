@@ -25,7 +25,7 @@ export function planCommand(ctx: CommandContext): Command {
       'after',
       '\nExamples:\n' +
         '  wfsync plan                                   # against the default target\n' +
-        '  wfsync plan --target production --out plan.json\n' +
+        '  wfsync plan --target development --out plan.json\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
         '  wfsync plan --only "order-*"\n' +
         '  wfsync plan --base main --format markdown   # a pull request: what the change does, what it cannot\n' +

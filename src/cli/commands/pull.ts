@@ -25,7 +25,7 @@ export function pullCommand(ctx: CommandContext): Command {
     .addHelpText(
       'after',
       '\nExamples:\n' +
-        '  wfsync pull order-shipped --target production     # accept the dashboard version into the file\n' +
+        '  wfsync pull order-shipped --target development    # accept the dashboard version into the file\n' +
         '  wfsync pull 6650f0c0ffee00000000a0b1 --dir workflows/imported\n' +
         '  wfsync pull welcome-email --split-content 20        # long HTML goes to workflows/welcome-email.*.html\n' +
         '  wfsync pull order-shipped --format json             # what was written, as one JSON document',

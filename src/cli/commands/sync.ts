@@ -36,7 +36,7 @@ export function syncCommand(ctx: CommandContext): Command {
       'after',
       '\nExamples:\n' +
         '  wfsync sync                              # the default target (the embedded local service)\n' +
-        '  wfsync sync --target production --plan plan.json\n' +
+        '  wfsync sync --target development --plan plan.json\n' +
         '  wfsync sync --dry-run --only "billing-*"\n' +
         '\nCtrl-C stops starting new creates, finishes the ones in flight and records them; a second Ctrl-C aborts.\n' +
         'Exit codes: 0 all created or in sync, 6 a person must act (drift, conflict…), 1 a workflow failed, 3 invalid, ' +
