@@ -1,3 +1,4 @@
+import { SCHEMA_VERSION } from '../plan/schema-version.js';
 import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
@@ -16,12 +17,13 @@ export const DIAGNOSTIC_KEYS = [
 ] as const;
 
 /**
- * `wfsync validate --format json`: a public, versioned format. Fields only get added within a version;
- * renaming or removing one bumps `version`. Keys always come in this order; 2-space indent; trailing newline.
+ * `wfsync validate --format json`: a public format under the JSON contract's `schemaVersion`
+ * (schemas/validate-output.schema.json). Fields only get added within a version; renaming or removing one bumps
+ * `schemaVersion`. Keys always come in this order; 2-space indent; trailing newline.
  *
  * ```
  * {
- *   "version": 1,                      // format version
+ *   "schemaVersion": 2,                // the JSON contract's version (plan/schema-version.ts)
  *   "tool": { "name": "wfsync", "version": "0.1.0" },
  *   "summary": {
  *     "files": 12,                     // files checked (a file a definition includes counts as part of it)
@@ -48,7 +50,7 @@ export const DIAGNOSTIC_KEYS = [
 export function renderJson(report: ValidateReport, _options: RenderOptions): string {
   const s = summarizeReport(report);
   const output = {
-    version: 1,
+    schemaVersion: SCHEMA_VERSION,
     tool: { name: report.tool.name, version: report.tool.version },
     summary: {
       files: s.files,

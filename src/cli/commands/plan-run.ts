@@ -1,6 +1,6 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
-import { jsonText } from '../../report/channel.js';
+import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
@@ -51,7 +51,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     commandMark: ctx.commandMark,
   });
   await writeOutput(ctx.stdout, text);
-  if (flags.out) await writeFileText(flags.out, fileText(ctx, `${jsonText(plan)}\n`));
+  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan)));
   }
