@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostic.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
 import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
@@ -15,6 +16,13 @@ export const DIAGNOSTIC_KEYS = [
   'message',
   'pointer',
 ] as const;
+
+/** A diagnostic as every JSON document writes it: rebuilt key by key, in DIAGNOSTIC_KEYS order, `includedBy` last. */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  return Object.fromEntries(
+    [...DIAGNOSTIC_KEYS, 'includedBy' as const].filter((k) => d[k] !== undefined).map((k) => [k, d[k]]),
+  );
+}
 
 /**
  * `wfsync validate --format json`: a public format under the JSON contract's `schemaVersion`
@@ -60,11 +68,7 @@ export function renderJson(report: ValidateReport, _options: RenderOptions): str
       infos: s.infos,
     },
     // Rebuilt key by key: fixes the key order and keeps any extra runtime property out of a public format.
-    diagnostics: report.diagnostics.map((d) =>
-      Object.fromEntries(
-        [...DIAGNOSTIC_KEYS, 'includedBy' as const].filter((k) => d[k] !== undefined).map((k) => [k, d[k]]),
-      ),
-    ),
+    diagnostics: report.diagnostics.map(diagnosticJson),
   };
   return `${jsonText(output)}\n`;
 }
