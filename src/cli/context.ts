@@ -11,9 +11,27 @@ export interface CliIO {
   cwd: string;
 }
 
+/**
+ * What main() learns of the command line while commander parses it (main.ts listens to the options), and whether
+ * stdout was written to: on a failure, the command's `--format` decides the document stdout still owes.
+ */
+export interface Invocation {
+  /** The command whose `--format` was given (`plan`, `sync`, `validate`, `pull`, `show`). */
+  command?: string;
+  format?: string;
+  /** `--target` as given. */
+  target?: string;
+  /** `sync --dry-run`: the output is a plan. */
+  dryRun?: boolean;
+  /** Something was written to stdout. */
+  stdoutUsed: boolean;
+}
+
 export interface CommandContext extends CliIO {
   /** Set by the command's action; main() returns it. */
   exitCode: number;
+  /** Set by main(); absent in tests that build a context themselves. */
+  invocation?: Invocation;
   /**
    * Per process and unguessable: renderers put it in front of the workflow-command lines they make themselves
    * (render options' `commandMark`), and the channels strip it, so text from outside cannot pass for one of ours.
@@ -46,21 +64,29 @@ const RAW = Symbol('wfsync.rawStream');
  * help and errors, progress lines, --verbose logs) goes through the stream's channel (report/channel.ts): colour as
  * useColor decides for that stream, the Actions rules when GITHUB_ACTIONS=true, `mark` stripped from our own lines.
  */
-export function openChannels(io: CliIO, mark: string): CliIO {
+export function openChannels(io: CliIO, mark: string, onStdout?: () => void): CliIO {
   const actions = underGithubActions(io.env);
-  const wrap = (name: 'stdout' | 'stderr') =>
-    channelStream(io[name], createChannel({ color: useColor(io, name), actions, mark }));
-  return { ...io, stdout: wrap('stdout'), stderr: wrap('stderr') };
+  const wrap = (name: 'stdout' | 'stderr', onWrite?: () => void) =>
+    channelStream(io[name], createChannel({ color: useColor(io, name), actions, mark }), onWrite);
+  return { ...io, stdout: wrap('stdout', onStdout), stderr: wrap('stderr') };
 }
 
 /**
  * The stream itself: `write` and `end` go through `channel`, everything else (isTTY, columns, events) is the
- * stream's. Buffers are decoded as UTF-8 first (a character split between two writes is kept whole).
+ * stream's. Buffers are decoded as UTF-8 first (a character split between two writes is kept whole). `onWrite` is
+ * told of every write of some text.
  */
-function channelStream<S extends NodeJS.WritableStream>(stream: S, channel: (text: string) => string): S {
+function channelStream<S extends NodeJS.WritableStream>(
+  stream: S,
+  channel: (text: string) => string,
+  onWrite?: () => void,
+): S {
   const decoder = new TextDecoder();
-  const text = (chunk: unknown) =>
-    channel(typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true }));
+  const text = (chunk: unknown) => {
+    const decoded = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    if (decoded !== '') onWrite?.();
+    return channel(decoded);
+  };
   const write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean =>
     typeof encoding === 'function'
       ? stream.write(text(chunk), encoding as (error?: Error | null) => void)

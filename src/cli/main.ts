@@ -12,7 +12,14 @@ import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
-import { type CliIO, type CommandContext, openChannels, processIO, writeWfsyncError } from './context.js';
+import {
+  type CliIO,
+  type CommandContext,
+  type Invocation,
+  openChannels,
+  processIO,
+  writeWfsyncError,
+} from './context.js';
 
 /**
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
@@ -22,7 +29,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   const verbose = argv.includes('--verbose');
   // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
   const commandMark = `wfsync-own-${randomUUID()}:`;
-  const ctx: CommandContext = { ...openChannels(io, commandMark), commandMark, exitCode: ExitCode.Ok };
+  const invocation: Invocation = { stdoutUsed: false };
+  const channels = openChannels(io, commandMark, () => {
+    invocation.stdoutUsed = true;
+  });
+  const ctx: CommandContext = { ...channels, commandMark, exitCode: ExitCode.Ok, invocation };
   const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -64,13 +75,47 @@ function buildProgram(ctx: CommandContext): Command {
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
     });
+    listenForFormat(command, ctx.invocation);
     for (const sub of command.commands) configure(sub);
   };
   configure(program);
   return program;
 }
 
+/**
+ * Remember, as commander parses them, the options that decide what a failure prints on stdout: the command's
+ * `--format` (and which command it belongs to), `--target`, `--dry-run`. A bad value never reaches the listener
+ * (commander's own check throws first).
+ */
+function listenForFormat(command: Command, invocation: Invocation | undefined): void {
+  if (invocation === undefined) return;
+  const has = (name: string) => command.options.some((option) => option.attributeName() === name);
+  if (has('format')) {
+    command.on('option:format', (value: string) => {
+      invocation.command = command.name();
+      invocation.format = value;
+    });
+  }
+  if (has('target')) command.on('option:target', (value: string) => (invocation.target = value));
+  if (has('dryRun')) command.on('option:dry-run', () => (invocation.dryRun = true));
+}
+
+/**
+ * The one exit point for errors: the message on stderr, then (for a command given `--format json` or `markdown`)
+ * the failure as the one document stdout promises; the exit code.
+ */
 async function reportError(error: unknown, ctx: CommandContext, verbose: boolean): Promise<number> {
+  const exitCode = await reportErrorText(error, ctx, verbose);
+  const format = ctx.invocation?.format;
+  if (exitCode !== ExitCode.Ok && (format === 'json' || format === 'markdown')) {
+    // Loaded only then: the renderers are no part of start-up.
+    const { writeFailureDocument } = await import('./failure.js');
+    await writeFailureDocument(ctx, error, exitCode);
+  }
+  return exitCode;
+}
+
+async function reportErrorText(error: unknown, ctx: CommandContext, verbose: boolean): Promise<number> {
   if (error instanceof CommanderError) {
     // --help and --version also end in a CommanderError, with exit code 0.
     return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;

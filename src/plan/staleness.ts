@@ -1,14 +1,18 @@
 import { isRecord } from '../json.js';
+import { SCHEMA_VERSION } from './schema-version.js';
 import type { Plan, PlanItem } from './types.js';
 
 /**
- * What a plan file read back (`sync --plan`) must hold for the staleness check to read it: a version-1 plan with a
- * target name and items, each with its identifier and action, and its hashes as strings when present. The file is
- * outside data (edited by hand, or by anyone with write access to the artifact): the first field out of shape is
- * the problem, never a crash. Pure.
+ * What a plan file read back (`sync --plan`) must hold for the staleness check to read it: a plan of this
+ * `schemaVersion` (or of the older format, `version: 1`, whose plan fields are the same) with a target name and
+ * items, each with its identifier and action, and its hashes as strings when present. The file is outside data
+ * (edited by hand, or by anyone with write access to the artifact): the first field out of shape is the problem,
+ * never a crash. Pure.
  */
 export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: string } {
-  if (!isRecord(value) || value.version !== 1) return { problem: 'not a wfsync plan (version 1)' };
+  if (!isRecord(value)) return { problem: 'not a wfsync plan (a JSON object with "schemaVersion")' };
+  const version = documentVersion(value);
+  if (version !== undefined) return { problem: version };
   if (!isRecord(value.target) || typeof value.target.name !== 'string')
     return { problem: '"target.name" is missing or not a string' };
   if (!Array.isArray(value.items)) return { problem: '"items" is missing or not a list' };
@@ -21,7 +25,21 @@ export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: s
       if (item[field] !== undefined && typeof item[field] !== 'string')
         return { problem: `${at}.${field} is not a string` };
   }
-  return { plan: value as unknown as Plan };
+  // The in-memory plan keeps its own `version` field; the document's version was checked above.
+  const { schemaVersion: _, ...plan } = value;
+  return { plan: { ...plan, version: 1 } as unknown as Plan };
+}
+
+/** Why the document's version cannot be read, or undefined when it can: `schemaVersion` 2, or `version: 1`. */
+function documentVersion(value: Record<string, unknown>): string | undefined {
+  const { schemaVersion, version } = value;
+  if (schemaVersion === SCHEMA_VERSION || (schemaVersion === undefined && version === 1)) return undefined;
+  const readable = `this wfsync reads schemaVersion ${SCHEMA_VERSION} (and plans written with "version": 1)`;
+  if (typeof schemaVersion === 'number')
+    return `the plan has schemaVersion ${schemaVersion}; ${readable}: make the plan with the wfsync that syncs it`;
+  if (schemaVersion !== undefined) return `"schemaVersion" is not a number; ${readable}`;
+  if (version !== undefined) return `the plan has "version": ${JSON.stringify(version)}; ${readable}`;
+  return 'not a wfsync plan (no "schemaVersion")';
 }
 
 /**
@@ -31,8 +49,6 @@ export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: s
  */
 export function findPlanStaleness(reviewed: Plan, fresh: Plan): string[] {
   const reasons: string[] = [];
-  if (reviewed.version !== 1)
-    return [`the plan file has version ${String(reviewed.version)}; this wfsync reads version 1`];
   if (reviewed.target.name !== fresh.target.name) {
     reasons.push(`the plan is for target "${reviewed.target.name}", not "${fresh.target.name}"`);
   }

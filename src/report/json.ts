@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../diagnostic.js';
+import { SCHEMA_VERSION } from '../plan/schema-version.js';
 import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
@@ -15,13 +17,21 @@ export const DIAGNOSTIC_KEYS = [
   'pointer',
 ] as const;
 
+/** A diagnostic as every JSON document writes it: rebuilt key by key, in DIAGNOSTIC_KEYS order, `includedBy` last. */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  return Object.fromEntries(
+    [...DIAGNOSTIC_KEYS, 'includedBy' as const].filter((k) => d[k] !== undefined).map((k) => [k, d[k]]),
+  );
+}
+
 /**
- * `wfsync validate --format json`: a public, versioned format. Fields only get added within a version;
- * renaming or removing one bumps `version`. Keys always come in this order; 2-space indent; trailing newline.
+ * `wfsync validate --format json`: a public format under the JSON contract's `schemaVersion`
+ * (schemas/validate-output.schema.json). Fields only get added within a version; renaming or removing one bumps
+ * `schemaVersion`. Keys always come in this order; 2-space indent; trailing newline.
  *
  * ```
  * {
- *   "version": 1,                      // format version
+ *   "schemaVersion": 2,                // the JSON contract's version (plan/schema-version.ts)
  *   "tool": { "name": "wfsync", "version": "0.1.0" },
  *   "summary": {
  *     "files": 12,                     // files checked (a file a definition includes counts as part of it)
@@ -48,7 +58,7 @@ export const DIAGNOSTIC_KEYS = [
 export function renderJson(report: ValidateReport, _options: RenderOptions): string {
   const s = summarizeReport(report);
   const output = {
-    version: 1,
+    schemaVersion: SCHEMA_VERSION,
     tool: { name: report.tool.name, version: report.tool.version },
     summary: {
       files: s.files,
@@ -58,11 +68,7 @@ export function renderJson(report: ValidateReport, _options: RenderOptions): str
       infos: s.infos,
     },
     // Rebuilt key by key: fixes the key order and keeps any extra runtime property out of a public format.
-    diagnostics: report.diagnostics.map((d) =>
-      Object.fromEntries(
-        [...DIAGNOSTIC_KEYS, 'includedBy' as const].filter((k) => d[k] !== undefined).map((k) => [k, d[k]]),
-      ),
-    ),
+    diagnostics: report.diagnostics.map(diagnosticJson),
   };
   return `${jsonText(output)}\n`;
 }

@@ -1,8 +1,10 @@
 /**
  * What `wfsync pull` did, by `--format` name. Pure: each returns the whole of stdout and of stderr. human: a line per
- * workflow pulled on stdout, `wfsync: <id>: <reason>` per failure on stderr. json: one versioned document (`version`,
+ * workflow pulled on stdout, `wfsync: <id>: <reason>` per failure on stderr. json: one document (`schemaVersion`,
  * `target`, `summary`, `workflows`; keys in the order built below, listed in the README's pull section), no stderr.
  */
+
+import { SCHEMA_VERSION } from '../plan/schema-version.js';
 import type { PulledWorkflow, PullPlan } from '../pull/build-plan.js';
 import { plural } from '../text.js';
 import { jsonText } from './channel.js';
@@ -78,7 +80,7 @@ function buildPullDocument(plan: PullPlan) {
   });
   const count = (action: string) => workflows.filter((w) => w.action === action).length;
   return {
-    version: 1,
+    schemaVersion: SCHEMA_VERSION,
     target: plan.target,
     summary: { written: count('written'), unchanged: count('unchanged'), failed: count('failed') },
     workflows,

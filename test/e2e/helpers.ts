@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectJsonContract } from '../helpers/json-output.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin/wfsync.js');
@@ -14,7 +15,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Spawn the built CLI as a user would (no TTY, NO_COLOR, TZ=UTC), in `cwd`. */
+/**
+ * Spawn the built CLI as a user would (no TTY, NO_COLOR, TZ=UTC), in `cwd`. A run given `--format json` is checked
+ * against the JSON contract: one document of the command's schema on stdout, or the run fails the test.
+ */
 export function runCli(
   args: string[],
   options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number },
@@ -47,7 +51,14 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
-      resolve({ status, signal, stdout, stderr });
+      const result = { status, signal, stdout, stderr };
+      try {
+        // Every `--format json` run in the e2e suite is held to the JSON contract (test/helpers/json-output.ts).
+        expectJsonContract(args, result);
+        resolve(result);
+      } catch (error) {
+        reject(error);
+      }
     });
     child.stdin.end(options.input ?? '');
   });

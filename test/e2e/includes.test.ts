@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { makeProject, ROOT, runCli } from './helpers.js';
 
 /**
@@ -247,7 +248,7 @@ describe('findings inside included files', () => {
   it('json gives the included file and the position in it, the pointer into the definition, and the definition', async () => {
     const cwd = projectWithFindings();
     const json = await runCli(['validate', '--format', 'json'], { cwd });
-    const report = JSON.parse(json.stdout) as { summary: unknown; diagnostics: unknown[] };
+    const report = parseJsonOutput('validate', json.stdout) as { summary: unknown; diagnostics: unknown[] };
     expect(report.summary).toEqual({ files: 2, filesWithProblems: 2, errors: 1, warnings: 1, infos: 0 });
     expect(report.diagnostics).toEqual([
       {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { EXAMPLE_IDENTIFIERS, startTarget } from './plan-sync-target.js';
 
 /** sync --plan, --only, --dry-run and the output formats of plan and sync. */
@@ -10,8 +11,8 @@ describe('sync --plan (a reviewed plan)', () => {
     const target = await startTarget();
     const plan = await target.run(['plan', '--out', 'plan.json', '--quiet']);
     expect(plan.status).toBe(2);
-    const saved = JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
-    expect(saved.version).toBe(1);
+    const saved = parseJsonOutput('plan', readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
+    expect(saved.schemaVersion).toBe(2);
     expect(saved.summary.create).toBe(9);
 
     const sync = await target.run(['sync', '--plan', 'plan.json']);
@@ -69,8 +70,8 @@ describe('output formats', () => {
     const target = await startTarget();
     const plan = await target.run(['plan', '--format', 'json']);
     expect(plan.status).toBe(2);
-    const planned = JSON.parse(plan.stdout);
-    expect(planned.version).toBe(1);
+    const planned = parseJsonOutput('plan', plan.stdout);
+    expect(planned.schemaVersion).toBe(2);
     expect(planned.target.name).toBe('dev');
     expect(planned.summary).toMatchObject({ create: 9, inSync: 0, error: 0 });
     expect(planned.items.map((i: { identifier: string }) => i.identifier).sort()).toEqual(
@@ -79,8 +80,8 @@ describe('output formats', () => {
 
     const sync = await target.run(['sync', '--format', 'json']);
     expect(sync.status).toBe(0);
-    const synced = JSON.parse(sync.stdout);
-    expect(synced.version).toBe(1);
+    const synced = parseJsonOutput('sync', sync.stdout);
+    expect(synced.schemaVersion).toBe(2);
     expect(synced.status).toBe('ok');
     expect(synced.summary).toMatchObject({ created: 9, failed: 0 });
     const ids = Object.fromEntries(

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type Target } from './plan-sync-target.js';
 
 /**
@@ -130,7 +131,7 @@ describe('a notification group the environment does not have', () => {
     expect(planned.stderr).toContain(
       'wfsync: preflight: every workflow to create uses one of the 2 notification groups in environment "Development"\n',
     );
-    const plan = JSON.parse(planned.stdout);
+    const plan = parseJsonOutput('plan', planned.stdout);
     expect(plan.preflight).toEqual({
       environment: {
         status: 'passed',
@@ -190,7 +191,7 @@ describe('a service without the read-only routes (older or different)', () => {
     expect(planned.stderr).toContain(
       "wfsync: note: could not check the API key's environment: the service does not answer GET /v1/environments/me (404: an older or different service)\n",
     );
-    const plan = JSON.parse(planned.stdout);
+    const plan = parseJsonOutput('plan', planned.stdout);
     expect(plan.summary.create).toBe(EXAMPLE_IDENTIFIERS.length);
     expect(plan.preflight.environment.status).toBe('unavailable');
     expect(plan.preflight.notificationGroups.status).toBe('unavailable');

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffArrays } from 'diff';
 import { describe, expect, it } from 'vitest';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type Target } from './plan-sync-target.js';
 
 /**
@@ -35,7 +36,9 @@ async function expectPlanClean(target: Target): Promise<void> {
   expect(plan.status).toBe(0);
   // State recorded the hash of what each file now says: nothing left for sync to record.
   const json = await target.run(['plan', '--format', 'json']);
-  const { items } = JSON.parse(json.stdout) as { items: Array<{ desiredHash: string; stateHash: string }> };
+  const { items } = parseJsonOutput('plan', json.stdout) as {
+    items: Array<{ desiredHash: string; stateHash: string }>;
+  };
   expect(items).toHaveLength(EXAMPLE_IDENTIFIERS.length);
   for (const item of items) expect(item.stateHash).toBe(item.desiredHash);
 }
@@ -170,7 +173,7 @@ describe('pull into an existing definition file', () => {
     expect(pull.stdout).toBe(
       `${JSON.stringify(
         {
-          version: 1,
+          schemaVersion: 2,
           target: 'dev',
           summary: { written: 1, unchanged: 1, failed: 1 },
           workflows: [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../fixtures/workflow-texts.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { makeExampleProject, makeProject, runCli } from './helpers.js';
 
 describe('wfsync validate (the built CLI)', () => {
@@ -40,8 +41,8 @@ describe('wfsync validate (the built CLI)', () => {
     const cwd = makeProject({ 'workflows/a.yaml': VALID.replace('type: chat', 'type: chatt') });
     const result = await runCli(['validate', '--format', 'json'], { cwd });
     expect(result.status).toBe(3);
-    const report = JSON.parse(result.stdout);
-    expect(report.version).toBe(1);
+    const report = parseJsonOutput('validate', result.stdout);
+    expect(report.schemaVersion).toBe(2);
     expect(report.diagnostics).toEqual([
       expect.objectContaining({
         code: 'schema-enum',

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { makeExampleProject, makeProject, type RunResult, runCli } from '../e2e/helpers.js';
 import { EXAMPLE_IDENTIFIERS } from '../e2e/plan-sync-target.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
 
 const VICTIM = 'order-shipped';
 const OTHERS = EXAMPLE_IDENTIFIERS.filter((id) => id !== VICTIM);
@@ -164,7 +165,7 @@ describe.each([
     const result = await w.run(['pull', VICTIM, 'password-reset', '--format', 'json']);
     expect(result.stderr).not.toMatch(BUG);
     expect(result.status).toBe(1);
-    const document = JSON.parse(result.stdout) as { workflows: Array<Record<string, unknown>> };
+    const document = parseJsonOutput('pull', result.stdout) as { workflows: Array<Record<string, unknown>> };
     expect(document.workflows).toEqual([
       {
         requested: VICTIM,
@@ -355,7 +356,7 @@ describe('definitions nested thousands of levels deep', () => {
     const result = await runCli(['validate', '--format', 'json'], { cwd, timeoutMs: 120_000 });
     expect(result.stderr).not.toMatch(BUG);
     expect(result.status).toBe(3);
-    const report = JSON.parse(result.stdout) as {
+    const report = parseJsonOutput('validate', result.stdout) as {
       summary: { files: number; filesWithProblems: number };
       diagnostics: Array<{ file: string; code: string; line: number; column: number; severity: string }>;
     };

@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, type RunResult, runCli } from '../e2e/helpers.js';
 import { startTarget, type Target } from '../e2e/plan-sync-target.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
 
 const CANARY = `wfsync-canary-${randomBytes(8).toString('hex')}`;
 
@@ -111,7 +112,7 @@ describe('definition files that are links leading outside the project', () => {
     const json = await runCli(['validate', '--format', 'json'], { cwd: target.cwd, env });
     expectNoCanary(json, 'json');
     expect(json.status).toBe(3);
-    const { diagnostics } = JSON.parse(json.stdout) as { diagnostics: JsonDiagnostic[] };
+    const { diagnostics } = parseJsonOutput('validate', json.stdout) as { diagnostics: JsonDiagnostic[] };
     expect(diagnostics.map((d) => [d.file, d.code, d.line, d.column])).toEqual(
       PLANTED.map(([file, code]) => [file, code, 1, 1]),
     );
@@ -179,7 +180,7 @@ describe('definition files that are links leading outside the project', () => {
     const run = await runCli(['validate', '--format', 'json'], { cwd, timeoutMs: 20_000 });
     expect(run.signal).toBeNull();
     expect(run.status).toBe(3);
-    const { diagnostics } = JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] };
+    const { diagnostics } = parseJsonOutput('validate', run.stdout) as { diagnostics: JsonDiagnostic[] };
     expect(diagnostics.map((d) => [d.file, d.code])).toEqual([['workflows/pipe.yaml', 'file-unreadable']]);
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeExampleProject, makeProject, runCli } from '../e2e/helpers.js';
 import { startTarget } from '../e2e/plan-sync-target.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
 import { LEAF_CERT, LEAF_KEY } from '../unit/remote/tls-fixtures.js';
 
 /**
@@ -199,7 +200,9 @@ describe('protections that held before issue 12 still hold', () => {
     const target = await startTarget();
     const planFile = join(target.cwd, 'plan.json');
     expect((await target.run(['plan', '--out', planFile])).status).toBe(2);
-    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { items: Array<Record<string, unknown>> };
+    const plan = parseJsonOutput('plan', readFileSync(planFile, 'utf8')) as {
+      items: Array<Record<string, unknown>>;
+    };
     // The reviewer approved 9 creates; someone drops one from the file to hide it, and renames another.
     plan.items = plan.items.slice(1);
     plan.items[0] = { ...plan.items[0], name: 'Looks harmless' };

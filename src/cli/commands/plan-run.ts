@@ -1,6 +1,6 @@
 import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
-import { jsonText } from '../../report/channel.js';
+import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
@@ -10,6 +10,7 @@ import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
 import { checkBeforeCreating } from '../preflight.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
+import { readCommentContext } from '../stamp.js';
 
 export interface PlanFlags extends TargetCommandFlags {
   format: PlanFormat;
@@ -48,17 +49,25 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     await progress.done();
     await session.close();
   }
-  // 5. Report.
+  // 5. Report (a comment says when, at which commit, and repeats the --target given).
+  const summary = flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY !== undefined;
+  const comment = await readCommentContext(
+    ctx.env,
+    ctx.cwd,
+    flags.format === 'markdown' || summary,
+    flags.target,
+  );
   const text = planRenderers[flags.format](plan, {
     color: useColor(ctx),
     command: 'plan',
     showIgnored: flags.showIgnored,
     commandMark: ctx.commandMark,
+    ...comment,
   });
   await writeOutput(ctx.stdout, text);
-  if (flags.out) await writeFileText(flags.out, fileText(ctx, `${jsonText(plan)}\n`));
+  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
-    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan)));
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan, comment)));
   }
   return planExitCode(plan);
 }

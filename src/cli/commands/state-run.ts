@@ -7,7 +7,7 @@ import { buildCreateBody, type TargetGroups } from '../../plan/create-body.js';
 import type { DesiredWorkflow } from '../../plan/types.js';
 import { buildDefinitionFromRemote } from '../../pull/convert.js';
 import { fetchObservations, openTargetSession, type RemoteObservation } from '../../remote/index.js';
-import { jsonText } from '../../report/channel.js';
+import { renderStateJson } from '../../report/state.js';
 import { writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
@@ -27,7 +27,7 @@ export async function runShow(
     loaded.target.kind === 'local' ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
   try {
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-    await writeOutput(ctx.stdout, flags.format === 'json' ? `${jsonText(state)}\n` : renderState(state));
+    await writeOutput(ctx.stdout, flags.format === 'json' ? renderStateJson(state) : renderState(state));
     return ExitCode.Ok;
   } finally {
     await session?.close();

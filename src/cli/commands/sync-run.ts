@@ -21,6 +21,7 @@ import { checkBeforeCreating } from '../preflight.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
+import { readCommentContext } from '../stamp.js';
 import { planExitCode } from './plan-run.js';
 
 export interface SyncFlags extends TargetCommandFlags {
@@ -60,12 +61,14 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
         quiet: flags.quiet,
       });
       await progress.done();
+      const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format === 'markdown', flags.target);
       await writeOutput(
         ctx.stdout,
         planRenderers[flags.format](plan, {
           color: useColor(ctx),
           command: 'sync',
           commandMark: ctx.commandMark,
+          ...comment,
         }),
       );
       return planExitCode(plan);
@@ -149,16 +152,24 @@ async function reportSync(
   progress: Progress,
 ): Promise<number> {
   await progress.done();
+  const summary = flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY !== undefined;
+  const comment = await readCommentContext(
+    ctx.env,
+    ctx.cwd,
+    flags.format === 'markdown' || summary,
+    flags.target,
+  );
   await writeOutput(
     ctx.stdout,
     syncRenderers[flags.format](result, {
       color: useColor(ctx),
       command: 'sync',
       commandMark: ctx.commandMark,
+      ...comment,
     }),
   );
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
-    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result)));
+    await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result, comment)));
   }
   const byStatus = {
     ok: ExitCode.Ok,

@@ -1,22 +1,35 @@
 /**
- * `--format json` (and `plan --out`): the plan object itself, versioned (`version: 1`), read back by `sync --plan`.
- * Keys come in a fixed order so the same plan always gives the same bytes; a field added later (not listed below)
- * is kept, after the known ones, in sorted order. User data (`body`, change values) keeps its own order.
+ * `--format json` (and `plan --out`): the plan object itself under the JSON contract's `schemaVersion`
+ * (schemas/plan-output.schema.json), read back by `sync --plan`. Keys are camelCase; values keep their spelling
+ * (`in-sync`). Keys come in a fixed order so the same plan always gives the same bytes; a field added later (not
+ * listed below) is kept, after the known ones, in sorted order. User data (`body`, change values) keeps its own order.
  *
- * Sync: `{version: 1, plan, outcomes, summary, interrupted, status}`.
+ * Sync: `{schemaVersion, plan, outcomes, summary, interrupted, status}` (schemas/sync-output.schema.json), its plan the
+ * plan document itself and its summary keyed by the outcomes in camelCase (`inSync`, `changedLocally`).
  */
-import { SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
+import { SYNC_OUTCOMES, type SyncOutcome, type SyncResult } from '../../apply/result.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { Plan } from '../../plan/types.js';
 import { jsonText } from '../channel.js';
 import { DIAGNOSTIC_KEYS } from '../json.js';
 
-const PLAN_KEYS = ['version', 'target', 'summary', 'items', 'ignoredFields'] as const;
+const PLAN_KEYS = [
+  'schemaVersion',
+  'target',
+  'base',
+  'summary',
+  'items',
+  'ignoredFields',
+  'preflight',
+] as const;
 const TARGET_KEYS = ['name', 'baseUrl'] as const;
 const ITEM_KEYS = [
   'identifier',
   'action',
+  'attribution',
   'file',
+  'line',
   'name',
   'remoteId',
   'stateId',
@@ -25,13 +38,15 @@ const ITEM_KEYS = [
   'remoteVersion',
   'error',
   'changes',
+  'diffKind',
   'diff',
   'diagnostics',
   'next',
+  'preview',
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
-const SYNC_KEYS = ['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
+const SYNC_KEYS = ['schemaVersion', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
 const OUTCOME_KEYS = [
   'identifier',
   'outcome',
@@ -86,9 +101,23 @@ function isObject(v: unknown): v is object {
 const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
-/** The plan as the JSON format writes it: the same data, keys in the documented order. */
+/** Sync's summary keys: the outcomes in camelCase (the values in `outcomes` keep their spelling). */
+const SYNC_SUMMARY_KEYS: Readonly<Record<SyncOutcome, string>> = {
+  created: 'created',
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  'changed-locally': 'changedLocally',
+  'missing-remotely': 'missingRemotely',
+  conflict: 'conflict',
+  orphaned: 'orphaned',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+/** The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. */
 function buildPlanJson(plan: Plan): Json {
-  return ordered(plan, PLAN_KEYS, {
+  const { version: _inMemory, ...data } = plan;
+  return ordered({ ...data, schemaVersion: SCHEMA_VERSION }, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
     summary: objectOrdered(Object.values(SUMMARY_KEYS)),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
@@ -100,10 +129,10 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 export function renderSyncJson(result: SyncResult): string {
-  const json = ordered({ ...result, version: 1 }, SYNC_KEYS, {
+  const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [SYNC_SUMMARY_KEYS[o], result.summary[o]]));
+  const json = ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
     plan: (plan) => buildPlanJson(plan as Plan),
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
-    summary: objectOrdered(SYNC_OUTCOMES),
   });
   return `${jsonText(json)}\n`;
 }

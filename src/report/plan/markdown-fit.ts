@@ -1,7 +1,8 @@
 /**
  * Fitting a Markdown report into a size limit (a PR comment holds 65,536 characters; a step summary 1 MiB). Detail
  * blocks lose their diff first, from the last one back; then the in-sync list shrinks to a count; then detail
- * blocks are dropped from the end and a notice counts them. The head (title, summary table) always stays.
+ * blocks are dropped from the end and a notice counts them. The head (title, summary table) and the footer (next
+ * steps) always stay.
  */
 
 export interface FitBlock {
@@ -18,6 +19,8 @@ export interface FitInput {
   details: readonly FitBlock[];
   /** The in-sync list: `full` names them, `lite` only counts them. */
   inSync?: FitBlock;
+  /** Always kept, last: the next steps. */
+  footer?: string;
   /** The notice for `omitted` dropped detail blocks. */
   notice: (omitted: number) => string;
   /** Budget for the whole text, in `measure` units. */
@@ -43,6 +46,7 @@ export function fitMarkdown(input: FitInput): string {
 
   // The text without any notice: head, each detail block, the in-sync list, separators and the final newline.
   let total = measure(input.head) + measure('\n');
+  if (input.footer !== undefined) total += sep + measure(input.footer);
   for (const s of sizes) total += sep + s.full;
   if (inSyncSize) total += sep + inSyncSize.full;
 
@@ -71,5 +75,6 @@ export function fitMarkdown(input: FitInput): string {
   });
   if (input.inSync) parts.push(inSyncForm === 'full' ? input.inSync.full : input.inSync.lite);
   if (omitted > 0) parts.push(input.notice(omitted));
+  if (input.footer !== undefined) parts.push(input.footer);
   return `${parts.join(SEPARATOR)}\n`;
 }

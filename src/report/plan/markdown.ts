@@ -1,6 +1,8 @@
 /**
- * Markdown for a pull-request comment (`--format markdown`) and for `$GITHUB_STEP_SUMMARY`: the summary first, then
- * one collapsed `<details>` per workflow needing attention, then the in-sync ones in one collapsed list.
+ * Markdown for a pull-request comment (`--format markdown`) and for `$GITHUB_STEP_SUMMARY`, for a reviewer: the
+ * summary first (with the stamp: commit, time, target), then one `<details>` per workflow: those that need a person
+ * first and expanded, then the creates, collapsed; then the in-sync ones in one collapsed list; then the next steps
+ * ("Before merging: …", "After merging, main's sync will …"), with the `--target` the command was given.
  */
 
 import type { SyncResult } from '../../apply/result.js';
@@ -9,6 +11,8 @@ import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
+import { buildNextSteps } from './next-steps-markdown.js';
+import { type CommentContext, renderStampLine } from './stamp.js';
 import {
   diffLines,
   formatChangeValues,
@@ -18,7 +22,14 @@ import {
   truncateText,
 } from './text.js';
 import type { PlanRenderOptions } from './view.js';
-import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
+import {
+  buildPlanView,
+  buildSyncView,
+  PLAN_ACTION_LABELS,
+  type ReportView,
+  SYNC_OUTCOME_LABELS,
+  type ViewEntry,
+} from './view.js';
 
 /** First line of every plan comment: finds wfsync's comments among a PR's. */
 export const PR_COMMENT_MARKER = '<!-- wfsync-plan -->';
@@ -37,26 +48,46 @@ export const PR_COMMENT_MAX_CHARS = 65_000;
 const MAX_MESSAGE_LENGTH = 2_000;
 const MAX_DIAGNOSTICS_LISTED = 20;
 
-type MarkdownOptions = Omit<PlanRenderOptions, 'color'>;
+/** What the plan and sync comments are told: the render options, the stamp and the `--target` given. */
+export type MarkdownOptions = Omit<PlanRenderOptions, 'color'> & CommentContext;
+
+/** The markers of a plan comment: the plan's, then the target's when it is known. */
+export function planCommentMarkers(target: string | undefined): string[] {
+  return target === undefined ? [PR_COMMENT_MARKER] : [PR_COMMENT_MARKER, prCommentMarker(target)];
+}
+
+/** The markers of a sync comment: the sync's, then the target's when it is known. */
+export function syncCommentMarkers(target: string | undefined): string[] {
+  return target === undefined
+    ? [SYNC_COMMENT_MARKER]
+    : [SYNC_COMMENT_MARKER, targetMarker('wfsync-sync', target)];
+}
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
   const view = buildPlanView(plan, options.command);
-  const markers = [PR_COMMENT_MARKER, prCommentMarker(plan.target.name)];
-  return renderViewMarkdown(view, { ...options, markers, ...COMMENT_BUDGET });
+  const markers = planCommentMarkers(plan.target.name);
+  return renderViewMarkdown(view, { ...options, markers, nextSteps: 'plan', ...COMMENT_BUDGET });
 }
 
 export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions): string {
-  const markers = [SYNC_COMMENT_MARKER, targetMarker('wfsync-sync', result.plan.target.name)];
-  return renderViewMarkdown(buildSyncView(result), { ...options, markers, ...COMMENT_BUDGET });
+  const markers = syncCommentMarkers(result.plan.target.name);
+  return renderViewMarkdown(buildSyncView(result), {
+    ...options,
+    markers,
+    nextSteps: 'sync',
+    ...COMMENT_BUDGET,
+  });
 }
 
 /** Markdown for `$GITHUB_STEP_SUMMARY`: the comment's content, no marker, within the step summary's 1 MiB. */
-export function renderPlanStepSummary(plan: Plan): string {
-  return renderViewMarkdown(buildPlanView(plan, 'plan'), { markers: [], ...STEP_SUMMARY_BUDGET });
+export function renderPlanStepSummary(plan: Plan, context: CommentContext = {}): string {
+  const view = buildPlanView(plan, 'plan');
+  return renderViewMarkdown(view, { ...context, markers: [], nextSteps: 'plan', ...STEP_SUMMARY_BUDGET });
 }
 
-export function renderSyncStepSummary(result: SyncResult): string {
-  return renderViewMarkdown(buildSyncView(result), { markers: [], ...STEP_SUMMARY_BUDGET });
+export function renderSyncStepSummary(result: SyncResult, context: CommentContext = {}): string {
+  const view = buildSyncView(result);
+  return renderViewMarkdown(view, { ...context, markers: [], nextSteps: 'sync', ...STEP_SUMMARY_BUDGET });
 }
 
 interface Budget {
@@ -77,23 +108,45 @@ const STEP_SUMMARY_BUDGET: Budget = {
   where: 'a step summary',
 };
 
-export interface ViewMarkdownOptions extends Budget {
+export interface ViewMarkdownOptions extends Budget, CommentContext {
   markers: readonly string[];
   showIgnored?: boolean;
+  /** The closing next steps: for a plan (a reviewer's), for a sync result, or none. */
+  nextSteps?: 'plan' | 'sync';
 }
 
 export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOptions): string {
   const local = view.command === 'sync' ? 'the sync log' : 'the plan artifact, or run `wfsync plan` locally';
+  // A person must act on these: first, and open. Then what merging creates; in-sync ones last, in one list.
+  const creates = view.entries.filter(isCreate);
+  const people = view.entries.filter((entry) => !isCreate(entry));
+  const details = [
+    ...people.map((entry) => expanded(detailsBlock(entry, options.where))),
+    ...creates.map((entry) => detailsBlock(entry, options.where)),
+  ];
+  const footer = options.nextSteps && buildNextSteps(view, { ...options, kind: options.nextSteps });
   return fitMarkdown({
     // The markdown channel (channel.ts) on each part before fitting, so the sizes measured are the sizes written.
     head: buildMarkdownDocument(options.markers, buildHead(view, options)),
-    details: view.entries.map((entry) => neutralizeBlock(detailsBlock(entry, options.where))),
+    details: details.map(neutralizeBlock),
     inSync: view.inSync.length > 0 ? neutralizeBlock(inSyncBlock(view.inSync)) : undefined,
+    ...(footer ? { footer: neutralizeMarkdown(footer) } : {}),
     notice: (n) =>
       `_… ${n} ${n === 1 ? 'workflow' : 'workflows'} not shown to fit ${options.where}; see ${local}._`,
     limit: options.limit,
     measure: options.measure,
   });
+}
+
+/** A create (plan) or a created workflow (sync). */
+function isCreate(entry: ViewEntry): boolean {
+  return entry.label === PLAN_ACTION_LABELS.create.label || entry.label === SYNC_OUTCOME_LABELS.created.label;
+}
+
+/** A detail block shown open: the reader sees what needs them without a click. */
+function expanded(block: FitBlock): FitBlock {
+  const open = (text: string) => text.replace(/^<details>/, '<details open>');
+  return { full: open(block.full), lite: open(block.lite) };
 }
 
 function neutralizeBlock(block: FitBlock): FitBlock {
@@ -107,13 +160,14 @@ function targetMarker(kind: string, target: string): string {
 
 function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
   const name = escapeMarkdown(truncateText(view.target.name, 100)).replace(/#/g, '\\#');
-  const lines = [
-    `## ${view.title} · ${name}`,
-    '',
+  const lines = [`## ${view.title} · ${name}`, ''];
+  const stamp = renderStampLine(options.stamp, view.target.name);
+  if (stamp !== undefined) lines.push(stamp, '');
+  lines.push(
     `Service: ${inlineCode(truncateText(view.target.baseUrl, 200))}`,
     '',
     `**${escapeMarkdown(view.closing)}**`,
-  ];
+  );
   if (view.notes.length > 0) lines.push('', view.notes.map(escapeMarkdown).join('<br>\n'));
   lines.push('', '| Action | Count |', '| --- | ---: |');
   for (const row of view.counts)

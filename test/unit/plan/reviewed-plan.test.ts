@@ -4,16 +4,42 @@ import { checkReviewedPlan } from '../../../src/plan/staleness.js';
 /** A plan file read back by `sync --plan` is outside data: any shape is a problem named, never a crash. */
 
 const ITEM = { identifier: 'welcome', action: 'create', desiredHash: 'sha256:1' };
-const PLAN = { version: 1, target: { name: 'dev' }, items: [ITEM] };
+const PLAN = { schemaVersion: 2, target: { name: 'dev' }, items: [ITEM] };
+const READABLE = 'this wfsync reads schemaVersion 2 (and plans written with "version": 1)';
 
 describe('checkReviewedPlan', () => {
   it('accepts a plan as plan --out writes it', () => {
-    expect(checkReviewedPlan(PLAN)).toEqual({ plan: PLAN });
+    expect(checkReviewedPlan(PLAN)).toEqual({ plan: { target: { name: 'dev' }, items: [ITEM], version: 1 } });
+  });
+
+  it('accepts a plan written before schemaVersion, with "version": 1', () => {
+    const old = { version: 1, target: { name: 'dev' }, items: [ITEM] };
+    expect(checkReviewedPlan(old)).toEqual({ plan: old });
   });
 
   it.each([
-    ['null', null, 'not a wfsync plan (version 1)'],
-    ['another version', { ...PLAN, version: 2 }, 'not a wfsync plan (version 1)'],
+    ['null', null, 'not a wfsync plan (a JSON object with "schemaVersion")'],
+    ['no version at all', { target: PLAN.target, items: [] }, 'not a wfsync plan (no "schemaVersion")'],
+    [
+      'a newer schemaVersion',
+      { ...PLAN, schemaVersion: 3 },
+      `the plan has schemaVersion 3; ${READABLE}: make the plan with the wfsync that syncs it`,
+    ],
+    [
+      'a schemaVersion not a number',
+      { ...PLAN, schemaVersion: '2' },
+      `"schemaVersion" is not a number; ${READABLE}`,
+    ],
+    [
+      'an old version other than 1',
+      { version: 2, target: PLAN.target, items: [] },
+      `the plan has "version": 2; ${READABLE}`,
+    ],
+    [
+      'both, schemaVersion wrong',
+      { ...PLAN, version: 1, schemaVersion: 1 },
+      `the plan has schemaVersion 1; ${READABLE}: make the plan with the wfsync that syncs it`,
+    ],
     ['no target', { ...PLAN, target: undefined }, '"target.name" is missing or not a string'],
     ['a target without a name', { ...PLAN, target: {} }, '"target.name" is missing or not a string'],
     ['items not a list', { ...PLAN, items: {} }, '"items" is missing or not a list'],

@@ -7,9 +7,9 @@ describe('renderJson', () => {
     const report = buildFixtureReport();
     const text = renderJson(report, { color: false });
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text.split('\n')[1]).toBe('  "version": 1,');
+    expect(text.split('\n')[1]).toBe('  "schemaVersion": 2,');
     const parsed = JSON.parse(text);
-    expect(Object.keys(parsed)).toEqual(['version', 'tool', 'summary', 'diagnostics']);
+    expect(Object.keys(parsed)).toEqual(['schemaVersion', 'tool', 'summary', 'diagnostics']);
     expect(parsed.tool).toEqual({ name: 'wfsync', version: '1.2.3' });
     expect(parsed.summary).toEqual({ files: 3, filesWithProblems: 2, errors: 4, warnings: 2, infos: 2 });
     expect(parsed.diagnostics).toHaveLength(report.diagnostics.length);

@@ -78,7 +78,7 @@ describe('pullRenderers.json', () => {
     expect(stdout).toBe(
       `${JSON.stringify(
         {
-          version: 1,
+          schemaVersion: 2,
           target: 'production',
           summary: { written: 1, unchanged: 1, failed: 0 },
           workflows: [

@@ -4,17 +4,18 @@ import { renderPlanJson, renderSyncJson } from '../../../../src/report/plan/json
 import { buildFixturePlan, buildFixtureSync, diagnostic, item, planOf } from './fixture-plan.js';
 
 describe('renderPlanJson', () => {
-  it('is the plan itself: parsing it back gives the same plan', () => {
+  it('is the plan itself under schemaVersion: parsing it back gives the same plan', () => {
     const plan = buildFixturePlan();
-    const parsed = JSON.parse(renderPlanJson(plan)) as Plan;
+    const { schemaVersion, ...parsed } = JSON.parse(renderPlanJson(plan)) as Record<string, unknown>;
     // JSON drops undefined fields (the fixture's orphaned item has `file: undefined`).
-    expect(parsed).toEqual(JSON.parse(JSON.stringify(plan)));
-    expect(parsed.version).toBe(1);
+    const { version: _inMemory, ...expected } = JSON.parse(JSON.stringify(plan)) as Plan;
+    expect(parsed).toEqual(expected);
+    expect(schemaVersion).toBe(2);
   });
 
   it('has 2-space indentation and one trailing newline', () => {
     const out = renderPlanJson(buildFixturePlan());
-    expect(out.startsWith('{\n  "version": 1,\n  "target": {\n    "name": "staging",')).toBe(true);
+    expect(out.startsWith('{\n  "schemaVersion": 2,\n  "target": {\n    "name": "staging",')).toBe(true);
     expect(out.endsWith('}\n')).toBe(true);
     expect(out.endsWith('\n\n')).toBe(false);
   });
@@ -68,22 +69,31 @@ describe('renderPlanJson', () => {
 });
 
 describe('renderSyncJson', () => {
-  it('is {version, plan, outcomes, summary, interrupted, status}, summary in outcome order', () => {
+  it('is {schemaVersion, plan, outcomes, summary, interrupted, status}, summary camelCase in outcome order', () => {
     const result = buildFixtureSync();
     const parsed = JSON.parse(renderSyncJson(result));
-    expect(Object.keys(parsed)).toEqual(['version', 'plan', 'outcomes', 'summary', 'interrupted', 'status']);
-    expect(parsed.version).toBe(1);
+    expect(Object.keys(parsed)).toEqual([
+      'schemaVersion',
+      'plan',
+      'outcomes',
+      'summary',
+      'interrupted',
+      'status',
+    ]);
+    expect(parsed.schemaVersion).toBe(2);
     expect(Object.keys(parsed.summary)).toEqual([
       'created',
-      'in-sync',
+      'inSync',
       'drifted',
-      'changed-locally',
-      'missing-remotely',
+      'changedLocally',
+      'missingRemotely',
       'conflict',
       'orphaned',
       'failed',
       'skipped',
     ]);
+    expect(Object.values(parsed.summary)).toEqual(Object.values(result.summary));
+    // The plan inside is the plan document itself: `jq .plan` gives a file `sync --plan` reads.
     expect(parsed.plan).toEqual(JSON.parse(renderPlanJson(result.plan)));
     expect(parsed.outcomes).toEqual(JSON.parse(JSON.stringify(result.outcomes)));
     expect(parsed.interrupted).toBe(true);

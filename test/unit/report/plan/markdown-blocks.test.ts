@@ -62,7 +62,8 @@ function viewOf(entries: ViewEntry[], fields: Partial<ReportView> = {}): ReportV
 
 const HEAD =
   '## wfsync plan · t\n\nService: `u`\n\n**C.**\n\n| Action | Count |\n| --- | ---: |\n| **Total** | **0** |';
-const SUMMARY = '<details>\n<summary>&#126; drifted · <code>wf</code></summary>';
+// A drifted workflow needs a person: its block is open.
+const SUMMARY = '<details open>\n<summary>&#126; drifted · <code>wf</code></summary>';
 
 /** The output after the fixed head, for views that leave the head alone. */
 function body(view: ReportView, options: ViewMarkdownOptions = roomy): string {
@@ -192,7 +193,7 @@ describe('a detail block', () => {
     );
     expect(out).toBe(
       [
-        '<details>\n<summary>&#126; fail&#42;ed · <code>x&#96;y</code> · a&#60;b&#62;&#38;c.yaml</summary>',
+        '<details open>\n<summary>&#126; fail&#42;ed · <code>x&#96;y</code> · a&#60;b&#62;&#38;c.yaml</summary>',
         'Service id: ``id`1``',
         '**fail\\*ed:** boom &lt;b&gt; \\*x\\*',
         '**Next:** run `wfsync pull a|b` then \\*go\\*',
@@ -309,7 +310,7 @@ describe('fitting the budget', () => {
   const withDiff = (identifier: string) =>
     entry({ identifier, diff: `--- a\n+++ b\n-${'x'.repeat(100)}\n+y\n` });
   const summaryOf = (identifier: string) =>
-    `<details>\n<summary>&#126; drifted · <code>${identifier}</code></summary>`;
+    `<details open>\n<summary>&#126; drifted · <code>${identifier}</code></summary>`;
 
   /** The budget that fits exactly `expected` after the head. */
   const exactly = (expected: string, where = 'a box') => ({

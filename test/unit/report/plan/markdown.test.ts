@@ -51,12 +51,12 @@ function bigItem(identifier: string, size: number): PlanItem {
 
 /** The `<details>` blocks of a comment, by identifier, with whether each kept its diff. */
 function detailsOf(markdown: string): Array<{ identifier: string; diff: boolean }> {
-  return [...markdown.matchAll(/<details>\n<summary>[^<]*<code>([^<]+)<\/code>[\s\S]*?<\/details>/g)].map(
-    (m) => ({
-      identifier: m[1] ?? '',
-      diff: m[0].includes('```diff'),
-    }),
-  );
+  return [
+    ...markdown.matchAll(/<details(?: open)?>\n<summary>[^<]*<code>([^<]+)<\/code>[\s\S]*?<\/details>/g),
+  ].map((m) => ({
+    identifier: m[1] ?? '',
+    diff: m[0].includes('```diff'),
+  }));
 }
 
 describe('renderPlanMarkdown', () => {
@@ -83,9 +83,11 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain('| **Total** | **9** |\n');
   });
 
-  it('lists in-sync workflows in one collapsed block at the end', () => {
+  it('lists in-sync workflows in one collapsed block after the others, before the next steps', () => {
     const out = renderPlanMarkdown(buildFixturePlan(), options);
-    expect(out.endsWith('- `weekly-digest` · workflows/weekly-digest.yaml\n\n</details>\n')).toBe(true);
+    expect(out).toContain(
+      '- `weekly-digest` · workflows/weekly-digest.yaml\n\n</details>\n\n### Next steps\n',
+    );
     expect(out).toContain('<details>\n<summary>✔ 2 in sync</summary>\n');
   });
 
@@ -148,9 +150,12 @@ describe('renderPlanMarkdown', () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown).toEqual(items.slice(0, shown.length).map((i) => i.identifier));
     const omitted = 60 - shown.length;
-    expect(out.trimEnd().split('\n').at(-1)).toBe(
+    // The notice, then the next steps (always kept).
+    const beforeSteps = out.slice(0, out.indexOf('\n\n### Next steps\n'));
+    expect(beforeSteps.split('\n').at(-1)).toBe(
       `_… ${omitted} workflows not shown to fit a comment; see the plan artifact, or run \`wfsync plan\` locally._`,
     );
+    expect(out).toContain('- Before merging: 60 workflows need a person');
     // The in-sync list gave way to a count before any workflow was dropped.
     expect(out).toContain('1 workflow in sync (not listed, to save space).');
     // The summary still counts everything.

@@ -1,0 +1,88 @@
+import { CommanderError } from 'commander';
+import { messageOf, WfsyncError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { RemoteError } from '../remote/errors.js';
+import type { CommandFailure, FailureCode } from '../report/failure.js';
+import { renderFailureJson } from '../report/failure.js';
+import { planCommentMarkers, syncCommentMarkers } from '../report/plan/markdown.js';
+import { renderFailureMarkdown } from '../report/plan/markdown-failure.js';
+import { writeOutput } from '../report/write-output.js';
+import type { CommandContext } from './context.js';
+import { readStamp } from './stamp.js';
+
+/**
+ * A command that failed as a whole, as the document formats report it (report/failure.ts): the code by what the
+ * user can do, the message as stderr says it, the exit code main returns, and what the error knows of the request.
+ */
+export function describeFailure(error: unknown, exitCode: number): CommandFailure {
+  if (error instanceof CommanderError) {
+    return { code: 'usage', message: error.message.replace(/^error: /, ''), exitCode, diagnostics: [] };
+  }
+  if (error instanceof RemoteError) {
+    const code: FailureCode =
+      error.kind === 'auth' || error.kind === 'rate-limited' ? error.kind : `service-${error.kind}`;
+    return {
+      code,
+      message: error.message,
+      exitCode,
+      diagnostics: error.diagnostics,
+      endpoint: { method: error.method, path: error.path },
+      ...(error.status === undefined ? {} : { status: error.status }),
+    };
+  }
+  if (error instanceof WfsyncError) {
+    return { code: codeOf(exitCode), message: error.message, exitCode, diagnostics: error.diagnostics };
+  }
+  return { code: 'internal', message: `unexpected error: ${messageOf(error)}`, exitCode, diagnostics: [] };
+}
+
+function codeOf(exitCode: number): FailureCode {
+  switch (exitCode) {
+    case ExitCode.Usage:
+      return 'usage';
+    case ExitCode.Invalid:
+      return 'invalid';
+    case ExitCode.Auth:
+      return 'auth';
+    case ExitCode.RateLimited:
+      return 'rate-limited';
+    case ExitCode.Changes:
+      return 'stale-plan';
+    default:
+      return 'failed';
+  }
+}
+
+/**
+ * The failure as the one document on stdout the command's `--format` promises: the error document for `json`, a
+ * failed-plan comment (with the comment's markers) for `markdown` (plan and sync). Nothing when the command already
+ * wrote to stdout (one document, never two) or its format is not a document.
+ */
+export async function writeFailureDocument(
+  ctx: CommandContext,
+  error: unknown,
+  exitCode: number,
+): Promise<void> {
+  const invocation = ctx.invocation;
+  if (invocation === undefined || invocation.stdoutUsed) return;
+  const { format, command } = invocation;
+  if (format === 'json') {
+    await writeOutput(ctx.stdout, renderFailureJson(describeFailure(error, exitCode)));
+    return;
+  }
+  if (format !== 'markdown' || (command !== 'plan' && command !== 'sync')) return;
+  const target = nonEmpty(invocation.target) ?? nonEmpty(ctx.env.WFSYNC_TARGET);
+  const asPlan = command === 'plan' || invocation.dryRun === true;
+  const text = renderFailureMarkdown(describeFailure(error, exitCode), {
+    command,
+    markers: asPlan ? planCommentMarkers(target) : syncCommentMarkers(target),
+    stamp: await readStamp(ctx.env, ctx.cwd),
+    ...(target === undefined ? {} : { target }),
+    ...(nonEmpty(invocation.target) === undefined ? {} : { targetFlag: invocation.target }),
+  });
+  await writeOutput(ctx.stdout, text);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

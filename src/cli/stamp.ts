@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import type { ReportStamp } from '../report/plan/stamp.js';
+
+/**
+ * The stamp of a comment (report/plan/stamp.ts): the time now (or `SOURCE_DATE_EPOCH`, for reproducible output),
+ * and the commit: `GITHUB_SHA` under GitHub Actions, else `git rev-parse --short HEAD` in the working directory,
+ * else none. Both are outside data: a value not shaped like a commit is left out.
+ */
+export async function readStamp(env: NodeJS.ProcessEnv, cwd: string): Promise<ReportStamp> {
+  const time = stampTime(env).toISOString();
+  const commit = shortCommit(env.GITHUB_SHA)?.slice(0, 7) ?? shortCommit(await gitHead(cwd));
+  return commit === undefined ? { time } : { time, commit };
+}
+
+function stampTime(env: NodeJS.ProcessEnv): Date {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && /^\d{1,12}$/.test(epoch)) return new Date(Number(epoch) * 1000);
+  return new Date();
+}
+
+function shortCommit(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed !== undefined && /^[0-9a-f]{7,64}$/i.test(trimmed) ? trimmed.toLowerCase() : undefined;
+}
+
+/** HEAD's short SHA, or undefined when git is missing, this is no repository, or it takes too long. */
+function gitHead(cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['rev-parse', '--short', 'HEAD'],
+      { cwd, timeout: 5_000, windowsHide: true },
+      (error, stdout) => resolve(error ? undefined : stdout),
+    );
+  });
+}
+
+/**
+ * What a comment needs from the run: the stamp (read only when the output is Markdown: it may spawn git) and the
+ * `--target` given, for the commands it suggests.
+ */
+export async function readCommentContext(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  markdown: boolean,
+  targetFlag: string | undefined,
+): Promise<{ stamp?: ReportStamp; targetFlag?: string }> {
+  return {
+    ...(markdown ? { stamp: await readStamp(env, cwd) } : {}),
+    ...(targetFlag === undefined || targetFlag === '' ? {} : { targetFlag }),
+  };
+}

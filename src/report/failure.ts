@@ -1,0 +1,63 @@
+/**
+ * A command that failed as a whole (main.ts's error path), as a value the document formats render: `--format json`
+ * prints the error document (schemas/error-output.schema.json) so stdout always holds one document; `--format
+ * markdown` prints a failed-plan comment (plan/markdown-failure.ts). Pure; the CLI builds the value from the error.
+ */
+import type { Diagnostic } from '../diagnostic.js';
+import { SCHEMA_VERSION } from '../plan/schema-version.js';
+import { jsonText } from './channel.js';
+import { diagnosticJson } from './json.js';
+
+/**
+ * Stable codes, by what the user can do: `usage` (64), `invalid` (3), `auth` (4), `rate-limited` (5), `stale-plan`
+ * (2: `sync --plan` refused a reviewed plan), `service-<kind>` (the service answered wrongly or not at all),
+ * `failed` (anything else wfsync explains), `internal` (a bug).
+ */
+export type FailureCode =
+  | 'usage'
+  | 'invalid'
+  | 'auth'
+  | 'rate-limited'
+  | 'stale-plan'
+  | `service-${ServiceFailureKind}`
+  | 'failed'
+  | 'internal';
+
+/** RemoteError kinds other than `auth` and `rate-limited` (which keep their own codes). */
+export type ServiceFailureKind =
+  | 'validation'
+  | 'not-found'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'protocol'
+  | 'outcome-unknown'
+  | 'deadline'
+  | 'cancelled';
+
+export interface CommandFailure {
+  code: FailureCode;
+  /** As stderr says it (secrets already redacted by the error that carries it). */
+  message: string;
+  exitCode: number;
+  diagnostics: readonly Diagnostic[];
+  /** The request that failed, when the service was asked. */
+  endpoint?: { method: string; path: string };
+  /** The HTTP status the service answered, when it answered. */
+  status?: number;
+}
+
+/** `{schemaVersion, error: {code, message, exitCode, diagnostics?, endpoint?, status?}}`, keys in that order. */
+export function renderFailureJson(failure: CommandFailure): string {
+  const error: Record<string, unknown> = {
+    code: failure.code,
+    message: failure.message,
+    exitCode: failure.exitCode,
+  };
+  if (failure.diagnostics.length > 0) {
+    error.diagnostics = failure.diagnostics.map(diagnosticJson);
+  }
+  if (failure.endpoint) error.endpoint = { method: failure.endpoint.method, path: failure.endpoint.path };
+  if (failure.status !== undefined) error.status = failure.status;
+  return `${jsonText({ schemaVersion: SCHEMA_VERSION, error })}\n`;
+}

@@ -1,0 +1,90 @@
+/**
+ * The closing section of a plan or sync comment: what the reader does next. For a plan, a reviewer's: what must
+ * happen before merging (workflows that need a person, workflows that could not be checked) and what main's sync
+ * will do after merging. For a sync result, what is left. Suggested commands repeat the `--target` given. Pure.
+ */
+import { escapeProse } from './markdown-text.js';
+import { type CommentContext, targetArgument } from './stamp.js';
+import { PLAN_ACTION_LABELS, type ReportView } from './view.js';
+
+/** The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow). */
+const NEEDS_A_PERSON = new Set(['drifted', 'changed-locally', 'missing-remotely', 'conflict', 'orphaned']);
+const MAX_NAMED = 10;
+
+export interface NextStepsOptions extends CommentContext {
+  kind: 'plan' | 'sync';
+}
+
+export function buildNextSteps(view: ReportView, options: NextStepsOptions): string {
+  const count = (keys: (key: string) => boolean) =>
+    view.counts.reduce((sum, row) => sum + (keys(row.key) ? row.count : 0), 0);
+  const people = count((key) => NEEDS_A_PERSON.has(key));
+  const target = targetArgument(options);
+  const steps = options.kind === 'plan' ? planSteps(view, people, target) : syncSteps(view, people, target);
+  return ['### Next steps', '', ...steps.map((step) => `- ${escapeProse(step)}`)].join('\n');
+}
+
+function planSteps(view: ReportView, people: number, target: string): string[] {
+  const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
+  const creates = view.entries
+    .filter((e) => e.label === PLAN_ACTION_LABELS.create.label)
+    .map((e) => e.identifier);
+  const errors = row('error');
+  const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
+  const steps: string[] = [];
+  if (people > 0) {
+    steps.push(
+      `Before merging: ${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
+        'do what each one\'s "Next" says, then run the plan again. Sync never updates or deletes a workflow, so ' +
+        `${sync.charAt(0).toLowerCase()}${sync.slice(1)} will report ${people === 1 ? 'it' : 'them'} again until someone does.`,
+    );
+  }
+  if (errors > 0) {
+    steps.push(
+      `Before merging: ${workflows(errors)} could not be checked on the service: run \`wfsync plan${target}\` again.`,
+    );
+  }
+  if (creates.length > 0) {
+    steps.push(
+      `${sync} (\`wfsync sync${target}\`) will create ${workflows(creates.length)}: ${named(creates)}.`,
+    );
+  } else if (people === 0 && errors === 0) {
+    steps.push(
+      view.total === 0
+        ? `${sync} will have nothing to do: there are no workflow definitions.`
+        : `${sync} will have nothing to do: every workflow is in sync.`,
+    );
+  }
+  return steps;
+}
+
+function syncSteps(view: ReportView, people: number, target: string): string[] {
+  const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
+  const unfinished = row('failed') + row('skipped');
+  const steps: string[] = [];
+  if (people > 0) {
+    steps.push(
+      `${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): do what each one's ` +
+        '"Next" says; sync never updates or deletes a workflow.',
+    );
+  }
+  if (unfinished > 0) {
+    steps.push(
+      `${workflows(unfinished)} ${unfinished === 1 ? 'was' : 'were'} not created: fix what each one says, then run ` +
+        `\`wfsync sync${target}\` again (it creates only what is still missing).`,
+    );
+  }
+  if (steps.length === 0) steps.push('Nothing left to do.');
+  return steps;
+}
+
+function workflows(n: number): string {
+  return n === 1 ? '1 workflow' : `${n} workflows`;
+}
+
+/** `\`a\`, \`b\`` and `… and 3 more` past MAX_NAMED. */
+function named(identifiers: readonly string[]): string {
+  const shown = identifiers.slice(0, MAX_NAMED).map((id) => `\`${id.replace(/`/g, "'")}\``);
+  const more = identifiers.length - MAX_NAMED;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
