@@ -1,13 +1,15 @@
 import type { CheckedDefinition } from '../check/check-definitions.js';
 import { referencedGroups } from '../plan/desired.js';
 import { buildCreatePreview } from '../plan/preview.js';
+import { withStepNames } from '../plan/step-names.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import { withFileDiff } from '../pull/file-diff.js';
 import type { TargetSession } from '../remote/index.js';
 
 /**
  * What a reviewer reads beside each decision, added once the plan is built: a differing workflow's diff on its file's
- * own lines (pull/file-diff.ts) with the line of its first change, and what each create will make (plan/preview.ts).
+ * own lines (pull/file-diff.ts) with the line of its first change, its steps named in the changes' paths
+ * (plan/step-names.ts), and what each create will make (plan/preview.ts).
  * Pure given its inputs; the groups are the target's, as `pull` resolves them.
  */
 export function addPlanDetails(
@@ -37,8 +39,12 @@ export function addPlanDetails(
       const wanted = desired.get(at);
       return wanted === undefined ? item : { ...item, preview: buildCreatePreview(wanted) };
     }
-    if (item.diff === undefined || item.diff === '') return item;
-    return withFileDiff(item, definitions.get(at), groupsOf());
+    if (item.changes.length === 0) return item;
+    const shown = withFileDiff(item, definitions.get(at), groupsOf());
+    const wanted = desired.get(at);
+    return wanted === undefined
+      ? shown
+      : { ...shown, changes: withStepNames(shown.changes, wanted.definition) };
   });
   return { ...plan, items };
 }
