@@ -16,6 +16,7 @@ import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
 import { plural } from '../text.js';
+import { addPlanDetails } from './plan-details.js';
 import type { TargetCommandFlags } from './run-options.js';
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
@@ -132,12 +133,17 @@ export async function planRun(
   input.onEvent?.({ type: 'phase', phase: 'plan' });
   const { target, baseUrl } = input.session;
   const shown = target.kind === 'local' ? 'embedded local service' : baseUrl;
-  return buildPlan({
+  const plan = buildPlan({
     target: { name: target.name, baseUrl: shown },
     desired: input.desired,
     state,
     observations,
     ...(input.base === undefined ? {} : { base: input.base }),
+  });
+  return addPlanDetails(plan, {
+    definitions: loaded.definitions,
+    desired: input.desired,
+    session: input.session,
   });
 }
 

@@ -106,6 +106,52 @@ export interface PlanItem {
   error?: string;
   /** Problems the service would reject, found while planning (e.g. trigger variables it would derive differently). */
   diagnostics?: Diagnostic[];
+  // Where the differences are in the file, and what a create makes (pull/file-diff.ts, plan/preview.ts).
+  /**
+   * What `diff` is: `file`, the file as it would be if it matched the service (---) against the file as it is
+   * (+++), hunks on the file's own lines; `projection`, the compared fields as YAML (when the change lives in an
+   * included file or the file cannot be edited in place), whose line numbers are not the file's.
+   */
+  diffKind?: 'file' | 'projection';
+  /** 1-based line in the definition file where the first change is (with `diff`). */
+  line?: number;
+  /** Last line of the first change (the first hunk's), at or after `line`. */
+  endLine?: number;
+  /** create only: what will be created, for a reviewer. */
+  preview?: CreatePreview;
+}
+
+/** What a create makes, as a reviewer reads it (plan/preview.ts). */
+export interface CreatePreview {
+  /** The trigger identifier the app calls. */
+  trigger: string;
+  steps: PreviewStep[];
+  /** The payload fields the app must send: the trigger's variables, declared or as the service derives them. */
+  payload: Array<{ name: string; type?: string }>;
+  /** Whether `payload` is the definition's own list or what the service will derive from the templates. */
+  payloadFrom: 'declared' | 'derived';
+  /** Subscriber fields the workflow needs (`email`, `phone`). */
+  subscriberVariables: string[];
+  /** The notification group the workflow goes to. */
+  group: PreviewGroup;
+}
+
+export interface PreviewStep {
+  name: string;
+  /** The channel (`email`, `sms`, `in_app`, `chat`, `push`) or kind (`digest`, `delay`…) of the step. */
+  type: string;
+  /** email only. */
+  subject?: string;
+  /** Set when the step is declared inactive. */
+  active?: false;
+}
+
+export interface PreviewGroup {
+  id: string;
+  /** `group:<name>` resolved through the target's config; absent for an id written in the file. */
+  name?: string;
+  /** `default`: the target's default group (the file names none); `named`: `group:<name>`; `id`: an id in the file. */
+  from: 'default' | 'named' | 'id';
 }
 
 /** How many items have each action, under the action's camelCase name (build-plan.ts: SUMMARY_KEYS). */

@@ -222,7 +222,7 @@ describe('the dashboard’s edit through the emulator’s PUT', () => {
     expect(edit.status).toBe(200);
     const planned = await target.run(['plan']);
     expect(planned.status).toBe(6);
-    expect(planned.stdout).toMatch(/^~ drifted {2}order-shipped {2}workflows\/order-shipped\.yaml$/m);
+    expect(planned.stdout).toMatch(/^~ drifted {2}order-shipped {2}workflows\/order-shipped\.yaml:3$/m);
     expect(planned.stdout).toContain('description: "Edited in the dashboard." → ');
     // Nothing to create: the preflight asked nothing.
     expect(preflightRequests(planned)).toEqual([]);

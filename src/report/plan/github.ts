@@ -3,7 +3,7 @@
  * service's answer was mapped to), then the human output without color for the log.
  *
  * ```
- * ::warning file=workflows/welcome.yaml,title=wfsync plan (drifted)::welcome: drifted%0Acritical: true → false%0A…
+ * ::warning file=workflows/welcome.yaml,line=6,endLine=6,title=wfsync plan (drifted)::welcome: drifted%0Acritical: true → false%0A…
  * ```
  */
 
@@ -17,7 +17,8 @@ import {
   formatAnnotation,
 } from '../github.js';
 import { renderViewHuman } from './human.js';
-import { formatChange, truncateText } from './text.js';
+import { previewLines } from './preview-text.js';
+import { detailsOf, formatChange, truncateText } from './text.js';
 import {
   type AnnotationKind,
   buildPlanView,
@@ -72,7 +73,13 @@ export function renderViewGithub(
 /** `::warning file=…,title=wfsync plan (drifted)::welcome: drifted%0A<changes>%0ANext: …` */
 function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   const props: string[] = [];
-  if (entry.file !== undefined && entry.file !== '') props.push(`file=${escapeProperty(entry.file)}`);
+  const details = detailsOf(entry);
+  if (entry.file !== undefined && entry.file !== '') {
+    props.push(`file=${escapeProperty(entry.file)}`);
+    // On the changed lines of the file: the first hunk's.
+    if (details.line !== undefined)
+      props.push(`line=${details.line}`, `endLine=${details.endLine ?? details.line}`);
+  }
   props.push(`title=${escapeProperty(`${view.title} (${entry.label})`)}`);
   const lines = [`${entry.identifier}: ${entry.label}`];
   if (entry.message !== undefined) lines.push(truncateText(entry.message, MAX_MESSAGE_LENGTH));
@@ -80,6 +87,7 @@ function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   if (entry.changes.length > CHANGES_PER_ANNOTATION) {
     lines.push(`… and ${entry.changes.length - CHANGES_PER_ANNOTATION} more changes (see the log)`);
   }
+  if (details.preview !== undefined) lines.push(...previewLines(details.preview));
   if (entry.next !== undefined && entry.next !== '') lines.push(`Next: ${entry.next}`);
   // Line breaks survive as %0A; the output channel shows controls and escape codes as symbols.
   return `::${entry.annotation} ${props.join(',')}::${escapeData(lines.join('\n'))}`;

@@ -6,12 +6,12 @@
  *
  * ✔ in sync          order-shipped  workflows/order-shipped.yaml
  *
- * ~ drifted          welcome  workflows/welcome.yaml
+ * ~ drifted          welcome  workflows/welcome.yaml:6
  *     fields (service → file):
  *       critical: true → false
  *     --- service: Welcome
  *     +++ workflows/welcome.yaml
- *     @@ -1,3 +1,3 @@
+ *     @@ -3,7 +3,7 @@
  *     …
  *     next: …
  *
@@ -31,7 +31,16 @@ import type { SyncResult } from '../../apply/result.js';
 import type { Plan } from '../../plan/types.js';
 import { renderDiagnostics } from '../human.js';
 import { createStyle, type Paint, type Style } from '../style.js';
-import { diffLines, formatChange, MAX_CHANGES_LISTED, messageLines } from './text.js';
+import { previewLines } from './preview-text.js';
+import {
+  detailsOf,
+  diffLines,
+  fileAt,
+  formatChange,
+  MAX_CHANGES_LISTED,
+  messageLines,
+  PROJECTION_NOTE,
+} from './text.js';
 import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type Tone, type ViewEntry } from './view.js';
 
@@ -77,10 +86,10 @@ function statusText(entry: Pick<ViewEntry, 'symbol' | 'label'>): string {
   return `${entry.symbol} ${entry.label}`;
 }
 
-/** `~ drifted          welcome  workflows/welcome.yaml` */
+/** `~ drifted          welcome  workflows/welcome.yaml:12` (the line of the first change, when known) */
 function headline(entry: ViewEntry, width: number, style: Style): string {
   const status = tonePaint(entry.tone, style)(statusText(entry).padEnd(width));
-  const file = entry.file === undefined ? '' : `  ${style.dim(entry.file)}`;
+  const file = entry.file === undefined ? '' : `  ${style.dim(fileAt(entry.file, detailsOf(entry)))}`;
   return `${status}  ${style.bold(entry.identifier)}${file}`;
 }
 
@@ -112,7 +121,10 @@ function entryLines(entry: ViewEntry, width: number, style: Style, color: boolea
     const more = entry.changes.length - MAX_CHANGES_LISTED;
     if (more > 0) out.push(style.dim(`${INDENT}  … and ${more} more (see the diff)`));
   }
+  const details = detailsOf(entry);
+  if (details.preview !== undefined) out.push(...previewLines(details.preview).map((line) => INDENT + line));
   if (entry.diff !== undefined && entry.diff !== '') {
+    if (details.diffKind === 'projection') out.push(style.dim(`${INDENT}${PROJECTION_NOTE}:`));
     out.push(...diffLines(entry.diff).map((line) => INDENT + paintDiffLine(line, style)));
   }
   if (entry.next !== undefined && entry.next !== '') {

@@ -6,19 +6,22 @@
  */
 
 import type { SyncResult } from '../../apply/result.js';
-import type { Plan } from '../../plan/types.js';
+import type { CreatePreview, Plan } from '../../plan/types.js';
 import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
 import { buildNextSteps } from './next-steps-markdown.js';
+import { previewParts } from './preview-text.js';
 import { type CommentContext, renderStampLine } from './stamp.js';
 import {
+  detailsOf,
   diffLines,
-  formatChangeValues,
-  formatPath,
+  fileAt,
   MAX_CHANGES_LISTED,
   NOT_SET,
+  PROJECTION_NOTE,
+  summarizeChange,
   truncateText,
 } from './text.js';
 import type { PlanRenderOptions } from './view.js';
@@ -181,7 +184,8 @@ function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
 }
 
 function detailsBlock(entry: ViewEntry, where: string): FitBlock {
-  const file = entry.file === undefined ? '' : ` · ${escapeHtml(entry.file)}`;
+  const details = detailsOf(entry);
+  const file = entry.file === undefined ? '' : ` · ${escapeHtml(fileAt(entry.file, details))}`;
   const summary = `<summary>${escapeHtml(`${entry.symbol} ${entry.label}`)} · <code>${escapeHtml(entry.identifier)}</code>${file}</summary>`;
   const before: string[] = [];
   if (entry.remoteId !== undefined) before.push(`Service id: ${inlineCode(entry.remoteId)}`);
@@ -192,6 +196,7 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   }
   if (entry.diagnostics.length > 0) before.push(diagnosticList(entry));
   if (entry.changes.length > 0) before.push(changeList(entry));
+  if (details.preview !== undefined) before.push(previewList(details.preview));
   const after =
     entry.next === undefined || entry.next === ''
       ? []
@@ -199,7 +204,8 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   const open = ['<details>', summary];
   const close = '</details>';
   const hasDiff = entry.diff !== undefined && entry.diff !== '';
-  const diff = hasDiff ? [fencedBlock(diffLines(entry.diff ?? ''), 'diff')] : [];
+  const note = details.diffKind === 'projection' ? [`_${escapeMarkdown(PROJECTION_NOTE)}:_`] : [];
+  const diff = hasDiff ? [...note, fencedBlock(diffLines(entry.diff ?? ''), 'diff')] : [];
   const omitted = hasDiff ? [`_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`] : [];
   // A blank line after </summary> and before </details>, or GitHub renders the Markdown inside as plain text.
   const join = (middle: string[]) => [open.join('\n'), ...before, ...middle, ...after, close].join('\n\n');
@@ -209,12 +215,26 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
 function changeList(entry: ViewEntry): string {
   const lines = ['Fields (service → file):', ''];
   for (const change of entry.changes.slice(0, MAX_CHANGES_LISTED)) {
-    const { actual, desired } = formatChangeValues(change);
-    lines.push(`- ${inlineCode(formatPath(change))}: ${valueCode(actual)} → ${valueCode(desired)}`);
+    const { path, actual, desired, note } = summarizeChange(change);
+    const more = note === '' ? '' : ` ${escapeMarkdown(note)}`;
+    lines.push(`- ${inlineCode(path)}: ${valueCode(actual)} → ${valueCode(desired)}${more}`);
   }
   const more = entry.changes.length - MAX_CHANGES_LISTED;
   if (more > 0) lines.push(`- … and ${more} more (see the diff)`);
   return lines.join('\n');
+}
+
+/** What a create makes, as a short list (every name, subject and id in a code span). */
+function previewList(preview: CreatePreview): string {
+  const parts = previewParts(preview);
+  const codes = (items: readonly string[]) => items.map((item) => inlineCode(item)).join(', ');
+  return [
+    'Will create:',
+    '',
+    `- Trigger: ${inlineCode(parts.trigger)} · group: ${inlineCode(parts.group)}`,
+    `- ${escapeMarkdown(parts.payloadLabel)}: ${codes(parts.payload)} · subscriber: ${codes(parts.subscriber)}`,
+    `- Steps: ${codes(parts.steps)}`,
+  ].join('\n');
 }
 
 function valueCode(value: string): string {

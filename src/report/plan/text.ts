@@ -1,5 +1,6 @@
 /** Small text pieces the plan formats share: values, field changes, diff lines. All output is terminal-safe. */
-import type { FieldChange } from '../../plan/types.js';
+import { canonicalJson } from '../../json.js';
+import type { CreatePreview, FieldChange } from '../../plan/types.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 
 /** Longest value shown in a field change (characters); the diff has the whole of it. */
@@ -33,23 +34,101 @@ export function formatValue(value: unknown, max = MAX_VALUE_LENGTH): string {
   return truncateText(sanitizeTerminalText(text), max);
 }
 
-/** The path a user reads (`steps[0].template.content`), safe on one line. */
-export function formatPath(change: FieldChange): string {
+/** The path a user reads (`steps[0] "mail".template.content`), safe on one line. */
+export function formatPath(change: Pick<FieldChange, 'path'>): string {
   return sanitizeTerminalText(change.path === '' ? '(whole workflow)' : change.path);
 }
 
-/** The two sides of a change, service first (as in the diff): `false`, `true`. */
-export function formatChangeValues(change: FieldChange): { actual: string; desired: string } {
+/** One change as the formats list it: where the values first differ, both values there, and what else differs. */
+export interface ChangeSummary {
+  /** The change's path, down to the first differing element of a list or key of an object. */
+  path: string;
+  /** Service side, then file side, as formatValue writes them. */
+  actual: string;
+  desired: string;
+  /** `(3 → 4 items)`, `(and other differences)`; empty when the values shown are the whole difference. */
+  note: string;
+}
+
+/**
+ * A list or object that differs is shown at its first differing element (`tags[2]: "c" → "d"`,
+ * `data.customer.name: "a" → "b"`), never as two cut copies of an identical prefix; the diff has the rest.
+ */
+export function summarizeChange(change: FieldChange): ChangeSummary {
+  let path = change.path;
+  let actual = change.kind === 'only-in-file' ? undefined : change.actual;
+  let desired = change.kind === 'only-on-service' ? undefined : change.desired;
+  const notes: string[] = [];
+  let more = false;
+  for (let depth = 0; depth < MAX_FOCUS_DEPTH && change.kind === 'changed'; depth++) {
+    let step: { key: string | number; count: number } | undefined;
+    if (Array.isArray(actual) && Array.isArray(desired)) {
+      if (depth === 0 && actual.length !== desired.length)
+        notes.push(`${actual.length} → ${desired.length} items`);
+      step = firstDifference(
+        Array.from({ length: Math.max(actual.length, desired.length) }, (_, i) => i),
+        (i) => [actual as unknown[], desired as unknown[]].map((list) => list[i as number]),
+      );
+    } else if (isPlainObject(actual) && isPlainObject(desired)) {
+      const keys = [...new Set([...Object.keys(desired), ...Object.keys(actual)])];
+      const [a, d] = [actual, desired];
+      step = firstDifference(keys, (key) => [a[key as string], d[key as string]]);
+    }
+    if (step === undefined) break;
+    more ||= step.count > 1;
+    const { key } = step;
+    path = typeof key === 'number' ? `${path}[${key}]` : joinKey(path, key);
+    actual = (actual as Record<string | number, unknown>)[key];
+    desired = (desired as Record<string | number, unknown>)[key];
+    if (actual === undefined || desired === undefined) break;
+  }
+  if (more) notes.push('and other differences');
   return {
-    actual: change.kind === 'only-in-file' ? NOT_SET : formatValue(change.actual),
-    desired: change.kind === 'only-on-service' ? NOT_SET : formatValue(change.desired),
+    path: formatPath({ path }),
+    actual: change.kind === 'only-in-file' ? NOT_SET : formatValue(actual),
+    desired: change.kind === 'only-on-service' ? NOT_SET : formatValue(desired),
+    note: notes.length === 0 ? '' : `(${notes.join('; ')})`,
   };
 }
 
-/** `critical: false → true` (service → file). */
+/** How far a summary follows nested lists and objects (values come from depth-checked data anyway). */
+const MAX_FOCUS_DEPTH = 16;
+
+function firstDifference<K>(
+  keys: readonly K[],
+  sides: (key: K) => unknown[],
+): { key: K; count: number } | undefined {
+  let first: K | undefined;
+  let count = 0;
+  for (const key of keys) {
+    const [a, b] = sides(key);
+    if (canonicalJson(a) === canonicalJson(b)) continue;
+    first ??= key;
+    count++;
+  }
+  return first === undefined ? undefined : { key: first, count };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `data.customer`, but `data["a b"]` for a key that is not a plain name. */
+function joinKey(path: string, key: string): string {
+  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+/** The two sides of a change, service first (as in the diff), at its first difference: `false`, `true`. */
+export function formatChangeValues(change: FieldChange): { actual: string; desired: string } {
+  const { actual, desired } = summarizeChange(change);
+  return { actual, desired };
+}
+
+/** `critical: false → true` (service → file); `tags[2]: "c" → "d" (3 → 4 items)`. */
 export function formatChange(change: FieldChange): string {
-  const { actual, desired } = formatChangeValues(change);
-  return `${formatPath(change)}: ${actual} → ${desired}`;
+  const { path, actual, desired, note } = summarizeChange(change);
+  return `${path}: ${actual} → ${desired}${note === '' ? '' : ` ${note}`}`;
 }
 
 /**
@@ -67,3 +146,30 @@ export function diffLines(diff: string): string[] {
 export function messageLines(message: string): string[] {
   return sanitizeTerminalText(message, '\r\n\t').split(/\r\n|\r|\n/);
 }
+
+/** What a plan item adds to a view entry for a reviewer (the view spreads every item field into its entry). */
+export interface EntryDetails {
+  /** 1-based lines of the first change in the file. */
+  line?: number;
+  endLine?: number;
+  diffKind?: 'file' | 'projection';
+  preview?: CreatePreview;
+}
+
+export function detailsOf(entry: object): EntryDetails {
+  const { line, endLine, diffKind, preview } = entry as EntryDetails;
+  return {
+    ...(typeof line === 'number' ? { line } : {}),
+    ...(typeof endLine === 'number' ? { endLine } : {}),
+    ...(diffKind === 'file' || diffKind === 'projection' ? { diffKind } : {}),
+    ...(preview === undefined ? {} : { preview }),
+  };
+}
+
+/** `workflows/welcome.yaml:12` when the line of the first change is known. */
+export function fileAt(file: string, details: EntryDetails): string {
+  return details.line === undefined ? file : `${file}:${details.line}`;
+}
+
+/** The note above a diff that is not on the file's lines. */
+export const PROJECTION_NOTE = "the compared fields as YAML (line numbers are not the file's)";

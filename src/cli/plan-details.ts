@@ -1,0 +1,50 @@
+import type { CheckedDefinition } from '../check/check-definitions.js';
+import { referencedGroups } from '../plan/desired.js';
+import { buildCreatePreview } from '../plan/preview.js';
+import { withStepNames } from '../plan/step-names.js';
+import type { DesiredWorkflow, Plan } from '../plan/types.js';
+import { withFileDiff } from '../pull/file-diff.js';
+import type { TargetSession } from '../remote/index.js';
+
+/**
+ * What a reviewer reads beside each decision, added once the plan is built: a differing workflow's diff on its file's
+ * own lines (pull/file-diff.ts) with the line of its first change, its steps named in the changes' paths
+ * (plan/step-names.ts), and what each create will make (plan/preview.ts).
+ * Pure given its inputs; the groups are the target's, as `pull` resolves them.
+ */
+export function addPlanDetails(
+  plan: Plan,
+  input: {
+    definitions: readonly CheckedDefinition[];
+    desired: readonly DesiredWorkflow[];
+    session: TargetSession;
+  },
+): Plan {
+  const key = (identifier: string, file: string | undefined) => `${file ?? ''}\0${identifier}`;
+  const definitions = new Map(input.definitions.map((d) => [key(d.identifier, d.file), d]));
+  const desired = new Map(input.desired.map((d) => [key(d.identifier, d.file), d]));
+  let groups: ReturnType<TargetSession['groups']> | undefined;
+  const groupsOf = () => {
+    groups ??= input.session.groups([
+      ...new Set([
+        ...Object.keys(input.session.target.notificationGroups),
+        ...referencedGroups(input.definitions),
+      ]),
+    ]);
+    return groups;
+  };
+  const items = plan.items.map((item) => {
+    const at = key(item.identifier, item.file);
+    if (item.action === 'create') {
+      const wanted = desired.get(at);
+      return wanted === undefined ? item : { ...item, preview: buildCreatePreview(wanted) };
+    }
+    if (item.changes.length === 0) return item;
+    const shown = withFileDiff(item, definitions.get(at), groupsOf());
+    const wanted = desired.get(at);
+    return wanted === undefined
+      ? shown
+      : { ...shown, changes: withStepNames(shown.changes, wanted.definition) };
+  });
+  return { ...plan, items };
+}
