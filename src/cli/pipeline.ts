@@ -113,6 +113,8 @@ export async function planRun(
     desired: DesiredWorkflow[];
     state: StateFile;
     base?: PlanInput['base'];
+    /** What each create will make, for a reader; a real sync, which reports what it created, skips it. */
+    previews?: boolean;
     onEvent?: (event: ApplyEvent) => void;
     signal?: AbortSignal;
   },
@@ -144,6 +146,7 @@ export async function planRun(
     definitions: loaded.definitions,
     desired: input.desired,
     session: input.session,
+    previews: input.previews ?? true,
   });
 }
 

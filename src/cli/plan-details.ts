@@ -18,6 +18,7 @@ export function addPlanDetails(
     definitions: readonly CheckedDefinition[];
     desired: readonly DesiredWorkflow[];
     session: TargetSession;
+    previews: boolean;
   },
 ): Plan {
   const key = (identifier: string, file: string | undefined) => `${file ?? ''}\0${identifier}`;
@@ -36,6 +37,7 @@ export function addPlanDetails(
   const items = plan.items.map((item) => {
     const at = key(item.identifier, item.file);
     if (item.action === 'create') {
+      if (!input.previews) return item;
       const wanted = desired.get(at);
       return wanted === undefined ? item : { ...item, preview: buildCreatePreview(wanted) };
     }

@@ -79,7 +79,12 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
       // 3. What the service holds, and the plan.
-      const planned = await planRun(loaded, { ...common, state: store.snapshot, signal: stop });
+      const planned = await planRun(loaded, {
+        ...common,
+        state: store.snapshot,
+        previews: false,
+        signal: stop,
+      });
       if (reviewed) assertPlanHolds(reviewed, planned, flags.plan!);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
       const plan = await checkBeforeCreating(loaded, session, planned, {

@@ -18,7 +18,7 @@ import {
 } from '../github.js';
 import { renderViewHuman } from './human.js';
 import { previewLines } from './preview-text.js';
-import { detailsOf, formatChange, truncateText } from './text.js';
+import { formatChange, truncateText } from './text.js';
 import {
   type AnnotationKind,
   buildPlanView,
@@ -73,12 +73,10 @@ export function renderViewGithub(
 /** `::warning file=…,title=wfsync plan (drifted)::welcome: drifted%0A<changes>%0ANext: …` */
 function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   const props: string[] = [];
-  const details = detailsOf(entry);
   if (entry.file !== undefined && entry.file !== '') {
     props.push(`file=${escapeProperty(entry.file)}`);
     // On the changed lines of the file: the first hunk's.
-    if (details.line !== undefined)
-      props.push(`line=${details.line}`, `endLine=${details.endLine ?? details.line}`);
+    if (entry.line !== undefined) props.push(`line=${entry.line}`, `endLine=${entry.endLine ?? entry.line}`);
   }
   props.push(`title=${escapeProperty(`${view.title} (${entry.label})`)}`);
   const lines = [`${entry.identifier}: ${entry.label}`];
@@ -87,7 +85,7 @@ function entryAnnotation(entry: ViewEntry, view: ReportView): string {
   if (entry.changes.length > CHANGES_PER_ANNOTATION) {
     lines.push(`… and ${entry.changes.length - CHANGES_PER_ANNOTATION} more changes (see the log)`);
   }
-  if (details.preview !== undefined) lines.push(...previewLines(details.preview));
+  if (entry.preview !== undefined) lines.push(...previewLines(entry.preview));
   if (entry.next !== undefined && entry.next !== '') lines.push(`Next: ${entry.next}`);
   // Line breaks survive as %0A; the output channel shows controls and escape codes as symbols.
   return `::${entry.annotation} ${props.join(',')}::${escapeData(lines.join('\n'))}`;

@@ -33,7 +33,6 @@ import { renderDiagnostics } from '../human.js';
 import { createStyle, type Paint, type Style } from '../style.js';
 import { previewLines } from './preview-text.js';
 import {
-  detailsOf,
   diffLines,
   fileAt,
   formatChange,
@@ -89,7 +88,7 @@ function statusText(entry: Pick<ViewEntry, 'symbol' | 'label'>): string {
 /** `~ drifted          welcome  workflows/welcome.yaml:12` (the line of the first change, when known) */
 function headline(entry: ViewEntry, width: number, style: Style): string {
   const status = tonePaint(entry.tone, style)(statusText(entry).padEnd(width));
-  const file = entry.file === undefined ? '' : `  ${style.dim(fileAt(entry.file, detailsOf(entry)))}`;
+  const file = entry.file === undefined ? '' : `  ${style.dim(fileAt(entry.file, entry))}`;
   return `${status}  ${style.bold(entry.identifier)}${file}`;
 }
 
@@ -121,10 +120,9 @@ function entryLines(entry: ViewEntry, width: number, style: Style, color: boolea
     const more = entry.changes.length - MAX_CHANGES_LISTED;
     if (more > 0) out.push(style.dim(`${INDENT}  … and ${more} more (see the diff)`));
   }
-  const details = detailsOf(entry);
-  if (details.preview !== undefined) out.push(...previewLines(details.preview).map((line) => INDENT + line));
+  if (entry.preview !== undefined) out.push(...previewLines(entry.preview).map((line) => INDENT + line));
   if (entry.diff !== undefined && entry.diff !== '') {
-    if (details.diffKind === 'projection') out.push(style.dim(`${INDENT}${PROJECTION_NOTE}:`));
+    if (entry.diffKind === 'projection') out.push(style.dim(`${INDENT}${PROJECTION_NOTE}:`));
     out.push(...diffLines(entry.diff).map((line) => INDENT + paintDiffLine(line, style)));
   }
   if (entry.next !== undefined && entry.next !== '') {

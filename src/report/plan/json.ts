@@ -30,6 +30,7 @@ const ITEM_KEYS = [
   'attribution',
   'file',
   'line',
+  'endLine',
   'name',
   'remoteId',
   'stateId',

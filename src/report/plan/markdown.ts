@@ -15,7 +15,6 @@ import { buildNextSteps } from './next-steps-markdown.js';
 import { previewParts } from './preview-text.js';
 import { type CommentContext, renderStampLine } from './stamp.js';
 import {
-  detailsOf,
   diffLines,
   fileAt,
   MAX_CHANGES_LISTED,
@@ -184,8 +183,7 @@ function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
 }
 
 function detailsBlock(entry: ViewEntry, where: string): FitBlock {
-  const details = detailsOf(entry);
-  const file = entry.file === undefined ? '' : ` · ${escapeHtml(fileAt(entry.file, details))}`;
+  const file = entry.file === undefined ? '' : ` · ${escapeHtml(fileAt(entry.file, entry))}`;
   const summary = `<summary>${escapeHtml(`${entry.symbol} ${entry.label}`)} · <code>${escapeHtml(entry.identifier)}</code>${file}</summary>`;
   const before: string[] = [];
   if (entry.remoteId !== undefined) before.push(`Service id: ${inlineCode(entry.remoteId)}`);
@@ -196,7 +194,7 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   }
   if (entry.diagnostics.length > 0) before.push(diagnosticList(entry));
   if (entry.changes.length > 0) before.push(changeList(entry));
-  if (details.preview !== undefined) before.push(previewList(details.preview));
+  if (entry.preview !== undefined) before.push(previewList(entry.preview));
   const after =
     entry.next === undefined || entry.next === ''
       ? []
@@ -204,7 +202,7 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   const open = ['<details>', summary];
   const close = '</details>';
   const hasDiff = entry.diff !== undefined && entry.diff !== '';
-  const note = details.diffKind === 'projection' ? [`_${escapeMarkdown(PROJECTION_NOTE)}:_`] : [];
+  const note = entry.diffKind === 'projection' ? [`_${escapeMarkdown(PROJECTION_NOTE)}:_`] : [];
   const diff = hasDiff ? [...note, fencedBlock(diffLines(entry.diff ?? ''), 'diff')] : [];
   const omitted = hasDiff ? [`_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`] : [];
   // A blank line after </summary> and before </details>, or GitHub renders the Markdown inside as plain text.

@@ -1,6 +1,6 @@
 /** Small text pieces the plan formats share: values, field changes, diff lines. All output is terminal-safe. */
 import { canonicalJson } from '../../json.js';
-import type { CreatePreview, FieldChange } from '../../plan/types.js';
+import type { FieldChange } from '../../plan/types.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 
 /** Longest value shown in a field change (characters); the diff has the whole of it. */
@@ -147,27 +147,8 @@ export function messageLines(message: string): string[] {
   return sanitizeTerminalText(message, '\r\n\t').split(/\r\n|\r|\n/);
 }
 
-/** What a plan item adds to a view entry for a reviewer (the view spreads every item field into its entry). */
-export interface EntryDetails {
-  /** 1-based lines of the first change in the file. */
-  line?: number;
-  endLine?: number;
-  diffKind?: 'file' | 'projection';
-  preview?: CreatePreview;
-}
-
-export function detailsOf(entry: object): EntryDetails {
-  const { line, endLine, diffKind, preview } = entry as EntryDetails;
-  return {
-    ...(typeof line === 'number' ? { line } : {}),
-    ...(typeof endLine === 'number' ? { endLine } : {}),
-    ...(diffKind === 'file' || diffKind === 'projection' ? { diffKind } : {}),
-    ...(preview === undefined ? {} : { preview }),
-  };
-}
-
 /** `workflows/welcome.yaml:12` when the line of the first change is known. */
-export function fileAt(file: string, details: EntryDetails): string {
+export function fileAt(file: string, details: { line?: number }): string {
   return details.line === undefined ? file : `${file}:${details.line}`;
 }
 

@@ -6,7 +6,7 @@
 import type { SyncOutcome, SyncResult } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
-import type { FieldChange, Plan, PlanAction } from '../../plan/types.js';
+import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
 import { plural } from '../../text.js';
 
 /** How a status is painted: the human format maps tones to colors. */
@@ -64,7 +64,10 @@ export interface PlanRenderOptions {
   commandMark?: string;
 }
 
-export interface ViewEntry extends StatusMeta {
+/** What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview. */
+type ReviewDetails = Partial<Pick<PlanItem, 'line' | 'endLine' | 'diffKind' | 'preview'>>;
+
+export interface ViewEntry extends StatusMeta, ReviewDetails {
   identifier: string;
   file?: string;
   remoteId?: string;
