@@ -9,8 +9,9 @@ import { syntheticDefinition } from '../bench/synthetic.mjs';
 import { BIN, makeProject, ROOT, type RunResult, runCli } from './helpers.js';
 
 /**
- * SIGKILL a sync of 200 workflows at random moments (a seeded PRNG: 0–1500 ms after the run's first request, against
- * an emulator answering in 5–20 ms at concurrency 8), run it again after each kill, then once to completion. Whatever moment the kill lands on (start-up, lookups, a create in flight, a state write), the state
+ * SIGKILL a sync of 200 workflows at random moments (a seeded PRNG: 0–1500 ms after the run's first request, or
+ * 0–300 ms after its first POST for every other kill, against an emulator answering in 5–20 ms at concurrency 8), run
+ * it again after each kill, then once to completion. Whatever moment the kill lands on (start-up, lookups, a create in flight, a state write), the state
  * file stays readable and nothing is ever created twice; at the end the service holds each workflow exactly once
  * and state records all of them. Only correctness is asserted, never timing.
  */
@@ -33,8 +34,8 @@ function prng(seed: number): () => number {
 
 let emulator: RunningEmulator | undefined;
 let project: string | undefined;
-/** Resolves the current run's wait for its first answered request. */
-let onFirstRequest: (() => void) | undefined;
+/** The current run's wait for its kill timer's start: its first answered request, or its first POST. */
+let onRequest: ((method: string) => void) | undefined;
 
 afterEach(async () => {
   await emulator?.close();
@@ -44,14 +45,15 @@ afterEach(async () => {
 });
 
 /**
- * Start the CLI; SIGKILL it `killAfterMs` after the emulator answered its first request (unless it ended first).
- * Counting from the first request rather than the spawn puts the kills among lookups, creates and state writes
- * instead of in start-up, which takes a varying few hundred ms.
+ * Start the CLI; SIGKILL it `killAfterMs` after the emulator answered its first request, or with `fromFirstPost` its
+ * first POST (unless it ended first). Counting from a request rather than the spawn puts the kills among lookups,
+ * creates and state writes instead of in start-up, which takes a varying few hundred ms; counting from the first
+ * POST lands kills among creates however long the lookups take on a loaded machine.
  */
 async function syncKilledAt(
   cwd: string,
   env: Record<string, string>,
-  killAfterMs: number,
+  kill: { afterMs: number; fromFirstPost: boolean },
 ): Promise<RunResult> {
   const child = spawn(process.execPath, [BIN, 'sync', '--target', 'dev', '--quiet'], {
     cwd,
@@ -71,10 +73,12 @@ async function syncKilledAt(
     child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
   const started = new Promise<void>((resolve) => {
-    onFirstRequest = resolve;
+    onRequest = (method) => {
+      if (!kill.fromFirstPost || method === 'POST') resolve();
+    };
   });
-  await Promise.race([started.then(() => sleep(killAfterMs)), ended]);
-  onFirstRequest = undefined;
+  await Promise.race([started.then(() => sleep(kill.afterMs)), ended]);
+  onRequest = undefined;
   child.kill('SIGKILL');
   const result = await ended;
   // Requests the killed process left in flight still finish on the emulator (it is the service: it does not know
@@ -103,7 +107,7 @@ describe('crash safety: sync SIGKILLed at random moments', () => {
     emulator = await startEmulator({
       seed: SEED,
       faults: { latencyMs: [5, 20] },
-      onRequest: () => onFirstRequest?.(),
+      onRequest: (record) => onRequest?.(record.method),
     });
     const files: Record<string, string> = {};
     for (let i = 0; i < COUNT; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
@@ -131,13 +135,19 @@ describe('crash safety: sync SIGKILLed at random moments', () => {
     let killedWhileCreating = 0;
     for (let kill = 1; kill <= KILLS; kill++) {
       const postsBefore = emulator.requests().filter((r) => r.method === 'POST').length;
-      const delayMs = Math.floor(random() * 1500);
-      const result = await syncKilledAt(cwd, env, delayMs);
+      // Every other kill counts from the first POST, so some land among creates whatever the machine's load.
+      const fromFirstPost = kill % 2 === 0;
+      const delayMs = Math.floor(random() * (fromFirstPost ? 300 : 1500));
+      const result = await syncKilledAt(cwd, env, { afterMs: delayMs, fromFirstPost });
       const posts = emulator.requests().filter((r) => r.method === 'POST').length - postsBefore;
       if (result.signal === 'SIGKILL' && posts > 0) killedWhileCreating++;
       // A run that finished before its kill must have succeeded.
       if (result.signal === null) expect(result.status, result.stdout + result.stderr).toBe(0);
-      expectConsistent(statePath, emulator, `kill ${kill} at ${delayMs} ms`);
+      expectConsistent(
+        statePath,
+        emulator,
+        `kill ${kill} at ${delayMs} ms after the first ${fromFirstPost ? 'POST' : 'request'}`,
+      );
     }
     // The test is only worth something if kills hit creates in flight.
     expect(killedWhileCreating).toBeGreaterThan(0);
