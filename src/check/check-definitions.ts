@@ -139,13 +139,20 @@ interface FileFindings {
 }
 
 function fileFindings(rules: RuleOptions): FileFindings {
-  const found = new WeakMap<LoadedDefinition, Diagnostic[]>();
-  const of = (definition: LoadedDefinition): Diagnostic[] =>
-    found.get(definition) ?? buildFileValidation({ definitions: [definition], options: rules });
+  // The findings `vouch` worked out, for `of` on the same definition right after: one slot, not a WeakMap (an
+  // identity hash and an ephemeron entry per file, for a value only ever asked for once, next).
+  let vouched: LoadedDefinition | undefined;
+  let vouchedFindings: Diagnostic[] = [];
+  const of = (definition: LoadedDefinition): Diagnostic[] => {
+    const known = definition === vouched;
+    vouched = undefined;
+    return known ? vouchedFindings : buildFileValidation({ definitions: [definition], options: rules });
+  };
   return {
     vouch: (definition) => {
       const diagnostics = of(definition);
-      found.set(definition, diagnostics);
+      vouched = definition;
+      vouchedFindings = diagnostics;
       return diagnostics.length === 0;
     },
     of,

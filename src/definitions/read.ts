@@ -54,7 +54,8 @@ export function parseDefinitionBytes(
   if (definition !== undefined) {
     const fast = readDefinitionIncludes({ definition, diagnostics: [] }, includeOptions(source));
     if (fast.diagnostics.length === 0 && (vouch === undefined || vouch(fast.definition!))) {
-      return { ...fast, text: definition.text };
+      // A literal, not a spread: this runs for every file.
+      return { definition: fast.definition, diagnostics: fast.diagnostics, text: definition.text };
     }
   }
   return loadDefinitionBytes(bytes, source);

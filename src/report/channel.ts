@@ -38,14 +38,26 @@ const IGN = `[${IGNORABLE}]`;
 /** .NET's Char.IsWhiteSpace, which TrimStart removes (line breaks end the line before it matters). */
 const LEADING = `[\\t\\v\\f \\u0085\\p{Z}${IGNORABLE}]*`;
 
-/** v2: `::` at a line start. Group 1 is everything before the second `:`. */
-const V2_START = new RegExp(`^(${LEADING}:${IGN}*):`, 'u');
-/** v1: `##[` anywhere. Group 1 is everything before the `[`. */
-const V1_ANYWHERE = new RegExp(`(#${IGN}*#${IGN}*)\\[`, 'gu');
-/** A line start that a later write could still turn into `::` (only spaces, ignorables and maybe one `:`). */
-const OPEN_START = new RegExp(`^${LEADING}(?::${IGN}*)?$`, 'u');
-/** The end of a line that a later write could still turn into `##[`. */
-const OPEN_HASHES = new RegExp(`(?:#${IGN}*){1,2}$`, 'u');
+/**
+ * The Actions rules' patterns, built on first use: V8 expands each `\p{…}` class as it constructs the pattern, ~4 ms
+ * of every start-up for four patterns that only a run under Actions uses.
+ */
+let actionsPatterns:
+  | { v2Start: RegExp; v1Anywhere: RegExp; openStart: RegExp; openHashes: RegExp }
+  | undefined;
+function patterns() {
+  actionsPatterns ??= {
+    /** v2: `::` at a line start. Group 1 is everything before the second `:`. */
+    v2Start: new RegExp(`^(${LEADING}:${IGN}*):`, 'u'),
+    /** v1: `##[` anywhere. Group 1 is everything before the `[`. */
+    v1Anywhere: new RegExp(`(#${IGN}*#${IGN}*)\\[`, 'gu'),
+    /** A line start that a later write could still turn into `::` (only spaces, ignorables and maybe one `:`). */
+    openStart: new RegExp(`^${LEADING}(?::${IGN}*)?$`, 'u'),
+    /** The end of a line that a later write could still turn into `##[`. */
+    openHashes: new RegExp(`(?:#${IGN}*){1,2}$`, 'u'),
+  };
+  return actionsPatterns;
+}
 
 /** The replacements: the pattern's last character in fullwidth. */
 const NOT_COLON = '\uff1a';
@@ -77,15 +89,17 @@ export function sanitizeTerminal(text: string, color: boolean): string {
 /** One line (or the rest of one) made safe for the runner; `context` is what the line already holds. */
 function neutralizeLine(context: string, text: string, own: boolean): string {
   const whole = context + text;
-  let safe = whole.replace(V1_ANYWHERE, `$1${NOT_BRACKET}`);
-  if (!own) safe = safe.replace(V2_START, `$1${NOT_COLON}`);
+  const { v1Anywhere, v2Start } = patterns();
+  let safe = whole.replace(v1Anywhere, `$1${NOT_BRACKET}`);
+  if (!own) safe = safe.replace(v2Start, `$1${NOT_COLON}`);
   return safe.slice(context.length);
 }
 
 /** What the rules need to know of a line written so far: all of it while it could still start `::`, else its end. */
 function compactLine(line: string): string {
-  if (OPEN_START.test(line)) return line;
-  return `x${OPEN_HASHES.exec(line)?.[0] ?? ''}`;
+  const { openStart, openHashes } = patterns();
+  if (openStart.test(line)) return line;
+  return `x${openHashes.exec(line)?.[0] ?? ''}`;
 }
 
 /**
