@@ -1,6 +1,6 @@
 import { plural } from '../text.js';
 import { interpretFailure } from './failure-problem.js';
-import { type InterpretContext, interpretResponse } from './interpret.js';
+import { type InterpretContext, interpretResponse, type ProblemOutcome } from './interpret.js';
 import {
   type Call,
   emit,
@@ -12,7 +12,7 @@ import {
   statusOf,
 } from './session.js';
 import { exchange, type ReceivedResponse } from './transport.js';
-import type { Outcome, Problem, WorkflowResponse } from './types.js';
+import type { Problem, WorkflowResponse } from './types.js';
 
 /**
  * One operation's attempts: each waits for the rate limiter, is sent and interpreted; transient problems are
@@ -20,13 +20,28 @@ import type { Outcome, Problem, WorkflowResponse } from './types.js';
  */
 
 /** GET one workflow by path, retrying what is transient. `undefined` when the service says 404 for it. */
-export async function fetchWorkflow(session: Session, path: string): Promise<WorkflowResponse | undefined> {
+export function fetchWorkflow(session: Session, path: string): Promise<WorkflowResponse | undefined> {
+  return fetchWith(session, path, (response, context) => {
+    const outcome = interpretResponse(response, context);
+    return outcome.type === 'ok' ? { type: 'ok', value: outcome.workflow } : outcome;
+  });
+}
+
+/** What one GET came to: the value, "absent" (404), or a Problem. */
+export type ReadOutcome<T> = { type: 'ok'; value: T } | { type: 'absent' } | ProblemOutcome;
+
+/** GET `path` and read the answer with `interpret`, retrying what is transient. `undefined` when absent. */
+export async function fetchWith<T>(
+  session: Session,
+  path: string,
+  interpret: (response: ReceivedResponse, context: InterpretContext) => ReadOutcome<T>,
+): Promise<T | undefined> {
   const call = { method: 'GET', path } as const;
   const attempts: Attempts = { sent: 0, failed: 0 };
   for (;;) {
     attempts.sent++;
-    const outcome = await attempt(session, call, attempts.sent);
-    if (outcome.type === 'ok') return outcome.workflow;
+    const outcome = await attempt(session, call, attempts.sent, interpret);
+    if (outcome.type === 'ok') return outcome.value;
     if (outcome.type === 'absent') return undefined;
     // A GET changes nothing, so anything transient is simply asked again.
     if (!outcome.problem.transient) throw failure(session, call, outcome.problem);
@@ -34,16 +49,11 @@ export async function fetchWorkflow(session: Session, path: string): Promise<Wor
   }
 }
 
-/** One attempt: wait for the limiter, send, read, interpret. Throws only when cancelled or out of time. */
-export function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
-  return attemptWith(session, call, attemptNumber, interpretResponse);
-}
-
 /**
- * `attempt`, with another reading of the answer (for the routes that do not answer a workflow). `interpret` returns
- * its own outcome type, whose `type: 'problem'` entries carry a Problem as Outcome's do.
+ * One attempt: wait for the limiter, send, read the answer with `interpret`. Throws only when cancelled or out of
+ * time. `interpret` returns its own outcome type, whose `type: 'problem'` entries carry a Problem as Outcome's do.
  */
-export async function attemptWith<O extends { type: string; problem?: Problem }>(
+export async function attempt<O extends { type: string; problem?: Problem }>(
   session: Session,
   call: Call,
   attemptNumber: number,
