@@ -66,12 +66,7 @@ export async function attempt<O extends { type: string; problem?: Problem }>(
   try {
     ensureStillGoing(session, call);
     emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
-    const result = await exchange(session, {
-      method: call.method,
-      path: call.path,
-      headers: { ...session.headers, ...call.headers },
-      ...(call.body === undefined ? {} : { body: call.body }),
-    });
+    const result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
     if (result.type === 'failure') {
       return { type: 'problem', problem: interpretFailure(result, session) };
     }
