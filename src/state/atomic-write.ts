@@ -132,7 +132,9 @@ export const STRAY_TEMP_AGE_MS = 10 * 60_000;
  */
 export async function removeStrayTempFiles(file: string): Promise<string[]> {
   const dir = dirname(file);
-  const pattern = new RegExp(`^${escapeRegExp(basename(file))}\\.\\d+\\.[0-9a-f]{8}\\.tmp$`);
+  const prefix = `${basename(file)}.`;
+  const isTemp = (name: string) =>
+    name.startsWith(prefix) && /^\d+\.[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length));
   const cutoff = Date.now() - STRAY_TEMP_AGE_MS;
   let names: string[];
   try {
@@ -141,7 +143,7 @@ export async function removeStrayTempFiles(file: string): Promise<string[]> {
     return [];
   }
   const removed: string[] = [];
-  for (const name of names.filter((n) => pattern.test(n))) {
+  for (const name of names.filter(isTemp)) {
     const path = join(dir, name);
     try {
       if ((await fsp.stat(path)).mtimeMs > cutoff) continue;
@@ -152,10 +154,6 @@ export async function removeStrayTempFiles(file: string): Promise<string[]> {
     }
   }
   return removed;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const FRIENDLY: Record<string, string> = {
