@@ -112,40 +112,27 @@ export async function pauseBeforeRetry(
   attempts: Attempts,
   problem: Problem,
 ): Promise<void> {
+  let delayMs: number;
   if (problem.rateLimitWait !== undefined && problem.retryAfterMs !== undefined) {
     if (session.rateLimitWaits.exceeded) {
       const times = plural(session.rateLimitWaits.total, 'time');
       throw failure(session, call, problem, `still refused after waiting as asked ${times} in a row`);
     }
-    const delayMs = Math.min(problem.retryAfterMs, session.retry.maxDelayMs);
-    await announcePause(session, call, attempts, problem, delayMs);
-    return;
+    delayMs = Math.min(problem.retryAfterMs, session.retry.maxDelayMs);
+    ensureTimeFor(session, call, delayMs, problem);
+  } else {
+    attempts.failed++;
+    if (attempts.failed >= session.retry.maxAttempts) {
+      throw failure(session, call, problem, `gave up after ${plural(attempts.failed, 'attempt')}`);
+    }
+    delayMs = backoffDelay(attempts.failed, session.retry, session.random, problem.retryAfterMs);
+    // Before the budget: a wait that would cross the deadline takes no retry from it.
+    ensureTimeFor(session, call, delayMs, problem);
+    if (!session.budget.take()) {
+      const budget = `the retry budget of ${retries(session.budget.total)} for this run is used up`;
+      throw failure(session, call, problem, budget);
+    }
   }
-  attempts.failed++;
-  if (attempts.failed >= session.retry.maxAttempts) {
-    throw failure(session, call, problem, `gave up after ${plural(attempts.failed, 'attempt')}`);
-  }
-  const delayMs = backoffDelay(attempts.failed, session.retry, session.random, problem.retryAfterMs);
-  ensureTimeFor(session, call, delayMs, problem);
-  if (!session.budget.take()) {
-    throw failure(
-      session,
-      call,
-      problem,
-      `the retry budget of ${retries(session.budget.total)} for this run is used up`,
-    );
-  }
-  await announcePause(session, call, attempts, problem, delayMs);
-}
-
-async function announcePause(
-  session: Session,
-  call: Call,
-  attempts: Attempts,
-  problem: Problem,
-  delayMs: number,
-): Promise<void> {
-  ensureTimeFor(session, call, delayMs, problem);
   await pause(session, call, delayMs, {
     type: 'retry',
     attempt: attempts.sent + 1,
