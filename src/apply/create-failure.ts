@@ -47,52 +47,34 @@ export function describeCreateFailure(error: unknown, identifier: string, file: 
   const base = { identifier, file };
   if (!(error instanceof RemoteError)) {
     // A bug, not the service: stop, and keep the journal entry since nobody knows what was sent.
-    return {
-      result: {
-        ...base,
-        outcome: 'failed',
-        message: `unexpected error while creating: ${messageOf(error)}; it stays in the journal and will be reconciled by the next run`,
-        next: AGAIN,
-      },
-      keepPending: true,
-      stop: 'unexpected',
-    };
+    const message = `unexpected error while creating: ${messageOf(error)}; it stays in the journal and will be reconciled by the next run`;
+    return { ...failedOutcome(base, message, AGAIN, 'unexpected'), keepPending: true };
   }
-  const failed = (next: string, extra: Partial<SyncItemResult> = {}): SyncItemResult => ({
-    ...base,
-    outcome: 'failed',
-    message: error.message,
-    next,
-    ...extra,
+  const failed = (next: string, stop?: StopReason, message = error.message): CreateFailure => ({
+    ...failedOutcome(base, message, next, stop),
+    keepPending: false,
   });
   switch (error.kind) {
-    case 'outcome-unknown':
-      return {
-        result: failed(`${AGAIN}: it looks the workflow up before creating anything`, {
-          message: `the outcome is unknown; it stays in the journal and will be reconciled by the next run (${error.message})`,
-        }),
-        keepPending: true,
-      };
-    case 'validation':
-      return {
-        result: failed('fix the definition, then run `wfsync sync` again', {
-          message: `the service rejected it: ${error.message}`,
-          diagnostics: serviceDiagnostics(error, file),
-        }),
-        keepPending: false,
-      };
+    case 'outcome-unknown': {
+      const message = `the outcome is unknown; it stays in the journal and will be reconciled by the next run (${error.message})`;
+      const next = `${AGAIN}: it looks the workflow up before creating anything`;
+      return { ...failedOutcome(base, message, next), keepPending: true };
+    }
+    case 'validation': {
+      const next = 'fix the definition, then run `wfsync sync` again';
+      const rejected = failed(next, undefined, `the service rejected it: ${error.message}`);
+      rejected.result.diagnostics = serviceDiagnostics(error, file);
+      return rejected;
+    }
     case 'auth':
-      return {
-        result: failed(
-          `check the API key of this target (only a Development-environment key can create), then ${AGAIN}`,
-        ),
-        keepPending: false,
-        stop: 'auth',
-      };
+      return failed(
+        `check the API key of this target (only a Development-environment key can create), then ${AGAIN}`,
+        'auth',
+      );
     case 'rate-limited':
-      return { result: failed(`wait a minute, then ${AGAIN}`), keepPending: false, stop: 'rate-limited' };
+      return failed(`wait a minute, then ${AGAIN}`, 'rate-limited');
     case 'deadline':
-      return { result: failed(`${AGAIN} (or give it more time)`), keepPending: false, stop: 'deadline' };
+      return failed(`${AGAIN} (or give it more time)`, 'deadline');
     case 'cancelled':
       return {
         result: { ...base, outcome: 'skipped', message: 'cancelled before it was sent', next: AGAIN },
@@ -102,7 +84,7 @@ export function describeCreateFailure(error: unknown, identifier: string, file: 
     default:
       // The client re-sends only what provably did nothing and reports anything else as outcome-unknown,
       // so any other failure means the workflow was not created.
-      return { result: failed(`${AGAIN} (nothing was created)`), keepPending: false };
+      return failed(`${AGAIN} (nothing was created)`);
   }
 }
 

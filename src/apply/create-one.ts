@@ -66,7 +66,8 @@ export async function createOne(
     );
   } catch (error) {
     const failure = describeCreateFailure(error, identifier, file);
-    if (!failure.keepPending) await clearQuietly(ctx.store, identifier);
+    // Best effort: a journal entry left behind is looked up again by the next run, which is safe.
+    if (!failure.keepPending) await ctx.store.clearPending(identifier).catch(() => undefined);
     return { result: failure.result, ...(failure.stop === undefined ? {} : { stop: failure.stop }) };
   }
   const id = created.workflow._id;
@@ -97,7 +98,7 @@ async function identifierMismatch(
     // Cannot tell (holder stays undefined): recording is the side that never creates twice.
   }
   if (holder !== undefined && holder._id !== id) {
-    await clearQuietly(ctx.store, identifier);
+    await ctx.store.clearPending(identifier).catch(() => undefined);
     return failedOutcome(
       base,
       `the identifier ${identifier} is taken by another workflow (id ${holder._id}), so the service created a duplicate: workflow ${id} with the identifier ${shown}`,
@@ -170,14 +171,5 @@ async function record(
     // The journal entry on disk still names this create: the next run's reconcile records it.
     const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
     return failedOutcome({ identifier, file, remoteId: id }, message, AGAIN, 'state');
-  }
-}
-
-/** Best effort: a journal entry left behind is looked up again by the next run, which is safe. */
-async function clearQuietly(store: ApplyStore, identifier: string): Promise<void> {
-  try {
-    await store.clearPending(identifier);
-  } catch {
-    // The next run's reconcile finds nothing and clears it.
   }
 }

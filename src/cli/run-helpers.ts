@@ -10,14 +10,9 @@ export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Pr
 
 /** The client `plan` uses: any attempt to create is a bug, and fails loudly instead of reaching the service. */
 export function readOnlyClient(client: ServiceClient): ServiceClient {
-  return {
-    getWorkflow: (id) => client.getWorkflow(id),
-    getCurrentEnvironment: () => client.getCurrentEnvironment(),
-    listNotificationGroups: () => client.listNotificationGroups(),
-    createWorkflow: () =>
-      Promise.reject(new Error('internal error: plan is read-only and must never create')),
-    close: () => client.close(),
-  };
+  const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never create'));
+  // createClient's operations are the object's own properties: the copy keeps them, bound to their session.
+  return { ...client, createWorkflow: refuse };
 }
 
 /** What the client's events feed: the progress display (when given), and with --verbose a request log on stderr. */

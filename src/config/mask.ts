@@ -28,11 +28,7 @@ export function maskConfigSecrets(text: string, definition: LoadedDefinition | u
 function maskSecretLine(line: string): string {
   const match = SECRET_LINE.exec(line);
   if (!match || !isSecretPropertyName(match[2] ?? '')) return line;
-  return (match[1] ?? '') + stars(match[3] ?? '');
-}
-
-function stars(text: string): string {
-  return text.replace(/[^\r]/g, '*');
+  return (match[1] ?? '') + (match[3] ?? '').replace(/[^\r]/g, '*');
 }
 
 /** Pointers to the values to hide, found by walking the document (iteratively: a config is small but untrusted). */

@@ -66,44 +66,40 @@ export function buildEnvironments(input: EnvironmentsInput): Environments {
     ...(parentId === undefined ? {} : { _parentId: parentId }),
     ...stamp,
   });
+  const environment = (
+    id: string,
+    name: EmulatedEnvironment['name'],
+    keys: readonly string[],
+    groups: NotificationGroupDoc[],
+    parentId?: string,
+  ): EmulatedEnvironment => ({
+    _id: id,
+    name,
+    _organizationId: identity.organizationId,
+    // A public identifier: the service's is a short random string; this one survives restarts.
+    identifier: id.slice(-12),
+    ...(parentId === undefined ? {} : { _parentId: parentId }),
+    keys,
+    groups,
+    ...stamp,
+  });
   const seen = new Set([identity.notificationGroupId]);
   const extra = input.groups.filter((g) => !seen.has(g.id) && seen.add(g.id));
+  const development = identity.environmentId;
+  const production = input.productionEnvironmentId;
   return {
-    development: {
-      _id: identity.environmentId,
-      name: 'Development',
-      _organizationId: identity.organizationId,
-      identifier: environmentIdentifier(identity.environmentId),
-      keys: input.developmentKeys,
-      groups: [
-        group(identity.notificationGroupId, 'General', identity.environmentId),
-        ...extra.map((g) => group(g.id, g.name, identity.environmentId)),
-      ],
-      ...stamp,
-    },
-    production: {
-      _id: input.productionEnvironmentId,
-      name: 'Production',
-      _organizationId: identity.organizationId,
-      identifier: environmentIdentifier(input.productionEnvironmentId),
-      _parentId: identity.environmentId,
-      keys: input.productionKeys,
-      groups: [
-        group(
-          input.productionGroupId,
-          'General',
-          input.productionEnvironmentId,
-          identity.notificationGroupId,
-        ),
-      ],
-      ...stamp,
-    },
+    development: environment(development, 'Development', input.developmentKeys, [
+      group(identity.notificationGroupId, 'General', development),
+      ...extra.map((g) => group(g.id, g.name, development)),
+    ]),
+    production: environment(
+      production,
+      'Production',
+      input.productionKeys,
+      [group(input.productionGroupId, 'General', production, identity.notificationGroupId)],
+      development,
+    ),
   };
-}
-
-/** A public identifier for an environment: the service's is a short random string; this one survives restarts. */
-function environmentIdentifier(environmentId: string): string {
-  return environmentId.slice(-12);
 }
 
 /**

@@ -1,9 +1,16 @@
 import { deriveTrigger } from '../derive/trigger.js';
+import type { DerivedTrigger } from '../derive/types.js';
 import { buildNotificationGroup, buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
 import { badRequest, notFound } from './http-error.js';
 import { type Random, shortId, shortSlugId } from './random.js';
 import type { WorkflowStore } from './store.js';
-import { checkSteps, type Generation, validateCreateRequest } from './validate-request.js';
+import type { StoredWorkflow } from './types.js';
+import {
+  type CreateRequest,
+  checkSteps,
+  type Generation,
+  validateCreateRequest,
+} from './validate-request.js';
 
 /** The two operations, past routing, auth, rate limiting and idempotency. */
 
@@ -19,10 +26,7 @@ export interface ServiceState {
 /** POST /v1/workflows → the 201 body. Throws the service's 400s. */
 export function createWorkflow(state: ServiceState, body: unknown): { data: Record<string, unknown> } {
   const request = validateCreateRequest(body, state.generation);
-  checkSteps(request.steps, state.generation);
-  // The service's own extractor, quirks included (see DeriveOptions).
-  const derived = deriveTrigger(request, { extraction: 'server' });
-  if (derived.errors.length > 0) throw badRequest('Failed to extract variables');
+  const derived = deriveChecked(request, state.generation);
   const slug = state.generation === 'v2' ? derived.identifierV2 : derived.identifierV1;
   const identifier = chooseIdentifier(state, slug);
   const workflow = buildWorkflow(
@@ -37,6 +41,15 @@ export function createWorkflow(state: ServiceState, body: unknown): { data: Reco
       ? { notificationGroup: buildNotificationGroup(state.identity) }
       : {};
   return { data: { ...workflow, ...group } };
+}
+
+/** The create's checks of the steps, then the trigger the service derives from them. */
+export function deriveChecked(request: CreateRequest, generation: Generation): DerivedTrigger {
+  checkSteps(request.steps, generation);
+  // The service's own extractor, quirks included (see DeriveOptions).
+  const derived = deriveTrigger(request, { extraction: 'server' });
+  if (derived.errors.length > 0) throw badRequest('Failed to extract variables');
+  return derived;
 }
 
 /**
@@ -64,8 +77,14 @@ export function getWorkflow(
   state: ServiceState,
   environmentId: string,
   workflowId: string,
-): { data: Record<string, unknown> } {
+): { data: StoredWorkflow } {
   const workflow = state.store.find(environmentId, workflowId);
   if (workflow === undefined) throw notFound(`Template with id ${workflowId} not found`);
   return { data: workflow };
+}
+
+/** An edit's bookkeeping, as the service's update does it: `updatedAt` now, `__v` one up. */
+export function touched(workflow: StoredWorkflow, now: number): StoredWorkflow {
+  const version = typeof workflow.__v === 'number' ? workflow.__v : 0;
+  return { ...workflow, updatedAt: new Date(now).toISOString(), __v: version + 1 };
 }

@@ -1,18 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+
 /**
  * The service's error answers. Nest's HttpExceptions carry `{statusCode, message, error}`; the service's global
  * filter adds `timestamp` and `path` (the request URL, query included) and, for 500s, an `errorId`.
  */
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-};
 
 export class EmulatorHttpError extends Error {
   readonly status: number;
@@ -35,7 +26,7 @@ export class EmulatorHttpError extends Error {
     super(Array.isArray(message) ? message.join('; ') : message);
     this.name = 'EmulatorHttpError';
     this.status = status;
-    const error = options.error === undefined ? REASONS[status] : options.error;
+    const error = options.error === undefined ? STATUS_CODES[status] : options.error;
     this.body = { message, ...(error === null || error === undefined ? {} : { error }), ...options.extra };
     this.headers = options.headers ?? {};
   }

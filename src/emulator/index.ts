@@ -4,12 +4,4 @@
  * headers and idempotency, plus deterministic fault injection for the failure paths a real network has.
  */
 export { startEmulator } from './server.js';
-export type {
-  EmulatorOptions,
-  FaultKind,
-  FaultOptions,
-  RateLimitOptions,
-  RequestRecord,
-  RunningEmulator,
-  StoredWorkflow,
-} from './types.js';
+export type { EmulatorOptions, FaultOptions, RequestRecord, RunningEmulator } from './types.js';

@@ -26,9 +26,7 @@ import { updateWorkflow } from './update-workflow.js';
 
 export interface PipelineDeps {
   service: ServiceState;
-  keys: AuthKeys;
-  productionEnvironmentId: string;
-  /** Both environments, for `GET /v1/environments/me` and `GET /v1/notification-groups`. */
+  /** Both environments: their keys, and what `GET /v1/environments/me` and `GET /v1/notification-groups` say. */
   environments: Environments;
   rateLimiter: RateLimiter | undefined;
   idempotency: IdempotencyRegistry | undefined;
@@ -53,9 +51,8 @@ export async function answerRequest(
     if (tooLarge) throw new EmulatorHttpError(413, 'request entity too large');
     const body = parseJsonBody(req.headers['content-type'], text);
     const route = matchRoute(method, url);
-    const environment = authenticate(header(req, 'authorization'), deps.keys);
-    const environmentId =
-      environment === 'development' ? deps.service.identity.environmentId : deps.productionEnvironmentId;
+    const environment = authenticate(header(req, 'authorization'), deps.environments);
+    const environmentId = deps.environments[environment]._id;
     // Creates and edits only in Development, as the service's guard has it.
     if ((route.kind === 'create' || route.kind === 'update') && environment !== 'development') {
       throw unauthorized('This action is only allowed in Development environment');
@@ -65,30 +62,28 @@ export async function answerRequest(
       headers = limit.headers;
       if (!limit.allowed) throw new EmulatorHttpError(429, RATE_LIMIT_MESSAGE, { error: null });
     }
+    if (route.kind === 'create') {
+      const key = header(req, 'idempotency-key');
+      const idempotent = deps.idempotency !== undefined && key !== undefined && key !== '';
+      return await processCreate(deps, body, url, plan, headers, idempotent ? key : undefined);
+    }
+    await delay(plan.latencyMs, undefined, { signal: deps.closing });
     if (route.kind === 'get') {
-      await delay(plan.latencyMs, undefined, { signal: deps.closing });
       return jsonAnswer(200, getWorkflow(deps.service, environmentId, route.workflowId), headers);
     }
-    if (route.kind === 'environment' || route.kind === 'groups') {
-      await delay(plan.latencyMs, undefined, { signal: deps.closing });
-      const env = deps.environments[environment];
-      const data =
-        route.kind === 'environment'
-          ? environmentAnswer(env, deps.service.identity.creatorId)
-          : groupsAnswer(env);
-      return jsonAnswer(200, data, headers);
-    }
     if (route.kind === 'update') {
-      await delay(plan.latencyMs, undefined, { signal: deps.closing });
       try {
         return jsonAnswer(200, updateWorkflow(deps.service, environmentId, route.workflowId, body), headers);
       } finally {
         await deps.persist();
       }
     }
-    const key = header(req, 'idempotency-key');
-    const idempotent = deps.idempotency !== undefined && key !== undefined && key !== '';
-    return await processCreate(deps, body, url, plan, headers, idempotent ? key : undefined);
+    const env = deps.environments[environment];
+    const data =
+      route.kind === 'environment'
+        ? environmentAnswer(env, deps.service.identity.creatorId)
+        : groupsAnswer(env);
+    return jsonAnswer(200, data, headers);
   } catch (error) {
     return toErrorAnswer(error, url, clock(), headers);
   }
@@ -194,27 +189,21 @@ function decodeParam(raw: string): string {
   }
 }
 
-export interface AuthKeys {
-  developmentKey: string;
-  /** Further keys of the Development environment. */
-  developmentKeys?: readonly string[];
-  productionKeys: readonly string[];
-}
-
 /**
  * `Authorization: ApiKey <key>` → which environment the key belongs to, or a 401 with the service's exact message.
  * The scheme is the text before the first space; the key is everything after it.
  */
-function authenticate(header: string | undefined, keys: AuthKeys): 'development' | 'production' {
+function authenticate(header: string | undefined, environments: Environments): keyof Environments {
   if (header === undefined || header === '') throw unauthorized('Missing authorization header');
   const space = header.indexOf(' ');
   const scheme = space === -1 ? header : header.slice(0, space);
   if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`);
   const key = space === -1 ? '' : header.slice(space + 1);
-  if (key !== '' && [keys.developmentKey, ...(keys.developmentKeys ?? [])].some((k) => sameKey(key, k)))
-    return 'development';
-  if (key !== '' && keys.productionKeys.some((k) => sameKey(key, k))) return 'production';
-  throw unauthorized('API Key not found');
+  const owner = (['development', 'production'] as const).find(
+    (name) => key !== '' && environments[name].keys.some((k) => sameKey(key, k)),
+  );
+  if (owner === undefined) throw unauthorized('API Key not found');
+  return owner;
 }
 
 function sameKey(given: string, expected: string): boolean {

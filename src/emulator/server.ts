@@ -6,7 +6,7 @@ import { UsageError, WfsyncError } from '../errors.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
 import { buildEnvironments } from './environments.js';
 import { FaultInjector } from './faults.js';
-import type { ServiceState } from './handlers.js';
+import { type ServiceState, touched } from './handlers.js';
 import { sendAnswer } from './http-io.js';
 import { IdempotencyRegistry } from './idempotency.js';
 import { dataFileWriter, objectIdsIn, readEmulatorData } from './persistence.js';
@@ -37,12 +37,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     notificationGroupId: newId(),
     layoutId: newId(),
   };
-  const productionEnvironmentId = newId();
   // Groups draw their ids from a stream of their own, so configuring one never shifts the ids of workflows.
   const groupId = objectIdFactory(mulberry32(seed ^ 0x960c), idTime, objectIdsIn(data));
   const environments = buildEnvironments({
     identity,
-    productionEnvironmentId,
+    productionEnvironmentId: newId(),
     developmentKeys: [apiKey, ...(options.developmentKeys ?? [])],
     productionKeys: options.productionKeys ?? [],
     groups: (options.notificationGroups ?? []).map((g) => ({ id: g.id ?? groupId(), name: g.name })),
@@ -77,12 +76,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   setMaxListeners(0, closing.signal);
   const deps: PipelineDeps = {
     service,
-    keys: {
-      developmentKey: apiKey,
-      developmentKeys: options.developmentKeys ?? [],
-      productionKeys: options.productionKeys ?? [],
-    },
-    productionEnvironmentId,
     environments,
     rateLimiter,
     idempotency,
@@ -155,13 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         const { _id } = workflow;
         mutate(workflow);
         // Identity is the service's, not the edit's: only content changes.
-        return {
-          ...workflow,
-          _id,
-          _environmentId: identity.environmentId,
-          updatedAt: new Date(clock()).toISOString(),
-          __v: (typeof workflow.__v === 'number' ? workflow.__v : 0) + 1,
-        };
+        return touched({ ...workflow, _id, _environmentId: identity.environmentId }, clock());
       });
       if (edited === undefined)
         throw new Error(`editWorkflow: no workflow ${JSON.stringify(idOrIdentifier)}`);

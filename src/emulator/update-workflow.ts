@@ -1,10 +1,8 @@
-import { deriveTrigger } from '../derive/trigger.js';
 import { isRecord, type Json } from '../json.js';
 import { buildWorkflow, type TriggerParts } from './build-workflow.js';
-import type { ServiceState } from './handlers.js';
-import { badRequest, notFound } from './http-error.js';
+import { deriveChecked, getWorkflow, type ServiceState, touched } from './handlers.js';
 import type { StoredWorkflow } from './types.js';
-import { checkSteps, validateCreateRequest } from './validate-request.js';
+import { validateCreateRequest } from './validate-request.js';
 
 /**
  * `PUT /v1/workflows/{workflowId}` (and its `/v1/notification-templates` twin): the dashboard's edit. The body has
@@ -18,8 +16,7 @@ export function updateWorkflow(
   workflowId: string,
   body: unknown,
 ): { data: StoredWorkflow } {
-  const existing = state.store.find(environmentId, workflowId);
-  if (existing === undefined) throw notFound(`Template with id ${workflowId} not found`);
+  const existing = getWorkflow(state, environmentId, workflowId).data;
   const sent = presentFields(body);
   // The stored required fields stand in for those not sent, so only what was sent can fail the create's checks.
   const request = validateCreateRequest(
@@ -27,24 +24,17 @@ export function updateWorkflow(
     state.generation,
   );
   const trigger = existing.triggers[0]!;
-  let parts: TriggerParts = { variables: [], reservedVariables: [], subscriberVariables: [] };
-  if ('steps' in sent) {
-    checkSteps(request.steps, state.generation);
-    const derived = deriveTrigger(request, { extraction: 'server' });
-    if (derived.errors.length > 0) throw badRequest('Failed to extract variables');
-    parts = derived;
-  }
+  const parts: TriggerParts =
+    'steps' in sent
+      ? deriveChecked(request, state.generation)
+      : { variables: [], reservedVariables: [], subscriberVariables: [] };
   const now = state.clock();
   const built = buildWorkflow(
     request,
     { ...parts, identifier: trigger.identifier },
     { newId: state.newId, now, identity: state.identity },
   );
-  const next: StoredWorkflow = {
-    ...existing,
-    updatedAt: new Date(now).toISOString(),
-    __v: (typeof existing.__v === 'number' ? existing.__v : 0) + 1,
-  };
+  const next = touched(existing, now);
   for (const field of Object.keys(sent)) {
     if (field === 'steps') {
       next.steps = built.steps;
@@ -61,8 +51,7 @@ export function updateWorkflow(
     else if (field === 'active') Object.assign(next, { active: built.active, draft: built.draft });
     else if (UPDATABLE.has(field)) (next as Json)[field] = (built as Json)[field];
   }
-  state.store.update(environmentId, existing._id, () => next);
-  return { data: state.store.find(environmentId, existing._id)! };
+  return { data: state.store.update(environmentId, existing._id, () => next)! };
 }
 
 /** Fields copied from the built document as they are (`draft` is ignored: the service sets it from `active`). */

@@ -11,7 +11,7 @@ import { fetchCurrentEnvironment, fetchNotificationGroups } from './read-routes.
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
-import type { ClientOptions, ServiceClient } from './types.js';
+import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
 
 /** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
 const DEFAULTS = {
@@ -85,31 +85,26 @@ export function createClient(options: ClientOptions): ServiceClient {
     onEvent: options.onEvent,
   };
   let closed = false;
-  const ensureOpen = () => {
-    if (closed) throw new Error('the service client is closed');
-  };
+  const whileOpen =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (closed) throw new Error('the service client is closed');
+      return operation(...args);
+    };
   return {
-    async createWorkflow(body, createOptions) {
-      ensureOpen();
-      return createWorkflow(session, body, createOptions);
-    },
-    async getWorkflow(idOrIdentifier) {
-      ensureOpen();
+    createWorkflow: whileOpen((body: unknown, createOptions: CreateOptions) =>
+      createWorkflow(session, body, createOptions),
+    ),
+    getWorkflow: whileOpen(async (idOrIdentifier: string) => {
       const result = workflowPath(endpoint, idOrIdentifier);
       if ('problem' in result) {
         const path = `${endpoint.basePath}/v1/workflows/{workflowId}`;
         throw callError(session, { method: 'GET', path }, { kind: 'validation', detail: result.problem });
       }
       return fetchWorkflow(session, result.path);
-    },
-    async getCurrentEnvironment() {
-      ensureOpen();
-      return fetchCurrentEnvironment(session);
-    },
-    async listNotificationGroups() {
-      ensureOpen();
-      return fetchNotificationGroups(session);
-    },
+    }),
+    getCurrentEnvironment: whileOpen(() => fetchCurrentEnvironment(session)),
+    listNotificationGroups: whileOpen(() => fetchNotificationGroups(session)),
     async close() {
       if (closed) return;
       closed = true;

@@ -2,6 +2,7 @@ import { messageOf } from '../errors.js';
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
 import { RemoteError } from './errors.js';
+import { interpretResponse } from './interpret.js';
 import { type Attempts, attempt, backoffDelay, fetchWorkflow, pauseBeforeRetry, retries } from './retry.js';
 import { type Call, callError, emit, failure, pause, type Session, statusOf } from './session.js';
 import { workflowPath, workflowsPath } from './transport.js';
@@ -39,7 +40,7 @@ export async function createWorkflow(
     for (;;) {
       attempts.sent++;
       const sent = attempts.sent;
-      const outcome = await attempt(session, call, sent);
+      const outcome = await attempt(session, call, sent, interpretResponse);
       if (outcome.type === 'ok')
         return { workflow: outcome.workflow, reconciled: false, replayed: outcome.replayed, attempts: sent };
       if (outcome.type === 'absent') throw new Error('unreachable: a POST is never "absent"');

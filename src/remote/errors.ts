@@ -2,7 +2,7 @@ import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { redact } from './redact.js';
 import { summarize } from './response-body.js';
-import type { ClientOptions, HttpMethod, RemoteErrorKind } from './types.js';
+import type { ClientOptions, HttpMethod, Problem, RemoteErrorKind } from './types.js';
 
 const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   auth: ExitCode.Auth,
@@ -18,22 +18,17 @@ const EXIT_CODES: Record<RemoteErrorKind, ExitCode> = {
   cancelled: ExitCode.Failure,
 };
 
-export interface RemoteErrorInit {
-  kind: RemoteErrorKind;
+/** What a RemoteError is made of: a Problem's words, the call, and the text to keep out of it all. */
+export type RemoteErrorInit = Pick<
+  Problem,
+  'kind' | 'status' | 'detail' | 'advice' | 'unreachable' | 'cause'
+> & {
   method: HttpMethod;
   path: string;
-  status?: number;
-  /** What went wrong, after `METHOD path: `. */
-  detail: string;
-  /** What the user can do about it, after the detail (`; check baseUrl in wfsync.config.yaml`). */
-  advice?: string | undefined;
   serverMessages?: readonly string[];
   /** Text to strip from the message, the server messages and the cause (the API key). */
   secrets: readonly string[];
-  /** See RemoteError.unreachable. */
-  unreachable?: boolean;
-  cause?: unknown;
-}
+};
 
 /** A failed call to the service: which call, what happened, and what the service said. */
 export class RemoteError extends WfsyncError {

@@ -20,7 +20,7 @@ import {
   summarize,
 } from './response-body.js';
 import type { ReceivedResponse } from './transport.js';
-import type { HttpMethod, Outcome, Problem } from './types.js';
+import type { HttpMethod, Outcome, Problem, WorkflowResponse } from './types.js';
 
 export interface InterpretContext {
   method: HttpMethod;
@@ -33,7 +33,7 @@ export interface InterpretContext {
 /** Turn a received response into a workflow, "absent" (GET 404), or a Problem. Pure apart from the schema load. */
 export function interpretResponse(response: ReceivedResponse, context: InterpretContext): Outcome {
   const { status } = response;
-  if (status >= 200 && status < 300) return interpretSuccess(response, context);
+  if (status >= 200 && status < 300) return interpretWorkflow(response, context);
   const body = readErrorBody(response);
   const outcome = interpretError(response, body, context);
   // A GET's answer depends on its body (a 404 is "no such workflow" only when the service's JSON says so), and
@@ -48,58 +48,54 @@ export function interpretResponse(response: ReceivedResponse, context: Interpret
   return outcome;
 }
 
-/** A 2xx: the workflow, or why its body cannot be used. */
-function interpretSuccess(response: ReceivedResponse, context: InterpretContext): Outcome {
-  const { status } = response;
+/** A 2xx read as a workflow; the `Idempotency-Replay` header says whether an earlier attempt had created it. */
+function interpretWorkflow(response: ReceivedResponse, context: InterpretContext): Outcome {
   // A create that answered 2xx was applied whatever the body says; a broken body is then a lost response.
-  const broken = (detail: string, advice: string): Outcome =>
-    problem(status, {
-      kind: 'protocol',
-      detail: `${status} ${detail}`,
-      advice,
-      transient: false,
-      effect: 'applied',
-    });
-  if (status !== 200 && status !== 201) {
-    return broken('is not a status the service answers with', notTheService(context.advice));
-  }
-  const body = readJsonBody(response, context, { effect: 'applied', quoteParseError: true });
-  if (body.type === 'problem') return body;
-  const parsed = body.value;
-  if (!isRecord(parsed) || !isRecord(parsed.data)) {
-    return broken(
-      'without the {data} envelope the service wraps a workflow in',
-      notTheService(context.advice),
-    );
-  }
-  const checked = checkWorkflowEnvelope(parsed);
-  if ('problems' in checked) {
-    return broken(
-      `with a workflow that does not have the expected shape (${checked.problems.join(', ')})`,
-      notTheService(context.advice),
-    );
-  }
-  return {
-    type: 'ok',
-    workflow: checked.envelope.data,
-    replayed: response.header('idempotency-replay')?.trim().toLowerCase() === 'true',
-  };
+  const success = interpretSuccess(response, context, {
+    statuses: [200, 201],
+    effect: 'applied',
+    quoteParseError: true,
+    read: readWorkflow,
+  });
+  if (success.type === 'problem') return success;
+  const replayed = response.header('idempotency-replay')?.trim().toLowerCase() === 'true';
+  return { type: 'ok', workflow: success.value, replayed };
 }
 
-type ProblemOutcome = { type: 'problem'; problem: Problem };
+function readWorkflow(body: unknown): BodyRead<WorkflowResponse> {
+  if (!isRecord(body) || !isRecord(body.data))
+    return { problem: 'without the {data} envelope the service wraps a workflow in' };
+  const checked = checkWorkflowEnvelope(body);
+  if ('problems' in checked)
+    return {
+      problem: `with a workflow that does not have the expected shape (${checked.problems.join(', ')})`,
+    };
+  return { value: checked.envelope.data };
+}
+
+export type ProblemOutcome = { type: 'problem'; problem: Problem };
+
+/** What `read` makes of a parsed body: the value, or why it is not the service's answer (after the status). */
+export type BodyRead<T> = { value: T } | { problem: string };
 
 /**
- * A 2xx answer's body as JSON, or why it cannot be used: the checks every successful answer goes through (a
- * workflow, and the read routes of read-routes.ts). `effect` is what the request did; `quoteParseError` adds the
- * parser's words to "not valid JSON" (they quote the body: off where it may hold the environment's keys).
+ * A 2xx answer read with `read`, or why its body cannot be used: the checks every successful answer goes through (a
+ * workflow, and the read routes of read-routes.ts). `statuses` are those the route answers with; `effect` is what
+ * the request did; `quoteParseError` adds the parser's words to "not valid JSON" (they quote the body: off where it
+ * may hold the environment's keys).
  */
-export function readJsonBody(
+export function interpretSuccess<T>(
   response: ReceivedResponse,
   context: InterpretContext,
-  options: { effect: Problem['effect']; quoteParseError: boolean },
-): { type: 'json'; value: unknown } | ProblemOutcome {
+  options: {
+    statuses: readonly number[];
+    effect: Problem['effect'];
+    quoteParseError: boolean;
+    read: (body: unknown) => BodyRead<T>;
+  },
+): { type: 'ok'; value: T } | ProblemOutcome {
   const { status } = response;
-  const broken = (detail: string, advice: string): ProblemOutcome =>
+  const broken = (detail: string, advice = notTheService(context.advice)): ProblemOutcome =>
     problem(status, {
       kind: 'protocol',
       detail: `${status} ${detail}`,
@@ -107,14 +103,12 @@ export function readJsonBody(
       transient: false,
       effect: options.effect,
     });
+  if (!options.statuses.includes(status)) return broken('is not a status the service answers with');
   if (response.bodyFailure === 'truncated' || response.bodyFailure === 'body-timeout') {
     return bodyLost(response, context, options.effect);
   }
   if (response.bodyFailure === 'too-large') {
-    return broken(
-      `but the response is larger than the ${mebibytes(context.maxResponseBytes)} limit`,
-      notTheService(context.advice),
-    );
+    return broken(`but the response is larger than the ${mebibytes(context.maxResponseBytes)} limit`);
   }
   if (isHtml(response)) {
     return broken(
@@ -124,25 +118,27 @@ export function readJsonBody(
   }
   const type = mediaType(response.header('content-type'));
   if (!isJsonMediaType(type)) {
-    const what =
+    return broken(
       type === undefined
         ? 'without a content type (JSON expected)'
-        : `with content type "${type}" instead of JSON`;
-    return broken(what, notTheService(context.advice));
+        : `with content type "${type}" instead of JSON`,
+    );
   }
+  let parsed: unknown;
   try {
-    return { type: 'json', value: parseJson(response.body.toString('utf8')) };
+    parsed = parseJson(response.body.toString('utf8'));
   } catch (error) {
     // Not a transient fault like a body cut short: asking again gets the same answer. This workflow fails, the
     // run goes on (the caller decides per workflow), and nothing walks the value.
-    if (error instanceof JsonTooDeepError)
-      return broken(`with a response ${error.message}`, notTheService(context.advice));
+    if (error instanceof JsonTooDeepError) return broken(`with a response ${error.message}`);
     return invalidJson(
       status,
       options.quoteParseError ? (error as Error).message : undefined,
       options.effect,
     );
   }
+  const read = options.read(parsed);
+  return 'problem' in read ? broken(read.problem) : { type: 'ok', value: read.value };
 }
 
 /**

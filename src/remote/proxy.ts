@@ -147,11 +147,8 @@ export function describeRoute(origin: string, route: ProxyRoute): string {
     return `connecting to the local emulator at ${origin} directly (proxies never apply)`;
   if (route.why === 'no-proxy')
     return `connecting to ${origin} directly: ${route.noProxyVariable} excludes ${new URL(origin).hostname}`;
-  return `connecting to ${origin} directly: no proxy is set (${proxyNames(origin)})`;
-}
-
-function proxyNames(origin: string): string {
-  return new URL(origin).protocol === 'https:' ? 'HTTPS_PROXY, HTTP_PROXY' : 'HTTP_PROXY';
+  const names = new URL(origin).protocol === 'https:' ? 'HTTPS_PROXY, HTTP_PROXY' : 'HTTP_PROXY';
+  return `connecting to ${origin} directly: no proxy is set (${names})`;
 }
 
 function present(value: string | undefined): boolean {

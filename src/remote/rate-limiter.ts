@@ -62,7 +62,8 @@ export class RateLimiter {
   async acquire(wait: Wait): Promise<Ticket> {
     const paceMs = this.#pacing.reserve(this.#now());
     if (paceMs > 0) {
-      await wait(paceMs, `pacing requests to ${round(this.#pacing.requestsPerSecond)}/s`);
+      const rate = this.#pacing.requestsPerSecond;
+      await wait(paceMs, `pacing requests to ${Number.isInteger(rate) ? rate : rate.toFixed(1)}/s`);
     }
     for (;;) {
       const now = this.#now();
@@ -148,10 +149,6 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-function round(rate: number): string {
-  return Number.isInteger(rate) ? String(rate) : rate.toFixed(1);
 }
 
 /**

@@ -110,14 +110,23 @@ export function checkWorkflowEnvelope(
   if (validateWorkflowResponseEnvelope(body)) return { envelope: body };
   // The schema's one anyOf (a template or null) would otherwise add noise: pruned as definitions' errors are.
   const errors = pruneSchemaErrors(validateWorkflowResponseEnvelope.errors ?? []);
-  const problems = errors.slice(0, MAX_REPORTED).map(describe);
-  if (errors.length > MAX_REPORTED) problems.push(`and ${errors.length - MAX_REPORTED} more`);
-  return { problems: problems.length > 0 ? problems : ['does not match the schema'] };
+  return {
+    problems: schemaProblems(errors, (error) => {
+      // pruneSchemaErrors merges the types the alternatives allow into one error (`must be object or null`).
+      const { type } = error.params as { type?: unknown };
+      return Array.isArray(type) ? `must be ${type.join(' or ')}` : (error.message ?? 'is invalid');
+    }),
+  };
 }
 
-function describe(error: ErrorObject): string {
-  const where = error.instancePath === '' ? '(the body)' : error.instancePath;
-  // pruneSchemaErrors merges the types the alternatives allow into one error (`must be object or null`).
-  const { type } = error.params as { type?: unknown };
-  return `${where} ${Array.isArray(type) ? `must be ${type.join(' or ')}` : (error.message ?? 'is invalid')}`;
+/** Up to three `/pointer message` strings, the first failing pointer first. ajv's messages name the rule, never the value. */
+export function schemaProblems(
+  errors: readonly ErrorObject[],
+  message = (error: ErrorObject) => error.message ?? 'is invalid',
+): string[] {
+  const problems = errors
+    .slice(0, MAX_REPORTED)
+    .map((error) => `${error.instancePath === '' ? '(the body)' : error.instancePath} ${message(error)}`);
+  if (errors.length > MAX_REPORTED) problems.push(`and ${errors.length - MAX_REPORTED} more`);
+  return problems.length > 0 ? problems : ['does not match the schema'];
 }

@@ -1,6 +1,6 @@
 import { plural } from '../text.js';
 import { interpretFailure } from './failure-problem.js';
-import { type InterpretContext, interpretResponse } from './interpret.js';
+import { type InterpretContext, interpretResponse, type ProblemOutcome } from './interpret.js';
 import {
   type Call,
   emit,
@@ -12,7 +12,7 @@ import {
   statusOf,
 } from './session.js';
 import { exchange, type ReceivedResponse } from './transport.js';
-import type { Outcome, Problem, WorkflowResponse } from './types.js';
+import type { Problem, WorkflowResponse } from './types.js';
 
 /**
  * One operation's attempts: each waits for the rate limiter, is sent and interpreted; transient problems are
@@ -20,13 +20,28 @@ import type { Outcome, Problem, WorkflowResponse } from './types.js';
  */
 
 /** GET one workflow by path, retrying what is transient. `undefined` when the service says 404 for it. */
-export async function fetchWorkflow(session: Session, path: string): Promise<WorkflowResponse | undefined> {
+export function fetchWorkflow(session: Session, path: string): Promise<WorkflowResponse | undefined> {
+  return fetchWith(session, path, (response, context) => {
+    const outcome = interpretResponse(response, context);
+    return outcome.type === 'ok' ? { type: 'ok', value: outcome.workflow } : outcome;
+  });
+}
+
+/** What one GET came to: the value, "absent" (404), or a Problem. */
+export type ReadOutcome<T> = { type: 'ok'; value: T } | { type: 'absent' } | ProblemOutcome;
+
+/** GET `path` and read the answer with `interpret`, retrying what is transient. `undefined` when absent. */
+export async function fetchWith<T>(
+  session: Session,
+  path: string,
+  interpret: (response: ReceivedResponse, context: InterpretContext) => ReadOutcome<T>,
+): Promise<T | undefined> {
   const call = { method: 'GET', path } as const;
   const attempts: Attempts = { sent: 0, failed: 0 };
   for (;;) {
     attempts.sent++;
-    const outcome = await attempt(session, call, attempts.sent);
-    if (outcome.type === 'ok') return outcome.workflow;
+    const outcome = await attempt(session, call, attempts.sent, interpret);
+    if (outcome.type === 'ok') return outcome.value;
     if (outcome.type === 'absent') return undefined;
     // A GET changes nothing, so anything transient is simply asked again.
     if (!outcome.problem.transient) throw failure(session, call, outcome.problem);
@@ -34,16 +49,11 @@ export async function fetchWorkflow(session: Session, path: string): Promise<Wor
   }
 }
 
-/** One attempt: wait for the limiter, send, read, interpret. Throws only when cancelled or out of time. */
-export function attempt(session: Session, call: Call, attemptNumber: number): Promise<Outcome> {
-  return attemptWith(session, call, attemptNumber, interpretResponse);
-}
-
 /**
- * `attempt`, with another reading of the answer (for the routes that do not answer a workflow). `interpret` returns
- * its own outcome type, whose `type: 'problem'` entries carry a Problem as Outcome's do.
+ * One attempt: wait for the limiter, send, read the answer with `interpret`. Throws only when cancelled or out of
+ * time. `interpret` returns its own outcome type, whose `type: 'problem'` entries carry a Problem as Outcome's do.
  */
-export async function attemptWith<O extends { type: string; problem?: Problem }>(
+export async function attempt<O extends { type: string; problem?: Problem }>(
   session: Session,
   call: Call,
   attemptNumber: number,
@@ -56,12 +66,7 @@ export async function attemptWith<O extends { type: string; problem?: Problem }>
   try {
     ensureStillGoing(session, call);
     emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
-    const result = await exchange(session, {
-      method: call.method,
-      path: call.path,
-      headers: { ...session.headers, ...call.headers },
-      ...(call.body === undefined ? {} : { body: call.body }),
-    });
+    const result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
     if (result.type === 'failure') {
       return { type: 'problem', problem: interpretFailure(result, session) };
     }
@@ -107,40 +112,27 @@ export async function pauseBeforeRetry(
   attempts: Attempts,
   problem: Problem,
 ): Promise<void> {
+  let delayMs: number;
   if (problem.rateLimitWait !== undefined && problem.retryAfterMs !== undefined) {
     if (session.rateLimitWaits.exceeded) {
       const times = plural(session.rateLimitWaits.total, 'time');
       throw failure(session, call, problem, `still refused after waiting as asked ${times} in a row`);
     }
-    const delayMs = Math.min(problem.retryAfterMs, session.retry.maxDelayMs);
-    await announcePause(session, call, attempts, problem, delayMs);
-    return;
+    delayMs = Math.min(problem.retryAfterMs, session.retry.maxDelayMs);
+    ensureTimeFor(session, call, delayMs, problem);
+  } else {
+    attempts.failed++;
+    if (attempts.failed >= session.retry.maxAttempts) {
+      throw failure(session, call, problem, `gave up after ${plural(attempts.failed, 'attempt')}`);
+    }
+    delayMs = backoffDelay(attempts.failed, session.retry, session.random, problem.retryAfterMs);
+    // Before the budget: a wait that would cross the deadline takes no retry from it.
+    ensureTimeFor(session, call, delayMs, problem);
+    if (!session.budget.take()) {
+      const budget = `the retry budget of ${retries(session.budget.total)} for this run is used up`;
+      throw failure(session, call, problem, budget);
+    }
   }
-  attempts.failed++;
-  if (attempts.failed >= session.retry.maxAttempts) {
-    throw failure(session, call, problem, `gave up after ${plural(attempts.failed, 'attempt')}`);
-  }
-  const delayMs = backoffDelay(attempts.failed, session.retry, session.random, problem.retryAfterMs);
-  ensureTimeFor(session, call, delayMs, problem);
-  if (!session.budget.take()) {
-    throw failure(
-      session,
-      call,
-      problem,
-      `the retry budget of ${retries(session.budget.total)} for this run is used up`,
-    );
-  }
-  await announcePause(session, call, attempts, problem, delayMs);
-}
-
-async function announcePause(
-  session: Session,
-  call: Call,
-  attempts: Attempts,
-  problem: Problem,
-  delayMs: number,
-): Promise<void> {
-  ensureTimeFor(session, call, delayMs, problem);
   await pause(session, call, delayMs, {
     type: 'retry',
     attempt: attempts.sent + 1,

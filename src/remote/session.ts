@@ -1,8 +1,8 @@
 import { type AdviceContext, moreTime, RemoteError, type RemoteErrorInit, seconds } from './errors.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { redact } from './redact.js';
-import type { TransportSettings } from './transport.js';
-import type { ClientEvent, HttpMethod, Problem, RateLimitWait } from './types.js';
+import type { ExchangeRequest, TransportSettings } from './transport.js';
+import type { ClientEvent, Problem, RateLimitWait } from './types.js';
 
 /** Everything one client's calls share: settings, the pool, the limiter, the retry budgets, the clock. */
 export interface Session extends TransportSettings {
@@ -25,12 +25,8 @@ export interface Session extends TransportSettings {
   onEvent: ((event: ClientEvent) => void) | undefined;
 }
 
-export interface Call {
-  method: HttpMethod;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
+/** A request as an operation builds it: every attempt adds the session's headers. */
+export type Call = Omit<ExchangeRequest, 'headers'> & { headers?: Record<string, string> };
 
 /** An error about `call`, with the session's secrets kept out of it. */
 export function callError(

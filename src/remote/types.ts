@@ -1,4 +1,6 @@
 import type { Dispatcher } from 'undici';
+import type { EnvironmentResponse } from '../generated/environment-response.js';
+import type { NotificationGroupListItem } from '../generated/notification-groups-response.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import type { ProxyRoute } from './proxy.js';
 
@@ -122,24 +124,18 @@ export interface ServiceClient {
 }
 
 /**
- * The key's environment, as far as wfsync keeps it. Only a root environment (no `_parentId`; the service's
- * `Development`) may create workflows. The service's `apiKeys` is never kept.
+ * The key's environment, as far as wfsync keeps it (never the service's `apiKeys`). `_parentId` is set on an
+ * environment derived from another (Production): only a root one may create workflows.
  */
-export interface CurrentEnvironment {
-  _id: string;
-  /** `Development`, `Production`, or a custom name (text from the service). */
-  name: string;
-  _organizationId?: string;
-  identifier?: string;
-  /** Set on an environment derived from another (Production). */
+export type CurrentEnvironment = Pick<
+  EnvironmentResponse,
+  '_id' | 'name' | '_organizationId' | 'identifier'
+> & {
   _parentId?: string;
-}
+};
 
 /** One notification group of the key's environment (`name` is text from the service). */
-export interface NotificationGroup {
-  _id: string;
-  name: string;
-}
+export type NotificationGroup = Pick<NotificationGroupListItem, '_id' | 'name'>;
 
 /**
  * - `auth`: 401/403 (exit 4). `rate-limited`: still 429 when retries ran out (exit 5).

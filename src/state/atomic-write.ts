@@ -130,13 +130,12 @@ export const STRAY_TEMP_AGE_MS = 10 * 60_000;
  * harmless; removing one a live writer is still using is not (its rename would fail), hence the age threshold
  * rather than "any temp file". Best effort: returns the names removed.
  */
-export async function removeStrayTempFiles(
-  file: string,
-  options: { olderThanMs?: number; now?: number } = {},
-): Promise<string[]> {
+export async function removeStrayTempFiles(file: string): Promise<string[]> {
   const dir = dirname(file);
-  const pattern = new RegExp(`^${escapeRegExp(basename(file))}\\.\\d+\\.[0-9a-f]{8}\\.tmp$`);
-  const cutoff = (options.now ?? Date.now()) - (options.olderThanMs ?? STRAY_TEMP_AGE_MS);
+  const prefix = `${basename(file)}.`;
+  const isTemp = (name: string) =>
+    name.startsWith(prefix) && /^\d+\.[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length));
+  const cutoff = Date.now() - STRAY_TEMP_AGE_MS;
   let names: string[];
   try {
     names = await fsp.readdir(dir);
@@ -144,7 +143,7 @@ export async function removeStrayTempFiles(
     return [];
   }
   const removed: string[] = [];
-  for (const name of names.filter((n) => pattern.test(n))) {
+  for (const name of names.filter(isTemp)) {
     const path = join(dir, name);
     try {
       if ((await fsp.stat(path)).mtimeMs > cutoff) continue;
@@ -155,10 +154,6 @@ export async function removeStrayTempFiles(
     }
   }
   return removed;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const FRIENDLY: Record<string, string> = {

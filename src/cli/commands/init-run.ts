@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_WORKFLOWS_DIR } from '../../config/project.js';
+import { DEFAULT_WORKFLOWS_DIR, findUp } from '../../config/project.js';
 import { scanDefinitionFiles } from '../../definitions/find.js';
 import { readProjectText } from '../../definitions/read-capped.js';
 import { UsageError } from '../../errors.js';
@@ -146,17 +146,12 @@ function dependencyNotes(root: string, options: { ci: boolean; schemaPath: strin
 
 /** GitHub reads workflow files only from the repository root's .github/workflows. */
 function repositoryRootNote(root: string): string[] {
-  for (let dir = resolve(root); ; ) {
-    if (existsSync(join(dir, '.git'))) {
-      if (dir === resolve(root)) return [];
-      const sub = toPosix(relative(dir, root));
-      return [
-        `GitHub reads workflow files only from .github/workflows at the repository root (${dir}): move the ` +
-          `three wfsync-*.yml files there and give their jobs \`defaults: { run: { working-directory: ${sub} } }\`.`,
-      ];
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return [];
-    dir = parent;
-  }
+  const git = findUp(root, ['.git']);
+  const dir = git === undefined ? undefined : dirname(git);
+  if (dir === undefined || dir === resolve(root)) return [];
+  const sub = toPosix(relative(dir, root));
+  return [
+    `GitHub reads workflow files only from .github/workflows at the repository root (${dir}): move the ` +
+      `three wfsync-*.yml files there and give their jobs \`defaults: { run: { working-directory: ${sub} } }\`.`,
+  ];
 }

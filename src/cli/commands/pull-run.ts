@@ -108,7 +108,14 @@ function diskFor(boundary: FsBoundary, project: ProjectOptions, dir: string | un
     },
     beside: (path, file) => resolve(dirname(path), file),
     // A link counts as there (dangling or not): the writer refuses it rather than replacing what it names.
-    exists: (path) => existsSync(path) || isLink(path),
+    exists: (path) => {
+      try {
+        lstatSync(path);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     read: (path) => readProjectText(path, MAX_DEFINITION_READ, boundary),
     display: (path) => toDisplayPath(cwd, path),
     modeline: (path) =>
@@ -121,11 +128,3 @@ function diskFor(boundary: FsBoundary, project: ProjectOptions, dir: string | un
 
 /** The definition a pull merges into was read whole by the load, under the same cap. */
 const MAX_DEFINITION_READ = 16 * 1024 * 1024;
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}

@@ -15,6 +15,7 @@ import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { renderGithubStepSummary } from '../../report/github-summary.js';
+import { summarizeReport } from '../../report/summary.js';
 import { validateRenderers } from '../../report/validate-renderers.js';
 import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
@@ -237,8 +238,6 @@ async function writeValidateReport(
 
 /** 0 valid; 3 with an error, or with more warnings than --max-warnings. */
 function validateExitCode(report: ValidateReport): number {
-  const counts = countDiagnostics(report.diagnostics);
-  if (counts.errors > 0) return ExitCode.Invalid;
-  if (report.maxWarnings !== undefined && counts.warnings > report.maxWarnings) return ExitCode.Invalid;
-  return ExitCode.Ok;
+  const summary = summarizeReport(report);
+  return summary.errors > 0 || summary.maxWarningsExceeded ? ExitCode.Invalid : ExitCode.Ok;
 }

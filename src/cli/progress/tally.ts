@@ -1,4 +1,4 @@
-import type { ApplyEvent, ApplyPhase, WorkflowStatus } from '../../apply/events.js';
+import type { ApplyEvent, ApplyPhase } from '../../apply/events.js';
 import type { SyncOutcome } from '../../apply/result.js';
 
 /** A progress display: fed ApplyEvents while a command works, then awaited so its last lines are out. */
@@ -8,13 +8,10 @@ export interface Progress {
 }
 
 /** A workflow being worked on, as the latest event left it. */
-export interface Row {
-  identifier: string;
-  status: WorkflowStatus;
-  message?: string;
-  attempt?: number;
-  delayMs?: number;
-}
+export type Row = Pick<
+  Extract<ApplyEvent, { type: 'workflow' }>,
+  'identifier' | 'status' | 'message' | 'attempt' | 'delayMs'
+>;
 
 /**
  * Where the current phase stands: counts, outcomes, and the workflows in flight (at most the client's concurrency,
