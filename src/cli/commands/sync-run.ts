@@ -16,7 +16,7 @@ import type { LockOptions } from '../../state/lock.js';
 import { readState } from '../../state/read.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
-import { loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
+import { type LoadedRun, loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
 import { checkBeforeCreating } from '../preflight.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, progressFor } from '../run-helpers.js';
@@ -50,29 +50,11 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
   });
   if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   const common = { session, desired, base, onEvent: progress.onEvent };
+  const preflight = { stderr: ctx.stderr, verbose: flags.verbose, quiet: flags.quiet };
   try {
-    if (flags.dryRun) {
-      // 2a. Dry run: exactly what `plan` does.
-      const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-      const planned = await planRun(loaded, { ...common, state });
-      const plan = await checkBeforeCreating(loaded, session, planned, {
-        stderr: ctx.stderr,
-        verbose: flags.verbose,
-        quiet: flags.quiet,
-      });
-      await progress.done();
-      const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format === 'markdown', flags.target);
-      await writeOutput(
-        ctx.stdout,
-        planRenderers[flags.format](plan, {
-          color: useColor(ctx),
-          command: 'sync',
-          commandMark: ctx.commandMark,
-          ...comment,
-        }),
-      );
-      return planExitCode(plan);
-    }
+    // 2a. Dry run: exactly what `plan` does.
+    if (flags.dryRun)
+      return await planDryRun(ctx, flags, loaded, { ...common, preflight, done: progress.done });
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
     progress.onEvent({ type: 'phase', phase: 'lock' });
     const lock = syncLockOptions(flags.lockTimeout, stop, progress.onEvent);
@@ -87,11 +69,7 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
       });
       if (reviewed) assertPlanHolds(reviewed, planned, flags.plan!);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
-      const plan = await checkBeforeCreating(loaded, session, planned, {
-        stderr: ctx.stderr,
-        verbose: flags.verbose,
-        quiet: flags.quiet,
-      });
+      const plan = await checkBeforeCreating(loaded, session, planned, preflight);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
         plan,
@@ -109,6 +87,32 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     await progress.done();
     await session.close();
   }
+}
+
+/** `sync --dry-run`: the plan `plan` would print (with create previews), under sync's name; nothing is locked. */
+async function planDryRun(
+  ctx: CommandContext,
+  flags: SyncFlags,
+  loaded: LoadedRun,
+  run: Omit<Parameters<typeof planRun>[1], 'state'> & {
+    preflight: Parameters<typeof checkBeforeCreating>[3];
+    done: () => Promise<void>;
+  },
+): Promise<number> {
+  const { preflight, done, ...planInput } = run;
+  const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
+  const planned = await planRun(loaded, { ...planInput, state });
+  const plan = await checkBeforeCreating(loaded, run.session, planned, preflight);
+  await done();
+  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format === 'markdown', flags.target);
+  const options = {
+    color: useColor(ctx),
+    command: 'sync' as const,
+    commandMark: ctx.commandMark,
+    ...comment,
+  };
+  await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
+  return planExitCode(plan);
 }
 
 /**
