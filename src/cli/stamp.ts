@@ -1,15 +1,40 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { isRecord, parseJson } from '../json.js';
 import type { ReportStamp } from '../report/plan/stamp.js';
 
 /**
  * The stamp of a comment (report/plan/stamp.ts): the time now (or `SOURCE_DATE_EPOCH`, for reproducible output),
- * and the commit: `GITHUB_SHA` under GitHub Actions, else `git rev-parse --short HEAD` in the working directory,
- * else none. Both are outside data: a value not shaped like a commit is left out.
+ * and the commit: on a pull request under GitHub Actions the head of its branch (what the reviewer sees; `GITHUB_SHA`
+ * is then GitHub's temporary merge commit), else `GITHUB_SHA`, else `git rev-parse --short HEAD` in the working
+ * directory, else none. Both are outside data: a value not shaped like a commit is left out.
  */
 export async function readStamp(env: NodeJS.ProcessEnv, cwd: string): Promise<ReportStamp> {
   const time = stampTime(env).toISOString();
-  const commit = shortCommit(env.GITHUB_SHA)?.slice(0, 7) ?? shortCommit(await gitHead(cwd));
+  const commit =
+    shortCommit(await pullRequestHead(env))?.slice(0, 7) ??
+    shortCommit(env.GITHUB_SHA)?.slice(0, 7) ??
+    shortCommit(await gitHead(cwd));
   return commit === undefined ? { time } : { time, commit };
+}
+
+/** The largest event file read for the pull request's head (the runner writes the whole webhook payload). */
+const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** `pull_request.head.sha` of the event GitHub Actions ran for, on pull_request events; undefined otherwise. */
+async function pullRequestHead(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const path = env.GITHUB_EVENT_PATH;
+  if (!env.GITHUB_EVENT_NAME?.startsWith('pull_request') || !path) return undefined;
+  try {
+    const text = await readFile(path, 'utf8');
+    if (text.length > MAX_EVENT_BYTES) return undefined;
+    const event = parseJson(text);
+    const head = isRecord(event) && isRecord(event.pull_request) ? event.pull_request.head : undefined;
+    return isRecord(head) && typeof head.sha === 'string' ? head.sha : undefined;
+  } catch {
+    // A missing or unreadable event file only costs the stamp its pull-request head.
+    return undefined;
+  }
 }
 
 function stampTime(env: NodeJS.ProcessEnv): Date {

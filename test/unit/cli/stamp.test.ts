@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readStamp } from '../../../src/cli/stamp.js';
+
+const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+const MERGE = 'ffffeeee00001111222233334444555566667777';
+const EPOCH = { SOURCE_DATE_EPOCH: '1700000000' };
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/** A folder that is no git repository (so the git fallback finds nothing) holding an event file. */
+function eventFile(content: string): { cwd: string; path: string } {
+  dir = mkdtempSync(join(tmpdir(), 'wfsync-stamp-'));
+  const path = join(dir, 'event.json');
+  writeFileSync(path, content);
+  return { cwd: dir, path };
+}
+
+describe('readStamp', () => {
+  it('on a pull request, the head of its branch, not the temporary merge commit GITHUB_SHA names', async () => {
+    const { cwd, path } = eventFile(JSON.stringify({ pull_request: { head: { sha: HEAD }, title: 'x' } }));
+    const env = { ...EPOCH, GITHUB_SHA: MERGE, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path };
+    expect(await readStamp(env, cwd)).toEqual({ time: '2023-11-14T22:13:20.000Z', commit: 'a1b2c3d' });
+  });
+
+  it('GITHUB_SHA on other events, and when the event file is missing, damaged or holds no commit', async () => {
+    const { cwd, path } = eventFile(JSON.stringify({ pull_request: { head: { sha: HEAD } } }));
+    const push = { ...EPOCH, GITHUB_SHA: MERGE, GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: path };
+    expect((await readStamp(push, cwd)).commit).toBe('ffffeee');
+    for (const content of [
+      '{',
+      JSON.stringify({ pull_request: { head: { sha: 'not a sha; rm -rf' } } }),
+      '[]',
+    ]) {
+      writeFileSync(path, content);
+      const env = { ...EPOCH, GITHUB_SHA: MERGE, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path };
+      expect((await readStamp(env, cwd)).commit).toBe('ffffeee');
+    }
+    const gone = {
+      ...EPOCH,
+      GITHUB_SHA: MERGE,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: `${path}.x`,
+    };
+    expect((await readStamp(gone, cwd)).commit).toBe('ffffeee');
+  });
+
+  it('no commit at all outside a repository without GITHUB_SHA', async () => {
+    const { cwd } = eventFile('{}');
+    expect(await readStamp({ ...EPOCH }, cwd)).toEqual({ time: '2023-11-14T22:13:20.000Z' });
+  });
+});
