@@ -69,9 +69,11 @@ describe('plan and sync (the built CLI against the emulator)', () => {
     const plan = await target.run(['plan']);
     expect(plan.status).toBe(6);
     expect(plan.posts).toBe(0);
-    expect(plan.stdout).toMatch(/^! changed locally {2}order-shipped {2}workflows\/order-shipped\.yaml$/m);
+    expect(plan.stdout).toMatch(
+      /^! changed locally {2}order-shipped {2}workflows\/order-shipped\.yaml:\d+$/m,
+    );
     expect(plan.stdout).toContain(
-      'steps[1].template.content: "Order {{orderNumber}} has shipped with {{carrier}}." → "Order {{orderNumber}} is on its way with {{carrier}}."',
+      'steps[1] "shipping notice".template.content: "Order {{orderNumber}} has shipped with {{carrier}}." → "Order {{orderNumber}} is on its way with {{carrier}}."',
     );
     expect(plan.stdout).toMatch(
       /^ +- +content: Order \{\{orderNumber\}\} has shipped with \{\{carrier\}\}\.$/m,
@@ -99,7 +101,7 @@ describe('plan and sync (the built CLI against the emulator)', () => {
     const plan = await target.run(['plan']);
     expect(plan.status).toBe(6);
     expect(plan.posts).toBe(0);
-    expect(plan.stdout).toMatch(/^~ drifted {2}order-shipped {2}workflows\/order-shipped\.yaml$/m);
+    expect(plan.stdout).toMatch(/^~ drifted {2}order-shipped {2}workflows\/order-shipped\.yaml:\d+$/m);
     expect(plan.stdout).toMatch(
       /^ +- +content: Order \{\{orderNumber\}\} left the warehouse with \{\{carrier\}\}\.$/m,
     );

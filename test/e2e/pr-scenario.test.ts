@@ -86,8 +86,8 @@ describe('a pull request planned against its base', () => {
     const human = await target.run(['plan', '--base', 'main', '--verbose']);
     expect(human.status, human.stderr).toBe(6);
     expect(human.stderr).toContain(`wfsync: base: main, compared at the merge-base ${mergeBase}\n`);
-    expect(human.stdout).toMatch(/^! changed locally +order-shipped {2}workflows\/order-shipped\.yaml$/m);
-    expect(human.stdout).toMatch(/^~ drifted +trial-ending {2}workflows\/trial-ending\.yaml$/m);
+    expect(human.stdout).toMatch(/^! changed locally +order-shipped {2}workflows\/order-shipped\.yaml:\d+$/m);
+    expect(human.stdout).toMatch(/^~ drifted +trial-ending {2}workflows\/trial-ending\.yaml:\d+$/m);
     expect(human.stdout).toMatch(/^\+ create +password-changed {2}workflows\/password-changed\.yaml$/m);
     expect(human.stdout).toMatch(/^✔ in sync +password-reset /m);
     expect(human.stdout).toContain(
