@@ -3,11 +3,11 @@ import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { RemoteError } from '../remote/errors.js';
 import type { CommandFailure, FailureCode } from '../report/failure.js';
-import { renderFailureJson } from '../report/failure.js';
+import { renderFailureGithub, renderFailureJson } from '../report/failure.js';
 import { planCommentMarkers, syncCommentMarkers } from '../report/plan/markdown.js';
 import { renderFailureMarkdown } from '../report/plan/markdown-failure.js';
-import { writeOutput } from '../report/write-output.js';
-import type { CommandContext } from './context.js';
+import { appendFileText, writeOutput } from '../report/write-output.js';
+import { type CommandContext, fileText } from './context.js';
 import { readStamp } from './stamp.js';
 
 /**
@@ -55,8 +55,10 @@ function codeOf(exitCode: number): FailureCode {
 
 /**
  * The failure as the one document on stdout the command's `--format` promises: the error document for `json`, a
- * failed-plan comment (with the comment's markers) for `markdown` (plan and sync). Nothing when the command already
- * wrote to stdout (one document, never two) or its format is not a document.
+ * failed-plan comment (with the comment's markers) for `markdown` (plan and sync), and for `github` (plan and sync)
+ * the failure as `::error` annotations, each diagnostic on its line, with the failed-plan Markdown (no markers) in
+ * `$GITHUB_STEP_SUMMARY` when set. Nothing when the command already wrote to stdout (one document, never two) or its
+ * format is not a document.
  */
 export async function writeFailureDocument(
   ctx: CommandContext,
@@ -70,17 +72,25 @@ export async function writeFailureDocument(
     await writeOutput(ctx.stdout, renderFailureJson(describeFailure(error, exitCode)));
     return;
   }
-  if (format !== 'markdown' || (command !== 'plan' && command !== 'sync')) return;
+  if ((format !== 'markdown' && format !== 'github') || (command !== 'plan' && command !== 'sync')) return;
+  const failure = describeFailure(error, exitCode);
+  const summaryFile = format === 'github' ? ctx.env.GITHUB_STEP_SUMMARY : undefined;
+  if (format === 'github') {
+    await writeOutput(ctx.stdout, renderFailureGithub(failure, { command, mark: ctx.commandMark }));
+    if (summaryFile === undefined || summaryFile === '') return;
+  }
   const target = nonEmpty(invocation.target) ?? nonEmpty(ctx.env.WFSYNC_TARGET);
   const asPlan = command === 'plan' || invocation.dryRun === true;
-  const text = renderFailureMarkdown(describeFailure(error, exitCode), {
+  const markers = asPlan ? planCommentMarkers(target) : syncCommentMarkers(target);
+  const text = renderFailureMarkdown(failure, {
     command,
-    markers: asPlan ? planCommentMarkers(target) : syncCommentMarkers(target),
+    markers: format === 'github' ? [] : markers,
     stamp: await readStamp(ctx.env, ctx.cwd),
     ...(target === undefined ? {} : { target }),
     ...(nonEmpty(invocation.target) === undefined ? {} : { targetFlag: invocation.target }),
   });
-  await writeOutput(ctx.stdout, text);
+  if (summaryFile) await appendFileText(summaryFile, fileText(ctx, text));
+  else await writeOutput(ctx.stdout, text);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CommandFailure, renderFailureJson } from '../../../src/report/failure.js';
+import { type CommandFailure, renderFailureGithub, renderFailureJson } from '../../../src/report/failure.js';
 import {
   PR_COMMENT_MARKER,
   planCommentMarkers,
@@ -121,5 +121,34 @@ describe('renderFailureMarkdown', () => {
     ).toBe(true);
     expect(out).toContain('make the plan again (`wfsync plan --target prod --out plan.json`), review it');
     expect(out).not.toContain('Before merging');
+  });
+});
+
+describe('renderFailureGithub', () => {
+  it('one ::error for the failure, titled with command, exit code and code; the message escaped onto one line', () => {
+    const out = renderFailureGithub(
+      { ...SERVICE_DOWN, message: '100% down,\nreally: yes' },
+      { command: 'plan', mark: 'M:' },
+    );
+    expect(out).toBe(
+      'M:::error title=wfsync plan failed (exit 1%2C service-network)::100%25 down,%0Areally: yes\n',
+    );
+  });
+
+  it('then one ::error per diagnostic on its file and line, at most 10 of a kind and a notice for the rest', () => {
+    const diagnostics = Array.from({ length: 12 }, (_, i) => diagnostic({ line: i + 1, endLine: i + 1 }));
+    const lines = renderFailureGithub(
+      { code: 'invalid', message: '12 problems', exitCode: 3, diagnostics },
+      { command: 'sync' },
+    ).split('\n');
+    expect(lines[0]).toBe('::error title=wfsync sync failed (exit 3%2C invalid)::12 problems');
+    expect(lines[1]).toBe(
+      '::error file=workflows/payment-failed.yaml,line=1,col=18,endLine=1,endColumn=31,title=wfsync (service-rejected)::' +
+        'Failed to extract variables: Parse error on line 1: expecting ID, got INVALID',
+    );
+    expect(lines.filter((l) => l.startsWith('::error file='))).toHaveLength(10);
+    expect(lines[11]).toBe("::notice::2 more errors not shown as annotations; see this job's log");
+    expect(lines).toHaveLength(13);
+    expect(lines[12]).toBe('');
   });
 });
