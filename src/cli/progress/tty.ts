@@ -10,6 +10,9 @@ export interface TtyProgressOptions {
   maxRows?: number;
 }
 
+/** How often the live title and rows reach the terminal at most (listr2 itself redraws about every 100 ms). */
+const SHOW_INTERVAL_MS = 50;
+
 /** Lines kept under a phase once it ends (the latest failures, reconcile results): the report has the rest. */
 const KEPT_LINES = 5;
 
@@ -184,6 +187,7 @@ export class PhaseView {
   #title: string;
   #output = '';
   #task: AnyTaskWrapper | undefined;
+  #pending: ReturnType<typeof setTimeout> | undefined;
   readonly #ended: Promise<PhaseEnd>;
   #end!: (end: PhaseEnd) => void;
 
@@ -211,13 +215,22 @@ export class PhaseView {
     if (end.failed) throw new Error(end.title);
   }
 
+  /**
+   * The latest text reaches listr2 at most every SHOW_INTERVAL_MS: each update of a task costs listr2 a few
+   * milliseconds, and a sync of 1,000 workflows sends thousands of events (one render per event took seconds).
+   */
   show(title: string, output: string): void {
     this.#title = title;
     this.#output = output;
-    this.#refresh();
+    this.#pending ??= setTimeout(() => {
+      this.#pending = undefined;
+      this.#refresh();
+    }, SHOW_INTERVAL_MS);
   }
 
   end(end: PhaseEnd): void {
+    clearTimeout(this.#pending);
+    this.#pending = undefined;
     this.#end(end);
   }
 
