@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { prCommentMarker } from '../../../src/report/plan/markdown.js';
-import { PINNED_ACTIONS } from '../../../src/scaffold/ci/common.js';
-import { buildGithubWorkflows } from '../../../src/scaffold/ci/index.js';
-import { buildCommentScript } from '../../../src/scaffold/ci/pull-request.js';
+import { prCommentMarker } from '../../src/report/plan/markdown.js';
+import { PINNED_ACTIONS } from '../../src/scaffold/ci/common.js';
+import { buildGithubWorkflows } from '../../src/scaffold/ci/index.js';
+import { buildCommentScript } from '../../src/scaffold/ci/pull-request.js';
 
 interface Step {
   id?: string;
@@ -361,7 +361,7 @@ describe('the GitHub Actions recipes', () => {
   );
 
   it("the README's Dependabot snippet keeps these pins current: github-actions, the repository's workflows", () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('#### Keeping the pinned actions current'));
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
