@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastPathObstacle } from '../../../src/definitions/fast-text.js';
+import { assertProperty } from '../../helpers/fc-assert.js';
 import { runs } from '../../helpers/fc-runs.js';
 import { REAL_TEXTS } from './yaml-arbitraries.js';
 
@@ -295,7 +296,7 @@ describe('fastPathObstacle (scanner) against the regular expression it replaces'
     ['binary strings', fc.string({ unit: 'binary', maxLength: 60 })],
     ['code unit strings', codeUnits],
   ])('agrees on %s', (_name, texts) => {
-    fc.assert(fc.property(texts, agree), { numRuns: runs(3000) });
+    assertProperty(fc.property(texts, agree), { numRuns: runs(3000) });
   });
 
   it('agrees on the real texts as they are', () => {
