@@ -21,6 +21,8 @@
  *   (or `-`) and a value on a later line, a comment not indented past the key makes yaml read the value apart
  *   (`s:`, `#c`, `  |`, `r: 1` is an error to yaml, `s: "", r: 1` to js-yaml; one level down, yaml reads
  *   `r: 1` into the block scalar);
+ * - a comment line less indented than a blank line right before it (at a block scalar's start, yaml reads the
+ *   `#` line as content indented less than a leading empty line, an error; js-yaml ends the scalar there);
  * - last, only when nothing else stands in the way, a line over MAX_LINE characters.
  * "Blank" is JavaScript's `\s` (Unicode spaces included): the rules were first written as one regular expression,
  * whose answers, description text included, the tests hold this scanner to.
@@ -74,6 +76,7 @@ for (const c of [PIPE, GREATER, PERCENT, DOT, DASH, HASH]) INERT[c] = 0;
 const ESCAPE = 'a backslash other than \\n, \\t, \\", \\\\ or \\/';
 const COMMENT = 'a comment right after [ , : or {';
 const COMMENT_LINE = 'a comment line less indented than the next line with content';
+const BLANK_BEFORE_COMMENT = 'a comment line less indented than a blank line before it';
 
 /**
  * Why the text must take the slow path, or undefined when nothing in it stands in the way. A single `---` before
@@ -133,6 +136,7 @@ export function fastPathObstacle(text: string): string | undefined {
         break;
       case HASH:
         if (!indentedOnly(text, lineStart, i)) break;
+        if (blankLineDeeperBefore(text, lineStart, i - lineStart)) return BLANK_BEFORE_COMMENT;
         // The comment lines in a run share their next content line: found once, so the scan stays linear.
         if (contentAt < i) {
           contentAt = nextContent(text, i);
@@ -211,6 +215,24 @@ function standsAlone(text: string, i: number): boolean {
 function indentedOnly(text: string, lineStart: number, i: number): boolean {
   for (let j = i - 1; j >= lineStart; j--) if (text.charCodeAt(j) !== SPACE) return false;
   return true;
+}
+
+/**
+ * Whether one of the blank lines (spaces, then LF or CR LF) right before lineStart holds more than `indent` spaces:
+ * at the start of a block scalar, yaml reads the `#` line after them as the first line of content, indented less
+ * than a leading empty line (an error), where js-yaml ends the scalar and reads a comment.
+ */
+function blankLineDeeperBefore(text: string, lineStart: number, indent: number): boolean {
+  let end = lineStart - 1; // the LF that ends the line before, if any
+  while (end >= 0) {
+    const stop = text.charCodeAt(end - 1) === CR ? end - 1 : end;
+    let j = stop;
+    while (j > 0 && text.charCodeAt(j - 1) === SPACE) j--;
+    if (j > 0 && text.charCodeAt(j - 1) !== LF) return false;
+    if (stop - j > indent) return true;
+    end = j - 1;
+  }
+  return false;
 }
 
 /**

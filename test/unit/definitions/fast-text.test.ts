@@ -10,7 +10,7 @@ import { REAL_TEXTS } from './yaml-arbitraries.js';
  * hand-written scanner to exactly the same answers, description text included.
  */
 const OBSTACLES =
-  /(?![\n\r])\p{Cc}|\r(?!\n)|[\uFEFF\u2028\u2029]|<<|__proto__|\\[\s\S]?|(?<![^\s[{,:])!|(?<![^\s[{,])[?:](?=[\s,\]}]|$)|(?<!\S)[|>](?:[1-9][-+]?|[-+][1-9])(?!\S)|(?:[[,:]|(?<!\{)\{)#|^( *)#(?=[^\n]*\n(?: *(?:#[^\n]*)?\r?\n)*\1 +(?!\r\n)[^ \n#])|^(?:%|---|\.\.\.(?=\s|$))/gmu;
+  /(?![\n\r])\p{Cc}|\r(?!\n)|[\uFEFF\u2028\u2029]|<<|__proto__|\\[\s\S]?|(?<![^\s[{,:])!|(?<![^\s[{,])[?:](?=[\s,\]}]|$)|(?<!\S)[|>](?:[1-9][-+]?|[-+][1-9])(?!\S)|(?:[[,:]|(?<!\{)\{)#|^( +)\r?\n(?: *\r?\n)*(?!\1) *#|^( *)#(?=[^\n]*\n(?: *(?:#[^\n]*)?\r?\n)*\2 +(?!\r\n)[^ \n#])|^(?:%|---|\.\.\.(?=\s|$))/gmu;
 const COMMON_ESCAPES = new Set(['\\n', '\\t', '\\"', '\\\\', '\\/']);
 const BLANK_OR_COMMENT_LINE = /^ *(?:#.*)?\r?$/;
 const AFTER_MARKER = /^(?: +(?:#.*)?)?\r?$/;
@@ -60,6 +60,7 @@ function describeReference(found: string): string {
   }
   if (found.startsWith('\\')) return 'a backslash other than \\n, \\t, \\", \\\\ or \\/';
   if (/^ *#$/.test(found)) return COMMENT_LINE;
+  if (/^ +\r?\n[ \r\n]*#$/.test(found)) return BLANK_BEFORE_COMMENT;
   if (found.endsWith('#')) return 'a comment right after [ , : or {';
   if (found.length > 1) return `a block scalar indentation indicator (${found})`;
   return `the character U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -83,6 +84,7 @@ function agree(text: string): void {
 const ESCAPE = 'a backslash other than \\n, \\t, \\", \\\\ or \\/';
 const COMMENT = 'a comment right after [ , : or {';
 const COMMENT_LINE = 'a comment line less indented than the next line with content';
+const BLANK_BEFORE_COMMENT = 'a comment line less indented than a blank line before it';
 
 describe('fastPathObstacle (scanner) against the regular expression it replaces', () => {
   it.each<[string, string | undefined]>([
@@ -144,6 +146,12 @@ describe('fastPathObstacle (scanner) against the regular expression it replaces'
     ['a: b # c\n  d', undefined], // not a comment line
     ['  x # c\n   d', undefined],
     ['#\t\n a', COMMENT_LINE], // the comment line comes before the tab in it
+    ['k: |\n  \n #c\n', BLANK_BEFORE_COMMENT],
+    ['k: |\n   \r\n\n\r\n  # c', BLANK_BEFORE_COMMENT],
+    ['k: |\n  \n  #c\n', undefined],
+    ['k: |\n  \n x\n #c\n', undefined], // not right after the blank line
+    ['a:\n  \n# c\nb: 1\n', BLANK_BEFORE_COMMENT], // a false alarm outside a block scalar: the slow path is right too
+    ['  \n #c\n   d', BLANK_BEFORE_COMMENT], // reported at the blank line, before the deeper line after
   ])('%j: %s', (text, expected) => {
     expect(fastPathObstacle(text)).toBe(expected);
     expect(referenceObstacle(text)).toBe(expected);
@@ -168,6 +176,8 @@ describe('fastPathObstacle (scanner) against the regular expression it replaces'
       '#\n X',
       ' #\n  X',
       'X#\n a',
+      '   \nX #',
+      '  X\n #',
     ];
     const mismatches: string[] = [];
     for (let code = 0; code <= 0xffff; code++) {
@@ -239,7 +249,7 @@ describe('fastPathObstacle (scanner) against the regular expression it replaces'
       '%YAML 1.2',
     ],
     ...['--', '---', '--- ', '--- # c', '---#', '----', '.', '..', '...', '... ', '....'],
-    ...['\n#', '\n# c\n', '\n  # c', '\n ', '\n  ', '\n    x'],
+    ...['\n#', '\n# c\n', '\n  # c', '\n ', '\n  ', '\n    x', '\n   \n', '  \n'],
   ];
   const token = fc.oneof(
     { weight: 20, arbitrary: fc.constantFrom(...TOKENS) },
