@@ -56,6 +56,59 @@ function agreesWithReference(text: string): boolean {
   return true;
 }
 
+/** Structural lines whose indentation drifts by small steps, so many files stay valid for several lines. */
+const STRUCTURE_LINES = [
+  'k:',
+  'k:',
+  'k: v',
+  'k: v',
+  'k: |',
+  'k: >-',
+  '- ',
+  '-',
+  '- k:',
+  '- k: v',
+  '- |',
+  '#c',
+  '#c',
+  '',
+  '  ',
+  '    ',
+]
+  .concat([
+    'v',
+    'v w',
+    '|',
+    '>',
+    'k: [a: b]',
+    '- [a: b]',
+    'k: v #c',
+    'k: [a,',
+    '  b]',
+    '- - v',
+    'k: [b: c, d]',
+    'k: "v',
+    '  w"',
+  ])
+  .concat(['k: ""', 'k: 1', 'k: true', 'k: null']);
+const driftingStructure: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(-4, -2, -2, -1, 0, 0, 0, 1, 2, 2, 2, 4),
+      fc.constantFrom(...STRUCTURE_LINES),
+      fc.nat(5),
+    ),
+    { minLength: 2, maxLength: 14 },
+  )
+  .map((lines) => {
+    let indent = 0;
+    const body = lines.map(([step, line, key]) => {
+      indent = Math.max(0, indent + step);
+      return ' '.repeat(indent) + line.replace(/k:/, `${'abcdef'[key]}:`);
+    });
+    return `name: x\n${body.join('\n')}\n`;
+  });
+
 /** Runs the property and returns how many inputs the fast path took, so a test can show it is not vacuous. */
 function acceptedCount(arbitrary: fc.Arbitrary<string>, numRuns: number): number {
   let accepted = 0;
@@ -95,6 +148,11 @@ describe('parseDefinitionFast agrees with parseDefinition wherever it answers (p
   it('on lines of indentation and YAML syntax fragments', () => {
     const accepted = acceptedCount(lineSoup, 3000);
     expect(accepted).toBeGreaterThan(runs(3000) / 300);
+  });
+
+  it('on structural lines at drifting indentation (comment and blank lines, block scalars, flow pairs)', () => {
+    const accepted = acceptedCount(driftingStructure, 3000);
+    expect(accepted).toBeGreaterThan(runs(3000) / 100);
   });
 
   it('takes the example workflows and the benchmark files as they are', () => {

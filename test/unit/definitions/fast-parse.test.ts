@@ -75,6 +75,7 @@ describe('parseDefinitionFast', () => {
     ['a: 0.1\nb: 1e+21\nc: 1e-7\n'],
     ['a: [b: c, d]\ne: {f: [g: h]}\n'],
     ['s:\n  # c\n  |\n    x\nsteps:\n  # first\n  - name: a\n    # why\n    b: 1\n'],
+    ['a:\n  - #c\n    v\nk: [a, #c\n  b]\nl: |+\n  a\n     \nm: |\n  x\n #c\n'],
   ])('reads %j to exactly what yaml reads', (text) => {
     const definition = fast(text);
     expect(definition).toBeDefined();
