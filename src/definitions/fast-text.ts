@@ -17,6 +17,12 @@
  * - a `#` right after `[`, `,`, `:` or a `{` (js-yaml reads a comment there, yaml an error; `{{#if}}` passes: a
  *   `{{` in flow is a mapping used as a key, which fast-parse.ts refuses anyway);
  * - a directive (`%`) or a document marker at a line's start (js-yaml takes `---` as one whatever follows);
+ * - a comment line less indented than the next line with content (blank and comment lines skipped): between a key
+ *   (or `-`) and a value on a later line, a comment not indented past the key makes yaml read the value apart
+ *   (`s:`, `#c`, `  |`, `r: 1` is an error to yaml, `s: "", r: 1` to js-yaml; one level down, yaml reads
+ *   `r: 1` into the block scalar);
+ * - a comment line less indented than a blank line right before it (at a block scalar's start, yaml reads the
+ *   `#` line as content indented less than a leading empty line, an error; js-yaml ends the scalar there);
  * - last, only when nothing else stands in the way, a line over MAX_LINE characters.
  * "Blank" is JavaScript's `\s` (Unicode spaces included): the rules were first written as one regular expression,
  * whose answers, description text included, the tests hold this scanner to.
@@ -65,10 +71,12 @@ const INERT = new Uint8Array(0x80).fill(1);
 INERT.fill(0, 0, SPACE);
 for (const c of [DELETE, LESS, UNDERSCORE, BACKSLASH, BANG, QUESTION, COLON, OPEN_BRACKET, COMMA, OPEN_BRACE])
   INERT[c] = 0;
-for (const c of [PIPE, GREATER, PERCENT, DOT, DASH]) INERT[c] = 0;
+for (const c of [PIPE, GREATER, PERCENT, DOT, DASH, HASH]) INERT[c] = 0;
 
 const ESCAPE = 'a backslash other than \\n, \\t, \\", \\\\ or \\/';
 const COMMENT = 'a comment right after [ , : or {';
+const COMMENT_LINE = 'a comment line less indented than the next line with content';
+const BLANK_BEFORE_COMMENT = 'a comment line less indented than a blank line before it';
 
 /**
  * Why the text must take the slow path, or undefined when nothing in it stands in the way. A single `---` before
@@ -78,6 +86,9 @@ export function fastPathObstacle(text: string): string | undefined {
   const length = text.length;
   let lineStart = 0;
   let longLine = false;
+  // For comment lines: where the next line with content starts (its first non-space character), and its indent.
+  let contentAt = -1;
+  let contentIndent = 0;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (
@@ -122,6 +133,18 @@ export function fastPathObstacle(text: string): string | undefined {
         break;
       case OPEN_BRACE:
         if (text.charCodeAt(i + 1) === HASH && text.charCodeAt(i - 1) !== OPEN_BRACE) return COMMENT;
+        break;
+      case HASH:
+        if (!indentedOnly(text, lineStart, i)) break;
+        if (blankLineDeeperBefore(text, lineStart, i - lineStart)) return BLANK_BEFORE_COMMENT;
+        // The comment lines in a run share their next content line: found once, so the scan stays linear.
+        if (contentAt < i) {
+          contentAt = nextContent(text, i);
+          contentIndent = contentAt;
+          while (contentIndent > 0 && text.charCodeAt(contentIndent - 1) === SPACE) contentIndent--;
+          contentIndent = contentAt - contentIndent;
+        }
+        if (contentAt < length && contentIndent > i - lineStart) return COMMENT_LINE;
         break;
       case PIPE:
       case GREATER: {
@@ -186,6 +209,46 @@ function standsAlone(text: string, i: number): boolean {
   return (
     i + 1 === text.length || next === COMMA || next === CLOSE_BRACKET || next === CLOSE_BRACE || isBlank(next)
   );
+}
+
+/** Whether only spaces stand between lineStart and i. */
+function indentedOnly(text: string, lineStart: number, i: number): boolean {
+  for (let j = i - 1; j >= lineStart; j--) if (text.charCodeAt(j) !== SPACE) return false;
+  return true;
+}
+
+/**
+ * Whether one of the blank lines (spaces, then LF or CR LF) right before lineStart holds more than `indent` spaces:
+ * at the start of a block scalar, yaml reads the `#` line after them as the first line of content, indented less
+ * than a leading empty line (an error), where js-yaml ends the scalar and reads a comment.
+ */
+function blankLineDeeperBefore(text: string, lineStart: number, indent: number): boolean {
+  let end = lineStart - 1; // the LF that ends the line before, if any
+  while (end >= 0) {
+    const stop = text.charCodeAt(end - 1) === CR ? end - 1 : end;
+    let j = stop;
+    while (j > 0 && text.charCodeAt(j - 1) === SPACE) j--;
+    if (j > 0 && text.charCodeAt(j - 1) !== LF) return false;
+    if (stop - j > indent) return true;
+    end = j - 1;
+  }
+  return false;
+}
+
+/**
+ * Where the first line with content after the line holding i starts (its first non-space character), skipping
+ * blank lines (spaces, then LF or CR LF) and comment lines; text.length when there is none. Lines end at LF.
+ */
+function nextContent(text: string, i: number): number {
+  let start = text.indexOf('\n', i) + 1;
+  while (start !== 0) {
+    let j = start;
+    while (text.charCodeAt(j) === SPACE) j++;
+    const c = text.charCodeAt(j);
+    if (c !== HASH && c !== LF && (c !== CR || text.charCodeAt(j + 1) !== LF)) return j;
+    start = text.indexOf('\n', j) + 1;
+  }
+  return text.length;
 }
 
 /** For `|` or `>` at i: the end of `|2`, `|2-`, `|-2` (and the like) standing alone as a word, else 0. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDefinitionFast } from '../../../src/definitions/fast-parse.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
+import { assertProperty } from '../../helpers/fc-assert.js';
 import { runs } from '../../helpers/fc-runs.js';
 import { characterSoup, editedWorkflow, lineSoup, REAL_TEXTS, yamlDocument } from './yaml-arbitraries.js';
 
@@ -35,7 +36,7 @@ function agreesWithReference(text: string): boolean {
   const fast = parseDefinitionFast('p.yaml', bytes);
   if (fast === undefined) return false;
   const reference = parseDefinition('p.yaml', bytes);
-  expect(reference.diagnostics, text).toEqual([]);
+  expect(reference.diagnostics, JSON.stringify(text)).toEqual([]);
   const value = reference.definition?.value;
   if (!sameValue(fast.value, value)) {
     expect.fail(
@@ -55,10 +56,63 @@ function agreesWithReference(text: string): boolean {
   return true;
 }
 
+/** Structural lines whose indentation drifts by small steps, so many files stay valid for several lines. */
+const STRUCTURE_LINES = [
+  'k:',
+  'k:',
+  'k: v',
+  'k: v',
+  'k: |',
+  'k: >-',
+  '- ',
+  '-',
+  '- k:',
+  '- k: v',
+  '- |',
+  '#c',
+  '#c',
+  '',
+  '  ',
+  '    ',
+]
+  .concat([
+    'v',
+    'v w',
+    '|',
+    '>',
+    'k: [a: b]',
+    '- [a: b]',
+    'k: v #c',
+    'k: [a,',
+    '  b]',
+    '- - v',
+    'k: [b: c, d]',
+    'k: "v',
+    '  w"',
+  ])
+  .concat(['k: ""', 'k: 1', 'k: true', 'k: null']);
+const driftingStructure: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(-4, -2, -2, -1, 0, 0, 0, 1, 2, 2, 2, 4),
+      fc.constantFrom(...STRUCTURE_LINES),
+      fc.nat(5),
+    ),
+    { minLength: 2, maxLength: 14 },
+  )
+  .map((lines) => {
+    let indent = 0;
+    const body = lines.map(([step, line, key]) => {
+      indent = Math.max(0, indent + step);
+      return ' '.repeat(indent) + line.replace(/k:/, `${'abcdef'[key]}:`);
+    });
+    return `name: x\n${body.join('\n')}\n`;
+  });
+
 /** Runs the property and returns how many inputs the fast path took, so a test can show it is not vacuous. */
 function acceptedCount(arbitrary: fc.Arbitrary<string>, numRuns: number): number {
   let accepted = 0;
-  fc.assert(
+  assertProperty(
     fc.property(arbitrary, (text) => {
       if (agreesWithReference(text)) accepted++;
     }),
@@ -71,7 +125,10 @@ function acceptedCount(arbitrary: fc.Arbitrary<string>, numRuns: number): number
 // flow indicator, a mapping used as a key, js-yaml running an empty list entry on into a less indented line, an
 // indentation indicator on a block scalar, `---#`. Seed 1075840800 later found a mapping key hidden by a flow
 // list's one-pair mapping (fast-parse.test.ts); after that fix, 20 more seeds at three to ten times these runs
-// found nothing. These runs keep watch at a cost of a few seconds.
+// found nothing. Later one run in a full suite failed on an edited workflow without its seed being kept: seeds 1004
+// and 1007 (of 26 at 5,000 runs) found it again, a comment line between a key and its value on a later line
+// (fast-parse.test.ts). A failure now prints the line that replays it (test/helpers/fc-assert.ts). These runs keep
+// watch at a cost of a few seconds.
 describe('parseDefinitionFast agrees with parseDefinition wherever it answers (property-based)', () => {
   it('on documents written in every style from values full of ambiguous scalars', () => {
     const accepted = acceptedCount(yamlDocument, 3000);
@@ -91,6 +148,11 @@ describe('parseDefinitionFast agrees with parseDefinition wherever it answers (p
   it('on lines of indentation and YAML syntax fragments', () => {
     const accepted = acceptedCount(lineSoup, 3000);
     expect(accepted).toBeGreaterThan(runs(3000) / 300);
+  });
+
+  it('on structural lines at drifting indentation (comment and blank lines, block scalars, flow pairs)', () => {
+    const accepted = acceptedCount(driftingStructure, 3000);
+    expect(accepted).toBeGreaterThan(runs(3000) / 100);
   });
 
   it('takes the example workflows and the benchmark files as they are', () => {
