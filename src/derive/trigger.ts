@@ -162,7 +162,7 @@ function unique(variables: DerivedVariable[], keepLast: boolean): DerivedVariabl
 }
 
 /** phone when a step is sms, then email when a step is email, as the service checks them. */
-function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVariables'] {
+export function subscriberVariablesOf(steps: unknown[]): DerivedTrigger['subscriberVariables'] {
   // One pass and no intermediate arrays: this runs twice per file.
   let sms = false;
   let email = false;

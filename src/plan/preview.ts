@@ -3,7 +3,7 @@
  * app calls, the payload it must send (the trigger's variables as declared, or as the service will derive them from
  * the templates), the subscriber fields and the notification group it lands in. Pure.
  */
-import { deriveTrigger } from '../derive/trigger.js';
+import { deriveTrigger, subscriberVariablesOf } from '../derive/trigger.js';
 import { isRecord } from '../json.js';
 import type { CreatePreview, DesiredWorkflow, PreviewGroup, PreviewStep } from './types.js';
 
@@ -12,18 +12,15 @@ const GROUP_PREFIX = 'group:';
 export function buildCreatePreview(desired: DesiredWorkflow): CreatePreview {
   const { definition, body } = desired;
   const [trigger] = definition.triggers;
-  let derived: ReturnType<typeof deriveTrigger> | undefined;
-  // As the comparison does: what the service derives from the body it is sent.
-  const derive = () => {
-    derived ??= deriveTrigger(body, { extraction: 'server' });
-    return derived;
-  };
   const declared = trigger?.variables;
-  const subscribers = trigger?.subscriberVariables ?? derive().subscriberVariables;
+  // As the comparison does: what the service derives from the body it is sent. Scanning every template is the cost
+  // of a preview, so it happens only when the payload is not declared; the subscriber fields come from step types.
+  const payload = declared ?? deriveTrigger(body, { extraction: 'server' }).variables;
+  const subscribers = trigger?.subscriberVariables ?? subscriberVariablesOf(body.steps);
   return {
     trigger: desired.identifier,
     steps: body.steps.map(stepOf),
-    payload: (declared ?? derive().variables).map(({ name, type }) => ({
+    payload: payload.map(({ name, type }) => ({
       name,
       ...(type === undefined ? {} : { type }),
     })),
