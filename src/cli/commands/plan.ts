@@ -7,7 +7,7 @@ export function planCommand(ctx: CommandContext): Command {
     .summary('show what differs between the definitions and the service (read-only)')
     .description(
       'For each definition, find the workflow on the service and show what differs, as a diff. Read-only: plan ' +
-        'never sends a POST. Exit 0 when there is nothing to do, 2 when sync has something to do (create, record), ' +
+        'never sends a POST. Exit 0 when there is nothing to do, 2 when sync has workflows to create, ' +
         '6 when a workflow needs a person (drifted, changed locally, conflict, missing remotely, orphaned).',
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))
