@@ -11,8 +11,18 @@ for (const stream of [process.stdout, process.stderr]) {
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${pkg.version}\n`);
+  // The same line as src/version.ts VERSION_LINE.
+  process.stdout.write(`${pkg.version} (node ${process.version}; ${process.platform} ${process.arch})\n`);
 } else {
+  // --no-color / --color decide for the libraries that read the environment themselves (listr2) too; main() reads
+  // the same flags for its own output.
+  if (args.includes('--no-color')) {
+    process.env.NO_COLOR = '1';
+    delete process.env.FORCE_COLOR;
+  } else if (args.includes('--color')) {
+    process.env.FORCE_COLOR = '1';
+    delete process.env.NO_COLOR;
+  }
   // dist/ is a bundle (scripts/build.mjs): with --verbose, stack traces name the src/ lines its source maps point to
   // (where the maps are: a development tree; the npm package leaves them out).
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);

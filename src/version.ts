@@ -4,3 +4,9 @@ import { readFileSync } from 'node:fs';
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * What `wfsync --version` prints: the version first (so `cut -d' ' -f1` gives it), then the Node version and platform
+ * a bug report needs. bin/wfsync.js prints the same line on its fast path (a test holds the two equal).
+ */
+export const VERSION_LINE = `${VERSION} (node ${process.version}; ${process.platform} ${process.arch})`;

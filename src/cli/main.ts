@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
-import { VERSION } from '../version.js';
+import { VERSION_LINE } from '../version.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
 import { newCommand } from './commands/new.js';
@@ -25,7 +25,8 @@ import {
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
  * process.exitCode from the result. Commands set ctx.exitCode and never call process.exit.
  */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function main(args: readonly string[], given: CliIO = processIO()): Promise<number> {
+  const { argv, io } = withColorFlags(args, given);
   const verbose = argv.includes('--verbose');
   // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
   const commandMark = `wfsync-own-${randomUUID()}:`;
@@ -43,23 +44,44 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   }
 }
 
+/**
+ * `--no-color` and `--color`, wherever they stand, become NO_COLOR / FORCE_COLOR for this run (the last one given
+ * wins) and leave the arguments, so every command takes them without declaring them.
+ */
+function withColorFlags(args: readonly string[], io: CliIO): { argv: string[]; io: CliIO } {
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  const last = flags.findLast((arg) => arg === '--no-color' || arg === '--color');
+  if (last === undefined) return { argv: [...args], io };
+  const argv = args.filter(
+    (arg, i) => (end !== -1 && i >= end) || (arg !== '--no-color' && arg !== '--color'),
+  );
+  const { NO_COLOR: _no, FORCE_COLOR: _force, ...env } = io.env;
+  return {
+    argv,
+    io: { ...io, env: last === '--no-color' ? { ...env, NO_COLOR: '1' } : { ...env, FORCE_COLOR: '1' } },
+  };
+}
+
 function buildProgram(ctx: CommandContext): Command {
   const program = new Command('wfsync')
     .description(
       'Workflow-as-code for the notification service: validate, plan and sync workflow definitions kept as YAML.',
     )
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION_LINE, '-V, --version', 'print the version, with the Node version and platform')
     .option(
       '-c, --config <file>',
       'config file (default: wfsync.config.yaml, looked up from the working directory)',
     )
     .option('--verbose', 'print debugging detail and stack traces')
+    .option('--no-color', 'no colours (as NO_COLOR=1), anywhere on the command line')
+    .option('--color', 'colours even when not on a terminal (as FORCE_COLOR=1)')
     .helpCommand('help [command]', 'show help for a command')
     .showHelpAfterError('(run "wfsync --help" for usage)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 unexpected failure, 2 changes or drift, 3 invalid definitions or config,\n' +
-        '            4 authentication rejected, 5 rate limited, 64 usage error.',
+      '\nExit codes: 0 ok, 1 unexpected failure, 2 workflows to create, 3 invalid definitions or config,\n' +
+        '            4 authentication rejected, 5 rate limited, 6 a workflow needs a person, 64 usage error.',
     );
   program.addCommand(validateCommand(ctx));
   program.addCommand(planCommand(ctx));

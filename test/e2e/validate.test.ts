@@ -1,7 +1,13 @@
+import { readFileSync as readPkg } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../fixtures/workflow-texts.js';
 import { parseJsonOutput } from '../helpers/json-output.js';
 import { makeExampleProject, makeProject, runCli } from './helpers.js';
+
+const pkgVersion = (
+  JSON.parse(readPkg(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('wfsync validate (the built CLI)', () => {
   it('accepts the example workflows: exit 0 and a one-line summary', async () => {
@@ -157,9 +163,30 @@ describe('wfsync validate (the built CLI)', () => {
   it('--version and --help', async () => {
     const cwd = makeProject({});
     const version = await runCli(['--version'], { cwd });
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // The version first, then what a bug report needs; the fast path in bin/ and commander's print the same line.
+    expect(version.stdout).toBe(
+      `${pkgVersion} (node ${process.version}; ${process.platform} ${process.arch})\n`,
+    );
+    const slow = await runCli(['--version', '--verbose'], { cwd });
+    expect(slow.stdout).toBe(version.stdout);
+    expect((await runCli(['-V'], { cwd })).stdout).toBe(version.stdout);
     const help = await runCli(['validate', '--help'], { cwd });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--max-warnings');
+  });
+
+  it('--no-color and --color anywhere on the command line win over NO_COLOR / FORCE_COLOR', async () => {
+    const cwd = makeProject({ 'workflows/bad.yaml': 'name: x\nsteps: []\n' });
+    const forced = await runCli(['validate'], { cwd, env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain('\u001b[');
+    const off = await runCli(['validate', '--no-color'], { cwd, env: { NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(off.status).toBe(forced.status);
+    expect(off.stdout).not.toContain('\u001b[');
+    expect(off.stdout).toBe(stripVTControlCharacters(forced.stdout));
+    const on = await runCli(['--color', 'validate'], { cwd, env: { NO_COLOR: '1' } });
+    expect(on.stdout).toBe(forced.stdout);
+    const help = await runCli(['--help'], { cwd });
+    expect(help.stdout).toContain('--no-color');
+    expect(help.stdout).toContain('6 a workflow needs a person');
   });
 });
