@@ -17,7 +17,12 @@ const VARIABLE = 'details';
 
 export interface NewDefinitionInput {
   name: string;
-  channel: Channel;
+  /** One message step per channel, in this order (a channel named twice makes one step). */
+  channels: readonly Channel[];
+  /** A regular delay step first: wait this long after the trigger. */
+  delay?: TimeWindow;
+  /** A regular digest step before the messages: collect events for this long, then send one message. */
+  digest?: TimeWindow;
   /** The workflow schema as the new file's modeline names it. */
   schemaRef: string;
 }
@@ -52,7 +57,12 @@ export function buildNewDefinition(input: NewDefinitionInput): NewDefinition | {
   }
   const warnings: string[] = [];
   if (v1 !== v2) warnings.push(generationWarning(name, v1, v2));
-  const steps = [stepFor(input.channel, name)];
+  const digested = input.digest !== undefined;
+  const steps: Step[] = [
+    ...(input.delay === undefined ? [] : [timedStep('delay', 'wait', input.delay)]),
+    ...(input.digest === undefined ? [] : [timedStep('digest', 'collect events', input.digest)]),
+    ...[...new Set(input.channels)].map((channel) => stepFor(channel, name, digested)),
+  ];
   // The service derives the trigger from the body: read it the same way, so the declaration cannot drift.
   const derived = deriveTrigger({ name, steps }, { extraction: 'server' });
   const trigger: WorkflowDefinition['triggers'][0] = {
@@ -89,10 +99,45 @@ function generationWarning(name: string, v1: string, v2: string): string {
 
 type Step = WorkflowDefinition['steps'][number];
 
-/** One step of the channel, its content using {{details}}; the name is quoted as text, never as Handlebars. */
-function stepFor(channel: Channel, name: string): Step {
+/** A time span: `amount` `unit`s, as digest and delay metadata say it. */
+export interface TimeWindow {
+  amount: number;
+  unit: 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+}
+
+const UNITS: Record<string, TimeWindow['unit']> = {
+  s: 'seconds',
+  sec: 'seconds',
+  m: 'minutes',
+  min: 'minutes',
+  h: 'hours',
+  d: 'days',
+  w: 'weeks',
+  mo: 'months',
+};
+
+/** `30m`, `1h`, `2d`, `1w`, `3mo` (or the unit spelled out: `10 minutes`); undefined when it is not one. */
+export function parseTimeWindow(text: string): TimeWindow | undefined {
+  const match = /^\s*(\d{1,6})\s*([a-z]+)\s*$/i.exec(text);
+  if (match === null) return undefined;
+  const amount = Number(match[1]);
+  const word = match[2]!.toLowerCase();
+  const unit = UNITS[word] ?? Object.values(UNITS).find((u) => u === word || u === `${word}s`);
+  return amount > 0 && unit !== undefined ? { amount, unit } : undefined;
+}
+
+function timedStep(type: 'delay' | 'digest', name: string, window: TimeWindow): Step {
+  return { name, template: { type }, metadata: { type: 'regular', ...window } } as Step;
+}
+
+/**
+ * One step of the channel, its content using {{details}} (after a digest, also the number of events collected); the
+ * name is quoted as text, never as Handlebars.
+ */
+function stepFor(channel: Channel, name: string, digested: boolean): Step {
   const heading = name.replace(/[{}\\]/g, '').trim() || 'Notification';
-  const line = `${heading}: {{${VARIABLE}}}`;
+  const count = digested ? ' ({{step.total_count}} events)' : '';
+  const line = `${heading}: {{${VARIABLE}}}${count}`;
   switch (channel) {
     case 'email':
       return {
@@ -101,13 +146,13 @@ function stepFor(channel: Channel, name: string): Step {
           type: 'email',
           contentType: 'customHtml',
           subject: heading,
-          content: `<p>Hello,</p>\n<p>{{${VARIABLE}}}</p>\n`,
+          content: `<p>Hello,</p>\n<p>{{${VARIABLE}}}${count}</p>\n`,
         },
       };
     case 'push':
       return {
         name: 'push notification',
-        template: { type: 'push', title: heading, content: `{{${VARIABLE}}}` },
+        template: { type: 'push', title: heading, content: `{{${VARIABLE}}}${count}` },
       };
     case 'in_app':
       return { name: 'in-app message', template: { type: 'in_app', content: line } };

@@ -124,7 +124,26 @@ describe('wfsync new (the built CLI)', () => {
     expect(empty.status).toBe(64);
     const channel = await runCli(['new', 'x', '--channel', 'fax'], { cwd });
     expect(channel.stderr).toContain("option '--channel <channel>' argument 'fax' is invalid");
+    expect(channel.stderr).toContain('Allowed choices are in_app, email, sms, chat, push.');
     expect(channel.status).toBe(64);
+    const window = await runCli(['new', 'x', '--digest', 'soon'], { cwd });
+    expect(window.stderr).toBe(
+      'wfsync: --digest takes an amount and a unit (30s, 10m, 1h, 2d, 1w, 1mo), not "soon"\n',
+    );
+    expect(window.status).toBe(64);
     expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 64 });
+  });
+
+  it('several channels, a delay and a digest: one file, its steps in order, valid at once', async () => {
+    const cwd = makeProject({});
+    const result = await runCli(
+      ['new', 'weekly summary', '--delay', '10m', '--digest', '1w', '--channel', 'email', '--channel', 'sms'],
+      { cwd },
+    );
+    expect(result.stdout).toBe(
+      'created workflows/weekly-summary.yaml (identifier weekly-summary, 4 steps: delay, digest, email, sms)\n',
+    );
+    expect(result.status).toBe(0);
+    expect(await runCli(['validate', '--max-warnings', '0'], { cwd })).toMatchObject({ status: 0 });
   });
 });

@@ -6,14 +6,17 @@ import { toDisplayPath } from '../../definitions/find.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
-import type { CHANNELS } from '../../scaffold/channels.js';
+import { type Channel, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
 import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
-import { buildNewDefinition } from '../../scaffold/new-definition.js';
+import { buildNewDefinition, parseTimeWindow, type TimeWindow } from '../../scaffold/new-definition.js';
 import { schemaRefFrom } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
 
 export interface NewFlags {
-  channel: (typeof CHANNELS)[number];
+  /** Absent: one in-app step. */
+  channel?: Channel[];
+  digest?: string;
+  delay?: string;
   dir?: string;
   force?: boolean;
 }
@@ -29,7 +32,13 @@ export async function runNew(
   const dir = flags.dir === undefined ? project.workflowsDir : resolve(ctx.cwd, flags.dir);
   const schemaRef = schemaRefFrom(toPosix(relative(root, dir)) || '.', detectSchemaPath(root));
   // 2. The definition, with the identifier the service will derive from the name.
-  const built = buildNewDefinition({ name, channel: flags.channel, schemaRef });
+  const built = buildNewDefinition({
+    name,
+    channels: flags.channel ?? [DEFAULT_CHANNEL],
+    digest: windowOf('--digest', flags.digest),
+    delay: windowOf('--delay', flags.delay),
+    schemaRef,
+  });
   if ('problem' in built) throw new UsageError(built.problem);
   const path = join(dir, built.fileName);
   const file = toDisplayPath(ctx.cwd, path);
@@ -49,9 +58,23 @@ export async function runNew(
   for (const warning of built.warnings) await writeOutput(ctx.stderr, `wfsync: warning: ${warning}\n`);
   await writeOutput(
     ctx.stdout,
-    `${exists ? 'replaced' : 'created'} ${file} (identifier ${built.identifier}, one ${flags.channel} step)\n`,
+    `${exists ? 'replaced' : 'created'} ${file} (identifier ${built.identifier}, ${stepsPhrase(built.definition)})\n`,
   );
   return ExitCode.Ok;
+}
+
+function windowOf(flag: string, value: string | undefined): TimeWindow | undefined {
+  if (value === undefined) return undefined;
+  const window = parseTimeWindow(value);
+  if (window === undefined)
+    throw new UsageError(`${flag} takes an amount and a unit (30s, 10m, 1h, 2d, 1w, 1mo), not "${value}"`);
+  return window;
+}
+
+/** `one sms step`, or `3 steps: digest, email, sms`. */
+function stepsPhrase(definition: { steps: Array<{ template: { type: string } }> }): string {
+  const types = definition.steps.map((step) => step.template.type);
+  return types.length === 1 ? `one ${types[0]} step` : `${types.length} steps: ${types.join(', ')}`;
 }
 
 /**

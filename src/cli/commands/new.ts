@@ -1,7 +1,14 @@
-import { Command, Option } from 'commander';
-import { CHANNELS, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CHANNELS, type Channel, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
 import type { CommandContext } from '../context.js';
 import { lazyAction } from '../run-options.js';
+
+/** `--channel` named again adds a step; an unknown one is a usage error naming the choices. */
+function collectChannel(value: string, previous: Channel[] | undefined): Channel[] {
+  if (!(CHANNELS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`Allowed choices are ${CHANNELS.join(', ')}.`);
+  return [...(previous ?? []), value as Channel];
+}
 
 export function newCommand(ctx: CommandContext): Command {
   return new Command('new')
@@ -17,8 +24,13 @@ export function newCommand(ctx: CommandContext): Command {
       'workflow name; lower-case words ("order shipped") give the same identifier on every server',
     )
     .addOption(
-      new Option('--channel <channel>', 'channel of the step').choices(CHANNELS).default(DEFAULT_CHANNEL),
+      new Option(
+        '--channel <channel>',
+        `channel of a message step: ${CHANNELS.join(', ')} (repeatable: one step each, in order; default ${DEFAULT_CHANNEL})`,
+      ).argParser(collectChannel),
     )
+    .option('--digest <window>', 'collect events first, then send one message: 30m, 1h, 1d, 1w, 1mo')
+    .option('--delay <window>', 'wait first (before a digest): 30s, 10m, 1h, 2d')
     .option('--dir <dir>', 'directory to write to (default: the workflows directory from config)')
     .option('--force', 'overwrite the file if it exists')
     .addHelpText(
@@ -26,6 +38,8 @@ export function newCommand(ctx: CommandContext): Command {
       '\nExamples:\n' +
         '  wfsync new "order shipped"                 # workflows/order-shipped.yaml, an in-app message\n' +
         '  wfsync new "invoice paid" --channel email\n' +
+        '  wfsync new "payment failed" --channel email --channel sms   # two steps, in that order\n' +
+        '  wfsync new "weekly summary" --digest 1w --channel email     # a digest step, then the email\n' +
         '  wfsync new "build failed" --channel chat --dir workflows/engineering\n' +
         '\nExit codes: 0 written, 1 the file could not be written, 3 invalid config, 64 usage error (also: the\n' +
         'file exists, or the identifier is taken).',

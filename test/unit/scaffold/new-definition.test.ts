@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { CHANNELS } from '../../../src/scaffold/channels.js';
-import { buildNewDefinition, type NewDefinition } from '../../../src/scaffold/new-definition.js';
+import {
+  buildNewDefinition,
+  type NewDefinition,
+  parseTimeWindow,
+} from '../../../src/scaffold/new-definition.js';
 import { describeAll, validateText } from './helpers.js';
 
 const SCHEMA_REF = '../schemas/workflow.schema.json';
 
 function build(name: string, channel: (typeof CHANNELS)[number] = 'in_app'): NewDefinition {
-  const built = buildNewDefinition({ name, channel, schemaRef: SCHEMA_REF });
+  const built = buildNewDefinition({ name, channels: [channel], schemaRef: SCHEMA_REF });
   if ('problem' in built) throw new Error(built.problem);
   return built;
 }
@@ -113,6 +117,62 @@ triggers:
       'the service cannot derive a trigger identifier from "日本語": use ASCII letters or digits in the name',
     ],
   ])('%j: no definition (%s)', (name, problem) => {
-    expect(buildNewDefinition({ name, channel: 'sms', schemaRef: SCHEMA_REF })).toEqual({ problem });
+    expect(buildNewDefinition({ name, channels: ['sms'], schemaRef: SCHEMA_REF })).toEqual({ problem });
   });
+});
+
+describe('several steps: channels, a digest, a delay', () => {
+  it('one step per channel in the order given (a repeated one once), validating with nothing to report', () => {
+    const built = buildNewDefinition({
+      name: 'payment failed',
+      channels: ['email', 'sms', 'email', 'push'],
+      schemaRef: SCHEMA_REF,
+    });
+    if ('problem' in built) throw new Error(built.problem);
+    expect(built.definition.steps.map((s) => s.template.type)).toEqual(['email', 'sms', 'push']);
+    expect(built.definition.triggers[0]?.subscriberVariables).toEqual([{ name: 'phone' }, { name: 'email' }]);
+    expect(describeAll(validateText(built.text, `workflows/${built.fileName}`))).toEqual([]);
+  });
+
+  it('a delay, then a digest, then the messages, which count the events collected', () => {
+    const built = buildNewDefinition({
+      name: 'weekly summary',
+      channels: ['email', 'in_app'],
+      delay: { amount: 10, unit: 'minutes' },
+      digest: { amount: 1, unit: 'weeks' },
+      schemaRef: SCHEMA_REF,
+    });
+    if ('problem' in built) throw new Error(built.problem);
+    expect(built.definition.steps.map((s) => [s.name, s.template.type, s.metadata])).toEqual([
+      ['wait', 'delay', { type: 'regular', amount: 10, unit: 'minutes' }],
+      ['collect events', 'digest', { type: 'regular', amount: 1, unit: 'weeks' }],
+      ['email', 'email', undefined],
+      ['in-app message', 'in_app', undefined],
+    ]);
+    expect(built.text).toContain('{{step.total_count}} events');
+    // step.* is the digest's, not the payload's: the trigger still declares only the example variable.
+    expect(built.definition.triggers[0]?.variables).toEqual([{ name: 'details', type: 'String' }]);
+    expect(describeAll(validateText(built.text, `workflows/${built.fileName}`))).toEqual([]);
+  });
+
+  it.each([
+    ['30s', { amount: 30, unit: 'seconds' }],
+    ['10m', { amount: 10, unit: 'minutes' }],
+    ['1h', { amount: 1, unit: 'hours' }],
+    ['2d', { amount: 2, unit: 'days' }],
+    ['1w', { amount: 1, unit: 'weeks' }],
+    ['3mo', { amount: 3, unit: 'months' }],
+    ['10 minutes', { amount: 10, unit: 'minutes' }],
+    ['1 week', { amount: 1, unit: 'weeks' }],
+    [' 5H ', { amount: 5, unit: 'hours' }],
+  ])('time window %j', (text, window) => {
+    expect(parseTimeWindow(text)).toEqual(window);
+  });
+
+  it.each(['', '0m', '10', 'm', '1x', '-1h', '1.5h', '10 lightyears', '9999999s'])(
+    'not a time window: %j',
+    (text) => {
+      expect(parseTimeWindow(text)).toBeUndefined();
+    },
+  );
 });
