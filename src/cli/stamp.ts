@@ -61,17 +61,18 @@ function gitHead(cwd: string): Promise<string | undefined> {
 }
 
 /**
- * What a comment needs from the run: the stamp (read only when the output is Markdown: it may spawn git) and the
- * `--target` given, for the commands it suggests.
+ * What a comment needs from the run: the stamp (read only when the output has a comment, the Markdown format or the
+ * GitHub step summary: it may spawn git) and the `--target` given, for the commands it suggests.
  */
 export async function readCommentContext(
   env: NodeJS.ProcessEnv,
   cwd: string,
-  markdown: boolean,
+  format: string,
   targetFlag: string | undefined,
 ): Promise<{ stamp?: ReportStamp; targetFlag?: string }> {
+  const commented = format === 'markdown' || (format === 'github' && env.GITHUB_STEP_SUMMARY !== undefined);
   return {
-    ...(markdown ? { stamp: await readStamp(env, cwd) } : {}),
+    ...(commented ? { stamp: await readStamp(env, cwd) } : {}),
     ...(targetFlag === undefined || targetFlag === '' ? {} : { targetFlag }),
   };
 }

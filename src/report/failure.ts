@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostic.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
+import type { RemoteErrorKind } from '../remote/types.js';
 import { jsonText } from './channel.js';
 import { capAnnotations, escapeData, escapeProperty, formatAnnotation } from './github.js';
 import { diagnosticJson } from './json.js';
@@ -26,16 +27,7 @@ export type FailureCode =
   | 'internal';
 
 /** RemoteError kinds other than `auth` and `rate-limited` (which keep their own codes). */
-export type ServiceFailureKind =
-  | 'validation'
-  | 'not-found'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'protocol'
-  | 'outcome-unknown'
-  | 'deadline'
-  | 'cancelled';
+export type ServiceFailureKind = Exclude<RemoteErrorKind, 'auth' | 'rate-limited'>;
 
 export interface CommandFailure {
   code: FailureCode;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { git } from '../helpers/git.js';
 import { startTarget, type Target, type TargetOptions } from './plan-sync-target.js';
 
 /**
@@ -14,20 +15,6 @@ const KEEP = ['order-shipped', 'password-reset', 'trial-ending'];
 const EDITED = 'content: Order {{orderNumber}} is on its way with {{carrier}}.';
 /** The line of password-changed.yaml that names the group, and the column where the name starts. */
 export const ADDED_GROUP_POSITION = { file: 'workflows/password-changed.yaml', line: 6, column: 22 };
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-}
 
 export async function pullRequest(
   options: TargetOptions = {},

@@ -50,13 +50,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     await session.close();
   }
   // 5. Report (a comment says when, at which commit, and repeats the --target given).
-  const summary = flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY !== undefined;
-  const comment = await readCommentContext(
-    ctx.env,
-    ctx.cwd,
-    flags.format === 'markdown' || summary,
-    flags.target,
-  );
+  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
   const text = planRenderers[flags.format](plan, {
     color: useColor(ctx),
     command: 'plan',

@@ -104,7 +104,7 @@ async function planDryRun(
   const planned = await planRun(loaded, { ...planInput, state });
   const plan = await checkBeforeCreating(loaded, run.session, planned, preflight);
   await done();
-  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format === 'markdown', flags.target);
+  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
   const options = {
     color: useColor(ctx),
     command: 'sync' as const,
@@ -161,13 +161,7 @@ async function reportSync(
   progress: Progress,
 ): Promise<number> {
   await progress.done();
-  const summary = flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY !== undefined;
-  const comment = await readCommentContext(
-    ctx.env,
-    ctx.cwd,
-    flags.format === 'markdown' || summary,
-    flags.target,
-  );
+  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
   await writeOutput(
     ctx.stdout,
     syncRenderers[flags.format](result, {

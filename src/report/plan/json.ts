@@ -103,17 +103,8 @@ const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
 /** Sync's summary keys: the outcomes in camelCase (the values in `outcomes` keep their spelling). */
-const SYNC_SUMMARY_KEYS: Readonly<Record<SyncOutcome, string>> = {
-  created: 'created',
-  'in-sync': 'inSync',
-  drifted: 'drifted',
-  'changed-locally': 'changedLocally',
-  'missing-remotely': 'missingRemotely',
-  conflict: 'conflict',
-  orphaned: 'orphaned',
-  failed: 'failed',
-  skipped: 'skipped',
-};
+const summaryKey = (outcome: SyncOutcome): string =>
+  outcome.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. */
 function buildPlanJson(plan: Plan): Json {
@@ -130,7 +121,7 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 export function renderSyncJson(result: SyncResult): string {
-  const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [SYNC_SUMMARY_KEYS[o], result.summary[o]]));
+  const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [summaryKey(o), result.summary[o]]));
   const json = ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
     plan: (plan) => buildPlanJson(plan as Plan),
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),

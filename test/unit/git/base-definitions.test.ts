@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +9,7 @@ import {
   resolveBaseRef,
 } from '../../../src/git/base-definitions.js';
 import { GitBaseError } from '../../../src/git/git.js';
+import { git } from '../../helpers/git.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
 /** The definitions at the merge-base, read from real git repositories in temp directories. */
@@ -18,20 +18,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-}
 
 function write(cwd: string, files: Record<string, string | Uint8Array>): void {
   for (const [path, content] of Object.entries(files)) {
