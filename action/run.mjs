@@ -194,8 +194,9 @@ async function postComment(inputs, code, markdown) {
       createWhenNew: code !== 0,
     });
     if (result.action === 'skipped') say('wfsync: no changes and no earlier plan comment: nothing to post.');
-    else say(`wfsync: plan comment ${result.action}: ${result.url}`);
-    return { url: result.url, failed: false };
+    const url = result.url.replace(/[\r\n]/g, '');
+    if (result.action !== 'skipped') say(`wfsync: plan comment ${result.action}: ${escapeData(url)}`);
+    return { url, failed: false };
   } catch (error) {
     if (error instanceof CommentForbidden) {
       const head = event.pull_request?.head?.repo?.full_name;
