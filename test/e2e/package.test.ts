@@ -75,7 +75,7 @@ describe('the npm package', () => {
     const files = packed!.files.map((f) => f.path).sort();
 
     const outside = files.filter(
-      (f) => !/^(bin|dist|schemas)\//.test(f) && !/^(README\.md|LICENSE|package\.json)$/.test(f),
+      (f) => !/^(action|bin|dist|schemas)\//.test(f) && !/^(README\.md|LICENSE|package\.json)$/.test(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
@@ -84,6 +84,7 @@ describe('the npm package', () => {
       'README.md',
       'bin/wfsync.js',
       'dist/cli.js',
+      'action/run.mjs',
       'schemas/workflow.schema.json',
       'schemas/config.schema.json',
     ])

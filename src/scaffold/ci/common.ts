@@ -1,9 +1,11 @@
 /**
  * Pieces shared by the GitHub Actions recipes `wfsync init` writes: the actions they use (pinned), the setup steps,
- * what each wfsync exit code means, and the job that looks for the API key secret so the jobs that need it are
- * skipped with a note (fork pull requests get no secrets, and a freshly initialised repository has none yet) instead
- * of failing. Pure.
+ * the step that runs wfsync's own action (action.yml at the repository root, which decides what an exit code means
+ * and posts the plan comment: one copy of that logic for every recipe), and the job that looks for the API key
+ * secret so the jobs that need it are skipped with a note (fork pull requests get no secrets, and a freshly
+ * initialised repository has none yet) instead of failing. Pure.
  */
+import { VERSION } from '../../version.js';
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 
 /**
@@ -22,11 +24,6 @@ export const PINNED_ACTIONS = {
     action: 'actions/setup-node',
     sha: '820762786026740c76f36085b0efc47a31fe5020',
     release: 'v7.0.0',
-  },
-  githubScript: {
-    action: 'actions/github-script',
-    sha: 'ed597411d8f924073f98dfc5c65a23a2325f34cd',
-    release: 'v8.0.0',
   },
   uploadArtifact: {
     action: 'actions/upload-artifact',
@@ -53,8 +50,43 @@ export function expr(expression: string): string {
 }
 
 /**
- * Checkout, Node and the project's locked dependencies (wfsync among them), as a job's first steps. `fullHistory`:
- * every commit and branch, so `wfsync plan` finds the merge-base with the pull request's base branch.
+ * The repository that holds wfsync's action (action.yml at its root). package.json has no `repository` yet, so this
+ * is the one place that names it; a test holds it equal to package.json's `repository` once that is set.
+ */
+export const WFSYNC_ACTION_REPOSITORY = 'wfsync/wfsync';
+
+/**
+ * The tag of the action the recipes use: the release line of the wfsync that wrote them, `v<major>` (`v0.<minor>`
+ * before 1.0, where a minor release may break). The action runs the wfsync version of the ref it is used at, so the
+ * recipe and the CLI that wrote it move together; Dependabot's github-actions updates move the tag.
+ */
+export function wfsyncActionRef(version: string = VERSION): string {
+  const [major = '0', minor = '0'] = version.split('.');
+  return major === '0' ? `v0.${minor}` : `v${major}`;
+}
+
+/**
+ * A step that runs wfsync's action: `command` and the inputs given, in the order given (YAML scalars written as
+ * they are: the callers pass fixed words and numbers).
+ */
+export function wfsyncStep(options: {
+  name: string;
+  id?: string;
+  with: Record<string, string | number>;
+}): string {
+  const id = options.id === undefined ? '' : `\n        id: ${options.id}`;
+  const inputs = Object.entries(options.with)
+    .map(([key, value]) => `\n          ${key}: ${value}`)
+    .join('');
+  return `      - name: ${options.name}${id}
+        uses: ${WFSYNC_ACTION_REPOSITORY}@${wfsyncActionRef()}
+        with:${inputs}`;
+}
+
+/**
+ * Checkout and Node, as a job's first steps (the action installs the wfsync of its release itself, so the project
+ * needs no package.json). `fullHistory`: every commit and branch, so `wfsync plan` finds the merge-base with the pull
+ * request's base branch.
  */
 export function setupSteps(options: { fullHistory?: boolean } = {}): string {
   const history = options.fullHistory
@@ -65,9 +97,7 @@ export function setupSteps(options: { fullHistory?: boolean } = {}): string {
   return `      - ${uses(PINNED_ACTIONS.checkout)}${history}
       - ${uses(PINNED_ACTIONS.setupNode)}
         with:
-          node-version: ${CI_NODE_VERSION}
-          cache: npm
-      - run: npm ci`;
+          node-version: ${CI_NODE_VERSION}`;
 }
 
 /** The job-level env that hands the key to wfsync, under the variable the target's `apiKeyEnv` names. */
@@ -76,43 +106,6 @@ export const KEY_ENV = `    env:
 
 /** Why the sync and drift jobs were skipped: the key is simply not set up yet. */
 export const ADD_THE_KEY = `Add the Development environment's API key in Settings > Secrets and variables > Actions once the ${CI_TARGET} target is set up in wfsync.config.yaml.`;
-
-/**
- * A shell function, `exit_meaning CODE`, that prints what a wfsync exit code means (the README's table), for the
- * steps that report a code they did not expect.
- */
-export const EXIT_MEANING = `exit_meaning() {
-  case "$1" in
-    0) echo "success" ;;
-    1) echo "an unexpected failure: the service unreachable or failing, an I/O error, or a bug" ;;
-    2) echo "changes that sync applies (workflows to create)" ;;
-    3) echo "invalid definitions or config" ;;
-    4) echo "the API key was refused, or it is not a Development-environment key" ;;
-    5) echo "rate limited: the retry budget ran out" ;;
-    6) echo "a workflow needs a person" ;;
-    64) echo "a usage error in this job's wfsync command" ;;
-    *) echo "an exit code wfsync does not use: wfsync did not run, or crashed" ;;
-  esac
-}`;
-
-/**
- * A shell function, `needing_a_person FILE`, that names the workflows of a plan JSON document that need a person
- * (`welcome (drifted), billing (conflict)`), or prints nothing when the file cannot be read. Identifiers are text
- * from outside: anything but letters, digits, `.`, `_` and `-` becomes `?`, so none can end the annotation line.
- */
-export const NEEDING_A_PERSON = `needing_a_person() {
-  jq -r '[.items[]? | select(.action == "drifted" or .action == "changed-locally" or .action == "conflict"
-    or .action == "missing-remotely" or .action == "orphaned")
-    | "\\(.identifier | tostring | gsub("[^A-Za-z0-9._-]"; "?")) (\\(.action))"] | join(", ")' "$1" 2>/dev/null || true
-}`;
-
-/** A multi-line shell snippet indented to sit under a step's `run: |` (ten spaces). */
-export function indentRun(script: string): string {
-  return script
-    .split('\n')
-    .map((line) => (line === '' ? '' : `          ${line}`))
-    .join('\n');
-}
 
 /**
  * A job that says whether the secret is set (without printing it), and explains a skip. Jobs cannot test

@@ -1,36 +1,10 @@
 /**
  * `.github/workflows/wfsync-sync.yml`: after every merge to main, create on the real target what the definitions
- * add, one run at a time; a workflow that needs a person (exit 6) fails the run with a clear annotation. Pure.
+ * add, one run at a time, through wfsync's action; a workflow that needs a person (exit 6) fails the run with a
+ * clear annotation. Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import {
-  ADD_THE_KEY,
-  EXIT_MEANING,
-  indentRun,
-  KEY_ENV,
-  KEY_JOB,
-  KEY_PRESENT,
-  keyJob,
-  setupSteps,
-} from './common.js';
-
-/** The sync step's script: the sync, then what its exit code means after a merge. */
-export function buildSyncScript(): string {
-  return `${EXIT_MEANING}
-code=0
-npx wfsync sync --target ${CI_TARGET} --format github || code=$?
-case "$code" in
-  0) ;;
-  6)
-    echo "::error title=wfsync sync::synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the run's summary says which and what to do."
-    exit 6
-    ;;
-  *)
-    echo "::error title=wfsync sync::wfsync sync failed (exit $code: $(exit_meaning "$code")); the run's summary and this job's log say what was done."
-    exit "$code"
-    ;;
-esac`;
-}
+import { ADD_THE_KEY, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, setupSteps, wfsyncStep } from './common.js';
 
 export function buildSyncWorkflow(): string {
   return `# wfsync on the main branch (written by \`wfsync init\`): sync the definitions to the ${CI_TARGET} target.
@@ -69,10 +43,7 @@ ${keyJob({ level: 'warning', skipped: 'wfsync sync', why: ADD_THE_KEY })}
 ${KEY_ENV}
     steps:
 ${setupSteps()}
-      - name: Sync
-        id: sync
-        run: |
-${indentRun(buildSyncScript())}
+${wfsyncStep({ name: 'Sync', id: 'sync', with: { command: 'sync', target: CI_TARGET } })}
       # State between runs. By default each run starts without .wfsync/state/${CI_TARGET}.json and wfsync looks
       # every workflow up on the service by its identifier before deciding to create it, so nothing is created
       # twice. To keep state in git instead (plan then tells "drifted" from "changed locally"), give this job

@@ -1,0 +1,282 @@
+#!/usr/bin/env node
+/**
+ * What the wfsync GitHub Action (action.yml) runs. Node built-ins only: the action runs from a checkout of this
+ * repository, with nothing installed. Two steps, so the outputs are set even when the job is to fail:
+ *   node run.mjs run      run wfsync with the inputs, write the outputs, post or update the sticky PR comment;
+ *                         always ends 0 (the code is the `exit-code` output)
+ *   node run.mjs verdict  pass or fail the job from that code (verdict.mjs: 0 and 2 pass, 6 names the workflows)
+ * Inputs come only from the environment (INPUT_*, set by action.yml's `env:`), never from text pasted into a shell;
+ * `args` is split without a shell (args.mjs) and wfsync is spawned with an argv array.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { splitArgs } from './args.mjs';
+import { CommentForbidden, commentMarker, upsertComment } from './comment.mjs';
+import { buildVerdict, needingAPerson } from './verdict.mjs';
+
+const FORMATS = {
+  validate: ['human', 'json', 'github', 'junit', 'sarif'],
+  plan: ['human', 'json', 'markdown', 'github'],
+  sync: ['human', 'json', 'markdown', 'github'],
+};
+/** The plan summary's counts, as output name → summary key. */
+const COUNTS = {
+  create: 'create',
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  'changed-locally': 'changedLocally',
+  'missing-remotely': 'missingRemotely',
+  conflict: 'conflict',
+  orphaned: 'orphaned',
+  error: 'error',
+};
+/** An npm version, range or dist-tag: one argv element, never a path, URL or flag. */
+const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]*$/;
+
+class UsageError extends Error {}
+
+const env = process.env;
+const input = (name) => (env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
+const say = (line) => process.stdout.write(`${line}\n`);
+/** Workflow-command text: `%`, CR and LF encoded so a message cannot start another command. */
+const escapeData = (text) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+function setOutput(name, value) {
+  if (!env.GITHUB_OUTPUT) return;
+  const delimiter = `wfsync_${randomBytes(12).toString('hex')}`;
+  appendFileSync(env.GITHUB_OUTPUT, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
+}
+
+function readEvent() {
+  try {
+    return JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? '', 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function isPullRequest() {
+  return env.GITHUB_EVENT_NAME === 'pull_request' || env.GITHUB_EVENT_NAME === 'pull_request_target';
+}
+
+/** The inputs, checked, with the defaults that depend on the command and the event. */
+function readInputs() {
+  const command = input('command') || 'plan';
+  if (!(command in FORMATS))
+    throw new UsageError(`command must be validate, plan or sync (got "${command}")`);
+  const commentInput = input('comment');
+  if (!['', 'true', 'false'].includes(commentInput)) throw new UsageError('comment must be true or false');
+  if (commentInput === 'true' && command !== 'plan') throw new UsageError('comment is for the plan command');
+  const comment = commentInput === '' ? command === 'plan' && isPullRequest() : commentInput === 'true';
+  const format = input('format') || (command === 'validate' ? 'github' : comment ? 'markdown' : 'github');
+  if (!FORMATS[command].includes(format)) {
+    throw new UsageError(
+      `format must be one of ${FORMATS[command].join(', ')} for ${command} (got "${format}")`,
+    );
+  }
+  if (comment && format !== 'markdown')
+    throw new UsageError('the comment is the plan in markdown: drop format');
+  const maxWarnings = input('max-warnings');
+  if (maxWarnings !== '' && (command !== 'validate' || !/^\d+$/.test(maxWarnings))) {
+    throw new UsageError('max-warnings is a whole number, for the validate command');
+  }
+  const baseRef = input('base-ref');
+  if (baseRef !== '' && command === 'validate') throw new UsageError('base-ref is for plan and sync');
+  const version = input('version');
+  if (version !== '' && version !== 'project' && !VERSION_SPEC.test(version)) {
+    throw new UsageError(`version must be an npm version, range or tag, or "project" (got "${version}")`);
+  }
+  let extra;
+  try {
+    extra = splitArgs(env.INPUT_ARGS ?? '');
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  const target = input('target');
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const cwd = resolve(workspace, input('working-directory') || '.');
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    throw new UsageError(`working-directory ${input('working-directory')} is not a directory`);
+  }
+  return { command, target, baseRef, format, comment, maxWarnings, version, extra, cwd };
+}
+
+/** How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm. */
+function wfsyncCommand(inputs) {
+  if (inputs.version === 'project') {
+    const bin = join(inputs.cwd, 'node_modules', '.bin', 'wfsync');
+    if (!existsSync(bin)) {
+      throw new UsageError('version: project, but node_modules/.bin/wfsync is missing: run npm ci first');
+    }
+    say('wfsync: the version installed in the project (node_modules/.bin/wfsync)');
+    return { file: bin, args: [] };
+  }
+  let version = inputs.version;
+  if (version === '') {
+    const manifest = JSON.parse(readFileSync(join(env.GITHUB_ACTION_PATH ?? '.', 'package.json'), 'utf8'));
+    version = String(manifest.version);
+  } else if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
+    say(
+      `::notice title=wfsync::version "${escapeData(version)}" is not an exact version: pin one for repeatable runs.`,
+    );
+  }
+  say(`wfsync ${version} (npm exec wfsync@${version})`);
+  return { file: 'npm', args: ['exec', '--yes', `--package=wfsync@${version}`, '--', 'wfsync'] };
+}
+
+function wfsyncArgs(inputs, files) {
+  const args = [inputs.command];
+  if (inputs.target !== '') args.push('--target', inputs.target);
+  args.push('--format', inputs.format);
+  if (inputs.baseRef !== '') args.push('--base', inputs.baseRef);
+  if (inputs.command === 'plan') args.push('--out', files.planJson);
+  if (inputs.maxWarnings !== '') args.push('--max-warnings', inputs.maxWarnings);
+  return [...args, ...inputs.extra];
+}
+
+/** Runs wfsync; stdout shown in the log and, when `capture`, kept. Resolves with the exit code. */
+function runWfsync(command, args, cwd, capture) {
+  const childEnv = { ...env };
+  for (const name of Object.keys(childEnv)) if (name.startsWith('INPUT_')) delete childEnv[name];
+  return new Promise((done) => {
+    const child = spawn(command.file, [...command.args, ...args], {
+      cwd,
+      env: childEnv,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    });
+    const chunks = [];
+    child.stdout?.on('data', (chunk) => {
+      chunks.push(chunk);
+      process.stdout.write(chunk);
+    });
+    child.on('error', (error) => {
+      say(`::error title=wfsync::could not start ${command.file}: ${escapeData(error.message)}`);
+      done({ code: 127, stdout: '' });
+    });
+    child.on('close', (code) => done({ code: code ?? 1, stdout: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+function readPlan(path) {
+  try {
+    const plan = JSON.parse(readFileSync(path, 'utf8'));
+    return plan !== null && typeof plan === 'object' && typeof plan.summary === 'object' ? plan : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function postComment(inputs, code, markdown) {
+  const event = readEvent();
+  const number = Number(event.pull_request?.number ?? event.number);
+  if (!isPullRequest() || !Number.isInteger(number)) {
+    say('wfsync: not a pull request: no comment to post.');
+    return { url: '', failed: false };
+  }
+  const marker = commentMarker(markdown, inputs.target);
+  let body = markdown;
+  if (!body.includes('<!-- wfsync-plan')) {
+    const log = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+    const head = marker === '<!-- wfsync-plan -->' ? marker : `<!-- wfsync-plan -->\n${marker}`;
+    body = `${head}\n### wfsync plan failed\n\n\`wfsync plan\` exited ${code} without printing a plan: see [the job log](${log}).\n`;
+  }
+  try {
+    const result = await upsertComment({
+      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+      token: env.INPUT_GITHUB_TOKEN ?? '',
+      repository: env.GITHUB_REPOSITORY ?? '',
+      issueNumber: number,
+      marker,
+      body,
+      createWhenNew: code !== 0,
+    });
+    if (result.action === 'skipped') say('wfsync: no changes and no earlier plan comment: nothing to post.');
+    const url = result.url.replace(/[\r\n]/g, '');
+    if (result.action !== 'skipped') say(`wfsync: plan comment ${result.action}: ${escapeData(url)}`);
+    return { url, failed: false };
+  } catch (error) {
+    if (error instanceof CommentForbidden) {
+      const head = event.pull_request?.head?.repo?.full_name;
+      const fork = head !== undefined && head !== env.GITHUB_REPOSITORY;
+      say(
+        `::warning title=wfsync plan::this run's token may not comment on the pull request${fork ? ' (it comes from a fork, whose runs get a read-only token)' : ' (give the job pull-requests: write)'}; the plan is in the job summary instead.`,
+      );
+      return { url: '', failed: false };
+    }
+    say(`::error title=wfsync plan::the plan comment could not be posted: ${escapeData(error.message)}`);
+    return { url: '', failed: true };
+  }
+}
+
+async function run() {
+  let inputs;
+  let command;
+  try {
+    inputs = readInputs();
+    command = wfsyncCommand(inputs);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    say(`::error title=wfsync action::${escapeData(error.message)}`);
+    setOutput('exit-code', '64');
+    setOutput('needs-person', 'false');
+    return;
+  }
+  const dir = join(env.RUNNER_TEMP || tmpdir(), `wfsync-${randomBytes(6).toString('hex')}`);
+  mkdirSync(dir, { recursive: true });
+  const files = { planJson: join(dir, 'plan.json'), markdown: join(dir, 'plan.md') };
+  const markdown = inputs.format === 'markdown';
+  const { code, stdout } = await runWfsync(command, wfsyncArgs(inputs, files), inputs.cwd, markdown);
+  setOutput('exit-code', String(code));
+  setOutput('needs-person', String(code === 6));
+  const plan = inputs.command === 'plan' ? readPlan(files.planJson) : undefined;
+  for (const [name, key] of Object.entries(COUNTS)) {
+    const count = plan?.summary?.[key];
+    setOutput(name, Number.isInteger(count) ? String(count) : '');
+  }
+  setOutput('plan-file', existsSync(files.planJson) ? files.planJson : '');
+  if (markdown) {
+    appendFileSync(files.markdown, stdout);
+    setOutput('markdown-file', files.markdown);
+    if (env.GITHUB_STEP_SUMMARY && stdout !== '') appendFileSync(env.GITHUB_STEP_SUMMARY, stdout);
+  }
+  const comment = inputs.comment ? await postComment(inputs, code, stdout) : { url: '', failed: false };
+  setOutput('comment-url', comment.url);
+  setOutput('comment-failed', String(comment.failed));
+}
+
+function verdict() {
+  const command = input('command') || 'plan';
+  const recorded = env.WFSYNC_EXIT_CODE ?? '';
+  if (!/^\d+$/.test(recorded)) {
+    say('::error title=wfsync action::the run step recorded no exit code: see its log.');
+    return 1;
+  }
+  const plan = env.WFSYNC_PLAN_FILE ? readPlan(env.WFSYNC_PLAN_FILE) : undefined;
+  const target = typeof plan?.target?.name === 'string' ? plan.target.name : input('target') || 'the target';
+  const result = buildVerdict({
+    command,
+    code: Number(recorded),
+    target: target.replace(/[^A-Za-z0-9._-]/g, '?'),
+    pullRequest: isPullRequest(),
+    who: needingAPerson(plan),
+  });
+  for (const line of result.lines) say(line);
+  if (result.exitCode === 0 && env.WFSYNC_COMMENT_FAILED === 'true') {
+    say('::error title=wfsync plan::the plan passed, but its comment could not be posted (see above).');
+    return 1;
+  }
+  return result.exitCode;
+}
+
+const mode = process.argv[2];
+if (mode === 'run') {
+  await run();
+} else if (mode === 'verdict') {
+  process.exitCode = verdict();
+} else {
+  say('usage: node run.mjs run|verdict');
+  process.exitCode = 64;
+}
