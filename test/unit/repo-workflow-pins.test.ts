@@ -22,7 +22,9 @@ function usesLines(): Array<{ file: string; ref: string; comment?: string }> {
 
 describe("this repository's workflows", () => {
   it('pin every third-party action to the same SHA and release the recipes use', () => {
-    const pins = new Map(Object.values(PINNED_ACTIONS).map((p) => [p.action, p]));
+    const pins = new Map<string, { sha: string; release: string }>(
+      Object.values(PINNED_ACTIONS).map((p) => [p.action, p]),
+    );
     const lines = usesLines().filter((u) => !u.ref.startsWith('./'));
     expect(lines.length).toBeGreaterThan(0);
     for (const u of lines) {
