@@ -153,10 +153,18 @@ export interface ShellRun {
   stderr: string;
 }
 
-/** A job's script run by `sh -e` (as the runner runs it) in `cwd`, with `env` on top of PATH and HOME. */
-export function runJobScript(script: string, cwd: string, env: Record<string, string>): Promise<ShellRun> {
+/**
+ * A job's script run by `sh -e` (as the runner runs it) in `cwd`, with `env` on top of PATH and HOME; `args` become
+ * the script's `$0 $1 …`. Asynchronous: the emulator and the notes API answer from the test's own process.
+ */
+export function runJobScript(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<ShellRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-e', '-c', script], {
+    const child = spawn('sh', ['-e', '-c', script, ...args], {
       cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TZ: 'UTC', ...env },
     });

@@ -260,3 +260,55 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     expect(issues[0]).toMatchObject({ location: { path: 'workflows/welcome.yaml' }, severity: 'major' });
   });
 });
+
+/** gitlab-ci-local runs jobs through rsync (its copies of the repository and of artifacts). */
+const HAS_RSYNC = spawnSync('rsync', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!HAS_RSYNC && process.env.CI)
+  throw new Error('rsync is missing: .ci/run installs it for the gitlab-ci-local runs');
+if (!HAS_RSYNC)
+  console.warn('skipping the gitlab-ci-local job runs: rsync is not installed (apt-get install rsync)');
+
+describe.skipIf(!HAS_RSYNC)('the generated jobs, run by gitlab-ci-local with the shell executor', () => {
+  it('validate, then plan on a merge request twice: the note is created, then updated', {
+    timeout: 300_000,
+  }, async () => {
+    const cwd = await project();
+    const base = git(cwd, 'rev-parse', 'HEAD').trim();
+    git(cwd, 'checkout', '-q', '-b', 'feature');
+    expect((await runCli(['new', 'invoice paid', '--channel', 'email'], { cwd })).status).toBe(0);
+    git(cwd, 'add', '-A');
+    git(cwd, 'commit', '-qm', 'invoice paid');
+    notesApi = await startNotesApi({ project: '17', mergeRequest: '7', others: otherNotes(3, MARKER) });
+    const variables = Object.entries({
+      ...mergeRequestEnv(cwd, notesApi, base),
+      CI_PROJECT_DIR: undefined,
+      npm_config_cache: undefined,
+    })
+      .filter(([, value]) => value !== undefined)
+      .flatMap(([name, value]) => ['--variable', `${name}=${value}`]);
+    // Not spawnSync: the emulator and the notes API answer from this process.
+    const run = () =>
+      runJobScript(`"$0" "$@"`, cwd, {}, [
+        process.execPath,
+        GCL,
+        '--force-shell-executor',
+        '--needs',
+        'wfsync-plan',
+        ...SOURCES['merge request']!,
+        ...variables,
+        '--ignore-predefined-vars',
+        'CI,GITLAB_CI,CI_PIPELINE_SOURCE,CI_COMMIT_BRANCH,CI_PROJECT_ID,CI_API_V4_URL,CI_JOB_URL,CI_MERGE_REQUEST_IID',
+      ]);
+    const first = await run();
+    expect(first.stdout + first.stderr).toContain('merging creates what the plan note lists');
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    const created = notesApi.notes.filter((n) => n.author.id === 42);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.body).toContain('invoice-paid');
+
+    const second = await run();
+    expect(second.status, second.stdout + second.stderr).toBe(0);
+    expect(notesApi.notes.filter((n) => n.author.id === 42).map((n) => n.id)).toEqual([created[0]!.id]);
+    expect(notesApi.requests.filter((r) => r.startsWith('PUT'))).toHaveLength(1);
+  });
+});
