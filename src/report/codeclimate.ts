@@ -5,7 +5,7 @@
  * minor, major, critical, blocker), `location.path` with `location.lines.begin`. GitLab compares the report of a
  * merge request with its target branch's by fingerprint, so a fingerprint is derived from what the problem IS (check,
  * file, JSON pointer or workflow identifier), never from its line or message: a line shift keeps it, and two problems
- * of one report never share one. Pure.
+ * of one report never share one (a repeat gets `-2`, `-3`…). Pure.
  */
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { jsonText, neutralizeMarkdown } from './channel.js';
@@ -63,18 +63,14 @@ export function plainDescription(text: string): string {
 }
 
 /**
- * The issues, fingerprinted: the hash of check, path and identity, then the problem's rank among those that share
- * all three (in the order given, which callers keep by position), so equal problems stay apart; a collision of the
- * 53-bit hash with another problem's (never seen, but possible) gets a suffix, so no two issues share a fingerprint.
+ * The issues, fingerprinted: the hash of check, path and identity; a second problem with the same hash (the same
+ * check, path and identity, or, never seen but possible, another problem's 53-bit hash) gets `-2`, a third `-3`, in
+ * the order given (which callers keep by position), so no two issues of a report share a fingerprint.
  */
 export function buildCodeClimateIssues(problems: readonly CodeClimateProblem[]): CodeClimateIssue[] {
-  const occurrences = new Map<string, number>();
   const used = new Set<string>();
   return problems.map((p) => {
-    const key = [p.checkName, p.path, ...p.identity].join('\0');
-    const occurrence = (occurrences.get(key) ?? 0) + 1;
-    occurrences.set(key, occurrence);
-    const base = hash53(`${key}\0${occurrence}`);
+    const base = hash53([p.checkName, p.path, ...p.identity].join('\0'));
     let fingerprint = base;
     for (let n = 2; used.has(fingerprint); n++) fingerprint = `${base}-${n}`;
     used.add(fingerprint);
