@@ -49,10 +49,11 @@ function scriptBlock(script: string): string {
 export function buildGitlabPipeline(): string {
   return `# wfsync on GitLab (written by \`wfsync init --ci gitlab\`; ${GITLAB_ROOT_PATH} includes it).
 # Set in Settings > CI/CD > Variables:
-# - ${CI_API_KEY_ENV} (masked): the API key of the service's Development environment, the only one that may create
-#   workflows (wfsync reads it through the ${CI_TARGET} target's apiKeyEnv in wfsync.config.yaml). Leave it
-#   unprotected so merge request pipelines get it, or protect it and accept that plan is skipped on merge requests.
-#   Without it, plan, sync and the drift check are skipped with a warning (exit ${SKIPPED_EXIT_CODE}, allowed).
+# - ${CI_API_KEY_ENV} (masked): the API key of the service's Development environment, the only
+#   one that may create workflows (wfsync reads it through the ${CI_TARGET} target's apiKeyEnv in
+#   wfsync.config.yaml). Leave it unprotected so merge request pipelines get it, or protect it and accept that plan
+#   is skipped on merge requests. Without it, plan, sync and the drift check are skipped with a warning (exit
+#   ${SKIPPED_EXIT_CODE}, which the jobs allow).
 # - ${GITLAB_TOKEN_ENV} (masked): a project access token (role Reporter, scope api) the plan job writes its merge
 #   request note with (the job's own CI_JOB_TOKEN may not write notes). Without it the plan is only in the job log.
 # Jobs:
