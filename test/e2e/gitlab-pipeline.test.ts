@@ -236,6 +236,28 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     ]);
   });
 
+  it('plan without a diff base from GitLab fetches the target branch into a single-branch clone and compares with it', {
+    timeout: 120_000,
+  }, async () => {
+    const origin = await project();
+    git(origin, 'checkout', '-q', '-b', 'feature');
+    expect((await runCli(['new', 'invoice paid', '--channel', 'email'], { cwd: origin })).status).toBe(0);
+    git(origin, 'add', '-A');
+    git(origin, 'commit', '-qm', 'invoice paid');
+    // What the runner checks out: this branch only, origin/main unknown.
+    const cwd = `${origin}-clone`;
+    dirs.push(cwd);
+    git(origin, 'clone', '-q', '--single-branch', '--branch', 'feature', origin, cwd);
+    expect(() => git(cwd, 'rev-parse', '--verify', '-q', 'origin/main')).toThrow();
+    notesApi = await startNotesApi({ project: '17', mergeRequest: '7', others: [] });
+    const env = { ...mergeRequestEnv(cwd, notesApi, ''), CI_MERGE_REQUEST_DIFF_BASE_SHA: '' };
+    const result = await runJobScript(jobScript(cwd, 'wfsync-plan'), cwd, env);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const plan = JSON.parse(readFileSync(join(cwd, 'plan.json'), 'utf8')) as { base?: { ref: string } };
+    expect(plan.base?.ref).toBe('origin/main');
+    expect(notesApi.notes).toHaveLength(1);
+  });
+
   it('plan without the API key is skipped with the exit code the job allows (a warning), and posts nothing', async () => {
     const cwd = await project();
     notesApi = await startNotesApi({ project: '17', mergeRequest: '7', others: [] });

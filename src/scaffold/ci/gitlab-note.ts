@@ -11,8 +11,8 @@ import { GITLAB_TOKEN_ENV } from './gitlab-scripts.js';
 export const GITLAB_NOTE_SCRIPT_PATH = '.gitlab/wfsync-mr-note.mjs';
 
 export function buildGitlabNoteScript(marker: string): string {
-  return `// Upserts wfsync's plan note on a merge request (written by \`wfsync init --ci gitlab\`; see .gitlab/wfsync.gitlab-ci.yml).
-// Usage: node ${GITLAB_NOTE_SCRIPT_PATH} plan.md <wfsync plan exit code>
+  return `// Upserts wfsync's plan note on a merge request (written by \`wfsync init --ci gitlab\`;
+// see .gitlab/wfsync.gitlab-ci.yml). Usage: node ${GITLAB_NOTE_SCRIPT_PATH} plan.md <wfsync plan exit code>
 import { readFileSync } from 'node:fs';
 
 const marker = ${JSON.stringify(marker)};

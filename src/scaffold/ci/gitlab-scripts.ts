@@ -69,8 +69,10 @@ ${keyCheck('wfsync plan', `${ADD_THE_KEY} Do not protect it: merge request pipel
 ${INSTALL}
 base="\${CI_MERGE_REQUEST_DIFF_BASE_SHA:-}"
 if [ -z "$base" ]; then
-  git fetch --quiet origin "+refs/heads/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME:refs/remotes/origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
-  base="origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+  # No diff base from GitLab: the target branch, fetched (the clone holds only this branch).
+  target="$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+  git fetch --quiet origin "+refs/heads/$target:refs/remotes/origin/$target"
+  base="origin/$target"
 fi
 code=0
 npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json > plan.md || code=$?
