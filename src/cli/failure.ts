@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
 import { RemoteError } from '../remote/errors.js';
+import { renderFailureCodeClimate } from '../report/codeclimate.js';
 import type { CommandFailure, FailureCode } from '../report/failure.js';
 import { renderFailureGithub, renderFailureJson } from '../report/failure.js';
 import { planCommentMarkers, syncCommentMarkers } from '../report/plan/markdown.js';
@@ -57,7 +61,8 @@ function codeOf(exitCode: number): FailureCode {
  * The failure as the one document on stdout the command's `--format` promises: the error document for `json`, a
  * failed-plan comment (with the comment's markers) for `markdown` (plan and sync), and for `github` (plan and sync)
  * the failure as `::error` annotations, each diagnostic on its line, with the failed-plan Markdown (no markers) in
- * `$GITHUB_STEP_SUMMARY` when set. Nothing when the command already wrote to stdout (one document, never two) or its
+ * `$GITHUB_STEP_SUMMARY` when set; for `codeclimate` (validate and plan) a Code Quality report holding the failure.
+ * Nothing when the command already wrote to stdout (one document, never two) or its
  * format is not a document.
  */
 export async function writeFailureDocument(
@@ -70,6 +75,15 @@ export async function writeFailureDocument(
   const { format, command } = invocation;
   if (format === 'json') {
     await writeOutput(ctx.stdout, renderFailureJson(describeFailure(error, exitCode)));
+    return;
+  }
+  if (format === 'codeclimate' && command !== undefined) {
+    // GitLab reads the artifact as the Code Quality report: a failed run still leaves one, saying it failed.
+    const failure = describeFailure(error, exitCode);
+    await writeOutput(
+      ctx.stdout,
+      renderFailureCodeClimate(failure, { command, configPath: configPathIn(ctx.cwd) }),
+    );
     return;
   }
   if ((format !== 'markdown' && format !== 'github') || (command !== 'plan' && command !== 'sync')) return;
@@ -95,4 +109,9 @@ export async function writeFailureDocument(
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** The config file a failure is reported at in a Code Quality report: the one that exists, else the default name. */
+function configPathIn(cwd: string): string {
+  return CONFIG_FILE_NAMES.find((name) => existsSync(join(cwd, name))) ?? CONFIG_FILE_NAMES[0];
 }

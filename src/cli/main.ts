@@ -123,13 +123,16 @@ function listenForFormat(command: Command, invocation: Invocation | undefined): 
 }
 
 /**
- * The one exit point for errors: the message on stderr, then (for a command given `--format json`, `markdown` or
- * `github`) the failure as the one document stdout promises (`github`: annotations); the exit code.
+ * The one exit point for errors: the message on stderr, then (for a command given `--format json`, `markdown`,
+ * `github` or `codeclimate`) the failure as the one document stdout promises (`github`: annotations); the exit code.
  */
+/** The formats whose stdout is one document (or annotations) a failure still owes. */
+const DOCUMENT_FORMATS = new Set(['json', 'markdown', 'github', 'codeclimate']);
+
 async function reportError(error: unknown, ctx: CommandContext, verbose: boolean): Promise<number> {
   const exitCode = await reportErrorText(error, ctx, verbose);
   const format = ctx.invocation?.format;
-  if (exitCode !== ExitCode.Ok && (format === 'json' || format === 'markdown' || format === 'github')) {
+  if (exitCode !== ExitCode.Ok && format !== undefined && DOCUMENT_FORMATS.has(format)) {
     // Loaded only then: the renderers are no part of start-up.
     const { writeFailureDocument } = await import('./failure.js');
     await writeFailureDocument(ctx, error, exitCode);

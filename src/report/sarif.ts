@@ -185,7 +185,7 @@ function directoryUri(path: string): string {
 }
 
 /** cyrb53: a small, well-mixed 53-bit string hash, as 14 hex digits. Stable across runs and platforms. */
-function hash53(text: string): string {
+export function hash53(text: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {

@@ -1,3 +1,4 @@
+import { renderValidateCodeClimate } from './codeclimate.js';
 import { renderGithub } from './github.js';
 import { renderHuman } from './human.js';
 import { renderJson } from './json.js';
@@ -12,4 +13,5 @@ export const validateRenderers: Record<ValidateFormat, ValidateRenderer> = {
   github: renderGithub,
   junit: renderJunit,
   sarif: renderSarif,
+  codeclimate: (report) => renderValidateCodeClimate(report),
 };

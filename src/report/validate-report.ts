@@ -17,7 +17,7 @@ export interface ValidateReport {
   maxWarnings?: number;
 }
 
-export type ValidateFormat = 'human' | 'json' | 'github' | 'junit' | 'sarif';
+export type ValidateFormat = 'human' | 'json' | 'github' | 'junit' | 'sarif' | 'codeclimate';
 
 export interface RenderOptions {
   /** ANSI colors; only the human format uses them. */

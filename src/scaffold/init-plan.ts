@@ -5,6 +5,7 @@
  * Pure: the same snapshot always gives the same actions.
  */
 import { posix } from 'node:path';
+import { buildGitlabFiles, buildGitlabRoot, checkGitlabRoot, GITLAB_ROOT_PATH } from './ci/gitlab.js';
 import { buildGithubWorkflows } from './ci/index.js';
 import { buildConfigFile } from './config-file.js';
 import { buildExampleWorkflow, EXAMPLE_FILE_NAME } from './example-workflow.js';
@@ -14,6 +15,9 @@ import { buildSettingsMerge } from './vscode-settings.js';
 
 export const SETTINGS_PATH = '.vscode/settings.json';
 export const GITIGNORE_PATH = '.gitignore';
+
+/** The CI provider whose pipeline init writes. */
+export type CiProvider = 'github' | 'gitlab' | 'none';
 
 export type InitStatus = 'created' | 'updated' | 'replaced' | 'unchanged' | 'kept' | 'skipped';
 
@@ -35,7 +39,7 @@ export interface InitInput {
   workflowsDir: string;
   /** The workflow schema as editor settings name it (see schema-ref.ts). */
   schemaPath: string;
-  ci: 'github' | 'none';
+  ci: CiProvider;
   force: boolean;
   /** Current text of every path above that exists. */
   existing: ReadonlyMap<string, string>;
@@ -64,6 +68,9 @@ export function buildInitActions(input: InitInput): InitAction[] {
   actions.push(settingsAction(input), gitignoreAction(input.existing.get(GITIGNORE_PATH)));
   if (input.ci === 'github') {
     for (const { path, text } of buildGithubWorkflows()) actions.push(owned(path, text));
+  } else if (input.ci === 'gitlab') {
+    for (const { path, text } of buildGitlabFiles()) actions.push(owned(path, text));
+    actions.push(gitlabRootAction(input.existing.get(GITLAB_ROOT_PATH)));
   }
   return actions;
 }
@@ -82,6 +89,7 @@ export function initPaths(input: Pick<InitInput, 'configPath' | 'workflowsDir' |
     GITIGNORE_PATH,
   ];
   if (input.ci === 'github') paths.push(...buildGithubWorkflows().map((w) => w.path));
+  if (input.ci === 'gitlab') paths.push(...buildGitlabFiles().map((f) => f.path), GITLAB_ROOT_PATH);
   return paths;
 }
 
@@ -116,4 +124,17 @@ function gitignoreAction(existing: string | undefined): InitAction {
   if (existing === undefined) return { path: GITIGNORE_PATH, status: 'created', text: merge.text };
   const count = `${merge.added.length} entr${merge.added.length === 1 ? 'y' : 'ies'}`;
   return { path: GITIGNORE_PATH, status: 'updated', text: merge.text, note: `merged: ${count} added` };
+}
+
+/**
+ * `.gitlab-ci.yml` is the user's pipeline, never replaced (not even with --force): created when absent, left alone
+ * when it includes wfsync's jobs, else kept with the `include:` to add by hand.
+ */
+function gitlabRootAction(existing: string | undefined): InitAction {
+  const path = GITLAB_ROOT_PATH;
+  if (existing === undefined) return { path, status: 'created', text: buildGitlabRoot() };
+  const check = checkGitlabRoot(existing);
+  if (check.status === 'included')
+    return { path, status: 'unchanged', ...(check.note ? { note: check.note } : {}) };
+  return { path, status: 'kept', note: `not changed: ${check.reason}`, manual: check.snippet };
 }

@@ -17,10 +17,15 @@ export interface InitSummaryOptions {
   notes: readonly string[];
   /** The CI recipes were written. */
   ci: boolean;
+  /** Whose: the key is a repository secret on GitHub (the default), a CI/CD variable on GitLab. */
+  provider?: 'github' | 'gitlab' | 'none';
 }
 
 /** Everything after the file lines. */
-export function renderInitSummary(actions: readonly InitAction[], { notes, ci }: InitSummaryOptions): string {
+export function renderInitSummary(
+  actions: readonly InitAction[],
+  { notes, ci, provider }: InitSummaryOptions,
+): string {
   const out: string[] = [];
   for (const action of actions) {
     if (action.manual === undefined) continue;
@@ -46,7 +51,7 @@ export function renderInitSummary(actions: readonly InitAction[], { notes, ci }:
   } else {
     out.push(
       '\nNext: `wfsync validate`, then `wfsync sync` (the built-in local target: no account needed).\n' +
-        `For a real service, fill in the ${CI_TARGET} target in the config${ci ? ` and add the Development environment's API key as the repository secret ${CI_API_KEY_ENV}` : ''}.\n`,
+        `For a real service, fill in the ${CI_TARGET} target in the config${ci ? ` and add the Development environment's API key as ${provider === 'gitlab' ? `the masked CI/CD variable ${CI_API_KEY_ENV} (and a project access token as WFSYNC_GITLAB_TOKEN for the merge request note)` : `the repository secret ${CI_API_KEY_ENV}`}` : ''}.\n`,
     );
   }
   return out.join('');

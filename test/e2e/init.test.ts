@@ -242,8 +242,8 @@ describe('wfsync init (the built CLI)', () => {
     expect(help.stdout).toContain('--ci <provider>');
     expect(help.stdout).toContain('Examples:');
     expect(help.status).toBe(0);
-    const bad = await runCli(['init', '--ci', 'gitlab'], { cwd: makeProject({}) });
-    expect(bad.stderr).toContain("option '--ci <provider>' argument 'gitlab' is invalid");
+    const bad = await runCli(['init', '--ci', 'jenkins'], { cwd: makeProject({}) });
+    expect(bad.stderr).toContain("option '--ci <provider>' argument 'jenkins' is invalid");
     expect(bad.status).toBe(64);
   });
 });

@@ -13,7 +13,7 @@ import { createAjv } from '../../scripts/gen.mjs';
 
 const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
-export type JsonOutputKind = 'validate' | 'plan' | 'sync' | 'pull' | 'state' | 'error';
+export type JsonOutputKind = 'validate' | 'plan' | 'sync' | 'pull' | 'state' | 'error' | 'codeclimate';
 
 /** Every output schema's file name (`plan-output.schema.json`…). */
 export const OUTPUT_SCHEMA_FILES = readdirSync(SCHEMAS_DIR)
@@ -51,7 +51,9 @@ export function jsonOutputProblems(kind: JsonOutputKind, value: unknown): string
  */
 // biome-ignore lint/suspicious/noExplicitAny: tests read into the document freely; the schema has checked it
 export function parseJsonOutput(kind: JsonOutputKind, stdout: string): any {
-  if (!stdout.endsWith('}\n') || stdout.endsWith('\n\n'))
+  // A Code Quality report is an array (GitLab's shape); every other document an object.
+  const close = kind === 'codeclimate' ? ']\n' : '}\n';
+  if (!stdout.endsWith(close) || stdout.endsWith('\n\n'))
     throw new Error(
       `--format json stdout is not one document ending with one newline:\n${stdout.slice(-200)}`,
     );
@@ -75,7 +77,7 @@ const FORMAT_OF: Record<string, JsonOutputKind> = {
 /**
  * Which document a command line asks for: the command's kind when it has `--format json` (`-f json`,
  * `--format=json`), no `--help` and no `--watch` (a watch prints a report per round); undefined otherwise.
- * `sync --dry-run` prints a plan.
+ * `sync --dry-run` prints a plan. `validate` and `plan` given `--format codeclimate` print a Code Quality report.
  */
 export function jsonOutputKind(args: readonly string[]): JsonOutputKind | undefined {
   const end = args.indexOf('--');
@@ -85,7 +87,11 @@ export function jsonOutputKind(args: readonly string[]): JsonOutputKind | undefi
     if (arg === '--format' || arg === '-f') format = options[i + 1];
     else if (arg.startsWith('--format=')) format = arg.slice('--format='.length);
   }
-  if (format !== 'json' || options.some((a) => ['--help', '-h', '--watch', '-w'].includes(a)))
+  const codeclimate = format === 'codeclimate';
+  if (
+    (format !== 'json' && !codeclimate) ||
+    options.some((a) => ['--help', '-h', '--watch', '-w'].includes(a))
+  )
     return undefined;
   let command: string | undefined;
   for (let i = 0; i < options.length && command === undefined; i++) {
@@ -93,6 +99,10 @@ export function jsonOutputKind(args: readonly string[]): JsonOutputKind | undefi
     if (arg === '-c' || arg === '--config') i++;
     else if (!arg.startsWith('-')) command = arg;
   }
+  // `validate -o FILE` writes the report to the file, not stdout.
+  const toFile = options.some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
+  if (codeclimate)
+    return command === 'plan' || (command === 'validate' && !toFile) ? 'codeclimate' : undefined;
   const kind = command === undefined ? undefined : FORMAT_OF[command];
   return kind === 'sync' && options.includes('--dry-run') ? 'plan' : kind;
 }

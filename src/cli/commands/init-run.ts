@@ -10,13 +10,13 @@ import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
 import { detectSchemaPath, readExistingFiles, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
-import { buildInitActions, type InitAction, initPaths } from '../../scaffold/init-plan.js';
+import { buildInitActions, type CiProvider, type InitAction, initPaths } from '../../scaffold/init-plan.js';
 import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
 import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
 
 export interface InitFlags {
-  ci: 'github' | 'none';
+  ci: CiProvider;
   dir?: string;
   schemaPath?: string;
   force?: boolean;
@@ -59,10 +59,13 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
   // 4. What to add by hand, what is missing, what to do next.
   const notes = [
     ...workflowsDirNote({ actions, configPath, configured, workflowsDir }),
-    ...dependencyNotes(root, { ci: flags.ci === 'github', schemaPath }),
-    ...(flags.ci === 'github' ? repositoryRootNote(root) : []),
+    ...dependencyNotes(root, { ci: flags.ci !== 'none', schemaPath }),
+    ...(flags.ci === 'none' ? [] : repositoryRootNote(root, flags.ci)),
   ];
-  await writeOutput(ctx.stdout, renderInitSummary(actions, { notes, ci: flags.ci === 'github' }));
+  await writeOutput(
+    ctx.stdout,
+    renderInitSummary(actions, { notes, ci: flags.ci !== 'none', provider: flags.ci }),
+  );
   return ExitCode.Ok;
 }
 
@@ -144,12 +147,18 @@ function dependencyNotes(root: string, options: { ci: boolean; schemaPath: strin
   ];
 }
 
-/** GitHub reads workflow files only from the repository root's .github/workflows. */
-function repositoryRootNote(root: string): string[] {
+/** GitHub and GitLab read the pipeline only from the repository root. */
+function repositoryRootNote(root: string, ci: 'github' | 'gitlab'): string[] {
   const git = findUp(root, ['.git']);
   const dir = git === undefined ? undefined : dirname(git);
   if (dir === undefined || dir === resolve(root)) return [];
   const sub = toPosix(relative(dir, root));
+  if (ci === 'gitlab') {
+    return [
+      `GitLab reads .gitlab-ci.yml only at the repository root (${dir}): include ${sub}/.gitlab/wfsync.gitlab-ci.yml ` +
+        `from there and run its jobs in ${sub} (\`cd ${sub}\` first in each script, and the note script's path).`,
+    ];
+  }
   return [
     `GitHub reads workflow files only from .github/workflows at the repository root (${dir}): move the ` +
       `three wfsync-*.yml files there and give their jobs \`defaults: { run: { working-directory: ${sub} } }\`.`,

@@ -2,7 +2,7 @@ import { ExitCode } from '../../exit-codes.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
-import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
+import { type PlanCommandFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
@@ -13,7 +13,7 @@ import type { TargetCommandFlags } from '../run-options.js';
 import { readCommentContext } from '../stamp.js';
 
 export interface PlanFlags extends TargetCommandFlags {
-  format: PlanFormat;
+  format: PlanCommandFormat;
   out?: string;
   showIgnored?: boolean;
   /** Compare with the definitions at the merge-base of HEAD and this ref (default: GITHUB_BASE_REF, if set). */

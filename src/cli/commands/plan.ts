@@ -10,7 +10,7 @@ export function planCommand(ctx: CommandContext): Command {
         'never sends a POST. Exit 0 when there is nothing to do, 2 when sync has workflows to create, ' +
         '6 when a workflow needs a person (drifted, changed locally, conflict, missing remotely, orphaned).',
     )
-    .addOption(formatOption(['human', 'json', 'markdown', 'github']))
+    .addOption(formatOption(['human', 'json', 'markdown', 'github', 'codeclimate']))
     .option('-o, --out <file>', 'also write the plan as JSON (for review, or for "wfsync sync --plan")')
     .option('--show-ignored', 'list the server-managed fields that are never compared')
     .option(

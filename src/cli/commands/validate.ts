@@ -50,7 +50,7 @@ export function validateCommand(ctx: CommandContext): Command {
         'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
     )
     .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')
-    .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif']))
+    .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']))
     .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'report errors only')

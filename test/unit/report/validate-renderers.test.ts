@@ -10,7 +10,14 @@ const VALIDATE_FORMATS = Object.keys(validateRenderers) as ValidateFormat[];
 
 describe('validateRenderers', () => {
   it('has a renderer for every format name, and only those', () => {
-    expect([...VALIDATE_FORMATS].sort()).toEqual(['github', 'human', 'json', 'junit', 'sarif']);
+    expect([...VALIDATE_FORMATS].sort()).toEqual([
+      'codeclimate',
+      'github',
+      'human',
+      'json',
+      'junit',
+      'sarif',
+    ]);
   });
 
   it('renders both a full and an empty report in every format, ending with one newline', () => {

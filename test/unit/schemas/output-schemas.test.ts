@@ -10,6 +10,7 @@ import { buildFixturePlan, buildFixtureSync } from '../report/plan/fixture-plan.
 describe('output schemas', () => {
   it('are the ones the README lists', () => {
     expect(OUTPUT_SCHEMA_FILES).toEqual([
+      'codeclimate-output.schema.json',
       'error-output.schema.json',
       'plan-output.schema.json',
       'pull-output.schema.json',

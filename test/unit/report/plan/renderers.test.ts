@@ -1,16 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderPlanStepSummary, renderSyncStepSummary } from '../../../../src/report/plan/markdown.js';
-import { type PlanFormat, planRenderers, syncRenderers } from '../../../../src/report/plan/renderers.js';
+import {
+  type PlanCommandFormat,
+  type PlanFormat,
+  planRenderers,
+  syncRenderers,
+} from '../../../../src/report/plan/renderers.js';
 import { mutationProfile } from '../../../helpers/fc-runs.js';
 import { buildFixturePlan, buildFixtureSync, planOf, syncOf } from './fixture-plan.js';
 
-const PLAN_FORMATS = Object.keys(planRenderers) as PlanFormat[];
+const PLAN_FORMATS = Object.keys(planRenderers) as PlanCommandFormat[];
+const SYNC_FORMATS = Object.keys(syncRenderers) as PlanFormat[];
 
 describe('planRenderers and syncRenderers', () => {
   it('have a renderer for every format name, and only those', () => {
-    expect([...PLAN_FORMATS].sort()).toEqual(['github', 'human', 'json', 'markdown']);
-    expect(Object.keys(syncRenderers).sort()).toEqual([...PLAN_FORMATS].sort());
+    expect([...PLAN_FORMATS].sort()).toEqual(['codeclimate', 'github', 'human', 'json', 'markdown']);
+    // Sync's result is not a list of findings: no Code Quality report.
+    expect([...SYNC_FORMATS].sort()).toEqual(['github', 'human', 'json', 'markdown']);
   });
 
   it('render full and empty results in every format, ending with exactly one newline', () => {
@@ -20,6 +27,8 @@ describe('planRenderers and syncRenderers', () => {
           const out = planRenderers[format](plan, { color, command: 'plan', showIgnored: true });
           expect(out.endsWith('\n') && !out.endsWith('\n\n'), `plan ${format}`).toBe(true);
         }
+      }
+      for (const format of SYNC_FORMATS) {
         for (const result of [buildFixtureSync(), syncOf([])]) {
           const out = syncRenderers[format](result, { color, command: 'sync' });
           expect(out.endsWith('\n') && !out.endsWith('\n\n'), `sync ${format}`).toBe(true);
@@ -38,6 +47,8 @@ describe('planRenderers and syncRenderers', () => {
     const before = JSON.stringify([plan, result]);
     for (const format of PLAN_FORMATS) {
       planRenderers[format](plan, { color: true, command: 'plan', showIgnored: true });
+    }
+    for (const format of SYNC_FORMATS) {
       syncRenderers[format](result, { color: true, command: 'sync', showIgnored: true });
     }
     renderPlanStepSummary(plan);
@@ -49,6 +60,9 @@ describe('planRenderers and syncRenderers', () => {
     for (const format of PLAN_FORMATS) {
       const color = format !== 'human';
       expect(planRenderers[format](buildFixturePlan(), { color, command: 'plan' })).not.toContain('\x1b');
+    }
+    for (const format of SYNC_FORMATS) {
+      const color = format !== 'human';
       expect(syncRenderers[format](buildFixtureSync(), { color, command: 'sync' })).not.toContain('\x1b');
     }
   });

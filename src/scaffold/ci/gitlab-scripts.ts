@@ -1,0 +1,143 @@
+/**
+ * The shell the GitLab jobs run (POSIX sh: the node image's /bin/sh is dash), one builder per job: the key check
+ * that skips a job with a warning instead of failing it, then wfsync, then the verdict by exit code, as the GitHub
+ * recipes decide it (0 and 2 pass, 6 needs a person, any other code fails with what it means). Pure.
+ */
+import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
+import { EXIT_MEANING } from './common.js';
+
+/** The exit code a job uses for "skipped: no API key"; the jobs allow it as a failure, so it shows as a warning. */
+export const SKIPPED_EXIT_CODE = 78;
+
+/** The masked CI/CD variable holding the project access token the plan job writes its merge request note with. */
+export const GITLAB_TOKEN_ENV = 'WFSYNC_GITLAB_TOKEN';
+
+/** The files the jobs write: Code Quality reports (validate, plan), the plan as JSON and as the note's Markdown. */
+export const VALIDATE_REPORT = 'gl-code-quality-validate.json';
+export const PLAN_REPORT = 'gl-code-quality-plan.json';
+
+/** `npm ci` from the job's cache folder (the template's `cache:`), quiet about audit and funding. */
+const INSTALL = 'npm ci --prefer-offline --no-audit --no-fund';
+
+/**
+ * `needing_a_person FILE`: the workflows of a plan JSON document that need a person (`welcome (drifted)`), or
+ * nothing when the file cannot be read. Node, not jq: the node image has no jq. Identifiers are text from outside:
+ * anything but letters, digits, `.`, `_` and `-` becomes `?`.
+ */
+export const NEEDING_A_PERSON_NODE = `needing_a_person() {
+  node -e '
+    const attention = ["drifted", "changed-locally", "conflict", "missing-remotely", "orphaned"];
+    let names = [];
+    try {
+      const plan = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+      names = (plan.items || [])
+        .filter((item) => attention.includes(item.action))
+        .map((item) => String(item.identifier).replace(/[^A-Za-z0-9._-]/g, "?") + " (" + item.action + ")");
+    } catch {}
+    process.stdout.write(names.join(", "));
+  ' "$1" 2>/dev/null || true
+}`;
+
+/** Skip the job (exit 78, allowed: a warning) when the key variable is missing, saying why and what to do. */
+function keyCheck(what: string, why: string): string {
+  return `if [ -z "\${${CI_API_KEY_ENV}:-}" ]; then
+  echo "${what} skipped: no ${CI_API_KEY_ENV} variable in this pipeline. ${why}"
+  exit ${SKIPPED_EXIT_CODE}
+fi`;
+}
+
+const ADD_THE_KEY =
+  "Add the Development environment's API key in Settings > CI/CD > Variables (masked) once the " +
+  `${CI_TARGET} target is set up in wfsync.config.yaml.`;
+
+/** validate: the Code Quality report to its file, then the report in the log; the second run decides the job. */
+export function buildValidateScript(): string {
+  return `${INSTALL}
+npx wfsync validate --format codeclimate --output ${VALIDATE_REPORT} --max-warnings 0 || true
+npx wfsync validate --max-warnings 0`;
+}
+
+/**
+ * plan on a merge request: compared with the merge request's diff base (the merge-base with its target branch), the
+ * plan as Markdown for the note and as JSON, the Code Quality report, the note upserted, then the verdict. A note
+ * that could not be written fails a plan that would otherwise pass: a stale note must not read as current.
+ */
+export function buildPlanScript(noteScript: string): string {
+  return `${EXIT_MEANING}
+${NEEDING_A_PERSON_NODE}
+${keyCheck('wfsync plan', `${ADD_THE_KEY} Do not protect it: merge request pipelines run on unprotected branches. Merge requests from forks get no variables.`)}
+${INSTALL}
+base="\${CI_MERGE_REQUEST_DIFF_BASE_SHA:-}"
+if [ -z "$base" ]; then
+  # No diff base from GitLab: the target branch, fetched (the clone holds only this branch).
+  target="$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+  git fetch --quiet origin "+refs/heads/$target:refs/remotes/origin/$target"
+  base="origin/$target"
+fi
+code=0
+npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json > plan.md || code=$?
+# The Code Quality report: a second read-only plan (GET requests only), whatever the first one found.
+npx wfsync plan --target ${CI_TARGET} --base "$base" --format codeclimate > ${PLAN_REPORT} || true
+note=0
+node ${noteScript} plan.md "$code" || note=$?
+case "$code" in
+  0) echo "wfsync plan: merging changes nothing on ${CI_TARGET}." ;;
+  2) echo "wfsync plan: merging creates what the plan note lists; the sync on the default branch applies it." ;;
+  6)
+    who="$(needing_a_person plan.json)"
+    echo "wfsync plan: a workflow needs a person: \${who:-see the plan note}. Sync will not apply this; the plan note says what to do for each."
+    exit 6
+    ;;
+  *)
+    echo "wfsync plan failed (exit $code: $(exit_meaning "$code")); the plan note and this job's log say why."
+    exit "$code"
+    ;;
+esac
+if [ "$note" != 0 ]; then
+  echo "wfsync plan: the merge request note could not be written (above): it may show an older plan."
+  exit 1
+fi`;
+}
+
+/** sync on the default branch: what its exit code means after a merge. */
+export function buildGitlabSyncScript(): string {
+  return `${EXIT_MEANING}
+${keyCheck('wfsync sync', ADD_THE_KEY)}
+${INSTALL}
+code=0
+npx wfsync sync --target ${CI_TARGET} || code=$?
+case "$code" in
+  0) ;;
+  6)
+    echo "wfsync sync: synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the report above says which and what to do."
+    exit 6
+    ;;
+  *)
+    echo "wfsync sync failed (exit $code: $(exit_meaning "$code")); the log above says what was done."
+    exit "$code"
+    ;;
+esac`;
+}
+
+/** The scheduled drift check: a read-only plan; drift (6) fails naming the workflows. */
+export function buildGitlabDriftScript(): string {
+  return `${EXIT_MEANING}
+${NEEDING_A_PERSON_NODE}
+${keyCheck('wfsync drift check', ADD_THE_KEY)}
+${INSTALL}
+code=0
+npx wfsync plan --target ${CI_TARGET} --out plan.json || code=$?
+case "$code" in
+  0) echo "No drift: ${CI_TARGET} matches the definitions." ;;
+  2) echo "warning: workflows on the default branch are not on ${CI_TARGET} yet: the sync job on the default branch creates them (did its last run fail?)." ;;
+  6)
+    who="$(needing_a_person plan.json)"
+    echo "wfsync drift check: drift found, a workflow needs a person: \${who:-see the plan above}. The plan above says what to do for each."
+    exit 6
+    ;;
+  *)
+    echo "wfsync drift check could not run (exit $code: $(exit_meaning "$code"))."
+    exit "$code"
+    ;;
+esac`;
+}

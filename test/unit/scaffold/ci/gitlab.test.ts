@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { prCommentMarker } from '../../../../src/report/plan/markdown.js';
+import {
+  buildGitlabFiles,
+  buildGitlabPipeline,
+  buildGitlabRoot,
+  checkGitlabRoot,
+  GITLAB_INCLUDE,
+} from '../../../../src/scaffold/ci/gitlab.js';
+import { buildInitActions } from '../../../../src/scaffold/init-plan.js';
+
+const BASE = {
+  configPath: 'wfsync.config.yaml',
+  workflowsDir: 'workflows',
+  schemaPath: './schemas/workflow.schema.json',
+  ci: 'gitlab' as const,
+  force: false,
+  otherDefinitions: false,
+};
+
+describe('the GitLab pipeline', () => {
+  it('is strict YAML (no duplicate key) with the four jobs and their template', () => {
+    const document = parseDocument(buildGitlabPipeline(), { uniqueKeys: true });
+    expect(document.errors).toEqual([]);
+    const jobs = Object.keys(document.toJS() as object);
+    expect(jobs).toEqual(['.wfsync', 'wfsync-validate', 'wfsync-plan', 'wfsync-sync', 'wfsync-drift']);
+  });
+
+  it("gives the note script the plan's marker for the development target", () => {
+    const note = buildGitlabFiles().find((f) => f.path === '.gitlab/wfsync-mr-note.mjs');
+    expect(note?.text).toContain(`const marker = ${JSON.stringify(prCommentMarker('development'))};`);
+    expect(note?.text).toContain("'PRIVATE-TOKEN': token");
+  });
+});
+
+describe("the user's .gitlab-ci.yml", () => {
+  it.each([
+    ['a local include as a string', 'include: .gitlab/wfsync.gitlab-ci.yml\n'],
+    ['a list with a rooted local path', 'include:\n  - local: /.gitlab/wfsync.gitlab-ci.yml\n'],
+    ['a map', 'include:\n  local: ./.gitlab/wfsync.gitlab-ci.yml\n'],
+    ['the file init writes', buildGitlabRoot()],
+  ])('already includes the jobs: %s', (_what, text) => {
+    expect(checkGitlabRoot(text)).toEqual({ status: 'included' });
+  });
+
+  it.each([
+    ['no include', 'build:\n  script: make\n', GITLAB_INCLUDE],
+    ['another include', 'include:\n  - local: ci/other.yml\n', GITLAB_INCLUDE],
+    ['broken YAML', 'include: [\n', GITLAB_INCLUDE],
+  ])('needs the include by hand: %s', (_what, text, snippet) => {
+    expect(checkGitlabRoot(text)).toMatchObject({ status: 'manual', snippet });
+  });
+
+  it("says when its stages lack the jobs' stages", () => {
+    const text = `stages: [build, test]\n${GITLAB_INCLUDE}\n`;
+    expect(checkGitlabRoot(text)).toEqual({
+      status: 'included',
+      note: "its stages lack deploy, which wfsync's jobs use: add them",
+    });
+  });
+
+  it('is created when absent, and never replaced, even with --force', () => {
+    const paths = (existing: Map<string, string>, force = false) =>
+      buildInitActions({ ...BASE, force, existing }).filter((a) => a.path === '.gitlab-ci.yml');
+    expect(paths(new Map())).toEqual([
+      { path: '.gitlab-ci.yml', status: 'created', text: buildGitlabRoot() },
+    ]);
+    const mine = new Map([['.gitlab-ci.yml', 'build:\n  script: make\n']]);
+    expect(paths(mine, true)).toEqual([
+      {
+        path: '.gitlab-ci.yml',
+        status: 'kept',
+        note: "not changed: it is your pipeline: wfsync's jobs are in .gitlab/wfsync.gitlab-ci.yml",
+        manual: GITLAB_INCLUDE,
+      },
+    ]);
+  });
+});
