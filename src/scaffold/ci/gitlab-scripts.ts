@@ -4,7 +4,24 @@
  * recipes decide it (0 and 2 pass, 6 needs a person, any other code fails with what it means). Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { EXIT_MEANING } from './common.js';
+
+/**
+ * A shell function, `exit_meaning CODE`, that prints what a wfsync exit code means (the README's table), for the
+ * steps that report a code they did not expect.
+ */
+export const EXIT_MEANING = `exit_meaning() {
+  case "$1" in
+    0) echo "success" ;;
+    1) echo "an unexpected failure: the service unreachable or failing, an I/O error, or a bug" ;;
+    2) echo "changes that sync applies (workflows to create)" ;;
+    3) echo "invalid definitions or config" ;;
+    4) echo "the API key was refused, or it is not a Development-environment key" ;;
+    5) echo "rate limited: the retry budget ran out" ;;
+    6) echo "a workflow needs a person" ;;
+    64) echo "a usage error in this job's wfsync command" ;;
+    *) echo "an exit code wfsync does not use: wfsync did not run, or crashed" ;;
+  esac
+}`;
 
 /** The exit code a job uses for "skipped: no API key"; the jobs allow it as a failure, so it shows as a warning. */
 export const SKIPPED_EXIT_CODE = 78;
