@@ -9,7 +9,13 @@ import { ExitCode } from '../../exit-codes.js';
 import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
-import { detectSchemaPath, readExistingFiles, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
+import {
+  detectSchemaPath,
+  findSchemaFiles,
+  readExistingFiles,
+  toPosix,
+  writeScaffoldFile,
+} from '../../scaffold/files.js';
 import { buildInitActions, type InitAction, initPaths } from '../../scaffold/init-plan.js';
 import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
 import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
@@ -40,6 +46,8 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
   const actions = buildInitActions({
     ...layout,
     schemaPath,
+    schemaPathGiven: flags.schemaPath !== undefined,
+    exampleSchemas: findSchemaFiles(root, join(root, workflowsDir, EXAMPLE_FILE_NAME)),
     force: flags.force === true,
     existing: await readExistingFiles(root, initPaths(layout)),
     otherDefinitions: await hasOtherDefinitions(root, workflowsDir),
