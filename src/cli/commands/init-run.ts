@@ -7,6 +7,7 @@ import { readProjectText } from '../../definitions/read-capped.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
+import { jsonText } from '../../report/channel.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
 import {
@@ -17,7 +18,7 @@ import {
   writeScaffoldFile,
 } from '../../scaffold/files.js';
 import { buildInitActions, type InitAction, initPaths } from '../../scaffold/init-plan.js';
-import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
+import { buildInitDocument, renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
 import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
 
@@ -26,6 +27,7 @@ export interface InitFlags {
   dir?: string;
   schemaPath?: string;
   force?: boolean;
+  format?: 'human' | 'json';
 }
 
 export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
@@ -62,7 +64,7 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
         action.status === 'created' ? 'create' : 'replace',
       );
     }
-    await writeOutput(ctx.stdout, renderInitLine(action));
+    if (flags.format !== 'json') await writeOutput(ctx.stdout, renderInitLine(action));
   }
   // 4. What to add by hand, what is missing, what to do next.
   const notes = [
@@ -70,7 +72,9 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
     ...dependencyNotes(root, { ci: flags.ci === 'github', schemaPath }),
     ...(flags.ci === 'github' ? repositoryRootNote(root) : []),
   ];
-  await writeOutput(ctx.stdout, renderInitSummary(actions, { notes, ci: flags.ci === 'github' }));
+  if (flags.format === 'json')
+    await writeOutput(ctx.stdout, `${jsonText(buildInitDocument(actions, notes))}\n`);
+  else await writeOutput(ctx.stdout, renderInitSummary(actions, { notes, ci: flags.ci === 'github' }));
   return ExitCode.Ok;
 }
 

@@ -5,6 +5,8 @@ import { readProject } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
+import { jsonText } from '../../report/channel.js';
 import { writeOutput } from '../../report/write-output.js';
 import { type Channel, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
 import { readModelineInput, writeScaffoldFile } from '../../scaffold/files.js';
@@ -19,6 +21,7 @@ export interface NewFlags {
   delay?: string;
   dir?: string;
   force?: boolean;
+  format?: 'human' | 'json';
 }
 
 export async function runNew(
@@ -58,10 +61,24 @@ export async function runNew(
   if (flags.verbose && modeline.source === 'none')
     await writeOutput(ctx.stderr, `wfsync: ${modeline.hint}\n`);
   for (const warning of built.warnings) await writeOutput(ctx.stderr, `wfsync: warning: ${warning}\n`);
-  await writeOutput(
-    ctx.stdout,
-    `${exists ? 'replaced' : 'created'} ${file} (identifier ${built.identifier}, ${stepsPhrase(built.definition)})\n`,
-  );
+  const action = exists ? 'replaced' : 'created';
+  const steps = built.definition.steps.map((step) => step.template.type);
+  if (flags.format === 'json') {
+    const document = {
+      schemaVersion: SCHEMA_VERSION,
+      action,
+      file,
+      identifier: built.identifier,
+      name: built.definition.name,
+      steps,
+      modeline: 'schemaRef' in modeline ? { source: modeline.source, schema: modeline.schemaRef } : null,
+      warnings: built.warnings,
+    };
+    await writeOutput(ctx.stdout, `${jsonText(document)}\n`);
+  } else {
+    const phrase = steps.length === 1 ? `one ${steps[0]} step` : `${steps.length} steps: ${steps.join(', ')}`;
+    await writeOutput(ctx.stdout, `${action} ${file} (identifier ${built.identifier}, ${phrase})\n`);
+  }
   return ExitCode.Ok;
 }
 
@@ -71,12 +88,6 @@ function windowOf(flag: string, value: string | undefined): TimeWindow | undefin
   if (window === undefined)
     throw new UsageError(`${flag} takes an amount and a unit (30s, 10m, 1h, 2d, 1w, 1mo), not "${value}"`);
   return window;
-}
-
-/** `one sms step`, or `3 steps: digest, email, sms`. */
-function stepsPhrase(definition: { steps: Array<{ template: { type: string } }> }): string {
-  const types = definition.steps.map((step) => step.template.type);
-  return types.length === 1 ? `one ${types[0]} step` : `${types.length} steps: ${types.join(', ')}`;
 }
 
 /**
