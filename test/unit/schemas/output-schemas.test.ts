@@ -11,6 +11,8 @@ describe('output schemas', () => {
   it('are the ones the README lists', () => {
     expect(OUTPUT_SCHEMA_FILES).toEqual([
       'error-output.schema.json',
+      'init-output.schema.json',
+      'new-output.schema.json',
       'plan-output.schema.json',
       'pull-output.schema.json',
       'state-output.schema.json',
