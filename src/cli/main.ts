@@ -4,6 +4,7 @@ import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION_LINE } from '../version.js';
+import { completeCommand, completionCommand } from './commands/completion.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
 import { newCommand } from './commands/new.js';
@@ -91,6 +92,8 @@ function buildProgram(ctx: CommandContext): Command {
   program.addCommand(emulateCommand(ctx));
   program.addCommand(initCommand(ctx));
   program.addCommand(newCommand(ctx));
+  program.addCommand(completionCommand(ctx));
+  program.addCommand(completeCommand(ctx), { hidden: true });
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({

@@ -30,8 +30,8 @@ export interface PullFiles {
   read(path: string): string;
   /** As output names it: relative to the working directory, `/` separators. */
   display(path: string): string;
-  /** The schema modeline for a definition written at `path`. */
-  modeline(path: string): string;
+  /** The schema modeline for a new definition written at `path`; undefined: none (it would not resolve there). */
+  modeline(path: string): string | undefined;
   /** `--dir` was given and `path` is not inside it. */
   outsideDir(path: string): boolean;
 }
@@ -144,7 +144,11 @@ function buildPulledWorkflow(
   // Text the file keeps in files of its own (or --split-content moves out) goes there, not inline.
   const includes = buildIncludes(input, pulled as unknown as Json, path, existing);
   const target = includes.definition as unknown as WorkflowDefinition;
-  const fresh = buildDefinitionYaml(includes.definition).replace(SCHEMA_MODELINE, files.modeline(path));
+  const modeline = files.modeline(path);
+  const fresh = buildDefinitionYaml(includes.definition).replace(
+    `${SCHEMA_MODELINE}\n`,
+    modeline === undefined ? '' : `${modeline}\n`,
+  );
   // A workflow that has a file is merged into it; a new one gets the generated text.
   const current = existing ? files.read(path) : undefined;
   const merge = existing && mergeInto(current ?? '', existing, actual, { target, fresh, groups });

@@ -3,14 +3,12 @@
  * conditional, with every trigger variable declared as the service derives them, so `wfsync validate` passes with
  * no warning and `wfsync sync` creates it on the local target. Pure.
  */
-import { modeline } from './schema-ref.js';
-
 export const EXAMPLE_IDENTIFIER = 'welcome';
 export const EXAMPLE_FILE_NAME = `${EXAMPLE_IDENTIFIER}.yaml`;
 
-export function buildExampleWorkflow(schemaRef: string): string {
-  return `${modeline(schemaRef)}
-# An example written by \`wfsync init\`. Try \`wfsync validate\`, then \`wfsync sync\` (the local target: an embedded
+/** `modeline`: the first line (decideModeline's), or none. */
+export function buildExampleWorkflow(modeline: string | undefined): string {
+  return `${modeline === undefined ? '' : `${modeline}\n`}# An example written by \`wfsync init\`. Try \`wfsync validate\`, then \`wfsync sync\` (the local target: an embedded
 # copy of the service, no account needed). Edit it or delete it before syncing to a real target.
 # New definitions: \`wfsync new "invoice paid" --channel email\`.
 name: welcome

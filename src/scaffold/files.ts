@@ -3,7 +3,7 @@
  * one never replaces a file that appeared meanwhile and a replaced one is never left half-written.
  */
 import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { findUp } from '../config/project.js';
 import { readProjectText } from '../definitions/read-capped.js';
 import { WfsyncError } from '../errors.js';
@@ -13,7 +13,8 @@ import { fsFailure, writeFileAtomically } from '../state/atomic-write.js';
 /** A file init or new reads to edit it (`.gitignore`, `.vscode/settings.json`) holds far less. */
 const MAX_EXISTING_BYTES = 4 * 1024 * 1024;
 
-import { PACKAGE_SCHEMA_PATH, REPO_SCHEMA_PATH } from './schema-ref.js';
+import { type ModelineInput, PACKAGE_SCHEMA_PATH, REPO_SCHEMA_PATH } from './schema-ref.js';
+import { SETTINGS_PATH, workflowSchemaGlobs } from './vscode-settings.js';
 
 /**
  * Current text of each path (relative to `root`, `/` separators) that exists. Every path is one the command will
@@ -76,4 +77,37 @@ export function detectSchemaPath(root: string): string {
 
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/** The schema files a definition written at `path` (absolute) could name: see decideModeline (schema-ref.ts). */
+export type SchemaFiles = Pick<ModelineInput, 'path' | 'root' | 'vendored' | 'installed'>;
+
+/**
+ * The schema files for a definition written at `path` (absolute): the repository's own copy, and the installed
+ * package's, looked up from the file's folder upward as Node resolves packages (a monorepo's hoisted install too).
+ */
+export function findSchemaFiles(root: string, path: string): SchemaFiles {
+  const vendored = join(root, REPO_SCHEMA_PATH);
+  const installed = findUp(dirname(resolve(path)), [PACKAGE_SCHEMA_PATH]);
+  return {
+    path: toPosix(resolve(path)),
+    root: toPosix(resolve(root)),
+    vendored: existsSync(vendored) ? toPosix(resolve(vendored)) : undefined,
+    installed: installed === undefined ? undefined : toPosix(installed),
+  };
+}
+
+/** Everything decideModeline needs for a definition written at `path`, the project's editor settings included. */
+export function readModelineInput(root: string, path: string): ModelineInput {
+  return { ...findSchemaFiles(root, path), settingsGlobs: workflowSchemaGlobs(readSettings(root)) };
+}
+
+/** The project's `.vscode/settings.json`, read through the project boundary. */
+function readSettings(root: string): string | undefined {
+  try {
+    return readProjectText(join(root, SETTINGS_PATH), MAX_EXISTING_BYTES, createFsBoundary(root));
+  } catch {
+    // Absent, a link, too large or unreadable: it maps nothing wfsync can rely on.
+    return undefined;
+  }
 }

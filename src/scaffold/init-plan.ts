@@ -10,10 +10,15 @@ import { buildGithubWorkflows } from './ci/index.js';
 import { buildConfigFile } from './config-file.js';
 import { buildExampleWorkflow, EXAMPLE_FILE_NAME } from './example-workflow.js';
 import { buildGitignoreMerge } from './gitignore.js';
-import { configSchemaOf, schemaRefFrom } from './schema-ref.js';
-import { buildSettingsMerge } from './vscode-settings.js';
+import {
+  configSchemaOf,
+  decideModeline,
+  type ModelineInput,
+  modelineOf,
+  schemaRefFrom,
+} from './schema-ref.js';
+import { buildSettingsMerge, SETTINGS_PATH, workflowSchemaGlobs } from './vscode-settings.js';
 
-export const SETTINGS_PATH = '.vscode/settings.json';
 export const GITIGNORE_PATH = '.gitignore';
 
 /** The CI provider whose pipeline init writes. */
@@ -39,6 +44,10 @@ export interface InitInput {
   workflowsDir: string;
   /** The workflow schema as editor settings name it (see schema-ref.ts). */
   schemaPath: string;
+  /** `--schema-path` named it: the example's modeline names it too. */
+  schemaPathGiven?: boolean;
+  /** The schema files the example could name (files.ts findSchemaFiles); its modeline is decided with them. */
+  exampleSchemas: Pick<ModelineInput, 'path' | 'root' | 'vendored' | 'installed'>;
   ci: CiProvider;
   force: boolean;
   /** Current text of every path above that exists. */
@@ -60,12 +69,13 @@ export function buildInitActions(input: InitInput): InitAction[] {
       }),
     ),
   ];
+  const settings = settingsAction(input);
   if (input.otherDefinitions && !input.existing.has(examplePath)) {
     actions.push({ path: examplePath, status: 'skipped', note: `${workflowsDir}/ already has definitions` });
   } else {
-    actions.push(owned(examplePath, buildExampleWorkflow(schemaRefFrom(workflowsDir, schemaPath))));
+    actions.push(owned(examplePath, buildExampleWorkflow(exampleModeline(input, settings))));
   }
-  actions.push(settingsAction(input), gitignoreAction(input.existing.get(GITIGNORE_PATH)));
+  actions.push(settings, gitignoreAction(input.existing.get(GITIGNORE_PATH)));
   if (input.ci === 'github') {
     for (const { path, text } of buildGithubWorkflows()) actions.push(owned(path, text));
   } else if (input.ci === 'gitlab') {
@@ -73,6 +83,17 @@ export function buildInitActions(input: InitInput): InitAction[] {
     actions.push(gitlabRootAction(input.existing.get(GITLAB_ROOT_PATH)));
   }
   return actions;
+}
+
+/** The example's first line, decided with the settings as this run leaves them (decideModeline). */
+function exampleModeline(input: InitInput, settings: InitAction): string | undefined {
+  return modelineOf(
+    decideModeline({
+      ...input.exampleSchemas,
+      given: input.schemaPathGiven === true ? input.schemaPath : undefined,
+      settingsGlobs: workflowSchemaGlobs(settings.text ?? input.existing.get(SETTINGS_PATH)),
+    }),
+  );
 }
 
 /** The globs of definition files under the workflows directory (validate reads both extensions). */

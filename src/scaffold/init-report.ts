@@ -1,4 +1,5 @@
 /** What `wfsync init` prints: one line per file, what to add by hand, and what to do next. Pure. */
+import { SCHEMA_VERSION } from '../plan/schema-version.js';
 import { CI_API_KEY_ENV, CI_TARGET } from './config-file.js';
 import type { InitAction, InitStatus } from './init-plan.js';
 
@@ -55,4 +56,24 @@ export function renderInitSummary(
     );
   }
   return out.join('');
+}
+
+const STATUSES: readonly InitStatus[] = ['created', 'updated', 'replaced', 'unchanged', 'kept', 'skipped'];
+
+/**
+ * `init --format json`: every file with what happened to it (and what to add by hand), the run's notes, and a count
+ * per status (schemas/init-output.schema.json).
+ */
+export function buildInitDocument(actions: readonly InitAction[], notes: readonly string[]) {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    summary: Object.fromEntries(STATUSES.map((s) => [s, actions.filter((a) => a.status === s).length])),
+    files: actions.map((a) => ({
+      path: a.path,
+      status: a.status,
+      ...(a.note === undefined ? {} : { note: a.note }),
+      ...(a.manual === undefined ? {} : { manual: a.manual }),
+    })),
+    notes: [...notes],
+  };
 }

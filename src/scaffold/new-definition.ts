@@ -8,7 +8,6 @@ import { slugifyV1, slugifyV2 } from '../derive/slug.js';
 import { deriveTrigger } from '../derive/trigger.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { Channel } from './channels.js';
-import { modeline } from './schema-ref.js';
 
 /** The schema's bound on `name`. */
 const MAX_NAME_LENGTH = 128;
@@ -23,14 +22,13 @@ export interface NewDefinitionInput {
   delay?: TimeWindow;
   /** A regular digest step before the messages: collect events for this long, then send one message. */
   digest?: TimeWindow;
-  /** The workflow schema as the new file's modeline names it. */
-  schemaRef: string;
 }
 
 export interface NewDefinition {
   identifier: string;
   /** `<identifier>.yaml` */
   fileName: string;
+  /** The file's text, without a modeline: the caller decides it from where the file lands (withModeline). */
   text: string;
   definition: WorkflowDefinition;
   /** Things the user should know (the two server generations derive different identifiers from the name). */
@@ -78,7 +76,7 @@ export function buildNewDefinition(input: NewDefinitionInput): NewDefinition | {
   return {
     identifier: v1,
     fileName: `${v1}.yaml`,
-    text: renderDefinition(definition, input.schemaRef),
+    text: renderDefinition(definition),
     definition,
     warnings,
   };
@@ -163,15 +161,14 @@ function stepFor(channel: Channel, name: string, digested: boolean): Step {
   }
 }
 
-/** The file: modeline, a note on what to edit, then the definition in block style with one-line variables. */
-function renderDefinition(definition: WorkflowDefinition, schemaRef: string): string {
+/** The file: a note on what to edit, then the definition in block style with one-line variables. */
+function renderDefinition(definition: WorkflowDefinition): string {
   const document = new Document(definition, { aliasDuplicateObjects: false });
   const variables = document.getIn(['triggers', 0, 'variables'], true);
   if (isSeq(variables)) {
     for (const item of variables.items) if (isMap(item)) item.flow = true;
   }
   return [
-    modeline(schemaRef),
     '# Written by `wfsync new`. Edit the content; when the templates use other {{variables}}, list them in',
     '# triggers[0].variables too (`wfsync validate` says which). The identifier is derived from the name.',
     document.toString({ lineWidth: 0 }),

@@ -7,8 +7,11 @@
 
 import { type JsoncNode, type JsoncObject, jsoncValue, lineColumnOf, parseJsonc } from './jsonc.js';
 import { appendItem, detectLayout, insertProperty, type JsoncLayout, replaceNode } from './jsonc-edit.js';
+import { isWorkflowSchema } from './schema-ref.js';
 
 export const YAML_SCHEMAS = 'yaml.schemas';
+/** Where the settings are, relative to the project root. */
+export const SETTINGS_PATH = '.vscode/settings.json';
 
 /** One `yaml.schemas` entry: the schema (a path relative to the workspace, or a URL) and the globs it applies to. */
 export interface SchemaMapping {
@@ -138,4 +141,18 @@ export function snippetFor(mapping: SchemaMapping): string {
     .slice(1, -1)
     .map((line) => line.slice(2))
     .join('\n');
+}
+
+/**
+ * The globs a settings file maps to wfsync's workflow schema (`yaml.schemas` entries whose schema is
+ * `…/workflow.schema.json`), in order; none when the file does not parse or has no such entry.
+ */
+export function workflowSchemaGlobs(settings: string | undefined): string[] {
+  if (settings === undefined) return [];
+  const parsed = parseJsonc(settings);
+  if (!parsed.ok || parsed.root.kind !== 'object') return [];
+  // As VS Code reads a duplicate key: the last one wins.
+  const schemas = parsed.root.properties.findLast((p) => p.key === YAML_SCHEMAS)?.value;
+  if (schemas?.kind !== 'object') return [];
+  return schemas.properties.filter((p) => isWorkflowSchema(p.key)).flatMap((p) => globsOf(p.value) ?? []);
 }

@@ -227,10 +227,13 @@ describe('wfsync init (the built CLI)', () => {
   });
 
   it('no package.json, or one without wfsync: says how to install it', async () => {
-    const none = await runCli(['init'], { cwd: makeProject({}) });
+    const none = await runCli(['init', '--ci', 'gitlab'], { cwd: makeProject({}) });
     expect(none.stdout).toContain(
-      '\nnote: there is no package.json here: the CI workflows run `npm ci` and `npx wfsync`',
+      '\nnote: there is no package.json here: the GitLab jobs run `npm ci` and `npx wfsync`',
     );
+    // The GitHub recipes run the action's own pinned wfsync: only the editor needs the package.
+    const github = await runCli(['init', '--ci', 'github'], { cwd: makeProject({}) });
+    expect(github.stdout).not.toContain('npm ci');
     const without = await runCli(['init'], { cwd: makeProject({ 'package.json': '{"name": "app"}' }) });
     expect(without.stdout).toContain(
       '\nnote: wfsync is not a dependency in package.json: `npm install --save-dev wfsync`',

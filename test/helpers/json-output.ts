@@ -13,7 +13,16 @@ import { createAjv } from '../../scripts/gen.mjs';
 
 const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
-export type JsonOutputKind = 'validate' | 'plan' | 'sync' | 'pull' | 'state' | 'error' | 'codeclimate';
+export type JsonOutputKind =
+  | 'validate'
+  | 'plan'
+  | 'sync'
+  | 'pull'
+  | 'state'
+  | 'new'
+  | 'init'
+  | 'error'
+  | 'codeclimate';
 
 /** Every output schema's file name (`plan-output.schema.json`…). */
 export const OUTPUT_SCHEMA_FILES = readdirSync(SCHEMAS_DIR)
@@ -72,6 +81,8 @@ const FORMAT_OF: Record<string, JsonOutputKind> = {
   sync: 'sync',
   pull: 'pull',
   state: 'state',
+  new: 'new',
+  init: 'init',
 };
 
 /**

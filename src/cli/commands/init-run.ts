@@ -7,11 +7,18 @@ import { readProjectText } from '../../definitions/read-capped.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
+import { jsonText } from '../../report/channel.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
-import { detectSchemaPath, readExistingFiles, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
+import {
+  detectSchemaPath,
+  findSchemaFiles,
+  readExistingFiles,
+  toPosix,
+  writeScaffoldFile,
+} from '../../scaffold/files.js';
 import { buildInitActions, type CiProvider, type InitAction, initPaths } from '../../scaffold/init-plan.js';
-import { renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
+import { buildInitDocument, renderInitLine, renderInitSummary } from '../../scaffold/init-report.js';
 import { normalizeSchemaPath } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
 
@@ -20,6 +27,7 @@ export interface InitFlags {
   dir?: string;
   schemaPath?: string;
   force?: boolean;
+  format?: 'human' | 'json';
 }
 
 export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
@@ -40,6 +48,8 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
   const actions = buildInitActions({
     ...layout,
     schemaPath,
+    schemaPathGiven: flags.schemaPath !== undefined,
+    exampleSchemas: findSchemaFiles(root, join(root, workflowsDir, EXAMPLE_FILE_NAME)),
     force: flags.force === true,
     existing: await readExistingFiles(root, initPaths(layout)),
     otherDefinitions: await hasOtherDefinitions(root, workflowsDir),
@@ -54,18 +64,21 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
         action.status === 'created' ? 'create' : 'replace',
       );
     }
-    await writeOutput(ctx.stdout, renderInitLine(action));
+    if (flags.format !== 'json') await writeOutput(ctx.stdout, renderInitLine(action));
   }
   // 4. What to add by hand, what is missing, what to do next.
   const notes = [
     ...workflowsDirNote({ actions, configPath, configured, workflowsDir }),
-    ...dependencyNotes(root, { ci: flags.ci !== 'none', schemaPath }),
+    ...dependencyNotes(root, { ci: flags.ci === 'gitlab', schemaPath }),
     ...(flags.ci === 'none' ? [] : repositoryRootNote(root, flags.ci)),
   ];
-  await writeOutput(
-    ctx.stdout,
-    renderInitSummary(actions, { notes, ci: flags.ci !== 'none', provider: flags.ci }),
-  );
+  if (flags.format === 'json')
+    await writeOutput(ctx.stdout, `${jsonText(buildInitDocument(actions, notes))}\n`);
+  else
+    await writeOutput(
+      ctx.stdout,
+      renderInitSummary(actions, { notes, ci: flags.ci !== 'none', provider: flags.ci }),
+    );
   return ExitCode.Ok;
 }
 
@@ -122,7 +135,7 @@ function workflowsDirNote(input: {
   ];
 }
 
-/** The CI recipes run `npm ci` and `npx wfsync`, and editors read the schema from node_modules/wfsync. */
+/** The GitLab jobs run `npm ci` and `npx wfsync` (the GitHub recipes use the action, which runs its own pinned version), and editors read the schema from node_modules/wfsync. */
 function dependencyNotes(root: string, options: { ci: boolean; schemaPath: string }): string[] {
   if (!options.ci && !options.schemaPath.includes('node_modules/')) return [];
   const install = '`npm install --save-dev wfsync`';
@@ -131,10 +144,10 @@ function dependencyNotes(root: string, options: { ci: boolean; schemaPath: strin
     manifest = JSON.parse(readText(root, 'package.json')) as typeof manifest;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return [];
-    return [
-      `there is no package.json here: the CI workflows run \`npm ci\` and \`npx wfsync\`, and editors read the ` +
-        `schema from node_modules/wfsync. Create one (\`npm init -y\`), then ${install}.`,
-    ];
+    const users = options.ci
+      ? 'the GitLab jobs run `npm ci` and `npx wfsync`, and editors read the schema from node_modules/wfsync'
+      : 'editors read the schema from node_modules/wfsync';
+    return [`there is no package.json here: ${users}. Create one (\`npm init -y\`), then ${install}.`];
   }
   if (manifest.name === 'wfsync') return [];
   const listed = [manifest.dependencies, manifest.devDependencies].some(
@@ -142,7 +155,7 @@ function dependencyNotes(root: string, options: { ci: boolean; schemaPath: strin
   );
   if (listed) return [];
   return [
-    `wfsync is not a dependency in package.json: ${install} so CI (\`npm ci\`, \`npx wfsync\`) and editors use ` +
+    `wfsync is not a dependency in package.json: ${install} so ${options.ci ? 'CI (`npm ci`, `npx wfsync`) and editors use' : 'editors use'} ` +
       'the same version as you.',
   ];
 }

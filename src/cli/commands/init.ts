@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommandContext } from '../context.js';
-import { lazyAction } from '../run-options.js';
+import { formatOption, lazyAction } from '../run-options.js';
 
 export function initCommand(ctx: CommandContext): Command {
   return new Command('init')
@@ -27,6 +27,7 @@ export function initCommand(ctx: CommandContext): Command {
         'repository has it, else node_modules/wfsync/schemas/workflow.schema.json)',
     )
     .option('--force', 'replace files wfsync writes (config, example, CI) that exist with other content')
+    .addOption(formatOption(['human', 'json']))
     .addHelpText(
       'after',
       '\nExamples:\n' +

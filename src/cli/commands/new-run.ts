@@ -1,15 +1,17 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkDefinitions } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
+import { jsonText } from '../../report/channel.js';
 import { writeOutput } from '../../report/write-output.js';
 import { type Channel, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
-import { detectSchemaPath, toPosix, writeScaffoldFile } from '../../scaffold/files.js';
+import { readModelineInput, writeScaffoldFile } from '../../scaffold/files.js';
 import { buildNewDefinition, parseTimeWindow, type TimeWindow } from '../../scaffold/new-definition.js';
-import { schemaRefFrom } from '../../scaffold/schema-ref.js';
+import { decideModeline, withModeline } from '../../scaffold/schema-ref.js';
 import type { CommandContext } from '../context.js';
 
 export interface NewFlags {
@@ -19,28 +21,29 @@ export interface NewFlags {
   delay?: string;
   dir?: string;
   force?: boolean;
+  format?: 'human' | 'json';
 }
 
 export async function runNew(
   ctx: CommandContext,
   name: string,
-  flags: NewFlags & { config?: string },
+  flags: NewFlags & { config?: string; verbose?: boolean },
 ): Promise<number> {
   // 1. The project: where definitions live, and where the schema is for the modeline.
   const project = readProject(flags, ctx.cwd);
   const root = project.config?.dir ?? ctx.cwd;
   const dir = flags.dir === undefined ? project.workflowsDir : resolve(ctx.cwd, flags.dir);
-  const schemaRef = schemaRefFrom(toPosix(relative(root, dir)) || '.', detectSchemaPath(root));
   // 2. The definition, with the identifier the service will derive from the name.
   const built = buildNewDefinition({
     name,
     channels: flags.channel ?? [DEFAULT_CHANNEL],
     digest: windowOf('--digest', flags.digest),
     delay: windowOf('--delay', flags.delay),
-    schemaRef,
   });
   if ('problem' in built) throw new UsageError(built.problem);
   const path = join(dir, built.fileName);
+  // The modeline that resolves from where the file lands (or none: see decideModeline).
+  const modeline = decideModeline(readModelineInput(root, path));
   const file = toDisplayPath(ctx.cwd, path);
   // 3. Never two definitions of one identifier; never an existing file without --force.
   const owners = await readIdentifierOwners(ctx.cwd, [project.workflowsDir, dir]);
@@ -54,12 +57,28 @@ export async function runNew(
   if (exists && flags.force !== true)
     throw new UsageError(`${file} already exists; use --force to overwrite it`);
   // 4. Write, then say what to know.
-  await writeScaffoldFile(ctx.cwd, file, built.text, exists ? 'replace' : 'create');
+  await writeScaffoldFile(ctx.cwd, file, withModeline(built.text, modeline), exists ? 'replace' : 'create');
+  if (flags.verbose && modeline.source === 'none')
+    await writeOutput(ctx.stderr, `wfsync: ${modeline.hint}\n`);
   for (const warning of built.warnings) await writeOutput(ctx.stderr, `wfsync: warning: ${warning}\n`);
-  await writeOutput(
-    ctx.stdout,
-    `${exists ? 'replaced' : 'created'} ${file} (identifier ${built.identifier}, ${stepsPhrase(built.definition)})\n`,
-  );
+  const action = exists ? 'replaced' : 'created';
+  const steps = built.definition.steps.map((step) => step.template.type);
+  if (flags.format === 'json') {
+    const document = {
+      schemaVersion: SCHEMA_VERSION,
+      action,
+      file,
+      identifier: built.identifier,
+      name: built.definition.name,
+      steps,
+      modeline: 'schemaRef' in modeline ? { source: modeline.source, schema: modeline.schemaRef } : null,
+      warnings: built.warnings,
+    };
+    await writeOutput(ctx.stdout, `${jsonText(document)}\n`);
+  } else {
+    const phrase = steps.length === 1 ? `one ${steps[0]} step` : `${steps.length} steps: ${steps.join(', ')}`;
+    await writeOutput(ctx.stdout, `${action} ${file} (identifier ${built.identifier}, ${phrase})\n`);
+  }
   return ExitCode.Ok;
 }
 
@@ -69,12 +88,6 @@ function windowOf(flag: string, value: string | undefined): TimeWindow | undefin
   if (window === undefined)
     throw new UsageError(`${flag} takes an amount and a unit (30s, 10m, 1h, 2d, 1w, 1mo), not "${value}"`);
   return window;
-}
-
-/** `one sms step`, or `3 steps: digest, email, sms`. */
-function stepsPhrase(definition: { steps: Array<{ template: { type: string } }> }): string {
-  const types = definition.steps.map((step) => step.template.type);
-  return types.length === 1 ? `one ${types[0]} step` : `${types.length} steps: ${types.join(', ')}`;
 }
 
 /**

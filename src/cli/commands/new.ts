@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CHANNELS, type Channel, DEFAULT_CHANNEL } from '../../scaffold/channels.js';
 import type { CommandContext } from '../context.js';
-import { lazyAction } from '../run-options.js';
+import { formatOption, lazyAction } from '../run-options.js';
 
 /** `--channel` named again adds a step; an unknown one is a usage error naming the choices. */
 function collectChannel(value: string, previous: Channel[] | undefined): Channel[] {
@@ -33,6 +33,7 @@ export function newCommand(ctx: CommandContext): Command {
     .option('--delay <window>', 'wait first (before a digest): 30s, 10m, 1h, 2d')
     .option('--dir <dir>', 'directory to write to (default: the workflows directory from config)')
     .option('--force', 'overwrite the file if it exists')
+    .addOption(formatOption(['human', 'json']))
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -41,6 +42,7 @@ export function newCommand(ctx: CommandContext): Command {
         '  wfsync new "payment failed" --channel email --channel sms   # two steps, in that order\n' +
         '  wfsync new "weekly summary" --digest 1w --channel email     # a digest step, then the email\n' +
         '  wfsync new "build failed" --channel chat --dir workflows/engineering\n' +
+        '  wfsync new "order shipped" --format json              # what was written, as one JSON document\n' +
         '\nExit codes: 0 written, 1 the file could not be written, 3 invalid config, 64 usage error (also: the\n' +
         'file exists, or the identifier is taken).',
     )

@@ -1,5 +1,5 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
@@ -10,10 +10,11 @@ import { createFsBoundary, type FsBoundary, isInside } from '../../fs-boundary.j
 import { referencedGroups } from '../../plan/desired.js';
 import { applyPullPlan } from '../../pull/apply.js';
 import { buildPullPlan, type PullFiles } from '../../pull/build-plan.js';
-import { SCHEMA_MODELINE } from '../../pull/convert.js';
 import { endsCommand, openTargetSession, RemoteError, type ServiceClient } from '../../remote/index.js';
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeOutput } from '../../report/write-output.js';
+import { readModelineInput } from '../../scaffold/files.js';
+import { decideModeline, modelineOf } from '../../scaffold/schema-ref.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
 import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../pipeline.js';
@@ -44,6 +45,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
       for (const id of ids) fetched.push(await fetchForPull(session.client, id));
       // 4. The plan (pure). Every group the definitions name resolves, so a file's `group:<name>` can stay.
       const boundary = createFsBoundary(ctx.cwd);
+      const hints: string[] = [];
       const plan = buildPullPlan({
         target: loaded.target.name,
         fetched,
@@ -54,7 +56,7 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
             ...referencedGroups(loaded.definitions),
           ]),
         ]),
-        files: diskFor(boundary, loaded.project, flags.dir),
+        files: diskFor(boundary, loaded.project, flags.dir, hints),
         force: flags.force === true,
         splitContent: flags.splitContent,
       });
@@ -65,6 +67,8 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
       const output = pullRenderers[flags.format](plan);
       await writeOutput(ctx.stdout, output.stdout);
       await writeOutput(ctx.stderr, output.stderr);
+      if (flags.verbose)
+        for (const hint of new Set(hints)) await writeOutput(ctx.stderr, `wfsync: ${hint}\n`);
       return plan.items.some((item) => 'failed' in item) ? ExitCode.Failure : ExitCode.Ok;
     });
   } finally {
@@ -91,13 +95,15 @@ async function fetchForPull(client: ServiceClient, requested: string) {
  * project boundary. A new file is `<identifier>.yaml` right in the folder new files go to (the plan has checked the
  * identifier is a slug; a path anywhere else is a bug, refused here too).
  */
-function diskFor(boundary: FsBoundary, project: ProjectOptions, dir: string | undefined): PullFiles {
+function diskFor(
+  boundary: FsBoundary,
+  project: ProjectOptions,
+  dir: string | undefined,
+  hints: string[],
+): PullFiles {
   const { cwd } = boundary;
   const newFiles = resolve(cwd, dir ?? project.workflowsDir);
   const inDir = dir === undefined ? undefined : resolve(cwd, dir);
-  // The modeline must point at schemas/ from wherever the file is written.
-  const schema = join(project.config?.dir ?? project.cwd, 'schemas', 'workflow.schema.json');
-  const hasSchema = existsSync(schema);
   return {
     pathOf: (identifier, known) => {
       if (known) return resolve(cwd, known.file);
@@ -118,10 +124,12 @@ function diskFor(boundary: FsBoundary, project: ProjectOptions, dir: string | un
     },
     read: (path) => readProjectText(path, MAX_DEFINITION_READ, boundary),
     display: (path) => toDisplayPath(cwd, path),
-    modeline: (path) =>
-      hasSchema
-        ? `# yaml-language-server: $schema=${relative(dirname(path), schema).split('\\').join('/')}`
-        : SCHEMA_MODELINE,
+    modeline: (path) => {
+      // The modeline that resolves from where the file lands (or none: see decideModeline).
+      const decision = decideModeline(readModelineInput(project.config?.dir ?? project.cwd, path));
+      if (decision.source === 'none') hints.push(decision.hint);
+      return modelineOf(decision);
+    },
     outsideDir: (path) => inDir !== undefined && !isInside(inDir, path),
   };
 }

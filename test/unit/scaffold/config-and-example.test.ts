@@ -7,6 +7,7 @@ import { readConfig } from '../../../src/config/read.js';
 import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { buildConfigFile, CI_API_KEY_ENV, CI_TARGET } from '../../../src/scaffold/config-file.js';
 import { buildExampleWorkflow, EXAMPLE_IDENTIFIER } from '../../../src/scaffold/example-workflow.js';
+import { modeline } from '../../../src/scaffold/schema-ref.js';
 import { describeAll, validateText } from './helpers.js';
 
 /** The config as `wfsync` itself reads it: the real reader, schema and config rules (throws when invalid). */
@@ -17,7 +18,7 @@ function readConfigText(text: string) {
 }
 
 describe('the example definition', () => {
-  const text = buildExampleWorkflow('../node_modules/wfsync/schemas/workflow.schema.json');
+  const text = buildExampleWorkflow(modeline('../node_modules/wfsync/schemas/workflow.schema.json'));
 
   it('validates with no finding at all', () => {
     expect(describeAll(validateText(text, `workflows/${EXAMPLE_IDENTIFIER}.yaml`))).toEqual([]);
@@ -37,10 +38,11 @@ describe('the example definition', () => {
     );
   });
 
-  it('starts with the modeline it was given', () => {
+  it('starts with the modeline it was given, or with its note when given none', () => {
     expect(text.split('\n')[0]).toBe(
       '# yaml-language-server: $schema=../node_modules/wfsync/schemas/workflow.schema.json',
     );
+    expect(buildExampleWorkflow(undefined)).toBe(text.slice(text.indexOf('\n') + 1));
   });
 });
 

@@ -16,6 +16,8 @@ const BASE: InitInput = {
   force: false,
   existing: new Map(),
   otherDefinitions: false,
+  // Nothing on disk: no installed package, no schemas/ of the repository's own.
+  exampleSchemas: { root: '/p', path: '/p/workflows/welcome.yaml' },
 };
 
 const ALL_PATHS = [
@@ -54,14 +56,49 @@ describe('buildInitActions', () => {
       '# yaml-language-server: $schema=./node_modules/wfsync/schemas/config.schema.json',
     );
     expect(files.get('wfsync.config.yaml')).toContain('\nworkflowsDir: notifications/workflows\n');
+    // Nothing to point at yet: the settings init writes map the example, and a modeline would override them.
     expect(files.get('notifications/workflows/welcome.yaml')?.split('\n')[0]).toBe(
-      '# yaml-language-server: $schema=../../node_modules/wfsync/schemas/workflow.schema.json',
+      '# An example written by `wfsync init`. Try `wfsync validate`, then `wfsync sync` (the local target: an embedded',
     );
     expect(JSON.parse(files.get('.vscode/settings.json')!)).toEqual({
       'yaml.schemas': {
         [PACKAGE_SCHEMA_PATH]: ['notifications/workflows/**/*.yaml', 'notifications/workflows/**/*.yml'],
       },
     });
+  });
+
+  it('the example’s modeline names the schema that is there: the repository’s own, the installed one, or --schema-path', () => {
+    const first = (input: Partial<InitInput>) =>
+      afterFirstRun(input).get('workflows/welcome.yaml')?.split('\n')[0];
+    const root = '/p';
+    const path = '/p/workflows/welcome.yaml';
+    expect(
+      first({
+        exampleSchemas: {
+          root,
+          path,
+          vendored: '/p/schemas/workflow.schema.json',
+          installed: '/node_modules/wfsync/schemas/workflow.schema.json',
+        },
+      }),
+    ).toBe('# yaml-language-server: $schema=../schemas/workflow.schema.json');
+    expect(
+      first({
+        exampleSchemas: { root, path, installed: '/node_modules/wfsync/schemas/workflow.schema.json' },
+      }),
+    ).toBe('# yaml-language-server: $schema=../../node_modules/wfsync/schemas/workflow.schema.json');
+    expect(first({ schemaPath: 'vendor/workflow.schema.json', schemaPathGiven: true })).toBe(
+      '# yaml-language-server: $schema=../vendor/workflow.schema.json',
+    );
+  });
+
+  it('settings that cannot be merged (so they do not map the example) and nothing installed: no modeline', () => {
+    const existing = new Map([['.vscode/settings.json', '{ "yaml.schemas": 3 }\n']]);
+    const actions = buildInitActions({ ...BASE, existing });
+    expect(actions.find((a) => a.path === '.vscode/settings.json')?.status).toBe('kept');
+    expect(actions.find((a) => a.path === 'workflows/welcome.yaml')?.text?.startsWith('# An example')).toBe(
+      true,
+    );
   });
 
   it('a second run over the first one’s files: everything unchanged, nothing to write', () => {

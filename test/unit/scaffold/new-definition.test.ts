@@ -9,10 +9,8 @@ import {
 } from '../../../src/scaffold/new-definition.js';
 import { describeAll, validateText } from './helpers.js';
 
-const SCHEMA_REF = '../schemas/workflow.schema.json';
-
 function build(name: string, channel: (typeof CHANNELS)[number] = 'in_app'): NewDefinition {
-  const built = buildNewDefinition({ name, channels: [channel], schemaRef: SCHEMA_REF });
+  const built = buildNewDefinition({ name, channels: [channel] });
   if ('problem' in built) throw new Error(built.problem);
   return built;
 }
@@ -35,12 +33,13 @@ describe('buildNewDefinition', () => {
     expect(trigger.subscriberVariables ?? []).toEqual(derived.subscriberVariables);
   });
 
-  it('the whole file for "Order Shipped": modeline, a note, the name as given, the identifier derived from it', () => {
+  it('the whole file for "Order Shipped" (the modeline is the caller’s: see schema-ref): a note, the name as given, the identifier derived from it', () => {
     const built = build('Order Shipped');
     expect(built.identifier).toBe('order-shipped');
     expect(built.fileName).toBe('order-shipped.yaml');
-    expect(built.text).toBe(`# yaml-language-server: $schema=../schemas/workflow.schema.json
-# Written by \`wfsync new\`. Edit the content; when the templates use other {{variables}}, list them in
+    expect(
+      built.text,
+    ).toBe(`# Written by \`wfsync new\`. Edit the content; when the templates use other {{variables}}, list them in
 # triggers[0].variables too (\`wfsync validate\` says which). The identifier is derived from the name.
 name: Order Shipped
 active: true
@@ -117,7 +116,7 @@ triggers:
       'the service cannot derive a trigger identifier from "日本語": use ASCII letters or digits in the name',
     ],
   ])('%j: no definition (%s)', (name, problem) => {
-    expect(buildNewDefinition({ name, channels: ['sms'], schemaRef: SCHEMA_REF })).toEqual({ problem });
+    expect(buildNewDefinition({ name, channels: ['sms'] })).toEqual({ problem });
   });
 });
 
@@ -126,7 +125,6 @@ describe('several steps: channels, a digest, a delay', () => {
     const built = buildNewDefinition({
       name: 'payment failed',
       channels: ['email', 'sms', 'email', 'push'],
-      schemaRef: SCHEMA_REF,
     });
     if ('problem' in built) throw new Error(built.problem);
     expect(built.definition.steps.map((s) => s.template.type)).toEqual(['email', 'sms', 'push']);
@@ -140,7 +138,6 @@ describe('several steps: channels, a digest, a delay', () => {
       channels: ['email', 'in_app'],
       delay: { amount: 10, unit: 'minutes' },
       digest: { amount: 1, unit: 'weeks' },
-      schemaRef: SCHEMA_REF,
     });
     if ('problem' in built) throw new Error(built.problem);
     expect(built.definition.steps.map((s) => [s.name, s.template.type, s.metadata])).toEqual([

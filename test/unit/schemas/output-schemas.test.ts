@@ -12,6 +12,8 @@ describe('output schemas', () => {
     expect(OUTPUT_SCHEMA_FILES).toEqual([
       'codeclimate-output.schema.json',
       'error-output.schema.json',
+      'init-output.schema.json',
+      'new-output.schema.json',
       'plan-output.schema.json',
       'pull-output.schema.json',
       'state-output.schema.json',

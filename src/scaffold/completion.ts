@@ -1,0 +1,184 @@
+/**
+ * `wfsync completion bash|zsh|fish`: the scripts, built from a model of the command line (cli/commands/completion.ts
+ * derives it from the commander program, so a new command or flag is completed without editing this file). Values
+ * that come from the project (targets, identifiers) are asked of `wfsync __complete <kind>` when the user presses
+ * Tab, one per line, and every script treats a line as literal text: never evaluated, split or globbed, and quoted
+ * when inserted. Pure.
+ */
+
+import { buildFish } from './completion-fish.js';
+import {
+  type CompletionModel,
+  pathFinder,
+  type Shell,
+  shQuote,
+  sites,
+  valueCases,
+} from './completion-model.js';
+
+export type {
+  CompletionCommand,
+  CompletionModel,
+  CompletionOption,
+  DynamicKind,
+  Shell,
+} from './completion-model.js';
+export { SHELLS } from './completion-model.js';
+
+export function buildCompletionScript(shell: Shell, model: CompletionModel): string {
+  if (shell === 'bash') return buildBash(model);
+  if (shell === 'zsh') return buildZsh(model);
+  return buildFish(model);
+}
+
+function buildBash(model: CompletionModel): string {
+  const p = model.program;
+  const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const cases: string[] = [];
+  for (const site of sites(model)) {
+    for (const { labels, option } of valueCases(site)) {
+      const value = option.value!;
+      const action = value.dynamic
+        ? `${name}_dynamic ${value.dynamic}`
+        : value.choices
+          ? `${name}_add ${value.choices.map(shQuote).join(' ')}`
+          : `${name}_files`;
+      cases.push(`    ${labels}) ${action}; return 0 ;;`);
+    }
+  }
+  const words: string[] = [];
+  for (const site of sites(model)) {
+    const options = [...new Set(site.options.flatMap((o) => o.names))];
+    const subs = (site.command?.subcommands ?? (site.key === '' ? model.commands : [])).map((c) => c.name);
+    const args = site.command?.args;
+    const rest =
+      subs.length > 0
+        ? `${name}_add ${subs.map(shQuote).join(' ')}`
+        : args === 'files'
+          ? `${name}_files`
+          : args
+            ? `${name}_dynamic ${args}`
+            : ':';
+    words.push(
+      `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then ${name}_add ${options.map(shQuote).join(' ')}\n      else ${rest}; fi ;;`,
+    );
+  }
+  return `# bash completion for ${p} (\`${p} completion bash\`). Values from the project are literal text: never evaluated.
+${pathFinder(model, name)}
+# Adds each argument that starts with what is typed, quoted for the command line.
+${name}_add() {
+  local word
+  for word in "$@"; do
+    [[ -n $word && $word == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$word")")
+  done
+  return 0
+}
+${name}_files() {
+  local IFS=$'\\n'
+  COMPREPLY+=($(compgen -f -- "$cur"))
+  compopt -o filenames 2>/dev/null
+  return 0
+}
+# Project values, one per line from \`${p} __complete KIND\` (no network).
+${name}_dynamic() {
+  local config lines
+  config=$(${name}_config "\${COMP_WORDS[@]:1:COMP_CWORD-1}")
+  if [[ -n $config ]]; then
+    lines=$(command "\${COMP_WORDS[0]}" --config "$config" __complete "$1" 2>/dev/null)
+  else
+    lines=$(command "\${COMP_WORDS[0]}" __complete "$1" 2>/dev/null)
+  fi
+  local -a values=()
+  [[ -n $lines ]] && mapfile -t values <<<"$lines"
+  ${name}_add "\${values[@]}"
+}
+${name}() {
+  COMPREPLY=()
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=''
+  (( COMP_CWORD > 1 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
+  local cmdpath
+  cmdpath=$(${name}_path "\${COMP_WORDS[@]:1:COMP_CWORD-1}")
+  case "$cmdpath:$prev" in
+${cases.join('\n')}
+  esac
+  case "$cmdpath" in
+${words.join('\n')}
+  esac
+  return 0
+}
+complete -F ${name} ${p}
+`;
+}
+
+function buildZsh(model: CompletionModel): string {
+  const p = model.program;
+  const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const cases: string[] = [];
+  for (const site of sites(model)) {
+    for (const { labels, option } of valueCases(site)) {
+      const value = option.value!;
+      const action = value.dynamic
+        ? `${name}_dynamic ${value.dynamic}`
+        : value.choices
+          ? `compadd -- ${value.choices.map(shQuote).join(' ')}`
+          : '_files';
+      cases.push(`    ${labels}) ${action}; return ;;`);
+    }
+  }
+  const words: string[] = [];
+  for (const site of sites(model)) {
+    const options = site.options.flatMap((o) =>
+      o.names.map((n) => shQuote(`${n}:${o.description.replace(/[:\\]/g, (c) => `\\${c}`)}`)),
+    );
+    const subs = site.command?.subcommands ?? (site.key === '' ? model.commands : []);
+    const described = subs.map((c) =>
+      shQuote(`${c.name}:${c.description.replace(/[:\\]/g, (ch) => `\\${ch}`)}`),
+    );
+    const args = site.command?.args;
+    const rest =
+      subs.length > 0
+        ? `local -a commands=(${described.join(' ')}); _describe -t commands command commands`
+        : args === 'files'
+          ? '_files'
+          : args
+            ? `${name}_dynamic ${args}`
+            : ':';
+    words.push(
+      `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then local -a options=(${options.join(' ')}); _describe -t options option options\n      else ${rest}; fi ;;`,
+    );
+  }
+  return `#compdef ${p}
+# zsh completion for ${p} (\`${p} completion zsh\`). Values from the project are literal text: never evaluated.
+${pathFinder(model, name)}
+# Project values, one per line from \`${p} __complete KIND\` (no network); compadd quotes them as it inserts them.
+${name}_dynamic() {
+  local config lines
+  config=$(${name}_config "\${(@)words[2,CURRENT-1]}")
+  if [[ -n $config ]]; then
+    lines=$(command "\${words[1]}" --config "$config" __complete "$1" 2>/dev/null)
+  else
+    lines=$(command "\${words[1]}" __complete "$1" 2>/dev/null)
+  fi
+  local -a values
+  values=("\${(@f)lines}")
+  values=("\${(@)values:#}")
+  (( \${#values} )) && compadd -- "\${(@)values}"
+}
+${name}() {
+  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath
+  (( CURRENT > 2 )) || prev=''
+  cmdpath=$(${name}_path "\${(@)words[2,CURRENT-1]}")
+  case "$cmdpath:$prev" in
+${cases.join('\n')}
+  esac
+  case "$cmdpath" in
+${words.join('\n')}
+  esac
+}
+if [[ \${zsh_eval_context[-1]} == loadautofunc ]]; then
+  ${name} "$@"
+else
+  compdef ${name} ${p}
+fi
+`;
+}
