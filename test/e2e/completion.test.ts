@@ -86,6 +86,7 @@ describe.runIf(available('bash'))('bash', () => {
       'json',
       'markdown',
       'github',
+      'codeclimate',
     ]);
     expect(complete(cwd, file, ['wfsync', '--verbose', 'sync', '--target', 'st'])).toEqual(['staging']);
     expect(complete(cwd, file, ['wfsync', 'pull', ''])).toEqual([
@@ -124,7 +125,13 @@ _wfsync`;
         .split('\n');
     expect(complete(['wfsync', ''])).toContain('plan');
     expect(complete(['wfsync', 'state', ''])).toEqual(['show', 'rebuild', 'forget']);
-    expect(complete(['wfsync', 'plan', '--format', ''])).toEqual(['human', 'json', 'markdown', 'github']);
+    expect(complete(['wfsync', 'plan', '--format', ''])).toEqual([
+      'human',
+      'json',
+      'markdown',
+      'github',
+      'codeclimate',
+    ]);
     expect(complete(['wfsync', 'sync', '-t', ''])).toEqual(['local', 'staging']);
     expect(complete(['wfsync', 'pull', ''])).toEqual([HOSTILE, 'order-shipped']);
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
@@ -143,7 +150,13 @@ describe.runIf(available('fish'))('fish', () => {
     const file = await script('fish', cwd);
     expect(complete(cwd, file, 'wfsync pl')).toEqual(['plan']);
     expect(complete(cwd, file, 'wfsync state ')).toEqual(['forget', 'rebuild', 'show']);
-    expect(complete(cwd, file, 'wfsync plan --format ')).toEqual(['github', 'human', 'json', 'markdown']);
+    expect(complete(cwd, file, 'wfsync plan --format ')).toEqual([
+      'codeclimate',
+      'github',
+      'human',
+      'json',
+      'markdown',
+    ]);
     expect(complete(cwd, file, 'wfsync sync --target st')).toEqual(['staging']);
     expect(complete(cwd, file, 'wfsync pull ')).toEqual([HOSTILE, 'order-shipped']);
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);

@@ -17,6 +17,7 @@ const BASE = {
   ci: 'gitlab' as const,
   force: false,
   otherDefinitions: false,
+  exampleSchemas: { root: '/p', path: '/p/workflows/welcome.yaml' },
 };
 
 describe('the GitLab pipeline', () => {
