@@ -1,5 +1,6 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../../api/pipeline.js';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
@@ -16,7 +17,6 @@ import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeOutput } from '../../report/write-output.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../pipeline.js';
 import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 
