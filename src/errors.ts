@@ -4,7 +4,9 @@ import { ExitCode } from './exit-codes.js';
 /**
  * What kind of error, for programs (the API's callers) that branch on it: `invalid` definitions or config (exit 3),
  * `auth` (4), `rate-limited` (5), `usage` (64), `stale-plan` (a reviewed plan no longer holds, 2), `service` (the
- * service failed or could not be reached, 1), `aborted` (the caller's AbortSignal), `failure` (anything else, 1).
+ * service failed or could not be reached, 1), `aborted` (the caller's AbortSignal), `failed` (anything else, 1).
+ * The codes of the `--format json` error document, but `service` stands for its `service-<kind>` (a RemoteError's
+ * `kind` says which).
  */
 export type WfsyncErrorCode =
   | 'invalid'
@@ -14,7 +16,7 @@ export type WfsyncErrorCode =
   | 'stale-plan'
   | 'service'
   | 'aborted'
-  | 'failure';
+  | 'failed';
 
 const CODE_OF_EXIT: Partial<Record<ExitCode, WfsyncErrorCode>> = {
   [ExitCode.Changes]: 'stale-plan',
@@ -49,7 +51,7 @@ export class WfsyncError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'WfsyncError';
     this.exitCode = options.exitCode ?? ExitCode.Failure;
-    this.code = options.code ?? CODE_OF_EXIT[this.exitCode] ?? 'failure';
+    this.code = options.code ?? CODE_OF_EXIT[this.exitCode] ?? 'failed';
     this.diagnostics = options.diagnostics ?? [];
     this.sources = options.sources ?? new Map();
   }
