@@ -20,6 +20,7 @@ import { stringify } from 'yaml';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { aWorkflowNamed } from '../helpers/workflow.js';
 import { ROOT } from './helpers.js';
+import { extractBlocks } from './readme-blocks.js';
 
 /**
  * The package as users get it. A copy of the repository (its files, not dist/, node_modules linked) is packed with
@@ -335,6 +336,12 @@ describe('the npm package', () => {
           '',
         ].join('\n'),
       );
+      // And the README's example of the API (section "API"), as written there.
+      const example = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((b) =>
+        b.directives.some((d) => d.kind === 'write' && d.file === 'api-example.ts'),
+      );
+      expect(example?.section).toBe('API');
+      writeFileSync(join(consumer, 'api-example.ts'), example!.body);
       const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
       const typecheck = await npm(
         'node',
@@ -347,6 +354,7 @@ describe('the npm package', () => {
           '--moduleResolution',
           'nodenext',
           'consumer.ts',
+          'api-example.ts',
         ],
         consumer,
       ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
