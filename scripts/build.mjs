@@ -1,16 +1,22 @@
-// Builds dist/ from src/: one bundle of wfsync's own code, packages left as imports. Run by `npm ci` (prepare),
-// `npm run build` and the test command. Types are checked by `npm run typecheck` (tsc), not here.
+// Builds dist/ from src/: one bundle of wfsync's own code, packages left as imports. Run by `npm run build`, the test
+// command, `npm start` and `npm pack`/`npm publish` (prepack). Types are checked by `npm run typecheck` (tsc), not here.
+//
+// `--types` writes dist/index.d.ts instead: the programmatic API's declarations (src/api/index.ts), bundled into one
+// file by dts-bundle-generator, so the package ships no path of src/. It compiles the API's whole program (tens of
+// seconds of CPU), so it runs when packing (prepack: `npm run build && npm run build:types`), not on every build.
+// `--dist <dir>` writes the declarations elsewhere (the package test's copy of the package).
 //
 // Why a bundle rather than tsc's one file per module: Node loads each ES module on its own (resolve, read, compile,
 // link), and a `validate` run loads ~100 of ours. One chunk per way into the code costs less at
 // every start-up (measured in the README's Benchmarks).
 //
-// The layout is flat, every file straight in dist/: the entries cli.js and emulator.js (the local service, for the
-// sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
+// The layout is flat, every file straight in dist/: the entries cli.js, index.js (the programmatic API, the package's
+// `.` export) and emulator.js (the local service, for the sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
 // nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -20,16 +26,30 @@ try {
   // Installed as a dependency of another project (no devDependencies): dist/ ships prebuilt.
   process.exit(0);
 }
-const { build } = await import('rolldown');
-
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const args = process.argv.slice(2);
+const distAt = args.indexOf('--dist');
+const dist = distAt === -1 ? fileURLToPath(new URL('../dist', import.meta.url)) : resolve(args[distAt + 1]);
+
+if (args.includes('--types')) {
+  const { generateDtsBundle } = await import('dts-bundle-generator');
+  const [text] = generateDtsBundle(
+    [{ filePath: join(root, 'src/api/index.ts'), output: { noBanner: true, exportReferencedTypes: false } }],
+    { preferredConfigPath: join(root, 'tsconfig.types.json') },
+  );
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(join(dist, 'index.d.ts'), text);
+  process.exit(0);
+}
+
+const { build } = await import('rolldown');
 rmSync(dist, { recursive: true, force: true });
 
 await build({
   cwd: root,
   input: {
     cli: 'src/cli/main.ts',
+    index: 'src/api/index.ts',
     emulator: 'src/emulator/index.ts',
   },
   platform: 'node',

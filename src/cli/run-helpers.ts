@@ -1,5 +1,6 @@
 import { clientEventsForProgress } from '../apply/workflow-context.js';
-import type { ClientEvent, ServiceClient } from '../remote/index.js';
+import type { ClientEvent } from '../remote/index.js';
+import { sanitizeTerminalText } from '../report/terminal-text.js';
 import type { CommandContext } from './context.js';
 import { chooseProgressKind, createProgress, type Progress } from './progress/index.js';
 
@@ -8,11 +9,16 @@ export function progressFor(ctx: CommandContext, quiet: boolean | undefined): Pr
   return createProgress(kind, ctx.stderr);
 }
 
-/** The client `plan` uses: any attempt to create is a bug, and fails loudly instead of reaching the service. */
-export function readOnlyClient(client: ServiceClient): ServiceClient {
-  const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never create'));
-  // createClient's operations are the object's own properties: the copy keeps them, bound to their session.
-  return { ...client, createWorkflow: refuse };
+/**
+ * Where the API's log lines go: stderr, `wfsync: ` first, unless `--quiet` (then only with `--verbose`). The lines
+ * carry text from the service: sanitised for the terminal.
+ */
+export function logListener(
+  ctx: CommandContext,
+  flags: { quiet?: boolean; verbose?: boolean },
+): ((line: string) => void) | undefined {
+  if (flags.quiet && !flags.verbose) return undefined;
+  return (line) => ctx.stderr.write(`wfsync: ${sanitizeTerminalText(line)}\n`);
 }
 
 /** What the client's events feed: the progress display (when given), and with --verbose a request log on stderr. */

@@ -48,8 +48,10 @@ export class RemoteError extends WfsyncError {
   constructor(init: RemoteErrorInit) {
     const advice = init.advice === undefined ? '' : `; ${init.advice}`;
     const message = redact(`${init.method} ${init.path}: ${init.detail}${advice}`, init.secrets);
+    const exitCode = EXIT_CODES[init.kind];
     super(message, {
-      exitCode: EXIT_CODES[init.kind],
+      exitCode,
+      ...(exitCode === ExitCode.Failure ? { code: init.kind === 'cancelled' ? 'aborted' : 'service' } : {}),
       cause: init.cause === undefined ? undefined : sanitizeCause(init.cause, init.secrets),
     });
     this.name = 'RemoteError';

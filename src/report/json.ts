@@ -56,8 +56,13 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
  * ```
  */
 export function renderJson(report: ValidateReport, _options: RenderOptions): string {
+  return `${jsonText(buildValidateJson(report))}\n`;
+}
+
+/** The validate document (the CLI's `--format json` and the programmatic API's result: one builder). */
+export function buildValidateJson(report: ValidateReport): Record<string, unknown> {
   const s = summarizeReport(report);
-  const output = {
+  return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: report.tool.name, version: report.tool.version },
     summary: {
@@ -70,5 +75,4 @@ export function renderJson(report: ValidateReport, _options: RenderOptions): str
     // Rebuilt key by key: fixes the key order and keeps any extra runtime property out of a public format.
     diagnostics: report.diagnostics.map(diagnosticJson),
   };
-  return `${jsonText(output)}\n`;
 }

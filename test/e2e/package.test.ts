@@ -1,17 +1,34 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parseSync } from 'rolldown/utils';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { aWorkflowNamed } from '../helpers/workflow.js';
 import { ROOT } from './helpers.js';
+import { extractBlocks } from './readme-blocks.js';
 
 /**
- * The package as users get it: what `npm pack` puts in the tarball, and the tarball installed into a fresh
- * project with npm (which fetches the dependencies from the registry, or its cache), then run through npx.
- * `npm test` builds dist/ first; packing here uses --ignore-scripts so that it does not rebuild dist/ under the
- * other e2e tests (a real `npm pack`/`npm publish` builds it through the `prepare` script).
+ * The package as users get it. A copy of the repository (its files, not dist/, node_modules linked) is packed with
+ * `npm pack` as a release would be: the prepack script builds the bundle and the type declarations there, and stdout
+ * must hold the tarball's name alone (pre-commit reads it). Then: what the tarball holds, its manifest, `npm publish
+ * --dry-run` without a warning, and the tarball installed into fresh projects with npm (which fetches the
+ * dependencies from the registry, or its cache): the CLI through npx, the API imported, type-checked and run.
+ * Packing a copy leaves this tree's dist/, which the other e2e tests run, alone.
  */
 
 const run = promisify(execFile);
@@ -22,13 +39,67 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 /** npm and npx with the user's environment minus what `npm test` sets for its own run (npm_*), no colours. */
-function npm(command: 'npm' | 'npx', args: string[], cwd: string) {
+function npm(
+  command: 'npm' | 'npx' | 'node',
+  args: string[],
+  cwd: string,
+  extra: Record<string, string> = {},
+) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
   return run(command, args, {
     cwd,
-    env: { ...env, NO_COLOR: '1', TZ: 'UTC', CI: 'true', npm_config_update_notifier: 'false' },
+    env: { ...env, NO_COLOR: '1', TZ: 'UTC', CI: 'true', npm_config_update_notifier: 'false', ...extra },
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** The repository's files (tracked, and new ones not ignored) copied to `dir`, node_modules linked: a fresh clone. */
+async function copyRepository(dir: string): Promise<void> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const file of stdout.split('\0')) {
+    if (file === '' || file === 'node_modules' || file.startsWith('dist/') || !existsSync(join(ROOT, file)))
+      continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+}
+
+let work: string;
+/** The copy of the repository packed, and its tarball. */
+let release: { dir: string; tarball: string; stdout: string };
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'wfsync-package-'));
+  const dir = join(work, 'wfsync');
+  await copyRepository(dir);
+  // The real thing: no --ignore-scripts; prepack builds dist/ (bundle and declarations) in the copy.
+  const { stdout } = await npm('npm', ['pack', '--pack-destination', work], dir);
+  release = { dir, tarball: join(work, `wfsync-${pkg.version}.tgz`), stdout };
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A fresh project in `work` with the packed tarball installed: npm's output, with not one warning. */
+async function installInto(name: string, manifest: object): Promise<string> {
+  const project = join(work, name);
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name, private: true, ...manifest }, null, 2)}\n`,
+  );
+  const { stdout, stderr } = await npm(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', release.tarball],
+    project,
+  );
+  expect(`${stdout}${stderr}`).not.toMatch(/npm warn/i);
+  return project;
 }
 
 /** npx wfsync …, resolving with the exit status instead of rejecting on a non-zero one. */
@@ -69,22 +140,35 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('the npm package', () => {
-  it('npm pack: only what users need — the built code, schemas, README, licence; no sources, tests or maps', async () => {
-    const { stdout } = await npm('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
+  it("npm pack: stdout is the tarball's name alone, though prepack built the package", () => {
+    expect(release.stdout).toBe(`wfsync-${pkg.version}.tgz\n`);
+    expect(existsSync(release.tarball)).toBe(true);
+    expect(existsSync(join(release.dir, 'dist/index.d.ts'))).toBe(true);
+  });
+
+  it('npm pack: only what users need — the built code, its types, schemas, README, changelog, licence; no sources, tests or maps', async () => {
+    const { stdout } = await npm('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], release.dir);
     const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = packed!.files.map((f) => f.path).sort();
 
     const outside = files.filter(
-      (f) => !/^(action|bin|dist|schemas)\//.test(f) && !/^(README\.md|LICENSE|package\.json)$/.test(f),
+      (f) =>
+        !/^(action|bin|dist|schemas)\//.test(f) &&
+        !/^(README\.md|CHANGELOG\.md|LICENSE|package\.json)$/.test(f),
     );
     expect(outside).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && f !== 'dist/index.d.ts'))).toEqual(
+      [],
+    );
     for (const needed of [
       'LICENSE',
       'README.md',
+      'CHANGELOG.md',
       'bin/wfsync.js',
       'dist/cli.js',
       'action/run.mjs',
+      'dist/index.js',
+      'dist/index.d.ts',
       'schemas/workflow.schema.json',
       'schemas/config.schema.json',
     ])
@@ -93,7 +177,7 @@ describe('the npm package', () => {
     // dist/ would ship a broken CLI.
     const unresolved: string[] = [];
     for (const file of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) {
-      for (const specifier of importedSpecifiers(file, readFileSync(join(ROOT, file), 'utf8'))) {
+      for (const specifier of importedSpecifiers(file, readFileSync(join(release.dir, file), 'utf8'))) {
         if (!specifier.startsWith('.')) continue;
         const target = join('dist', specifier).split('\\').join('/');
         if (!files.includes(target)) unresolved.push(`${file} → ${specifier}`);
@@ -107,8 +191,11 @@ describe('the npm package', () => {
 
   it('every package the built code imports is a runtime dependency (devDependencies are not installed for users)', () => {
     const imported = new Set<string>();
-    for (const file of filesUnder(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'))) {
-      for (const specifier of importedSpecifiers(file, readFileSync(join(ROOT, 'dist', file), 'utf8'))) {
+    for (const file of filesUnder(join(release.dir, 'dist')).filter((f) => f.endsWith('.js'))) {
+      for (const specifier of importedSpecifiers(
+        file,
+        readFileSync(join(release.dir, 'dist', file), 'utf8'),
+      )) {
         if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
         const parts = specifier.split('/');
         imported.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
@@ -119,22 +206,7 @@ describe('the npm package', () => {
   });
 
   it('installed from the tarball into a fresh project: npx wfsync --version, help, init, validate, sync, plan', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'wfsync-package-'));
-    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
-    const { stdout: packJson } = await npm(
-      'npm',
-      ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
-      ROOT,
-    );
-    const [{ filename }] = JSON.parse(packJson) as [{ filename: string }];
-    const project = join(work, 'acme-app');
-    mkdirSync(project);
-    await npm('npm', ['init', '-y'], project);
-    await npm(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, filename)],
-      project,
-    );
+    const project = await installInto('acme-app', { version: '1.0.0' });
     expect(existsSync(join(project, 'node_modules/wfsync/src'))).toBe(false);
 
     const version = await wfsync(['--version'], project);
@@ -168,4 +240,157 @@ describe('the npm package', () => {
     expect(plan.stdout).toContain('No changes. 2 workflows in sync.');
     expect(plan.status).toBe(0);
   }, 120_000);
+
+  it('the manifest: exports (types first), bin, engines, repository; no script that runs on install', async () => {
+    const { stdout } = await run('tar', ['-xzOf', release.tarball, 'package/package.json']);
+    const manifest = JSON.parse(stdout) as Record<string, unknown> & { scripts: Record<string, string> };
+    expect(manifest.exports).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    });
+    expect(Object.keys((manifest.exports as Record<string, object>)['.']!)[0]).toBe('types');
+    expect(manifest).toMatchObject({
+      type: 'module',
+      bin: { wfsync: 'bin/wfsync.js' },
+      engines: { node: '>=20.19' },
+      repository: { type: 'git' },
+    });
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts[hook], hook).toBeUndefined();
+    expect(manifest.scripts.prepack).toBeDefined();
+  });
+
+  it('the type declarations: one file, nothing imported from a path the tarball lacks', () => {
+    const text = readFileSync(join(release.dir, 'dist/index.d.ts'), 'utf8');
+    const specifiers = importedSpecifiers('index.d.ts', text);
+    expect(specifiers.filter((s) => s.startsWith('.') || s.startsWith('/'))).toEqual([]);
+    expect(text).not.toMatch(/<reference path=|\bsrc\/|node_modules\//);
+    expect(text).toMatch(/^export declare function plan\(/m);
+  });
+
+  it('npm publish --dry-run: not one warning', async () => {
+    // A placeholder token: the dry run then does not warn that nobody is logged in (it never sends it).
+    const userconfig = join(work, 'publish.npmrc');
+    writeFileSync(userconfig, '//registry.npmjs.org/:_authToken=dry-run-placeholder\n');
+    const { stdout, stderr } = await npm(
+      'npm',
+      ['publish', '--dry-run', '--ignore-scripts', '--userconfig', userconfig],
+      release.dir,
+    );
+    expect(`${stdout}${stderr}`).not.toMatch(/npm warn/i);
+    expect(stdout).toBe(`+ wfsync@${pkg.version}\n`);
+  }, 120_000);
+
+  describe('the API from a consumer project (ESM, tsc --strict)', () => {
+    let emulator: RunningEmulator;
+    beforeAll(async () => {
+      emulator = await startEmulator();
+    });
+    afterAll(() => emulator?.close());
+
+    it('installs with no warning, type-checks, validates and plans against the service; npx wfsync --version', async () => {
+      const consumer = await installInto('consumer', { type: 'module' });
+      writeFileSync(
+        join(consumer, 'wfsync.config.yaml'),
+        stringify({
+          defaultTarget: 'dev',
+          targets: {
+            dev: { baseUrl: emulator.url, notificationGroupId: emulator.notificationGroupId },
+          },
+        }),
+      );
+      mkdirSync(join(consumer, 'workflows'));
+      for (const name of ['order shipped', 'welcome'])
+        writeFileSync(
+          join(consumer, `workflows/${name.replace(' ', '-')}.yaml`),
+          stringify(aWorkflowNamed(name)),
+        );
+
+      // The types: a program that uses the options, the results and the errors, held to tsc --strict.
+      writeFileSync(
+        join(consumer, 'consumer.ts'),
+        [
+          "import { AbortError, ExitCode, plan, validate, WfsyncError } from 'wfsync';",
+          "import type { PlanDocument, PlanOptions, PlanResult, ValidateResult, WfsyncErrorCode } from 'wfsync';",
+          '',
+          'export async function check(env: Record<string, string | undefined>): Promise<string> {',
+          "  const validated: ValidateResult = await validate({ paths: ['workflows'] });",
+          '  if (!validated.valid) return String(validated.document.summary.errors) + " errors";',
+          "  const options: PlanOptions = { env, target: 'dev', only: ['order-*'], signal: AbortSignal.timeout(60_000) };",
+          '  try {',
+          '    const result: PlanResult = await plan(options);',
+          '    const document: PlanDocument = result.document;',
+          '    const creates: number = document.summary.create;',
+          '    const first: string | undefined = document.items[0]?.identifier;',
+          '    return result.exitCode === ExitCode.Changes ? creates + " to create, first " + first : "nothing";',
+          '  } catch (error) {',
+          '    if (error instanceof AbortError) return "aborted";',
+          '    if (error instanceof WfsyncError) {',
+          '      const code: WfsyncErrorCode = error.code;',
+          '      return code + " (exit " + error.exitCode + "): " + error.diagnostics.length + " findings";',
+          '    }',
+          '    throw error;',
+          '  }',
+          '}',
+          '',
+          '// @ts-expect-error: an option the API does not have',
+          "plan({ format: 'json' });",
+          '',
+        ].join('\n'),
+      );
+      // And the README's example of the API (section "API"), as written there.
+      const example = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((b) =>
+        b.directives.some((d) => d.kind === 'write' && d.file === 'api-example.ts'),
+      );
+      expect(example?.section).toBe('API');
+      writeFileSync(join(consumer, 'api-example.ts'), example!.body);
+      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+      const typecheck = await npm(
+        'node',
+        [
+          tsc,
+          '--strict',
+          '--noEmit',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          'consumer.ts',
+          'api-example.ts',
+        ],
+        consumer,
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+      expect(typecheck.stdout).toBe('');
+
+      // The code: an ES module run by node, as a script around wfsync would be.
+      writeFileSync(
+        join(consumer, 'consumer.mjs'),
+        [
+          "import { plan, validate, WfsyncError } from 'wfsync';",
+          'const validated = await validate();',
+          'const planned = await plan({ env: { WFSYNC_API_KEY: process.env.DEV_KEY } });',
+          'const refused = await plan({ env: { WFSYNC_API_KEY: "wfs_local_wrong" } }).catch((e) => e);',
+          'process.stdout.write(JSON.stringify({',
+          '  valid: validated.valid, files: validated.document.summary.files,',
+          '  exitCode: planned.exitCode, summary: planned.document.summary, schemaVersion: planned.document.schemaVersion,',
+          '  refused: refused instanceof WfsyncError && { code: refused.code, exitCode: refused.exitCode },',
+          '}));',
+          '',
+        ].join('\n'),
+      );
+      const { stdout } = await npm('node', ['consumer.mjs'], consumer, { DEV_KEY: emulator.apiKey });
+      expect(JSON.parse(stdout)).toEqual({
+        valid: true,
+        files: 2,
+        exitCode: 2,
+        summary: expect.objectContaining({ create: 2, inSync: 0, error: 0 }),
+        schemaVersion: 2,
+        refused: { code: 'auth', exitCode: 4 },
+      });
+
+      const version = await wfsync(['--version'], consumer);
+      expect(version.status).toBe(0);
+      expect(version.stdout).toMatch(new RegExp(`^${pkg.version.replaceAll('.', '\\.')} \\(node v`));
+    }, 300_000);
+  });
 });

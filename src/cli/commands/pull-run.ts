@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../../api/pipeline.js';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
@@ -17,7 +18,6 @@ import { readModelineInput } from '../../scaffold/files.js';
 import { decideModeline, modelineOf } from '../../scaffold/schema-ref.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../pipeline.js';
 import { clientListener } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 

@@ -1,3 +1,4 @@
+import { loadRun, openRun, STATE_LOCK_WAIT, stateIdentity, withLockedState } from '../../api/pipeline.js';
 import { reconcilePending } from '../../apply/reconcile-pending.js';
 import { hashBody } from '../../cache/hash.js';
 import { UsageError } from '../../errors.js';
@@ -12,7 +13,6 @@ import { writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
-import { loadRun, openRun, STATE_LOCK_WAIT, stateIdentity, withLockedState } from '../pipeline.js';
 import { clientListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 

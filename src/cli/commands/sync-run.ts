@@ -1,28 +1,15 @@
 import { setMaxListeners } from 'node:events';
-import { readFile } from 'node:fs/promises';
-import { applyPlan } from '../../apply/apply-plan.js';
-import type { ApplyEvent } from '../../apply/events.js';
-import { reconcilePending } from '../../apply/reconcile-pending.js';
-import type { SyncResult } from '../../apply/result.js';
-import { WfsyncError } from '../../errors.js';
-import { ExitCode } from '../../exit-codes.js';
-import { parseJson } from '../../json.js';
-import { checkReviewedPlan, findPlanStaleness } from '../../plan/staleness.js';
-import type { Plan } from '../../plan/types.js';
+import { planExitCode, syncExitCode } from '../../api/outcome.js';
+import { runSyncing, type SyncRun } from '../../api/sync.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
-import type { LockOptions } from '../../state/lock.js';
-import { readState } from '../../state/read.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
-import { type LoadedRun, loadRun, openRun, planRun, stateIdentity, withLockedState } from '../pipeline.js';
-import { checkBeforeCreating } from '../preflight.js';
 import type { Progress } from '../progress/index.js';
-import { clientListener, progressFor } from '../run-helpers.js';
+import { clientListener, logListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 import { readCommentContext } from '../stamp.js';
-import { planExitCode } from './plan-run.js';
 
 export interface SyncFlags extends TargetCommandFlags {
   format: PlanFormat;
@@ -34,85 +21,28 @@ export interface SyncFlags extends TargetCommandFlags {
 }
 
 export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<number> {
-  // 1. Config, target, definitions: every check that can fail does so before the first request.
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const reviewed = flags.plan ? await readReviewedPlan(flags.plan) : undefined;
+  // 1. The run, by the API (load, open, lock, reconcile, plan, preflight, apply); progress and notes on stderr,
+  //    Ctrl-C as the API's two signals.
   const progress = progressFor(ctx, flags.quiet);
   const { stop, abort, removeInterrupt } = listenForInterrupts(progress);
-  const { session, desired, base } = await openRun(loaded, {
-    env: ctx.env,
-    onClientEvent: clientListener(ctx, flags.verbose, progress),
-    signal: abort,
-  }).catch(async (error: unknown) => {
-    removeInterrupt();
-    await progress.done();
-    throw error;
-  });
-  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
-  const common = { session, desired, base, onEvent: progress.onEvent };
-  const preflight = { stderr: ctx.stderr, verbose: flags.verbose, quiet: flags.quiet };
+  let run: SyncRun;
   try {
-    // 2a. Dry run: exactly what `plan` does.
-    if (flags.dryRun)
-      return await planDryRun(ctx, flags, loaded, { ...common, preflight, done: progress.done });
-    // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
-    progress.onEvent({ type: 'phase', phase: 'lock' });
-    const lock = syncLockOptions(flags.lockTimeout, stop, progress.onEvent);
-    return await withLockedState(loaded.target, lock, async (store) => {
-      await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
-      // 3. What the service holds, and the plan.
-      const planned = await planRun(loaded, {
-        ...common,
-        state: store.snapshot,
-        previews: false,
-        signal: stop,
-      });
-      if (reviewed) assertPlanHolds(reviewed, planned, flags.plan!);
-      // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
-      const plan = await checkBeforeCreating(loaded, session, planned, preflight);
-      // 4. Apply: create, verify, record.
-      const result = await applyPlan({
-        plan,
-        desired,
-        client: session.client,
-        store,
-        concurrency: loaded.target.concurrency,
-        onEvent: progress.onEvent,
-        signal: stop,
-      });
-      return await reportSync(ctx, flags, result, progress);
+    run = await runSyncing({
+      ...flags,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      onEvent: progress.onEvent,
+      onClientEvent: clientListener(ctx, flags.verbose, progress),
+      onLog: logListener(ctx, flags),
+      stop,
+      abort,
     });
   } finally {
     removeInterrupt();
     await progress.done();
-    await session.close();
   }
-}
-
-/** `sync --dry-run`: the plan `plan` would print (with create previews), under sync's name; nothing is locked. */
-async function planDryRun(
-  ctx: CommandContext,
-  flags: SyncFlags,
-  loaded: LoadedRun,
-  run: Omit<Parameters<typeof planRun>[1], 'state'> & {
-    preflight: Parameters<typeof checkBeforeCreating>[3];
-    done: () => Promise<void>;
-  },
-): Promise<number> {
-  const { preflight, done, ...planInput } = run;
-  const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-  const planned = await planRun(loaded, { ...planInput, state });
-  const plan = await checkBeforeCreating(loaded, run.session, planned, preflight);
-  await done();
-  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
-  const options = {
-    color: useColor(ctx),
-    command: 'sync' as const,
-    commandMark: ctx.commandMark,
-    ...comment,
-  };
-  await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
-  return planExitCode(plan);
+  // 2. Report in `--format` (`--dry-run`: the plan `plan` would print, under sync's name), and the exit code.
+  return run.kind === 'plan' ? reportDryRun(ctx, flags, run.plan) : reportSync(ctx, flags, run.result);
 }
 
 /**
@@ -136,31 +66,28 @@ function listenForInterrupts(progress: Progress) {
   return { stop: stop.signal, abort: abort.signal, removeInterrupt };
 }
 
-/** `--lock-timeout` seconds of waiting for another sync of the target, saying who holds the lock. */
-function syncLockOptions(
-  timeoutSeconds: number,
-  signal: AbortSignal,
-  onEvent: (event: ApplyEvent) => void,
-): LockOptions {
-  return {
-    timeoutMs: timeoutSeconds * 1000,
-    signal,
-    onWait: (holder) =>
-      onEvent({
-        type: 'notice',
-        message: `waiting for the lock held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`,
-      }),
+async function reportDryRun(
+  ctx: CommandContext,
+  flags: SyncFlags,
+  plan: Extract<SyncRun, { kind: 'plan' }>['plan'],
+): Promise<number> {
+  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
+  const options = {
+    color: useColor(ctx),
+    command: 'sync' as const,
+    commandMark: ctx.commandMark,
+    ...comment,
   };
+  await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
+  return planExitCode(plan);
 }
 
-/** The result in `--format` (and the GitHub step summary), once the progress display has ended; the exit code. */
+/** The result in `--format` (and the GitHub step summary); the exit code. */
 async function reportSync(
   ctx: CommandContext,
   flags: SyncFlags,
-  result: SyncResult,
-  progress: Progress,
+  result: Extract<SyncRun, { kind: 'sync' }>['result'],
 ): Promise<number> {
-  await progress.done();
   const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
   await writeOutput(
     ctx.stdout,
@@ -174,48 +101,5 @@ async function reportSync(
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result, comment)));
   }
-  const byStatus = {
-    ok: ExitCode.Ok,
-    'action-needed': ExitCode.NeedsPerson,
-    failed: ExitCode.Failure,
-    auth: ExitCode.Auth,
-    'rate-limited': ExitCode.RateLimited,
-  } as const;
-  const code: number = byStatus[result.status];
-  // Interrupted with nothing worse wrong still must not look like success, nor like a person's job alone.
-  const interrupted = result.interrupted && (code === ExitCode.Ok || code === ExitCode.NeedsPerson);
-  return interrupted ? ExitCode.Failure : code;
-}
-
-async function readReviewedPlan(file: string): Promise<Plan> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new WfsyncError(
-      `cannot read the plan ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { exitCode: ExitCode.Usage },
-    );
-  }
-  try {
-    const checked = checkReviewedPlan(parseJson(text));
-    if ('problem' in checked) throw new Error(checked.problem);
-    return checked.plan;
-  } catch (error) {
-    throw new WfsyncError(
-      `${file} is not a plan written by "wfsync plan --out": ${(error as Error).message}`,
-      { exitCode: ExitCode.Invalid },
-    );
-  }
-}
-
-function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string): void {
-  const reasons = findPlanStaleness(reviewed, fresh);
-  if (reasons.length === 0) return;
-  const shown = reasons.slice(0, 20).map((r) => `  - ${r}`);
-  if (reasons.length > 20) shown.push(`  … and ${reasons.length - 20} more`);
-  throw new WfsyncError(
-    `the reviewed plan ${file} is stale; nothing was sent. Run "wfsync plan --out ${file}" again and review it:\n${shown.join('\n')}`,
-    { exitCode: ExitCode.Changes },
-  );
+  return syncExitCode(result);
 }

@@ -1,28 +1,19 @@
-import { existsSync } from 'node:fs';
-import { basename, relative, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
-import {
-  DEFAULT_CACHE_PATH,
-  describeCacheUse,
-  openValidateCache,
-  saveValidateCache,
-  type ValidateCache,
-} from '../../cache/validate-cache.js';
-import { type CheckResult, checkDefinitions } from '../../check/check-definitions.js';
+import { runValidation } from '../../api/validate.js';
+import { DEFAULT_CACHE_PATH, describeCacheUse, type ValidateCache } from '../../cache/validate-cache.js';
+import type { CheckResult } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
-import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { renderGithubStepSummary } from '../../report/github-summary.js';
-import { summarizeReport } from '../../report/summary.js';
 import { validateRenderers } from '../../report/validate-renderers.js';
 import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
-import { VERSION } from '../../version.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
 import { runWatching } from '../watch.js';
@@ -119,54 +110,28 @@ async function runValidate(
   flags: ValidateFlags,
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
-  const rules = ruleInfos();
-  if (flags.listRules) return writeRuleList(ctx, rules);
-  // 1. Project config (optional): workflows directory, rule severities, known notification groups.
-  const project = readProject(globals, ctx.cwd);
-  // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
-  //    exceptions.
-  const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
-  if (paths.length === 0 && !existsSync(project.workflowsDir)) {
-    throw new UsageError(
-      `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
-    );
-  }
-  const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
-  const limits = resolveLoadLimits();
-  // --cache: the stored results of unchanged files are reused (cache/), and only the others checked.
-  const cache = flags.cache
-    ? openValidateCache({
-        cwd: ctx.cwd,
-        root: project.config?.dir ?? ctx.cwd,
-        location: flags.cacheLocation,
-        rules: ruleOptions,
-        limits,
-      })
-    : undefined;
-  const checked = await checkDefinitions(paths, {
+  if (flags.listRules) return writeRuleList(ctx, ruleInfos());
+  // 1. Config, then every file read, parsed and checked (with --cache, those that changed), by the API.
+  const run = await runValidation({
     cwd: ctx.cwd,
-    defaultDir,
-    rules: ruleOptions,
-    limits,
-    cache: cache && { root: cache.root, stored: cache.entries },
+    paths,
+    ...(globals.config === undefined ? {} : { config: globals.config }),
+    cache: flags.cache,
+    cacheLocation: flags.cacheLocation,
+    maxWarnings: flags.maxWarnings,
+    quiet: flags.quiet,
   });
-  // A search that found nothing it could read but refused something (a FIFO, a link leading out) reports that.
-  if (checked.files.length === 0 && checked.diagnostics.length === 0) {
-    const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
-    throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
-  }
-  if (globals.verbose) await writeCheckNote(ctx, checked, cache);
-  // 3. Render and write.
-  const report = buildValidateReport(checked, rules, flags);
-  await writeValidateReport(ctx, report, flags);
+  if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
+  // 2. Render and write.
+  await writeValidateReport(ctx, run.report, flags);
   // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
-  const warning = cache && checked.cache ? await saveValidateCache(cache, checked.cache, ctx.cwd) : undefined;
+  const warning = await run.saveCache();
   if (warning) await writeOutput(ctx.stderr, warning);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
   if (flags.format === 'github' && summaryFile)
-    await appendFileText(summaryFile, fileText(ctx, renderGithubStepSummary(report)));
-  // 4. Exit code.
-  return validateExitCode(report);
+    await appendFileText(summaryFile, fileText(ctx, renderGithubStepSummary(run.report)));
+  // 3. Exit code.
+  return run.exitCode;
 }
 
 /** --verbose: how many files were checked, and what --cache spared. */
@@ -195,24 +160,6 @@ async function writeRuleList(ctx: CommandContext, rules: readonly RuleInfo[]): P
   return ExitCode.Ok;
 }
 
-function buildValidateReport(
-  checked: Pick<ValidateReport, 'files' | 'diagnostics' | 'sources'>,
-  rules: RuleInfo[],
-  flags: ValidateFlags,
-): ValidateReport {
-  return {
-    version: 1,
-    tool: { name: 'wfsync', version: VERSION },
-    files: checked.files,
-    diagnostics: flags.quiet
-      ? checked.diagnostics.filter((d) => d.severity === 'error')
-      : checked.diagnostics,
-    sources: checked.sources,
-    rules,
-    maxWarnings: flags.maxWarnings,
-  };
-}
-
 /** The report in `--format`, to stdout or to `--output` (then, watching, one line saying so). */
 async function writeValidateReport(
   ctx: CommandContext,
@@ -234,10 +181,4 @@ async function writeValidateReport(
       `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
     );
   }
-}
-
-/** 0 valid; 3 with an error, or with more warnings than --max-warnings. */
-function validateExitCode(report: ValidateReport): number {
-  const summary = summarizeReport(report);
-  return summary.errors > 0 || summary.maxWarningsExceeded ? ExitCode.Invalid : ExitCode.Ok;
 }

@@ -106,8 +106,11 @@ const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 const summaryKey = (outcome: SyncOutcome): string =>
   outcome.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. */
-function buildPlanJson(plan: Plan): Json {
+/**
+ * The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. The
+ * one builder of the document, for the CLI's `--format json` and the programmatic API's results alike.
+ */
+export function buildPlanJson(plan: Plan): Json {
   const { version: _inMemory, ...data } = plan;
   return ordered({ ...data, schemaVersion: SCHEMA_VERSION }, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
@@ -120,11 +123,15 @@ export function renderPlanJson(plan: Plan): string {
   return `${jsonText(buildPlanJson(plan))}\n`;
 }
 
-export function renderSyncJson(result: SyncResult): string {
+/** The sync result as the JSON format writes it (the CLI's and the API's one builder). */
+export function buildSyncJson(result: SyncResult): Json {
   const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [summaryKey(o), result.summary[o]]));
-  const json = ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
+  return ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
     plan: (plan) => buildPlanJson(plan as Plan),
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
   });
-  return `${jsonText(json)}\n`;
+}
+
+export function renderSyncJson(result: SyncResult): string {
+  return `${jsonText(buildSyncJson(result))}\n`;
 }

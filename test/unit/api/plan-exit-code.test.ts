@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planExitCode } from '../../../src/cli/commands/plan-run.js';
+import { planExitCode } from '../../../src/api/outcome.js';
 import { ExitCode } from '../../../src/exit-codes.js';
 import { SUMMARY_KEYS } from '../../../src/plan/build-plan.js';
 import type { Plan, PlanAction, PlanItem } from '../../../src/plan/types.js';

@@ -2,8 +2,8 @@ import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { hashBody } from '../cache/hash.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
-import { type ProjectOptions, readProject } from '../config/project.js';
-import { type ResolvedTarget, resolveTarget } from '../config/target.js';
+import { type ProjectFlags, type ProjectOptions, readProject } from '../config/project.js';
+import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -17,7 +17,12 @@ import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
 import { plural } from '../text.js';
 import { addPlanDetails } from './plan-details.js';
-import type { TargetCommandFlags } from './run-options.js';
+
+/** What picks the project, the target and the definitions: the flags of every command that talks to a target. */
+export interface RunFlags extends TargetFlags, ProjectFlags {
+  /** `--only`: identifiers or globs over identifiers or file paths. */
+  only?: string[];
+}
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
 export interface LoadedRun {
@@ -32,7 +37,7 @@ export interface LoadedRun {
 }
 
 export async function loadRun(
-  flags: TargetCommandFlags & { base?: string },
+  flags: RunFlags & { base?: string },
   cwd: string,
   env: NodeJS.ProcessEnv,
   options: { baseFromEnv?: boolean } = {},

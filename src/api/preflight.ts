@@ -3,7 +3,6 @@ import { ExitCode } from '../exit-codes.js';
 import { buildPreflight, preflightQuestions } from '../plan/preflight.js';
 import type { Plan, PlanPreflight } from '../plan/types.js';
 import { fetchPreflightFacts, type TargetSession } from '../remote/index.js';
-import { sanitizeTerminalText } from '../report/terminal-text.js';
 import type { LoadedRun } from './pipeline.js';
 
 /**
@@ -11,19 +10,19 @@ import type { LoadedRun } from './pipeline.js';
  * only when the plan creates something) what sync would be refused for, decide (plan/preflight.ts, pure), and
  * either return the plan with what was checked or stop: a key whose environment may not create is exit 4, workflows
  * whose notification group does not exist are exit 3 with one positioned finding each. Nothing is sent either way.
+ * What was checked (with `verbose`), or what could not be, goes to `onLog`, one line each, as raw text: the caller
+ * writes it through its channel.
  */
 export async function checkBeforeCreating(
   loaded: LoadedRun,
   session: TargetSession,
   plan: Plan,
-  log: { stderr: NodeJS.WritableStream; verbose?: boolean; quiet?: boolean },
+  log: { verbose?: boolean; onLog?: (line: string) => void },
 ): Promise<Plan> {
   const { target, definitions } = loaded;
   const facts = await fetchPreflightFacts(session.client, preflightQuestions(plan, target));
   const { preflight, refusal } = buildPreflight({ plan, definitions, target, facts });
-  for (const line of logLines(preflight, log.verbose === true)) {
-    if (!log.quiet || log.verbose) log.stderr.write(`wfsync: ${sanitizeTerminalText(line)}\n`);
-  }
+  if (log.onLog) for (const line of logLines(preflight, log.verbose === true)) log.onLog(line);
   if (refusal?.check === 'environment') throw new WfsyncError(refusal.message, { exitCode: ExitCode.Auth });
   if (refusal?.check === 'notificationGroups') {
     throw new WfsyncError(refusal.message, {
