@@ -9,7 +9,7 @@ import {
   type ValidateCache,
 } from '../../cache/validate-cache.js';
 import { type CheckResult, checkDefinitions } from '../../check/check-definitions.js';
-import { readProject } from '../../config/project.js';
+import { type ProjectOptions, readProject } from '../../config/project.js';
 import { resolveLoadLimits } from '../../definitions/limits.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
@@ -49,7 +49,11 @@ export function validateCommand(ctx: CommandContext): Command {
       'Check workflow definitions offline against the JSON Schema and the semantic rules. Every problem of every ' +
         'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
     )
-    .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')
+    .argument(
+      '[paths...]',
+      'files or directories to check (default: every definition of the project); identifiers are still checked ' +
+        'against every definition, and paths that are not definitions of the project are named and skipped',
+    )
     .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif']))
     .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
@@ -102,12 +106,12 @@ async function watchValidate(
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   const project = readProject(globals, ctx.cwd);
-  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [project.workflowsDir];
+  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [...project.sources.roots];
   // The config is read again on each run, so rule severities edited there apply at once.
   if (project.config) roots.push(project.config.path);
   await runWatching(ctx, {
     roots,
-    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
     run: () => runValidate(ctx, paths, flags, globals),
   });
   return ExitCode.Ok;
@@ -126,9 +130,10 @@ async function runValidate(
   // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
   //    exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
-  if (paths.length === 0 && !existsSync(project.workflowsDir)) {
+  if (paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
+    const where = project.config ? project.sources.describe : `the workflows directory ${defaultDir}/`;
     throw new UsageError(
-      `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+      `no workflow definitions: ${where} does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
     );
   }
   const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
@@ -146,12 +151,16 @@ async function runValidate(
   const checked = await checkDefinitions(paths, {
     cwd: ctx.cwd,
     defaultDir,
+    sources: project.sources,
     rules: ruleOptions,
     limits,
     cache: cache && { root: cache.root, stored: cache.entries },
   });
+  // Given paths that are not definitions of the project (a pre-commit hook passes every staged YAML file): said
+  // on stderr, not read, not a failure.
+  if (checked.outside.length > 0) await writeOutput(ctx.stderr, describeOutside(checked.outside, project));
   // A search that found nothing it could read but refused something (a FIFO, a link leading out) reports that.
-  if (checked.files.length === 0 && checked.diagnostics.length === 0) {
+  if (checked.files.length === 0 && checked.diagnostics.length === 0 && checked.outside.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
@@ -169,6 +178,17 @@ async function runValidate(
   return validateExitCode(report);
 }
 
+/** `wfsync: not a workflow definition, not checked: k8s/deploy.yaml (outside workflowsDir (…) in wfsync.config.yaml)`. */
+function describeOutside(outside: CheckResult['outside'], project: ProjectOptions): string {
+  const why = {
+    outside: `outside ${project.sources.describe}`,
+    excluded: 'matched by exclude',
+    config: 'the config file',
+  };
+  const lines = outside.map((o) => `  ${o.path} (${why[o.why]})\n`);
+  return `wfsync: not checked, not workflow definitions of this project:\n${lines.join('')}`;
+}
+
 /** --verbose: how many files were checked, and what --cache spared. */
 async function writeCheckNote(
   ctx: CommandContext,
@@ -177,12 +197,15 @@ async function writeCheckNote(
 ): Promise<void> {
   await writeOutput(
     ctx.stderr,
-    `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread\n`,
+    `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread` +
+      (checked.others > 0
+        ? ` (and read ${plural(checked.others, 'other definition')} for identifiers)\n`
+        : '\n'),
   );
   if (cache && checked.cache) {
     await writeOutput(
       ctx.stderr,
-      describeCacheUse(cache, checked.cache.unchanged, checked.files.length, ctx.cwd),
+      describeCacheUse(cache, checked.cache.unchanged, checked.files.length + checked.others, ctx.cwd),
     );
   }
 }
