@@ -3,10 +3,31 @@
  * `exclude`, turned into the DefinitionSources the file search (definitions/find.ts), the git base
  * (git/base-definitions.ts) and `--watch` all ask, so they agree on which file is a definition.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import type { DefinitionSources, SourceClass } from '../definitions/find.js';
 import { isWithin } from '../definitions/find.js';
+
+/**
+ * picomatch, loaded on first use: a plain folder (`workflows`, the default) needs none, and every `wfsync validate`
+ * (a pre-commit hook's, on every commit) would otherwise pay for loading it.
+ */
+let loaded: typeof picomatchType | undefined;
+function picomatch(): typeof picomatchType {
+  loaded ??= createRequire(import.meta.url)('picomatch') as typeof picomatchType;
+  return loaded;
+}
+
+/** Characters that make a pattern a glob for picomatch (a path without them is a plain folder or file). */
+const GLOB_CHARACTER = /[*?[\]{}()!+@]/;
+
+/** The folder a pattern's search starts from, and what must match below it (none for a plain folder). */
+function splitPattern(pattern: string): { base: string; glob?: string } {
+  if (!GLOB_CHARACTER.test(pattern)) return { base: pattern };
+  const scanned = picomatch().scan(pattern);
+  return scanned.isGlob ? { base: scanned.base || '.', glob: scanned.glob } : { base: pattern };
+}
 
 export const DEFAULT_WORKFLOWS_DIR = 'workflows';
 
@@ -34,12 +55,11 @@ export function buildDefinitionSources(input: SourcesInput): DefinitionSources {
   const { base } = input;
   const written = listOf(input.workflowsDir ?? DEFAULT_WORKFLOWS_DIR);
   const entries = written.map((pattern): Entry => {
-    const normalized = normalize(pattern);
-    const scanned = picomatch.scan(normalized);
-    const root = path.resolve(base, scanned.isGlob ? scanned.base || '.' : normalized);
-    return scanned.isGlob ? { root, match: picomatch(scanned.glob) } : { root };
+    const { base: fixed, glob } = splitPattern(normalize(pattern));
+    const root = path.resolve(base, fixed);
+    return glob === undefined ? { root } : { root, match: picomatch()(glob) };
   });
-  const excludes = (input.exclude ?? []).map((pattern) => picomatch(normalize(pattern)));
+  const excludes = (input.exclude ?? []).map((pattern) => picomatch()(normalize(pattern)));
   const configFiles = new Set(input.configFiles ?? []);
   const roots = [...new Set(entries.map((e) => e.root))]
     .filter((root, _, all) => !all.some((other) => other !== root && isWithin(root, other)))
@@ -78,9 +98,8 @@ export function buildDefinitionSources(input: SourcesInput): DefinitionSources {
 
 /** The absolute folder new definitions go to: the first plain folder listed, else the first pattern's fixed part. */
 export function firstFolder(base: string, workflowsDir: string | readonly string[] | undefined): string {
-  const written = listOf(workflowsDir ?? DEFAULT_WORKFLOWS_DIR).map(normalize);
-  const plain = written.find((pattern) => !picomatch.scan(pattern).isGlob);
-  return path.resolve(base, plain ?? (picomatch.scan(written[0]!).base || '.'));
+  const split = listOf(workflowsDir ?? DEFAULT_WORKFLOWS_DIR).map((p) => splitPattern(normalize(p)));
+  return path.resolve(base, (split.find((s) => s.glob === undefined) ?? split[0]!).base);
 }
 
 function listOf(value: string | readonly string[]): readonly string[] {
