@@ -130,9 +130,13 @@ export async function scanDefinitionFiles(
     }
     if (stats.isDirectory()) {
       const within = sources ? searchedWithin(absolute, sources) : [absolute];
-      if (within.length === 0)
-        outside.push({ path: given, why: sources!.excludes(absolute) ? 'excluded' : 'outside' });
+      const before = found.size;
       for (const dir of within) await search(dir);
+      // A folder with no definition of the project in it, and that is not one of its folders (an empty one is
+      // just empty): named, like a file outside them (`services/a/k8s` beside `services/*\/workflows`).
+      if (sources && found.size === before && !holdsDefinitions(absolute, sources)) {
+        outside.push({ path: given, why: sources.excludes(absolute) ? 'excluded' : 'outside' });
+      }
     } else if (stats.isFile()) {
       const why = sources?.classify(absolute) ?? 'definition';
       if (why === 'definition') found.add(display(absolute));
@@ -152,6 +156,11 @@ function searchedWithin(dir: string, sources: DefinitionSources): string[] {
   if (sources.excludes(dir)) return [];
   if (sources.roots.some((root) => isWithin(dir, root))) return [dir];
   return sources.roots.filter((root) => isWithin(root, dir));
+}
+
+/** Whether a definition file placed right in `dir` would be one of the project's (it is a listed folder). */
+function holdsDefinitions(dir: string, sources: DefinitionSources): boolean {
+  return sources.classify(path.join(dir, 'definition.yaml')) === 'definition';
 }
 
 /** `inner` is `outer` or below it (absolute paths). */
