@@ -112,6 +112,7 @@ async function watchValidate(
   await runWatching(ctx, {
     roots,
     filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
+    skipDirectory: (dir) => project.sources.excludes(dir),
     run: () => runValidate(ctx, paths, flags, globals),
   });
   return ExitCode.Ok;
