@@ -137,3 +137,68 @@ describe.skipIf(missing !== undefined)('pre-commit: the wfsync-validate hook', (
     expect(git(repo, 'log', '--format=%s')).toBe('add four\ninit\n');
   }, 900_000);
 });
+
+/**
+ * The README's lefthook, husky and lint-staged snippets: the exact command each runs, in a sample repository where
+ * wfsync is installed as a project dependency (node_modules/.bin/wfsync, what `npm install --save-dev` makes), with
+ * the file list each tool passes (lefthook `{staged_files}`: relative; lint-staged: absolute; husky: git's list).
+ */
+describe('the README hook snippets: the command each runs', () => {
+  function hookProject(): string {
+    const repo = mkdtempSync(join(tmpdir(), 'wfsync-hooks-'));
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "sample", "private": true }\n',
+      'node_modules/.bin/wfsync': `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/wfsync.js')}" "$@"\n`,
+      'workflows/one.yaml': validNumbered(1),
+      'workflows/two.yaml': validNumbered(2),
+      'k8s/deploy.yaml': 'apiVersion: v1\nkind: ConfigMap\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), text, { mode: 0o755 });
+    }
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', 'workflows/one.yaml', 'workflows/two.yaml');
+    git(repo, 'commit', '-q', '-m', 'init');
+    return repo;
+  }
+  const sh = (command: string, cwd: string) => {
+    const result = spawnSync('sh', ['-c', command], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it('lefthook, husky and lint-staged: pass when clean, fail on a staged duplicate of an unstaged file', () => {
+    const repo = hookProject();
+    writeFileSync(join(repo, 'workflows/three.yaml'), validNumbered(3));
+    git(repo, 'add', 'workflows/three.yaml', 'k8s/deploy.yaml');
+    const staged = ['workflows/three.yaml', 'k8s/deploy.yaml'];
+    const commands = {
+      lefthook: `npx wfsync validate --cache ${staged.join(' ')}`,
+      husky: HUSKY_COMMAND,
+      'lint-staged': `npx wfsync validate --cache ${staged.map((file) => join(repo, file)).join(' ')}`,
+    };
+    for (const command of Object.values(commands)) {
+      const clean = sh(command, repo);
+      expect(clean.stdout, command).toBe('✔ 1 file valid\n');
+      expect(clean.stderr, command).toContain('k8s/deploy.yaml (outside workflowsDir (workflows))');
+      expect(clean.status, command).toBe(0);
+    }
+    writeFileSync(join(repo, 'workflows/draft.yaml'), validNumbered(3));
+    for (const [tool, command] of Object.entries(commands)) {
+      const caught = sh(command, repo);
+      expect(caught.stdout, command).toContain(
+        'workflows/three.yaml:9:17 error identifier `order-shipped-3` is also used by workflows/draft.yaml:9',
+      );
+      // xargs reports a command's failure (exit 1–125) as its own 123; git sees a failure either way.
+      expect(caught.status, command).toBe(tool === 'husky' ? 123 : 3);
+    }
+  });
+});
+
+/** The README's .husky/pre-commit line. */
+const HUSKY_COMMAND =
+  "git diff --cached --name-only --diff-filter=ACMR -z -- '*.yaml' '*.yml' | xargs -0 -r npx wfsync validate --cache";
