@@ -132,9 +132,11 @@ async function runValidate(
   //    exceptions.
   const defaultDir = relative(ctx.cwd, project.workflowsDir) || '.';
   if (paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
-    const where = project.config ? project.sources.describe : `the workflows directory ${defaultDir}/`;
+    const where = Array.isArray(project.config?.config.workflowsDir)
+      ? `no folder of ${project.sources.describe} exists`
+      : `the workflows directory ${defaultDir}/ does not exist`;
     throw new UsageError(
-      `no workflow definitions: ${where} does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+      `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
     );
   }
   const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
