@@ -31,6 +31,11 @@ export interface TargetApiOptions extends ProjectApiOptions {
   allowInsecureHttp?: boolean;
   /** `--only`: identifiers, or globs over identifiers or file paths (`order-*`, `workflows/billing/**`). */
   only?: string[];
+  /**
+   * plan and sync's `[paths...]`: only the definitions in these files or folders (relative to `cwd`), as `only`
+   * does; each must be a definition of the project (else a `usage` error).
+   */
+  paths?: string[];
 }
 
 /** What a run reports as it goes, instead of printing: nothing is written to stdout or stderr. */
@@ -60,6 +65,7 @@ export function runFlags(options: TargetApiOptions, cwd: string): RunFlags {
   if (options.concurrency !== undefined) flags.concurrency = options.concurrency;
   if (options.allowInsecureHttp !== undefined) flags.allowInsecureHttp = options.allowInsecureHttp;
   if (options.only !== undefined) flags.only = options.only;
+  if (options.paths !== undefined) flags.paths = options.paths;
   return flags;
 }
 

@@ -4,8 +4,9 @@ import { hashBody } from '../cache/hash.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
 import { type ProjectFlags, type ProjectOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
+import type { OutsidePath } from '../definitions/find.js';
 import { countDiagnostics } from '../diagnostic.js';
-import { WfsyncError } from '../errors.js';
+import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
 import { buildPlan, type PlanInput } from '../plan/build-plan.js';
@@ -22,6 +23,8 @@ import { addPlanDetails } from './plan-details.js';
 export interface RunFlags extends TargetFlags, ProjectFlags {
   /** `--only`: identifiers or globs over identifiers or file paths. */
   only?: string[];
+  /** plan and sync's `[paths...]`: only the definitions in these files and folders (as `--only`). */
+  paths?: string[];
 }
 
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
@@ -45,12 +48,15 @@ export async function loadRun(
   const project = readProject(flags, cwd);
   const target = resolveTarget(project, flags, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  const read = await checkDefinitions([], {
+  const paths = flags.paths ?? [];
+  const read = await checkDefinitions(paths, {
     cwd,
     defaultDir,
+    sources: project.sources,
     rules: { severities: project.severities, notificationGroups: project.notificationGroups },
     keepDefinitions: true,
   });
+  if (read.outside.length > 0) throw outsideError(read.outside, project);
   const errors = countDiagnostics(read.diagnostics).errors;
   if (errors > 0) {
     // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
@@ -63,7 +69,7 @@ export async function loadRun(
       },
     );
   }
-  const only = buildOnlyFilter(flags.only);
+  const only = selectionFilter(buildOnlyFilter(flags.only), paths.length > 0 ? read.definitions : undefined);
   const definitions = only ? read.definitions.filter((d) => only(d.identifier, d.file)) : read.definitions;
   // The base is read before any request too: a ref git does not know stops the run here.
   const ref = await resolveBaseRef(flags.base, options.baseFromEnv ? env : {}, cwd);
@@ -73,10 +79,34 @@ export async function loadRun(
       : await readBaseDefinitions({
           cwd,
           ref,
-          workflowsDir: project.workflowsDir,
+          sources: project.sources,
           rules: { severities: project.severities, notificationGroups: project.notificationGroups },
         });
   return { project, target, definitions, only, ...(base === undefined ? {} : { base }) };
+}
+
+/**
+ * Paths act like `--only` (and with it, both must select): the definitions in them, and nothing else, so a
+ * workflow recorded in state whose file is not among them is never taken for an orphan.
+ */
+function selectionFilter(
+  only: LoadedRun['only'],
+  selected: readonly CheckedDefinition[] | undefined,
+): LoadedRun['only'] {
+  if (selected === undefined) return only;
+  const identifiers = new Set(selected.map((d) => d.identifier));
+  return (identifier, file) => identifiers.has(identifier) && (only === undefined || only(identifier, file));
+}
+
+/** A path given to plan or sync that is not a definition of the project: a usage error naming each. */
+function outsideError(outside: readonly OutsidePath[], project: ProjectOptions): UsageError {
+  const why = {
+    outside: `outside ${project.sources.describe}`,
+    excluded: 'matched by exclude',
+    config: 'the config file',
+  };
+  const listed = outside.map((o) => `${o.path} (${why[o.why]})`).join(', ');
+  return new UsageError(`not workflow definitions of this project: ${listed}`);
 }
 
 /** Open the target and build desired bodies (group references resolved); every unresolvable one is reported. */

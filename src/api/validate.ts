@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { openValidateCache, saveValidateCache, type ValidateCache } from '../cache/validate-cache.js';
 import { type CheckResult, checkDefinitions } from '../check/check-definitions.js';
-import { readProject } from '../config/project.js';
+import { type ProjectOptions, readProject } from '../config/project.js';
 import { resolveLoadLimits } from '../definitions/limits.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -42,6 +42,8 @@ export interface ValidateResult {
 export interface Validation {
   report: ValidateReport;
   checked: CheckResult;
+  /** The project the run read (its config, its definition folders). */
+  project: ProjectOptions;
   cache: ValidateCache | undefined;
   /** Write the `--cache` file; a warning (not an error) when it cannot be written. */
   saveCache(): Promise<string | undefined>;
@@ -55,6 +57,8 @@ export interface Validation {
 export async function validate(options: ValidateOptions = {}): Promise<ValidateResult> {
   const { cwd } = processDefaults(options);
   const run = await runValidation({ ...options, cwd });
+  if (run.checked.outside.length > 0)
+    options.onLog?.(describeOutside(run.checked.outside, run.project).trimEnd());
   const warning = await run.saveCache();
   if (warning) options.onLog?.(warning.trimEnd());
   return validationResult(run);
@@ -79,9 +83,12 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
   //    exceptions.
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  if (paths.length === 0 && !existsSync(project.workflowsDir)) {
+  if (paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
+    const where = Array.isArray(project.config?.config.workflowsDir)
+      ? `no folder of ${project.sources.describe} exists`
+      : `the workflows directory ${defaultDir}/ does not exist`;
     throw new UsageError(
-      `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+      `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
     );
   }
   const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
@@ -99,12 +106,13 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   const checked = await checkDefinitions(paths, {
     cwd,
     defaultDir,
+    sources: project.sources,
     rules: ruleOptions,
     limits,
     cache: cache && { root: cache.root, stored: cache.entries },
   });
   // A search that found nothing it could read but refused something (a FIFO, a link leading out) reports that.
-  if (checked.files.length === 0 && checked.diagnostics.length === 0) {
+  if (checked.files.length === 0 && checked.diagnostics.length === 0 && checked.outside.length === 0) {
     const where = paths.length > 0 ? paths.join(', ') : `${defaultDir}/`;
     throw new UsageError(`no workflow definitions (*.yaml, *.yml) found in ${where}`);
   }
@@ -123,6 +131,7 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   return {
     report,
     checked,
+    project,
     cache,
     // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
     saveCache: async () =>
@@ -135,4 +144,15 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
 function validateExitCode(report: ValidateReport): ValidateResult['exitCode'] {
   const summary = summarizeReport(report);
   return summary.errors > 0 || summary.maxWarningsExceeded ? ExitCode.Invalid : ExitCode.Ok;
+}
+
+/** `wfsync: not a workflow definition, not checked: k8s/deploy.yaml (outside workflowsDir (…) in wfsync.config.yaml)`. */
+export function describeOutside(outside: CheckResult['outside'], project: ProjectOptions): string {
+  const why = {
+    outside: `outside ${project.sources.describe}`,
+    excluded: 'matched by exclude',
+    config: 'the config file',
+  };
+  const lines = outside.map((o) => `  ${o.path} (${why[o.why]})\n`);
+  return `wfsync: not checked, not workflow definitions of this project:\n${lines.join('')}`;
 }

@@ -12,7 +12,12 @@ import {
   checkFilesCached,
   type FileOutcome,
 } from '../cache/check-cached.js';
-import { type FindOptions, type ScanResult, scanDefinitionFiles } from '../definitions/find.js';
+import {
+  type FindOptions,
+  type OutsidePath,
+  type ScanResult,
+  scanDefinitionFiles,
+} from '../definitions/find.js';
 import { includesOf } from '../definitions/include-references.js';
 import { includedTextsFor } from '../definitions/includes.js';
 import { type LoadLimits, resolveLoadLimits } from '../definitions/limits.js';
@@ -29,6 +34,7 @@ import type { WorkflowDefinition } from '../generated/workflow.js';
 import { buildFileValidation, buildProjectValidation } from '../validate/index.js';
 import { identifierOf } from '../validate/rules/identifier-duplicate.js';
 import type { RuleOptions } from '../validate/rules/index.js';
+import { notADefinition } from './not-a-definition.js';
 
 export interface CheckOptions extends FindOptions {
   rules: RuleOptions;
@@ -42,6 +48,13 @@ export interface CheckOptions extends FindOptions {
    */
   keepDefinitions?: boolean;
 }
+
+/**
+ * With paths and `sources`, the project's other definitions are read too, for their identifiers alone: a duplicate
+ * of a checked file's identifier anywhere in the project is reported (in the checked file, naming the other), but
+ * nothing else of theirs is. With `cache`, they go through it like the checked files (a warm cache reads each once
+ * and parses none); without, the fast parse reads each for its identifier, with no schema or rule.
+ */
 
 /** A definition without an error of its own, so one the schema accepted: typed, with its identifier. */
 export interface CheckedDefinition extends LoadedDefinition {
@@ -73,6 +86,10 @@ export interface CheckResult {
   sources: ReadonlyMap<string, string>;
   /** With `options.cache`: how many files were unchanged, and the entries the cache should now hold. */
   cache?: CacheRun;
+  /** With `options.sources`: the given paths that are not the project's definitions, so not read (scan's). */
+  outside: OutsidePath[];
+  /** How many other definitions of the project were read for their identifiers (CheckOptions). */
+  others: number;
 }
 
 /** Only a path that does not exist throws (UsageError); every other problem is a diagnostic. */
@@ -92,24 +109,47 @@ export async function checkDefinitions(
     boundary,
   });
   const findings = fileFindings(rules);
+  // The project's other definitions, for the identifiers the checked files must not share (see CheckOptions).
+  const others = paths.length > 0 && options.sources ? await otherFiles(scan, options) : [];
   if (options.cache) {
     const check: CheckBytes = (file, bytes) => {
       const parsed = parseDefinitionBytes(bytes, source(file), findings.vouch);
       return { outcome: checkParsed(parsed, findings, false), definition: parsed.definition };
     };
     const run = checkFilesCached(
-      scan.files,
+      [...scan.files, ...others],
       { cwd, limits, boundary },
       { ...options.cache, searched: scan.directories },
       check,
     );
-    return { ...mergeOutcomes(scan, run.outcomes, { source, rules }), cache: run.cache };
+    const outcomes = run.outcomes.slice(0, scan.files.length);
+    const context = { files: others, outcomes: run.outcomes.slice(scan.files.length) };
+    return { ...mergeOutcomes(scan, outcomes, { source, rules, context }), cache: run.cache };
   }
   const keep = options.keepDefinitions === true;
   const outcomes = scan.files.map((file) =>
     checkParsed(readDefinition(source(file), findings.vouch), findings, keep),
   );
-  return mergeOutcomes(scan, outcomes, { source, rules });
+  const context = {
+    files: others,
+    outcomes: others.map((file) => identifierOutcome(readDefinition(source(file)))),
+  };
+  return mergeOutcomes(scan, outcomes, { source, rules, context });
+}
+
+/** Every definition of the project the scan did not find (display paths, sorted). */
+async function otherFiles(scan: ScanResult, options: CheckOptions): Promise<string[]> {
+  const given = new Set(scan.files);
+  const project = await scanDefinitionFiles([], options);
+  return project.files.filter((file) => !given.has(file));
+}
+
+/** Another definition, read for its identifier alone. */
+function identifierOutcome(parsed: ParseResult): FileOutcome {
+  const identifier = parsed.definition ? identifierOf(parsed.definition.value) : undefined;
+  return identifier === undefined
+    ? { diagnostics: [] }
+    : { diagnostics: [], identifier: detached(identifier) };
 }
 
 /**
@@ -123,7 +163,7 @@ export function checkReadDefinitions(
 ): CheckResult {
   const findings = fileFindings(rules);
   const outcomes = parsed.map((result) => checkParsed(result, findings, true));
-  const scan: ScanResult = { files: [...files], unreadable: [], directories: [], refused: [] };
+  const scan: ScanResult = { files: [...files], unreadable: [], directories: [], refused: [], outside: [] };
   // Every definition is kept, so the project rule never reads a file again.
   const source = (): DefinitionSource => {
     throw new Error('a definition read elsewhere was not kept (a wfsync bug)');
@@ -164,7 +204,15 @@ function fileFindings(rules: RuleOptions): FileFindings {
  * definition stays in the outcome only if asked (`keep`).
  */
 function checkParsed(parsed: ParseResult, findings: FileFindings, keep: boolean): FileOutcome {
-  const { definition, diagnostics } = parsed;
+  const { diagnostics } = parsed;
+  const unrelated = notADefinition(parsed, parsed.definition?.file ?? diagnostics[0]?.file ?? '');
+  // Plainly something else (a Kubernetes manifest): one finding, not a schema error per key, and no definition.
+  if (unrelated !== undefined) {
+    const outcome: FileOutcome = { diagnostics: [unrelated] };
+    if (parsed.text !== undefined) outcome.text = parsed.text;
+    return outcome;
+  }
+  const { definition } = parsed;
   if (definition !== undefined) diagnostics.push(...findings.of(definition));
   // Built property by property, not spread: this runs for every file.
   const outcome: FileOutcome = { diagnostics };
@@ -189,25 +237,39 @@ function detached(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/** The per-file outcomes of a scan's files (in its order) put together with the scan's problems and the project rule. */
-function mergeOutcomes(
-  scan: ScanResult,
-  outcomes: readonly FileOutcome[],
-  setup: { source: (file: string) => DefinitionSource; rules: RuleOptions },
-): CheckResult {
+/** The project's other definitions, read for their identifiers alone (CheckOptions), beside a scan's outcomes. */
+interface Context {
+  files: readonly string[];
+  outcomes: readonly FileOutcome[];
+}
+
+interface MergeSetup {
+  source: (file: string) => DefinitionSource;
+  rules: RuleOptions;
+  context?: Context;
+}
+
+/**
+ * The per-file outcomes of a scan's files (in its order) put together with the scan's problems and the project rule
+ * (over the context's files too, whose own findings are not reported).
+ */
+function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup: MergeSetup): CheckResult {
   const diagnostics = scanDiagnostics(scan);
   const sources = new Map<string, string>();
   const definitions: CheckedDefinition[] = [];
   const identifiers = new Map<string, string[]>();
+  const claim = (identifier: string, file: string) => {
+    const owners = identifiers.get(identifier);
+    if (owners) owners.push(file);
+    else identifiers.set(identifier, [file]);
+  };
   outcomes.forEach((outcome, i) => {
     const file = scan.files[i]!;
     diagnostics.push(...outcome.diagnostics);
     if (outcome.text !== undefined) sources.set(file, outcome.text);
     const { definition, identifier } = outcome;
     if (identifier === undefined) return;
-    const owners = identifiers.get(identifier);
-    if (owners) owners.push(file);
-    else identifiers.set(identifier, [file]);
+    claim(identifier, file);
     if (definition && !outcome.diagnostics.some((d) => d.severity === 'error')) {
       definitions.push({ ...definition, identifier, workflow: definition.value as WorkflowDefinition });
     }
@@ -216,35 +278,64 @@ function mergeOutcomes(
   for (const outcome of outcomes) {
     for (const { file, text } of outcome.includedTexts ?? []) if (!sources.has(file)) sources.set(file, text);
   }
+  const context = setup.context ?? { files: [], outcomes: [] };
+  context.outcomes.forEach(({ identifier }, i) => {
+    if (identifier !== undefined) claim(identifier, context.files[i]!);
+  });
+  // In file order, the checked files and the others together: the messages name the others as a whole run would.
+  const all = [...scan.files, ...context.files].map((file, i) => ({
+    file,
+    outcome: i < outcomes.length ? outcomes[i]! : context.outcomes[i - outcomes.length]!,
+  }));
+  if (context.files.length > 0) all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const checked = new Set(scan.files);
   // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
-  diagnostics.push(...duplicateDiagnostics(scan.files, outcomes, identifiers, setup, sources));
-  return { files: scan.files, definitions, identifiers, diagnostics: sortDiagnostics(diagnostics), sources };
+  for (const finding of duplicateDiagnostics(all, identifiers, setup)) {
+    if (!checked.has(finding.diagnostic.file)) continue;
+    diagnostics.push(finding.diagnostic);
+    sources.set(finding.diagnostic.file, finding.text);
+  }
+  if (context.files.length > 0) for (const owners of identifiers.values()) owners.sort(compareFiles);
+  return {
+    files: scan.files,
+    definitions,
+    identifiers,
+    diagnostics: sortDiagnostics(diagnostics),
+    sources,
+    outside: scan.outside,
+    others: context.files.length,
+  };
+}
+
+function compareFiles(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
  * The project-wide rule, on the files whose identifier another file shares (rare); a file whose stored outcome was
- * reused is read again, since the rule needs positions. Run over those files in file order, it reports exactly what
- * it reports over all of them.
+ * reused, or that was read for its identifier alone, is read again, since the rule needs positions. Run over those
+ * files in file order, it reports exactly what it reports over all of them. Each finding with its file's text.
  */
 function duplicateDiagnostics(
-  files: readonly string[],
-  outcomes: readonly FileOutcome[],
+  all: ReadonlyArray<{ file: string; outcome: FileOutcome }>,
   identifiers: ReadonlyMap<string, string[]>,
-  setup: { source: (file: string) => DefinitionSource; rules: RuleOptions },
-  sources: Map<string, string>,
-): Diagnostic[] {
+  setup: MergeSetup,
+): Array<{ diagnostic: Diagnostic; text: string }> {
   const shared = new Set(
     [...identifiers].filter(([, owners]) => owners.length > 1).map(([identifier]) => identifier),
   );
   if (shared.size === 0) return [];
   const definitions: LoadedDefinition[] = [];
-  outcomes.forEach((outcome, i) => {
-    if (outcome.identifier === undefined || !shared.has(outcome.identifier)) return;
-    const file = files[i]!;
+  const texts = new Map<string, string>();
+  for (const { file, outcome } of all) {
+    if (outcome.identifier === undefined || !shared.has(outcome.identifier)) continue;
     const definition = outcome.definition ?? readDefinition(setup.source(file)).definition;
-    if (definition === undefined) return;
+    if (definition === undefined) continue;
     definitions.push(definition);
-    sources.set(file, definition.text);
-  });
-  return buildProjectValidation({ definitions, options: setup.rules });
+    texts.set(file, definition.text);
+  }
+  return buildProjectValidation({ definitions, options: setup.rules }).map((diagnostic) => ({
+    diagnostic,
+    text: texts.get(diagnostic.file) ?? '',
+  }));
 }

@@ -6,6 +6,8 @@ import type { CommandContext } from './context.js';
 /** Options shared by every command that talks to a target, the global ones included. */
 export interface TargetCommandFlags extends TargetFlags, ProjectFlags {
   only?: string[];
+  /** plan and sync's `[paths...]`: only the definitions in these files and folders. */
+  paths?: string[];
   quiet?: boolean;
   /** Global `--verbose`. */
   verbose?: boolean;

@@ -7,6 +7,11 @@ export interface WatchOptions {
   roots: readonly string[];
   /** Which files under a directory root matter (a file root always does). */
   filter: (file: string) => boolean;
+  /**
+   * Directories under a root that are never watched, nor anything below them (config `exclude`): where nothing can
+   * matter, no watcher is spent.
+   */
+  skipDirectory?: (dir: string) => boolean;
   /** Called with the changed paths (absolute, sorted) once events have settled; never twice at once. */
   onChange: (changed: string[]) => Promise<void>;
   /** A directory that cannot be watched (ENOSPC, EACCES): reported, the rest is still watched. */
@@ -52,8 +57,18 @@ export function watchPaths(options: WatchOptions): Promise<void> {
       options.roots.some(
         (root) =>
           path === root ||
-          (path.startsWith(root + sep) && options.filter(path) && !skipped(relative(root, path))),
+          (path.startsWith(root + sep) &&
+            options.filter(path) &&
+            !skipped(relative(root, path)) &&
+            !underSkippedDirectory(root, path)),
       );
+    // A native recursive watcher (macOS, Windows) reports from below a skipped directory too.
+    const underSkippedDirectory = (root: string, path: string): boolean => {
+      if (options.skipDirectory === undefined) return false;
+      for (let dir = dirname(path); dir !== root && dir.startsWith(root + sep); dir = dirname(dir))
+        if (options.skipDirectory(dir)) return true;
+      return false;
+    };
     const onEvent = (dir: string, filename: string | Buffer | null): void => {
       // No filename (rare, platform-dependent): something in dir changed.
       const path = filename === null ? dir : join(dir, filename.toString());
@@ -69,7 +84,7 @@ export function watchPaths(options: WatchOptions): Promise<void> {
       options.roots.some((root) => dir === root || dir.startsWith(root + sep));
     /** Start and stop watchers to match the tree; returns the directories under the roots that came or went. */
     const rescan = async (): Promise<string[]> => {
-      const wanted = await watchedDirectories(options.roots);
+      const wanted = await watchedDirectories(options.roots, options.skipDirectory);
       const different: string[] = [];
       for (const [dir, entry] of watchers) {
         // Gone, or deleted and recreated (a new inode): the old watch sees nothing any more.
@@ -139,6 +154,7 @@ export function watchPaths(options: WatchOptions): Promise<void> {
 /** Directory → how to watch it: each directory root with its subdirectories, a file root's directory. */
 async function watchedDirectories(
   roots: readonly string[],
+  skipDirectory: (dir: string) => boolean = () => false,
 ): Promise<Map<string, { ino: number; recursive: boolean }>> {
   const wanted = new Map<string, { ino: number; recursive: boolean }>();
   for (const root of roots) {
@@ -146,7 +162,7 @@ async function watchedDirectories(
     if (found?.isDirectory()) {
       if (NATIVE_RECURSIVE) wanted.set(root, { ino: found.ino, recursive: true });
       else
-        for (const [dir, ino] of await walkDirectories(root, found.ino))
+        for (const [dir, ino] of await walkDirectories(root, found.ino, skipDirectory))
           wanted.set(dir, { ino, recursive: false });
       continue;
     }
@@ -164,7 +180,11 @@ async function watchedDirectories(
 }
 
 /** The directories definitions are searched in (as in definitions/find.ts: no hidden ones, no node_modules). */
-async function walkDirectories(root: string, rootIno: number): Promise<Map<string, number>> {
+async function walkDirectories(
+  root: string,
+  rootIno: number,
+  skipDirectory: (dir: string) => boolean,
+): Promise<Map<string, number>> {
   const found = new Map([[root, rootIno]]);
   const pending = [root];
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
@@ -172,6 +192,7 @@ async function walkDirectories(root: string, rootIno: number): Promise<Map<strin
     for (const entry of entries) {
       if (!entry.isDirectory() || skipped(entry.name)) continue;
       const path = join(dir, entry.name);
+      if (skipDirectory(path)) continue;
       const stats = await statOrUndefined(path);
       if (stats) found.set(path, stats.ino);
       pending.push(path);

@@ -6,7 +6,7 @@ import { type CommandContext, writeWfsyncError } from './context.js';
 import { onInterrupt } from './interrupt.js';
 import { type WatchOptions, watchPaths } from './watch-paths.js';
 
-export interface RerunOptions extends Pick<WatchOptions, 'roots' | 'filter'> {
+export interface RerunOptions extends Pick<WatchOptions, 'roots' | 'filter' | 'skipDirectory'> {
   /** One run, writing its own report. Its exit code is not the command's: watching ends only on Ctrl-C. */
   run: () => Promise<unknown>;
 }
@@ -32,6 +32,7 @@ export async function runWatching(ctx: CommandContext, options: RerunOptions): P
     await watchPaths({
       roots: options.roots,
       filter: options.filter,
+      ...(options.skipDirectory ? { skipDirectory: options.skipDirectory } : {}),
       signal: controller.signal,
       onReady: () => {
         void writeOutput(ctx.stderr, `watching ${watched} for changes (Ctrl-C to stop)\n`);

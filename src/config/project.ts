@@ -1,15 +1,24 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { DefinitionSources } from '../definitions/find.js';
 import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
 import type { SeverityOverride } from '../validate/rules/index.js';
 import { type LoadedConfig, readConfig } from './read.js';
+import { buildDefinitionSources, DEFAULT_WORKFLOWS_DIR, firstFolder } from './sources.js';
+
+export { DEFAULT_WORKFLOWS_DIR };
 
 /** What every command needs to know about the project, whatever the target. */
 export interface ProjectOptions {
   cwd: string;
   config?: LoadedConfig;
-  /** Absolute path of the workflows directory (config `workflowsDir`, relative to the config file). */
+  /**
+   * Absolute path of the folder new definitions go to (`new`, `pull`): config `workflowsDir` (relative to the
+   * config file), its first plain folder when it lists several, else its first pattern's fixed part.
+   */
   workflowsDir: string;
+  /** Every folder and pattern `workflowsDir` lists, less `exclude` and the config file: where definitions are. */
+  sources: DefinitionSources;
   severities: Record<string, SeverityOverride>;
   /**
    * Group names a `group:<name>` reference may use: those every configured target defines. Undefined when no target
@@ -23,15 +32,23 @@ export interface ProjectFlags {
   config?: string;
 }
 
-export const DEFAULT_WORKFLOWS_DIR = 'workflows';
-
 export function readProject(flags: ProjectFlags, cwd: string): ProjectOptions {
   const configPath = flags.config ?? findConfigFile(cwd);
   const config = configPath === undefined ? undefined : readConfig(configPath, cwd);
+  const base = config?.dir ?? cwd;
+  const sources = buildDefinitionSources({
+    base,
+    workflowsDir: config?.config.workflowsDir,
+    exclude: config?.config.exclude,
+    // Whatever it is called (--config), and the names discovery looks for beside it.
+    configFiles: config ? [config.path, ...CONFIG_FILE_NAMES.map((name) => join(config.dir, name))] : [],
+    configFile: config?.file,
+  });
   return {
     cwd,
     config,
-    workflowsDir: resolve(config?.dir ?? cwd, config?.config.workflowsDir ?? DEFAULT_WORKFLOWS_DIR),
+    workflowsDir: firstFolder(base, config?.config.workflowsDir),
+    sources,
     severities: { ...config?.config.rules } as Record<string, SeverityOverride>,
     notificationGroups: buildKnownGroups(config),
   };

@@ -5762,13 +5762,15 @@ return errors === 0;
 validate57.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateWfsyncConfig: SchemaValidator<WfsyncConfig> = validate60;
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"type":"string","minLength":1},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
-const schema104 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
-const schema105 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
-const pattern39 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
-const pattern40 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
-const pattern42 = new RegExp("^https?://", "u");
-const pattern43 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
+const schema104 = {"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"};
+const schema107 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
+const schema108 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
+const pattern39 = new RegExp("^[^\\\\]*$", "u");
+const pattern42 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
+const pattern43 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
+const pattern45 = new RegExp("^https?://", "u");
+const pattern46 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
 const formats8 = require("ajv-formats/dist/formats").fullFormats.uri;
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5784,7 +5786,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((key0 === "$schema") || (key0 === "workflowsDir")) || (key0 === "defaultTarget")) || (key0 === "rules")) || (key0 === "targets"))){
+if(!((((((key0 === "$schema") || (key0 === "workflowsDir")) || (key0 === "exclude")) || (key0 === "defaultTarget")) || (key0 === "rules")) || (key0 === "targets"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema103,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -5810,9 +5812,12 @@ errors++;
 }
 if(data.workflowsDir !== undefined){
 let data1 = data.workflowsDir;
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err2 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema103.properties.workflowsDir,data:data1};
+const err2 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/$defs/PathPattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5821,9 +5826,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.workflowsDir.type,parentSchema:schema103.properties.workflowsDir,data:data1};
+if(!pattern39.test(data1)){
+const err3 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/$defs/PathPattern/pattern",keyword:"pattern",params:{pattern: "^[^\\\\]*$"},message:"must match pattern \""+"^[^\\\\]*$"+"\"",schema:"^[^\\\\]*$",parentSchema:schema104,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5833,11 +5837,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.defaultTarget !== undefined){
-let data2 = data.defaultTarget;
-if(typeof data2 === "string"){
-if(!pattern39.test(data2)){
-const err4 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema103.properties.defaultTarget,data:data2};
+else {
+const err4 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/$defs/PathPattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5846,9 +5847,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.defaultTarget.type,parentSchema:schema103.properties.defaultTarget,data:data2};
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+const _errs9 = errors;
+if(Array.isArray(data1)){
+if(data1.length < 1){
+const err5 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema103.properties.workflowsDir.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5857,15 +5861,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data3 = data.rules;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key1 in data3){
-const _errs10 = errors;
-if(typeof key1 === "string"){
-if(!pattern40.test(key1)){
-const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$",parentSchema:schema103.properties.rules.propertyNames,data:key1,propertyName:key1};
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err6 = {instancePath:instancePath+"/workflowsDir/" + i0,schemaPath:"#/$defs/PathPattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5874,10 +5875,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-const err7 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema103.properties.rules.propertyNames,parentSchema:schema103.properties.rules,data:data3};
+if(!pattern39.test(data2)){
+const err7 = {instancePath:instancePath+"/workflowsDir/" + i0,schemaPath:"#/$defs/PathPattern/pattern",keyword:"pattern",params:{pattern: "^[^\\\\]*$"},message:"must match pattern \""+"^[^\\\\]*$"+"\"",schema:"^[^\\\\]*$",parentSchema:schema104,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5887,10 +5886,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-for(const key2 in data3){
-let data4 = data3[key2];
-if(!((((data4 === "error") || (data4 === "warning")) || (data4 === "info")) || (data4 === "off"))){
-const err8 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/RuleSeverity/enum",keyword:"enum",params:{allowedValues: schema104.enum},message:"must be equal to one of the allowed values",schema:schema104.enum,parentSchema:schema104,data:data4};
+else {
+const err8 = {instancePath:instancePath+"/workflowsDir/" + i0,schemaPath:"#/$defs/PathPattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5900,9 +5897,14 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.rules.type,parentSchema:schema103.properties.rules,data:data3};
+let i1 = data1.length;
+let j0;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func0(data1[i1], data1[j0])){
+const err9 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/anyOf/1/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema103.properties.workflowsDir.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5910,16 +5912,14 @@ else {
 vErrors.push(err9);
 }
 errors++;
+break outer0;
 }
 }
-if(data.targets !== undefined){
-let data5 = data.targets;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key3 in data5){
-const _errs16 = errors;
-if(typeof key3 === "string"){
-if(!pattern39.test(key3)){
-const err10 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema103.properties.targets.propertyNames,data:key3,propertyName:key3};
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.properties.workflowsDir.anyOf[1].type,parentSchema:schema103.properties.workflowsDir.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5928,10 +5928,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-var valid4 = _errs16 === errors;
-if(!valid4){
-const err11 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema103.properties.targets.propertyNames,parentSchema:schema103.properties.targets,data:data5};
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err11 = {instancePath:instancePath+"/workflowsDir",schemaPath:"#/properties/workflowsDir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema103.properties.workflowsDir.anyOf,parentSchema:schema103.properties.workflowsDir,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5940,14 +5940,27 @@ vErrors.push(err11);
 }
 errors++;
 }
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
 }
-for(const key4 in data5){
-if(!(key4 === "local")){
-let data6 = data5[key4];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key5 in data6){
-if(!(func1.call(schema105.properties, key5))){
-const err12 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema105,data:data6};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.exclude !== undefined){
+let data3 = data.exclude;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i2=0; i2<len1; i2++){
+let data4 = data3[i2];
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err12 = {instancePath:instancePath+"/exclude/" + i2,schemaPath:"#/$defs/PathPattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema104,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5956,12 +5969,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data6.baseUrl !== undefined){
-let data7 = data6.baseUrl;
-if(typeof data7 === "string"){
-if(!pattern42.test(data7)){
-const err13 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema105.properties.baseUrl,data:data7};
+if(!pattern39.test(data4)){
+const err13 = {instancePath:instancePath+"/exclude/" + i2,schemaPath:"#/$defs/PathPattern/pattern",keyword:"pattern",params:{pattern: "^[^\\\\]*$"},message:"must match pattern \""+"^[^\\\\]*$"+"\"",schema:"^[^\\\\]*$",parentSchema:schema104,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5970,8 +5979,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(formats8(data7))){
-const err14 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema105.properties.baseUrl,data:data7};
+}
+else {
+const err14 = {instancePath:instancePath+"/exclude/" + i2,schemaPath:"#/$defs/PathPattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema104.type,parentSchema:schema104,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5981,8 +5991,14 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.baseUrl.type,parentSchema:schema105.properties.baseUrl,data:data7};
+let i3 = data3.length;
+let j1;
+if(i3 > 1){
+outer1:
+for(;i3--;){
+for(j1 = i3; j1--;){
+if(func0(data3[i3], data3[j1])){
+const err15 = {instancePath:instancePath+"/exclude",schemaPath:"#/properties/exclude/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema103.properties.exclude,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5990,13 +6006,14 @@ else {
 vErrors.push(err15);
 }
 errors++;
+break outer1;
 }
 }
-if(data6.apiKeyEnv !== undefined){
-let data8 = data6.apiKeyEnv;
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-const err16 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema105.properties.apiKeyEnv,data:data8};
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/exclude",schemaPath:"#/properties/exclude/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.properties.exclude.type,parentSchema:schema103.properties.exclude,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6006,8 +6023,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.apiKeyEnv.type,parentSchema:schema105.properties.apiKeyEnv,data:data8};
+if(data.defaultTarget !== undefined){
+let data5 = data.defaultTarget;
+if(typeof data5 === "string"){
+if(!pattern42.test(data5)){
+const err17 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema103.properties.defaultTarget,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6017,11 +6037,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data6.notificationGroupId !== undefined){
-let data9 = data6.notificationGroupId;
-if(typeof data9 === "string"){
-if(!pattern9.test(data9)){
-const err18 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema105.properties.notificationGroupId,data:data9};
+else {
+const err18 = {instancePath:instancePath+"/defaultTarget",schemaPath:"#/properties/defaultTarget/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.defaultTarget.type,parentSchema:schema103.properties.defaultTarget,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6031,8 +6048,14 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.notificationGroupId.type,parentSchema:schema105.properties.notificationGroupId,data:data9};
+if(data.rules !== undefined){
+let data6 = data.rules;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+const _errs23 = errors;
+if(typeof key1 === "string"){
+if(!pattern43.test(key1)){
+const err19 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$",parentSchema:schema103.properties.rules.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6042,14 +6065,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data6.notificationGroups !== undefined){
-let data10 = data6.notificationGroups;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key6 in data10){
-const _errs30 = errors;
-if(typeof key6 === "string"){
-if(!pattern39.test(key6)){
-const err20 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema105.properties.notificationGroups.propertyNames,data:key6,propertyName:key6};
+var valid11 = _errs23 === errors;
+if(!valid11){
+const err20 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema103.properties.rules.propertyNames,parentSchema:schema103.properties.rules,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6059,9 +6077,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-var valid8 = _errs30 === errors;
-if(!valid8){
-const err21 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema105.properties.notificationGroups.propertyNames,parentSchema:schema105.properties.notificationGroups,data:data10};
+for(const key2 in data6){
+let data7 = data6[key2];
+if(!((((data7 === "error") || (data7 === "warning")) || (data7 === "info")) || (data7 === "off"))){
+const err21 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/RuleSeverity/enum",keyword:"enum",params:{allowedValues: schema107.enum},message:"must be equal to one of the allowed values",schema:schema107.enum,parentSchema:schema107,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6071,11 +6090,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-for(const key7 in data10){
-let data11 = data10[key7];
-if(typeof data11 === "string"){
-if(!pattern9.test(data11)){
-const err22 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema105.properties.notificationGroups.additionalProperties,data:data11};
+}
+else {
+const err22 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.rules.type,parentSchema:schema103.properties.rules,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6085,8 +6102,14 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.notificationGroups.additionalProperties.type,parentSchema:schema105.properties.notificationGroups.additionalProperties,data:data11};
+if(data.targets !== undefined){
+let data8 = data.targets;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key3 in data8){
+const _errs29 = errors;
+if(typeof key3 === "string"){
+if(!pattern42.test(key3)){
+const err23 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema103.properties.targets.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6096,9 +6119,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.notificationGroups.type,parentSchema:schema105.properties.notificationGroups,data:data10};
+var valid14 = _errs29 === errors;
+if(!valid14){
+const err24 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema103.properties.targets.propertyNames,parentSchema:schema103.properties.targets,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6108,11 +6131,13 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data6.state !== undefined){
-let data12 = data6.state;
-if(typeof data12 === "string"){
-if(func2(data12) < 1){
-const err25 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema105.properties.state,data:data12};
+for(const key4 in data8){
+if(!(key4 === "local")){
+let data9 = data8[key4];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key5 in data9){
+if(!(func1.call(schema108.properties, key5))){
+const err25 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema108,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6122,8 +6147,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.state.type,parentSchema:schema105.properties.state,data:data12};
+if(data9.baseUrl !== undefined){
+let data10 = data9.baseUrl;
+if(typeof data10 === "string"){
+if(!pattern45.test(data10)){
+const err26 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema108.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6132,11 +6160,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data6.concurrency !== undefined){
-let data13 = data6.concurrency;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.concurrency.type,parentSchema:schema105.properties.concurrency,data:data13};
+if(!(formats8(data10))){
+const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema108.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6145,9 +6170,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 64 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema105.properties.concurrency,data:data13};
+}
+else {
+const err28 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.baseUrl.type,parentSchema:schema108.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6156,8 +6181,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.concurrency,data:data13};
+}
+if(data9.apiKeyEnv !== undefined){
+let data11 = data9.apiKeyEnv;
+if(typeof data11 === "string"){
+if(!pattern46.test(data11)){
+const err29 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema108.properties.apiKeyEnv,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6167,12 +6196,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-if(data6.rateLimit !== undefined){
-let data14 = data6.rateLimit;
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 <= 0 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema105.properties.rateLimit,data:data14};
+else {
+const err30 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.apiKeyEnv.type,parentSchema:schema108.properties.apiKeyEnv,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6182,8 +6207,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema105.properties.rateLimit.type,parentSchema:schema105.properties.rateLimit,data:data14};
+if(data9.notificationGroupId !== undefined){
+let data12 = data9.notificationGroupId;
+if(typeof data12 === "string"){
+if(!pattern9.test(data12)){
+const err31 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema108.properties.notificationGroupId,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6193,12 +6221,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data6.timeouts !== undefined){
-let data15 = data6.timeouts;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key8 in data15){
-if(!((((key8 === "connectMs") || (key8 === "headersMs")) || (key8 === "bodyMs")) || (key8 === "commandMs"))){
-const err32 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema105.properties.timeouts,data:data15};
+else {
+const err32 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.notificationGroupId.type,parentSchema:schema108.properties.notificationGroupId,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6208,10 +6232,14 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data15.connectMs !== undefined){
-let data16 = data15.connectMs;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err33 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.connectMs.type,parentSchema:schema105.properties.timeouts.properties.connectMs,data:data16};
+if(data9.notificationGroups !== undefined){
+let data13 = data9.notificationGroups;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key6 in data13){
+const _errs43 = errors;
+if(typeof key6 === "string"){
+if(!pattern42.test(key6)){
+const err33 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema108.properties.notificationGroups.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6220,9 +6248,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err34 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.connectMs,data:data16};
+}
+var valid18 = _errs43 === errors;
+if(!valid18){
+const err34 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema108.properties.notificationGroups.propertyNames,parentSchema:schema108.properties.notificationGroups,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6232,11 +6261,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-if(data15.headersMs !== undefined){
-let data17 = data15.headersMs;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err35 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.headersMs.type,parentSchema:schema105.properties.timeouts.properties.headersMs,data:data17};
+for(const key7 in data13){
+let data14 = data13[key7];
+if(typeof data14 === "string"){
+if(!pattern9.test(data14)){
+const err35 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema108.properties.notificationGroups.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6245,9 +6274,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err36 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.headersMs,data:data17};
+}
+else {
+const err36 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.notificationGroups.additionalProperties.type,parentSchema:schema108.properties.notificationGroups.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6258,10 +6287,8 @@ errors++;
 }
 }
 }
-if(data15.bodyMs !== undefined){
-let data18 = data15.bodyMs;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err37 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.bodyMs.type,parentSchema:schema105.properties.timeouts.properties.bodyMs,data:data18};
+else {
+const err37 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.notificationGroups.type,parentSchema:schema108.properties.notificationGroups,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6270,9 +6297,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 1 || isNaN(data18)){
-const err38 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.bodyMs,data:data18};
+}
+if(data9.state !== undefined){
+let data15 = data9.state;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err38 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108.properties.state,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6282,11 +6312,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-if(data15.commandMs !== undefined){
-let data19 = data15.commandMs;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err39 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.commandMs.type,parentSchema:schema105.properties.timeouts.properties.commandMs,data:data19};
+else {
+const err39 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.state.type,parentSchema:schema108.properties.state,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6295,9 +6322,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.commandMs,data:data19};
+}
+if(data9.concurrency !== undefined){
+let data16 = data9.concurrency;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.concurrency.type,parentSchema:schema108.properties.concurrency,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6306,11 +6335,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.timeouts.type,parentSchema:schema105.properties.timeouts,data:data15};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 64 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema108.properties.concurrency,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6319,13 +6346,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data6.retries !== undefined){
-let data20 = data6.retries;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key9 in data20){
-if(!(((key9 === "maxAttempts") || (key9 === "budget")) || (key9 === "rateLimitWaits"))){
-const err42 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema105.properties.retries,data:data20};
+if(data16 < 1 || isNaN(data16)){
+const err42 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.concurrency,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6335,10 +6357,12 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data20.maxAttempts !== undefined){
-let data21 = data20.maxAttempts;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err43 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.maxAttempts.type,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data21};
+}
+if(data9.rateLimit !== undefined){
+let data17 = data9.rateLimit;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 <= 0 || isNaN(data17)){
+const err43 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema108.properties.rateLimit,data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6347,9 +6371,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 20 || isNaN(data21)){
-const err44 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data21};
+}
+else {
+const err44 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema108.properties.rateLimit.type,parentSchema:schema108.properties.rateLimit,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6358,8 +6382,13 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err45 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data21};
+}
+if(data9.timeouts !== undefined){
+let data18 = data9.timeouts;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key8 in data18){
+if(!((((key8 === "connectMs") || (key8 === "headersMs")) || (key8 === "bodyMs")) || (key8 === "commandMs"))){
+const err45 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.timeouts,data:data18};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6369,11 +6398,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-if(data20.budget !== undefined){
-let data22 = data20.budget;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err46 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.budget.type,parentSchema:schema105.properties.retries.properties.budget,data:data22};
+if(data18.connectMs !== undefined){
+let data19 = data18.connectMs;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err46 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.connectMs.type,parentSchema:schema108.properties.timeouts.properties.connectMs,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6382,9 +6410,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err47 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema105.properties.retries.properties.budget,data:data22};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err47 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.connectMs,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6395,10 +6423,10 @@ errors++;
 }
 }
 }
-if(data20.rateLimitWaits !== undefined){
-let data23 = data20.rateLimitWaits;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err48 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.rateLimitWaits.type,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data23};
+if(data18.headersMs !== undefined){
+let data20 = data18.headersMs;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err48 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.headersMs.type,parentSchema:schema108.properties.timeouts.properties.headersMs,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6407,9 +6435,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 1000 || isNaN(data23)){
-const err49 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data23};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err49 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.headersMs,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6418,8 +6446,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err50 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data23};
+}
+}
+if(data18.bodyMs !== undefined){
+let data21 = data18.bodyMs;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err50 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.bodyMs.type,parentSchema:schema108.properties.timeouts.properties.bodyMs,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6428,11 +6460,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.retries.type,parentSchema:schema105.properties.retries,data:data20};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err51 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.bodyMs,data:data21};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6442,10 +6472,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data6.allowInsecureHttp !== undefined){
-let data24 = data6.allowInsecureHttp;
-if(typeof data24 !== "boolean"){
-const err52 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema105.properties.allowInsecureHttp.type,parentSchema:schema105.properties.allowInsecureHttp,data:data24};
+}
+if(data18.commandMs !== undefined){
+let data22 = data18.commandMs;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err52 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.commandMs.type,parentSchema:schema108.properties.timeouts.properties.commandMs,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6454,10 +6485,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.type,parentSchema:schema105,data:data6};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 1 || isNaN(data22)){
+const err53 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.commandMs,data:data22};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6466,9 +6496,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.baseUrl === undefined){
-const err54 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema103.properties.targets.additionalProperties.required,parentSchema:schema103.properties.targets.additionalProperties,data:data6};
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.timeouts.type,parentSchema:schema108.properties.timeouts,data:data18};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6478,8 +6510,12 @@ vErrors.push(err54);
 errors++;
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.targets.additionalProperties.type,parentSchema:schema103.properties.targets.additionalProperties,data:data6};
+if(data9.retries !== undefined){
+let data23 = data9.retries;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key9 in data23){
+if(!(((key9 === "maxAttempts") || (key9 === "budget")) || (key9 === "rateLimitWaits"))){
+const err55 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.retries,data:data23};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6489,13 +6525,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data5.local !== undefined){
-let data25 = data5.local;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const key10 in data25){
-if(!(func1.call(schema105.properties, key10))){
-const err56 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema105,data:data25};
+if(data23.maxAttempts !== undefined){
+let data24 = data23.maxAttempts;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err56 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.maxAttempts.type,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data24};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6504,12 +6537,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data25.baseUrl !== undefined){
-let data26 = data25.baseUrl;
-if(typeof data26 === "string"){
-if(!pattern42.test(data26)){
-const err57 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema105.properties.baseUrl,data:data26};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 20 || isNaN(data24)){
+const err57 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data24};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6518,8 +6548,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!(formats8(data26))){
-const err58 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema105.properties.baseUrl,data:data26};
+if(data24 < 1 || isNaN(data24)){
+const err58 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data24};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6529,8 +6559,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.baseUrl.type,parentSchema:schema105.properties.baseUrl,data:data26};
+}
+if(data23.budget !== undefined){
+let data25 = data23.budget;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err59 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.budget.type,parentSchema:schema108.properties.retries.properties.budget,data:data25};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6539,12 +6572,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data25.apiKeyEnv !== undefined){
-let data27 = data25.apiKeyEnv;
-if(typeof data27 === "string"){
-if(!pattern43.test(data27)){
-const err60 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema105.properties.apiKeyEnv,data:data27};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err60 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema108.properties.retries.properties.budget,data:data25};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6554,8 +6584,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.apiKeyEnv.type,parentSchema:schema105.properties.apiKeyEnv,data:data27};
+}
+if(data23.rateLimitWaits !== undefined){
+let data26 = data23.rateLimitWaits;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err61 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.rateLimitWaits.type,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data26};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6564,12 +6597,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data25.notificationGroupId !== undefined){
-let data28 = data25.notificationGroupId;
-if(typeof data28 === "string"){
-if(!pattern9.test(data28)){
-const err62 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema105.properties.notificationGroupId,data:data28};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 1000 || isNaN(data26)){
+const err62 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data26};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6578,9 +6608,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.notificationGroupId.type,parentSchema:schema105.properties.notificationGroupId,data:data28};
+if(data26 < 0 || isNaN(data26)){
+const err63 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data26};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6590,14 +6619,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data25.notificationGroups !== undefined){
-let data29 = data25.notificationGroups;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const key11 in data29){
-const _errs75 = errors;
-if(typeof key11 === "string"){
-if(!pattern39.test(key11)){
-const err64 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema105.properties.notificationGroups.propertyNames,data:key11,propertyName:key11};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.retries.type,parentSchema:schema108.properties.retries,data:data23};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6607,9 +6632,10 @@ vErrors.push(err64);
 errors++;
 }
 }
-var valid15 = _errs75 === errors;
-if(!valid15){
-const err65 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema105.properties.notificationGroups.propertyNames,parentSchema:schema105.properties.notificationGroups,data:data29};
+if(data9.allowInsecureHttp !== undefined){
+let data27 = data9.allowInsecureHttp;
+if(typeof data27 !== "boolean"){
+const err65 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema108.properties.allowInsecureHttp.type,parentSchema:schema108.properties.allowInsecureHttp,data:data27};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -6619,11 +6645,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-for(const key12 in data29){
-let data30 = data29[key12];
-if(typeof data30 === "string"){
-if(!pattern9.test(data30)){
-const err66 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema105.properties.notificationGroups.additionalProperties,data:data30};
+}
+else {
+const err66 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.type,parentSchema:schema108,data:data9};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -6632,9 +6656,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.notificationGroups.additionalProperties.type,parentSchema:schema105.properties.notificationGroups.additionalProperties,data:data30};
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.baseUrl === undefined){
+const err67 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema103.properties.targets.additionalProperties.required,parentSchema:schema103.properties.targets.additionalProperties,data:data9};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -6644,9 +6668,8 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
 else {
-const err68 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.notificationGroups.type,parentSchema:schema105.properties.notificationGroups,data:data29};
+const err68 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.targets.additionalProperties.type,parentSchema:schema103.properties.targets.additionalProperties,data:data9};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -6656,11 +6679,13 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data25.state !== undefined){
-let data31 = data25.state;
-if(typeof data31 === "string"){
-if(func2(data31) < 1){
-const err69 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema105.properties.state,data:data31};
+}
+if(data8.local !== undefined){
+let data28 = data8.local;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key10 in data28){
+if(!(func1.call(schema108.properties, key10))){
+const err69 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema108,data:data28};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -6670,8 +6695,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-else {
-const err70 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema105.properties.state.type,parentSchema:schema105.properties.state,data:data31};
+if(data28.baseUrl !== undefined){
+let data29 = data28.baseUrl;
+if(typeof data29 === "string"){
+if(!pattern45.test(data29)){
+const err70 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema108.properties.baseUrl,data:data29};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -6680,11 +6708,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data25.concurrency !== undefined){
-let data32 = data25.concurrency;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err71 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.concurrency.type,parentSchema:schema105.properties.concurrency,data:data32};
+if(!(formats8(data29))){
+const err71 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema108.properties.baseUrl,data:data29};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -6693,9 +6718,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 > 64 || isNaN(data32)){
-const err72 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema105.properties.concurrency,data:data32};
+}
+else {
+const err72 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.baseUrl.type,parentSchema:schema108.properties.baseUrl,data:data29};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -6704,8 +6729,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data32 < 1 || isNaN(data32)){
-const err73 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.concurrency,data:data32};
+}
+if(data28.apiKeyEnv !== undefined){
+let data30 = data28.apiKeyEnv;
+if(typeof data30 === "string"){
+if(!pattern46.test(data30)){
+const err73 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema108.properties.apiKeyEnv,data:data30};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -6715,12 +6744,8 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-if(data25.rateLimit !== undefined){
-let data33 = data25.rateLimit;
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 <= 0 || isNaN(data33)){
-const err74 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema105.properties.rateLimit,data:data33};
+else {
+const err74 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.apiKeyEnv.type,parentSchema:schema108.properties.apiKeyEnv,data:data30};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -6730,8 +6755,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema105.properties.rateLimit.type,parentSchema:schema105.properties.rateLimit,data:data33};
+if(data28.notificationGroupId !== undefined){
+let data31 = data28.notificationGroupId;
+if(typeof data31 === "string"){
+if(!pattern9.test(data31)){
+const err75 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema108.properties.notificationGroupId,data:data31};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -6741,12 +6769,8 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data25.timeouts !== undefined){
-let data34 = data25.timeouts;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key13 in data34){
-if(!((((key13 === "connectMs") || (key13 === "headersMs")) || (key13 === "bodyMs")) || (key13 === "commandMs"))){
-const err76 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema105.properties.timeouts,data:data34};
+else {
+const err76 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.notificationGroupId.type,parentSchema:schema108.properties.notificationGroupId,data:data31};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -6756,10 +6780,14 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data34.connectMs !== undefined){
-let data35 = data34.connectMs;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err77 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.connectMs.type,parentSchema:schema105.properties.timeouts.properties.connectMs,data:data35};
+if(data28.notificationGroups !== undefined){
+let data32 = data28.notificationGroups;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key11 in data32){
+const _errs88 = errors;
+if(typeof key11 === "string"){
+if(!pattern42.test(key11)){
+const err77 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema108.properties.notificationGroups.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -6768,9 +6796,10 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 1 || isNaN(data35)){
-const err78 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.connectMs,data:data35};
+}
+var valid25 = _errs88 === errors;
+if(!valid25){
+const err78 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema108.properties.notificationGroups.propertyNames,parentSchema:schema108.properties.notificationGroups,data:data32};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -6780,11 +6809,11 @@ vErrors.push(err78);
 errors++;
 }
 }
-}
-if(data34.headersMs !== undefined){
-let data36 = data34.headersMs;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err79 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.headersMs.type,parentSchema:schema105.properties.timeouts.properties.headersMs,data:data36};
+for(const key12 in data32){
+let data33 = data32[key12];
+if(typeof data33 === "string"){
+if(!pattern9.test(data33)){
+const err79 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema108.properties.notificationGroups.additionalProperties,data:data33};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -6793,9 +6822,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 1 || isNaN(data36)){
-const err80 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.headersMs,data:data36};
+}
+else {
+const err80 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.notificationGroups.additionalProperties.type,parentSchema:schema108.properties.notificationGroups.additionalProperties,data:data33};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -6806,10 +6835,8 @@ errors++;
 }
 }
 }
-if(data34.bodyMs !== undefined){
-let data37 = data34.bodyMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err81 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.bodyMs.type,parentSchema:schema105.properties.timeouts.properties.bodyMs,data:data37};
+else {
+const err81 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.notificationGroups.type,parentSchema:schema108.properties.notificationGroups,data:data32};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -6818,9 +6845,12 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
-const err82 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.bodyMs,data:data37};
+}
+if(data28.state !== undefined){
+let data34 = data28.state;
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err82 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema108.properties.state,data:data34};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -6830,11 +6860,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-if(data34.commandMs !== undefined){
-let data38 = data34.commandMs;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err83 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.timeouts.properties.commandMs.type,parentSchema:schema105.properties.timeouts.properties.commandMs,data:data38};
+else {
+const err83 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.state.type,parentSchema:schema108.properties.state,data:data34};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -6843,9 +6870,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 1 || isNaN(data38)){
-const err84 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.timeouts.properties.commandMs,data:data38};
+}
+if(data28.concurrency !== undefined){
+let data35 = data28.concurrency;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err84 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.concurrency.type,parentSchema:schema108.properties.concurrency,data:data35};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -6854,11 +6883,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err85 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.timeouts.type,parentSchema:schema105.properties.timeouts,data:data34};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 64 || isNaN(data35)){
+const err85 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema108.properties.concurrency,data:data35};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -6867,13 +6894,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data25.retries !== undefined){
-let data39 = data25.retries;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key14 in data39){
-if(!(((key14 === "maxAttempts") || (key14 === "budget")) || (key14 === "rateLimitWaits"))){
-const err86 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema105.properties.retries,data:data39};
+if(data35 < 1 || isNaN(data35)){
+const err86 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.concurrency,data:data35};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -6883,10 +6905,12 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data39.maxAttempts !== undefined){
-let data40 = data39.maxAttempts;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err87 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.maxAttempts.type,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data40};
+}
+if(data28.rateLimit !== undefined){
+let data36 = data28.rateLimit;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 <= 0 || isNaN(data36)){
+const err87 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema108.properties.rateLimit,data:data36};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -6895,9 +6919,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 > 20 || isNaN(data40)){
-const err88 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data40};
+}
+else {
+const err88 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema108.properties.rateLimit.type,parentSchema:schema108.properties.rateLimit,data:data36};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -6906,8 +6930,13 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data40 < 1 || isNaN(data40)){
-const err89 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema105.properties.retries.properties.maxAttempts,data:data40};
+}
+if(data28.timeouts !== undefined){
+let data37 = data28.timeouts;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key13 in data37){
+if(!((((key13 === "connectMs") || (key13 === "headersMs")) || (key13 === "bodyMs")) || (key13 === "commandMs"))){
+const err89 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.timeouts,data:data37};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6917,11 +6946,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-if(data39.budget !== undefined){
-let data41 = data39.budget;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err90 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.budget.type,parentSchema:schema105.properties.retries.properties.budget,data:data41};
+if(data37.connectMs !== undefined){
+let data38 = data37.connectMs;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err90 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.connectMs.type,parentSchema:schema108.properties.timeouts.properties.connectMs,data:data38};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6930,9 +6958,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 0 || isNaN(data41)){
-const err91 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema105.properties.retries.properties.budget,data:data41};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err91 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.connectMs,data:data38};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6943,10 +6971,10 @@ errors++;
 }
 }
 }
-if(data39.rateLimitWaits !== undefined){
-let data42 = data39.rateLimitWaits;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err92 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema105.properties.retries.properties.rateLimitWaits.type,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data42};
+if(data37.headersMs !== undefined){
+let data39 = data37.headersMs;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err92 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.headersMs.type,parentSchema:schema108.properties.timeouts.properties.headersMs,data:data39};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6955,9 +6983,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 1000 || isNaN(data42)){
-const err93 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data42};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err93 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.headersMs,data:data39};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6966,8 +6994,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data42 < 0 || isNaN(data42)){
-const err94 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema105.properties.retries.properties.rateLimitWaits,data:data42};
+}
+}
+if(data37.bodyMs !== undefined){
+let data40 = data37.bodyMs;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err94 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.bodyMs.type,parentSchema:schema108.properties.timeouts.properties.bodyMs,data:data40};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -6976,11 +7008,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.properties.retries.type,parentSchema:schema105.properties.retries,data:data39};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err95 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.bodyMs,data:data40};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -6990,10 +7020,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data25.allowInsecureHttp !== undefined){
-let data43 = data25.allowInsecureHttp;
-if(typeof data43 !== "boolean"){
-const err96 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema105.properties.allowInsecureHttp.type,parentSchema:schema105.properties.allowInsecureHttp,data:data43};
+}
+if(data37.commandMs !== undefined){
+let data41 = data37.commandMs;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err96 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.timeouts.properties.commandMs.type,parentSchema:schema108.properties.timeouts.properties.commandMs,data:data41};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -7002,10 +7033,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.type,parentSchema:schema105,data:data25};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err97 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.timeouts.properties.commandMs,data:data41};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -7016,8 +7046,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err98 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.targets.type,parentSchema:schema103.properties.targets,data:data5};
+const err98 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.timeouts.type,parentSchema:schema108.properties.timeouts,data:data37};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -7027,14 +7058,173 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-else {
-const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.type,parentSchema:schema103,data};
+if(data28.retries !== undefined){
+let data42 = data28.retries;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key14 in data42){
+if(!(((key14 === "maxAttempts") || (key14 === "budget")) || (key14 === "rateLimitWaits"))){
+const err99 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema108.properties.retries,data:data42};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data42.maxAttempts !== undefined){
+let data43 = data42.maxAttempts;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err100 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.maxAttempts.type,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data43};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 20 || isNaN(data43)){
+const err101 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data43};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data43 < 1 || isNaN(data43)){
+const err102 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema108.properties.retries.properties.maxAttempts,data:data43};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+if(data42.budget !== undefined){
+let data44 = data42.budget;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err103 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.budget.type,parentSchema:schema108.properties.retries.properties.budget,data:data44};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
+const err104 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema108.properties.retries.properties.budget,data:data44};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+if(data42.rateLimitWaits !== undefined){
+let data45 = data42.rateLimitWaits;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err105 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.retries.properties.rateLimitWaits.type,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data45};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 1000 || isNaN(data45)){
+const err106 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data45};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(data45 < 0 || isNaN(data45)){
+const err107 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema108.properties.retries.properties.rateLimitWaits,data:data45};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.properties.retries.type,parentSchema:schema108.properties.retries,data:data42};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data28.allowInsecureHttp !== undefined){
+let data46 = data28.allowInsecureHttp;
+if(typeof data46 !== "boolean"){
+const err109 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema108.properties.allowInsecureHttp.type,parentSchema:schema108.properties.allowInsecureHttp,data:data46};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.type,parentSchema:schema108,data:data28};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.targets.type,parentSchema:schema103.properties.targets,data:data8};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.type,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
 }
 errors++;
 }

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { type CheckedDefinition, checkReadDefinitions } from '../check/check-definitions.js';
+import type { DefinitionSources } from '../definitions/find.js';
 import {
   decodeIncludeBytes,
   type IncludeRead,
@@ -40,8 +41,11 @@ export interface BaseOptions {
   cwd: string;
   /** The ref as given (`--base`), or as GITHUB_BASE_REF resolved (resolveBaseRef). */
   ref: string;
-  /** Absolute: the definitions are read from the same directory of the base's tree. */
-  workflowsDir: string;
+  /**
+   * The project's folders and patterns (config `workflowsDir` and `exclude`): the definitions are the base's files
+   * they take, at today's paths.
+   */
+  sources: DefinitionSources;
   rules: RuleOptions;
   limits?: Partial<LoadLimits>;
 }
@@ -119,14 +123,16 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
   };
   // Included files may live anywhere in the project: list its whole tree (or the repository's, when it is larger).
   const rootDir = tree(findProjectRoot(cwd).dir) ?? '';
-  const workflowsDir = tree(options.workflowsDir);
-  if (workflowsDir === undefined)
+  const roots = options.sources.roots.flatMap((root) => tree(root) ?? []);
+  if (roots.length === 0)
     return { ref, commit, definitions: [], identifiers: new Map(), unreadable: new Map() };
   const entries = await listTree(cwd, commit, rootDir);
   const byPath = new Map(entries.filter((e) => REGULAR.has(e.mode)).map((e) => [e.path, e]));
   const display = (treePath: string) => path.posix.relative(prefix.replace(/\/$/, '') || '.', treePath);
   const definitionEntries = [...byPath.values()]
-    .filter((e) => isDefinitionPath(e.path, workflowsDir))
+    .filter((e) =>
+      isDefinitionPath(e.path, roots, (file) => options.sources.classify(path.resolve(cwd, display(file)))),
+    )
     .sort((a, b) => compareText(display(a.path), display(b.path)));
 
   const blobs = openBlobReader(cwd);
@@ -219,13 +225,21 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
   }
 }
 
-/** `workflows/a/b.yaml` under `dir`, skipping hidden entries and node_modules as the file search does. */
-function isDefinitionPath(treePath: string, dir: string): boolean {
-  if (dir !== '' && !treePath.startsWith(`${dir}/`)) return false;
+/**
+ * `workflows/a/b.yaml` under one of the roots (tree paths), skipping hidden entries and node_modules as the file
+ * search does, and taken by the project's patterns (`classify`, asked with the tree path) as a definition.
+ */
+function isDefinitionPath(
+  treePath: string,
+  roots: readonly string[],
+  classify: (treePath: string) => ReturnType<DefinitionSources['classify']>,
+): boolean {
+  const dir = roots.find((root) => root === '' || treePath.startsWith(`${root}/`));
+  if (dir === undefined) return false;
   const below = dir === '' ? treePath : treePath.slice(dir.length + 1);
   const segments = below.split('/');
   if (segments.some((s) => s.startsWith('.') || s === 'node_modules')) return false;
-  return DEFINITION_FILE.test(segments[segments.length - 1]!);
+  return DEFINITION_FILE.test(segments[segments.length - 1]!) && classify(treePath) === 'definition';
 }
 
 function usable(

@@ -26,7 +26,7 @@ function tempDir(): string {
 
 function startWatching(
   roots: string[],
-  extra: Partial<Pick<WatchOptions, 'onChange'>> = {},
+  extra: Partial<Pick<WatchOptions, 'onChange' | 'skipDirectory'>> = {},
 ): Promise<Session> {
   const controller = new AbortController();
   controllers.push(controller);
@@ -37,6 +37,7 @@ function startWatching(
     const done = watchPaths({
       roots,
       filter: (file) => /\.ya?ml$/.test(file),
+      ...(extra.skipDirectory ? { skipDirectory: extra.skipDirectory } : {}),
       signal: controller.signal,
       onError: (error, dir) => errors.push(`${dir}: ${error.code}`),
       onReady: () => ready(session),
@@ -91,6 +92,17 @@ describe('watchPaths', () => {
     writeFileSync(join(root, 'node_modules/pkg/a.yaml'), 'x\n');
     writeFileSync(join(root, 'notes.txt'), 'x\n');
     writeFileSync(join(root, 'order.yaml~'), 'x\n');
+    writeFileSync(join(root, 'sub/real.yaml'), 'x\n');
+    expect(await session.calls$(1)).toEqual([[join(root, 'sub/real.yaml')]]);
+    await session.stop();
+  });
+
+  it('skipDirectory (config exclude): nothing under a skipped directory is a change', async () => {
+    const root = tempDir();
+    for (const dir of ['k8s/deep', 'sub']) mkdirSync(join(root, dir), { recursive: true });
+    const session = await startWatching([root], { skipDirectory: (dir) => dir === join(root, 'k8s') });
+    writeFileSync(join(root, 'k8s/deploy.yaml'), 'x\n');
+    writeFileSync(join(root, 'k8s/deep/service.yaml'), 'x\n');
     writeFileSync(join(root, 'sub/real.yaml'), 'x\n');
     expect(await session.calls$(1)).toEqual([[join(root, 'sub/real.yaml')]]);
     await session.stop();

@@ -10,6 +10,11 @@ export function planCommand(ctx: CommandContext): Command {
         'never sends a POST. Exit 0 when there is nothing to do, 2 when sync has workflows to create, ' +
         '6 when a workflow needs a person (drifted, changed locally, conflict, missing remotely, orphaned).',
     )
+    .argument(
+      '[paths...]',
+      'only the definitions in these files or folders (as --only: workflows recorded in state elsewhere are left ' +
+        'alone); each must be a definition of the project',
+    )
     .addOption(formatOption(['human', 'json', 'markdown', 'github', 'codeclimate']))
     .option('-o, --out <file>', 'also write the plan as JSON (for review, or for "wfsync sync --plan")')
     .option('--show-ignored', 'list the server-managed fields that are never compared')
@@ -28,9 +33,16 @@ export function planCommand(ctx: CommandContext): Command {
         '  wfsync plan --target development --out plan.json\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
         '  wfsync plan --only "order-*"\n' +
+        "  wfsync plan services/billing/workflows       # a monorepo: one service's definitions\n" +
         '  wfsync plan --base main --format markdown   # a pull request: what the change does, what it cannot\n' +
         '\nExit codes: 0 nothing to do, 2 sync will create or record, 6 a person must act, 1 service unreachable, ' +
         '3 invalid, 4 auth, 5 rate limited.',
     )
-    .action(lazyAction(ctx, async () => (await import('./plan-run.js')).runPlan));
+    .action(
+      lazyAction(ctx, async () => {
+        const { runPlan } = await import('./plan-run.js');
+        return (context: CommandContext, paths: string[], flags: Parameters<typeof runPlan>[1]) =>
+          runPlan(context, { ...flags, paths });
+      }),
+    );
 }

@@ -16,6 +16,11 @@ export function syncCommand(ctx: CommandContext): Command {
         'existing one. Changes to existing workflows are reported, never applied: the service offers no update. ' +
         'A workflow is never created twice: creates are journaled and reconciled, and state is locked per target.',
     )
+    .argument(
+      '[paths...]',
+      'only the definitions in these files or folders (as --only: workflows recorded in state elsewhere are left ' +
+        'alone); each must be a definition of the project',
+    )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))
     .option('--dry-run', 'plan only: show what sync would do, send no POST')
     .option(
@@ -38,9 +43,16 @@ export function syncCommand(ctx: CommandContext): Command {
         '  wfsync sync                              # the default target (the embedded local service)\n' +
         '  wfsync sync --target development --plan plan.json\n' +
         '  wfsync sync --dry-run --only "billing-*"\n' +
+        "  wfsync sync services/billing/workflows   # a monorepo: one service's definitions\n" +
         '\nCtrl-C stops starting new creates, finishes the ones in flight and records them; a second Ctrl-C aborts.\n' +
         'Exit codes: 0 all created or in sync, 6 a person must act (drift, conflict…), 1 a workflow failed, 3 invalid, ' +
         '4 auth, 5 rate limited.',
     )
-    .action(lazyAction(ctx, async () => (await import('./sync-run.js')).runSync));
+    .action(
+      lazyAction(ctx, async () => {
+        const { runSync } = await import('./sync-run.js');
+        return (context: CommandContext, paths: string[], flags: Parameters<typeof runSync>[1]) =>
+          runSync(context, { ...flags, paths });
+      }),
+    );
 }

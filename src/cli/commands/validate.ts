@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
-import { runValidation } from '../../api/validate.js';
+import { describeOutside, runValidation } from '../../api/validate.js';
 import { DEFAULT_CACHE_PATH, describeCacheUse, type ValidateCache } from '../../cache/validate-cache.js';
 import type { CheckResult } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
@@ -40,7 +40,11 @@ export function validateCommand(ctx: CommandContext): Command {
       'Check workflow definitions offline against the JSON Schema and the semantic rules. Every problem of every ' +
         'file is reported in one run, with file:line:col and a JSON pointer. Needs no API key and no network.',
     )
-    .argument('[paths...]', 'files or directories to check (default: the workflows directory from config)')
+    .argument(
+      '[paths...]',
+      'files or directories to check (default: every definition of the project); identifiers are still checked ' +
+        'against every definition, and paths that are not definitions of the project are named and skipped',
+    )
     .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']))
     .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
@@ -93,12 +97,13 @@ async function watchValidate(
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   const project = readProject(globals, ctx.cwd);
-  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [project.workflowsDir];
+  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [...project.sources.roots];
   // The config is read again on each run, so rule severities edited there apply at once.
   if (project.config) roots.push(project.config.path);
   await runWatching(ctx, {
     roots,
-    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
+    skipDirectory: (dir) => project.sources.excludes(dir),
     run: () => runValidate(ctx, paths, flags, globals),
   });
   return ExitCode.Ok;
@@ -121,6 +126,10 @@ async function runValidate(
     maxWarnings: flags.maxWarnings,
     quiet: flags.quiet,
   });
+  // Given paths that are not definitions of the project (a pre-commit hook passes every staged YAML file): said
+  // on stderr, not read, not a failure.
+  if (run.checked.outside.length > 0)
+    await writeOutput(ctx.stderr, describeOutside(run.checked.outside, run.project));
   if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
   // 2. Render and write.
   await writeValidateReport(ctx, run.report, flags);
@@ -142,12 +151,15 @@ async function writeCheckNote(
 ): Promise<void> {
   await writeOutput(
     ctx.stderr,
-    `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread\n`,
+    `wfsync: checked ${plural(checked.files.length, 'file')} on the main thread` +
+      (checked.others > 0
+        ? ` (and read ${plural(checked.others, 'other definition')} for identifiers)\n`
+        : '\n'),
   );
   if (cache && checked.cache) {
     await writeOutput(
       ctx.stderr,
-      describeCacheUse(cache, checked.cache.unchanged, checked.files.length, ctx.cwd),
+      describeCacheUse(cache, checked.cache.unchanged, checked.files.length + checked.others, ctx.cwd),
     );
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildDefinitionSources } from '../../../src/config/sources.js';
 import { ExitCode } from '../../../src/exit-codes.js';
 import {
   type BaseDefinitions,
@@ -50,7 +51,7 @@ function read(cwd: string, ref = 'main', limits?: { maxBytes: number }): Promise
   return readBaseDefinitions({
     cwd,
     ref,
-    workflowsDir: join(cwd, 'workflows'),
+    sources: buildDefinitionSources({ base: cwd }),
     rules: { severities: {}, notificationGroups: {} } as never,
     ...(limits ? { limits } : {}),
   });
@@ -166,10 +167,38 @@ describe('readBaseDefinitions', () => {
     const base = await readBaseDefinitions({
       cwd: app,
       ref: 'main',
-      workflowsDir: join(app, 'workflows'),
+      sources: buildDefinitionSources({ base: app }),
       rules: { severities: {}, notificationGroups: {} } as never,
     });
     expect(base.definitions.map((d) => d.file)).toEqual(['workflows/alpha.yaml']);
+  });
+
+  it('a monorepo: the same folder list and exclude as the file search (glob, exclude, the config never read)', async () => {
+    const cwd = repo({
+      'wfsync.config.yaml': 'workflowsDir: [services/*/workflows, .]\n',
+      'services/a/workflows/alpha.yaml': definition('alpha'),
+      'services/b/workflows/beta.yaml': definition('beta'),
+      'services/b/workflows/k8s/deploy.yaml': 'apiVersion: v1\nkind: ConfigMap\n',
+      'services/b/docker-compose.yml': 'services: {}\n',
+      'root.yaml': definition('root'),
+    });
+    const base = await readBaseDefinitions({
+      cwd,
+      ref: 'main',
+      sources: buildDefinitionSources({
+        base: cwd,
+        workflowsDir: ['services/*/workflows', '.'],
+        exclude: ['services/*/workflows/k8s', '**/docker-compose*.yml'],
+        configFiles: [join(cwd, 'wfsync.config.yaml')],
+      }),
+      rules: { severities: {}, notificationGroups: {} } as never,
+    });
+    expect(base.definitions.map((d) => d.file)).toEqual([
+      'root.yaml',
+      'services/a/workflows/alpha.yaml',
+      'services/b/workflows/beta.yaml',
+    ]);
+    expect(base.unreadable.size).toBe(0);
   });
 });
 

@@ -1,0 +1,114 @@
+// npm run bench:startup — what a pre-commit hook pays on every commit: `wfsync validate` of a 10-file project (no
+// cache; --cache cold, its file removed before each run; --cache warm; and the hook's own call, two staged files
+// given as paths with the rest read for their identifiers) side by side with `node -e 0`, the floor of any Node CLI.
+// BENCH_RUNS rounds (default 15), interleaved, best of them; wall and CPU time (user + system, from GNU time when
+// present: steadier on a shared machine). Goal (issue 14): validate of a 10-file project under 2× `node -e 0`.
+// BENCH_INSTRUCTIONS=1 also counts the instructions each executes under valgrind (callgrind, ~1 min): the one
+// figure no other tenant of the machine can disturb.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bestInterleaved, fmt, measure, table } from './lib.mjs';
+import { syntheticDefinition } from './synthetic.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const wfsync = join(root, 'bin/wfsync.js');
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const FILES = 10;
+
+const dir = mkdtempSync(join(tmpdir(), 'wfsync-bench-startup-'));
+mkdirSync(join(dir, 'workflows'));
+for (let i = 0; i < FILES; i++) writeFileSync(join(dir, 'workflows', `wf-${i}.yaml`), syntheticDefinition(i));
+writeFileSync(join(dir, 'wfsync.config.yaml'), 'workflowsDir: workflows\n');
+const cacheFile = join(dir, 'validate-cache.json');
+const cache = ['--cache', '--cache-location', cacheFile];
+const staged = ['workflows/wf-3.yaml', 'workflows/wf-7.yaml'];
+
+/** One timed `wfsync validate`; it must pass with the usual one line, or the figures mean nothing. */
+function validate(args) {
+  const run = measure(process.execPath, [wfsync, 'validate', ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (run.status !== 0 || !/valid\n$/.test(run.stdout)) {
+    throw new Error(
+      `wfsync validate ${args.join(' ')} failed (exit ${run.status}):\n${run.stdout}${run.stderr}`,
+    );
+  }
+  return run;
+}
+
+validate(cache); // fills the cache the warm runs read (they leave it as it is: nothing changed)
+const cases = [
+  ['node -e 0', () => measure(process.execPath, ['-e', '0'])],
+  ['wfsync validate', () => validate([])],
+  [
+    'wfsync validate --cache (cold)',
+    () => {
+      rmSync(cacheFile, { force: true });
+      return validate(cache);
+    },
+  ],
+  [
+    'wfsync validate --cache (warm)',
+    () => {
+      // The cold case removed it: fill it again, untimed.
+      validate(cache);
+      return validate(cache);
+    },
+  ],
+  ['wfsync validate --cache 2 paths (hook)', () => validate([...cache, ...staged])],
+];
+const results = bestInterleaved(
+  runs,
+  cases.map(([, fn]) => fn),
+);
+const [floor] = results;
+const rows = [['command', 'wall ms', 'CPU ms', 'wall vs node', 'CPU vs node']];
+cases.forEach(([name], i) => {
+  const r = results[i];
+  rows.push([
+    name,
+    fmt(r.ms, 1),
+    r.cpuMs === undefined ? '-' : fmt(r.cpuMs, 0),
+    `${(r.ms / floor.ms).toFixed(2)}×`,
+    r.cpuMs === undefined || !floor.cpuMs ? '-' : `${(r.cpuMs / floor.cpuMs).toFixed(2)}×`,
+  ]);
+});
+console.log(`validate of a ${FILES}-file project vs node -e 0 (best of ${runs}; goal: under 2×)`);
+console.log(table(rows));
+
+if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
+  /** Instructions executed by one run (all threads), from callgrind's summary. */
+  const instructions = (args) => {
+    const out = join(dir, 'callgrind.out');
+    const run = spawnSync(
+      '/usr/bin/valgrind',
+      ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
+    const refs = /I\s+refs:\s+([\d,]+)/.exec(run.stderr);
+    rmSync(out, { force: true });
+    if (!refs) throw new Error(`valgrind gave no count:\n${run.stderr.slice(-2000)}`);
+    return Number(refs[1].replaceAll(',', ''));
+  };
+  const node = instructions(['-e', '0']);
+  validate(cache); // the cold case removed it
+  const counted = [
+    ['wfsync validate', instructions([wfsync, 'validate'])],
+    ['wfsync validate --cache (warm)', instructions([wfsync, 'validate', ...cache])],
+    ['wfsync validate --cache 2 paths (hook)', instructions([wfsync, 'validate', ...cache, ...staged])],
+  ];
+  const lines = [['command', 'instructions (M)', 'vs node']];
+  lines.push(['node -e 0', fmt(node / 1e6), '1.00×']);
+  for (const [name, n] of counted) lines.push([name, fmt(n / 1e6), `${(n / node).toFixed(2)}×`]);
+  console.log('\ninstructions executed (valgrind callgrind, one run each)');
+  console.log(table(lines));
+}
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,170 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validNumbered } from '../fixtures/workflow-texts.js';
+import { makeProject, runCli } from './helpers.js';
+
+/**
+ * A monorepo: one config at the root, three service folders (`services/<name>/workflows`), and YAML that is not a
+ * definition: a Kubernetes manifest beside a service's workflows, another inside one (excluded), a docker-compose
+ * file at the root. Through the built CLI: validate, plan and sync (the `local` target, the embedded emulator) read
+ * the listed folders only, take paths, and check identifiers across all of them.
+ */
+
+const CONFIG = 'workflowsDir: [services/*/workflows]\nexclude: [services/*/workflows/manifests]\n';
+
+function monorepo(config = CONFIG): string {
+  return makeProject({
+    'wfsync.config.yaml': config,
+    'services/a/workflows/one.yaml': validNumbered(1),
+    'services/a/workflows/two.yaml': validNumbered(2),
+    'services/b/workflows/three.yaml': validNumbered(3),
+    'services/c/workflows/four.yaml': validNumbered(4),
+    'services/c/workflows/manifests/configmap.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+    'services/a/k8s/deployment.yaml':
+      'apiVersion: apps/v1\nkind: Deployment\n---\napiVersion: v1\nkind: Service\n',
+    'docker-compose.yml': 'services:\n  web:\n    image: nginx\n',
+  });
+}
+
+describe('a monorepo with three service folders and unrelated YAML', () => {
+  it('validate reads the listed folders only: not the config, the manifests or the compose file', async () => {
+    const cwd = monorepo();
+    expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 0, stdout: '✔ 4 files valid\n' });
+    const json = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(JSON.parse(json.stdout).summary.files).toBe(4);
+    // `workflowsDir: .` never reads the config file as a definition.
+    const root = monorepo(
+      'workflowsDir: .\nexclude: [services/*/workflows/manifests, services/a/k8s, docker-compose.yml]\n',
+    );
+    expect(await runCli(['validate'], { cwd: root })).toMatchObject({
+      status: 0,
+      stdout: '✔ 4 files valid\n',
+    });
+  });
+
+  it('unrelated YAML inside a listed folder is one clear error, not a schema error per key, until excluded', async () => {
+    const cwd = monorepo('workflowsDir: [services/*/workflows, services/a/k8s]\n');
+    const result = await runCli(['validate'], { cwd });
+    expect(result.stdout).toContain(
+      'services/a/k8s/deployment.yaml:1:1 error not a workflow definition: it looks like a Kubernetes manifest (apiVersion, kind)',
+    );
+    expect(result.stdout).toContain(
+      'services/c/workflows/manifests/configmap.yaml:1:1 error not a workflow definition: it looks like a Kubernetes manifest',
+    );
+    expect(result.stdout).toContain('add it (or its folder) to `exclude` in wfsync.config.yaml');
+    expect(result.stdout).toContain('✖ 2 problems (2 errors, 0 warnings) in 2 of 6 files');
+    expect(result.status).toBe(3);
+  });
+
+  it('validate takes paths; a path that is not a definition of the project is named on stderr and not read', async () => {
+    const cwd = monorepo();
+    const result = await runCli(
+      [
+        'validate',
+        'services/a/workflows/one.yaml',
+        'docker-compose.yml',
+        'services/a/k8s',
+        'wfsync.config.yaml',
+      ],
+      { cwd },
+    );
+    expect(result.stdout).toBe('✔ 1 file valid\n');
+    expect(result.stderr).toBe(
+      'wfsync: not checked, not workflow definitions of this project:\n' +
+        '  docker-compose.yml (outside workflowsDir (services/*/workflows) in wfsync.config.yaml)\n' +
+        '  services/a/k8s (outside workflowsDir (services/*/workflows) in wfsync.config.yaml)\n' +
+        '  wfsync.config.yaml (the config file)\n',
+    );
+    expect(result.status).toBe(0);
+    const excluded = await runCli(['validate', 'services/c/workflows/manifests/configmap.yaml'], { cwd });
+    expect(excluded.stderr).toContain('services/c/workflows/manifests/configmap.yaml (matched by exclude)');
+    expect(excluded.status).toBe(0);
+    // A folder above the listed ones takes the definitions under it.
+    expect((await runCli(['validate', 'services'], { cwd })).stdout).toBe('✔ 4 files valid\n');
+  });
+
+  it('one config at the root serves a subfolder: found from there, its paths relative to it', async () => {
+    const cwd = monorepo();
+    const sub = join(cwd, 'services/b');
+    expect(await runCli(['validate'], { cwd: sub })).toMatchObject({
+      status: 0,
+      stdout: '✔ 4 files valid\n',
+    });
+    writeFileSync(join(cwd, 'services/b/workflows/three.yaml'), validNumbered(1));
+    const result = await runCli(['validate', 'workflows'], { cwd: sub });
+    expect(result.stdout).toContain(
+      'workflows/three.yaml:9:17 error identifier `order-shipped-1` is also used by ../a/workflows/one.yaml:9',
+    );
+    expect(result.status).toBe(3);
+  });
+
+  it('a duplicate identifier across folders: both positions, and from either file alone the other is named', async () => {
+    const cwd = monorepo();
+    writeFileSync(join(cwd, 'services/c/workflows/copy.yaml'), `# a copy\n${validNumbered(1)}`);
+    const all = await runCli(['validate'], { cwd });
+    expect(all.stdout).toContain(
+      'services/a/workflows/one.yaml:9:17 error identifier `order-shipped-1` is also used by services/c/workflows/copy.yaml:10',
+    );
+    expect(all.stdout).toContain(
+      'services/c/workflows/copy.yaml:10:17 error identifier `order-shipped-1` is also used by services/a/workflows/one.yaml:9',
+    );
+    expect(all.status).toBe(3);
+
+    for (const cache of [[], ['--cache']]) {
+      const one = await runCli(['validate', ...cache, 'services/c/workflows/copy.yaml'], { cwd });
+      expect(one.stdout).toContain(
+        'services/c/workflows/copy.yaml:10:17 error identifier `order-shipped-1` is also used by services/a/workflows/one.yaml:9',
+      );
+      // The other file is not what was asked about: its own finding is not reported.
+      expect(one.stdout).not.toContain('services/a/workflows/one.yaml:9:17');
+      expect(one.stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 of 1 file');
+      expect(one.status).toBe(3);
+    }
+    // plan and sync refuse it too, before any request; a service folder the clash is not in plans as usual.
+    expect(await runCli(['plan', 'services/c/workflows', '--quiet'], { cwd })).toMatchObject({ status: 3 });
+    expect(await runCli(['plan', 'services/b/workflows', '--quiet'], { cwd })).toMatchObject({ status: 2 });
+  });
+
+  it('plan and sync with paths act on those definitions only; the others are never orphans', async () => {
+    const cwd = monorepo();
+    const planA = await runCli(['plan', 'services/a/workflows', '--quiet'], { cwd });
+    expect(planA.stdout).toContain('Plan: 2 to create, 0 in sync.');
+    expect(planA.stdout).not.toContain('order-shipped-3');
+    expect(planA.status).toBe(2);
+
+    const syncA = await runCli(['sync', 'services/a/workflows', '--quiet'], { cwd });
+    expect(syncA.stdout).toContain('Sync: 2 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    expect(syncA.status).toBe(0);
+
+    // b's plan neither sees a's workflows (recorded in state) as orphans nor plans c's.
+    rmSync(join(cwd, 'services/a/workflows/one.yaml'));
+    const planB = await runCli(['plan', 'services/b/workflows/three.yaml', '--quiet'], { cwd });
+    expect(planB.stdout).toContain('Plan: 1 to create, 0 in sync.');
+    expect(planB.stdout).not.toContain('orphaned');
+    expect(planB.status).toBe(2);
+
+    // The whole project: a's deleted workflow is an orphan now.
+    const whole = await runCli(['plan', '--quiet'], { cwd });
+    expect(whole.stdout).toContain('Plan: 2 to create, 1 in sync, 1 orphaned.');
+    expect(whole.status).toBe(6);
+
+    const syncRest = await runCli(['sync', 'services/b/workflows', 'services/c/workflows', '--quiet'], {
+      cwd,
+    });
+    expect(syncRest.stdout).toContain('Sync: 2 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    expect(syncRest.status).toBe(0);
+  });
+
+  it('plan and sync refuse a path that is not a definition of the project (usage error)', async () => {
+    const cwd = monorepo();
+    for (const command of ['plan', 'sync']) {
+      const result = await runCli([command, 'services/a/workflows', 'docker-compose.yml'], { cwd });
+      expect(result.stderr).toContain(
+        'not workflow definitions of this project: docker-compose.yml (outside workflowsDir (services/*/workflows) in wfsync.config.yaml)',
+      );
+      expect(result.status).toBe(64);
+    }
+  });
+});
