@@ -203,5 +203,7 @@ function dayPeriod(d: Date, t: string): string {
 }
 
 function dayOfYear(d: Date): number {
-  return Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+  const start = new Date(0);
+  start.setUTCFullYear(d.getUTCFullYear(), 0, 1); // not Date.UTC: it reads years 0-99 as 1900-1999
+  return Math.floor((d.getTime() - start.getTime()) / 86_400_000) + 1;
 }

@@ -61,6 +61,17 @@ export const HANDLEBARS_HELPERS: ReadonlySet<string> = new Set([
   'helperMissing',
 ]);
 
+/** What Handlebars prints unescaped (it reads `toHTML`), like its SafeString. */
+class SafeText {
+  constructor(readonly text: string) {}
+  toHTML(): string {
+    return this.text;
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
 interface Registry {
   registerHelper(name: string, fn: (...args: Value[]) => unknown): void;
 }
@@ -68,6 +79,12 @@ interface Registry {
 /** Registers the service's helpers on `handlebars`. */
 export function registerServiceHelpers(handlebars: Registry): void {
   handlebars.registerHelper('json', (context: Value) => JSON.stringify(context));
+  // Translations are not previewed: a key renders as the service renders a key it has no translation for (the
+  // block's text as the default value, else the key), unescaped as the service's SafeString is.
+  handlebars.registerHelper('i18n', function (this: unknown, key: Value, options: HelperOptions) {
+    const text = typeof options?.fn === 'function' ? options.fn(this) : String(key);
+    return new SafeText(text);
+  });
   handlebars.registerHelper('equals', function (this: unknown, a: Value, b: Value, options: HelperOptions) {
     // biome-ignore lint/suspicious/noDoubleEquals: the service compares loosely (`1 == '1'`).
     return a == b ? call(options, 'fn', this) : call(options, 'inverse', this);

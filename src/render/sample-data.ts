@@ -30,7 +30,10 @@ export function sampleData(workflow: WorkflowDefinition): RenderData {
   const payload = materialiseObject(tree, 0);
   const data: RenderData = { payload, subscriber: copy(SAMPLE_SUBSCRIBER) };
   if (digests(workflow)) {
-    data.events = Array.from({ length: DIGEST_EVENTS }, (_, i) => eventPayload(payload, i));
+    // The first event is the trigger that started the digest (the step's own payload), as in the service.
+    data.events = Array.from({ length: DIGEST_EVENTS }, (_, i) =>
+      i === 0 ? copy(payload) : materialiseObject(tree, i),
+    );
   }
   return data;
 }
@@ -77,11 +80,6 @@ function materialise(name: string, node: ShapeNode, position: number): unknown {
 /** `items` → `item`: the name an element of a sample array is valued by. */
 function singular(name: string): string {
   return name.length > 3 && name.endsWith('s') && !name.endsWith('ss') ? name.slice(0, -1) : name;
-}
-
-/** The i-th event a digest collected: the sample payload, its values taken at position i. */
-function eventPayload(payload: Record<string, unknown>, i: number): Record<string, unknown> {
-  return { ...copy(payload), eventNumber: i + 1 };
 }
 
 function digests(workflow: WorkflowDefinition): boolean {

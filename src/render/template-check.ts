@@ -125,6 +125,14 @@ function checkCall(walk: Walk, node: HbsNode, name: string | undefined, block: b
       ...at,
     });
   }
+  if (name === 'i18n') {
+    walk.findings.push({
+      code: 'render-unsupported',
+      severity: 'info',
+      message: 'translations are not previewed: `i18n` shows its key (or its block as the default text)',
+      ...at,
+    });
+  }
   if (name === 'dateFormat') checkDatePattern(walk, node, at);
   if (
     name === 'numberFormat' &&

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { renderTemplate } from '../../../src/render/engine.js';
+import { type RenderData, renderWorkflow } from '../../../src/render/index.js';
 
 // The corpus: each case's expected output (or failure message) is what the service's own code produced (see
 // test/fixtures/render-corpus/README.md); wfsync must produce the same bytes.
@@ -35,6 +37,40 @@ describe('render corpus', () => {
           expect(actual).toEqual(c.expected);
         });
       }
+    });
+  }
+});
+
+interface StepCase {
+  name: string;
+  template: Record<string, unknown>;
+  data: RenderData;
+  source: string;
+  expected: Record<string, unknown>;
+}
+
+describe('render corpus: steps', () => {
+  const cases = JSON.parse(readFileSync(path.join(dir, 'steps/steps.json'), 'utf8')) as StepCase[];
+  for (const c of cases) {
+    it(c.name, () => {
+      const workflow = {
+        name: 'w',
+        steps: [{ name: 's', template: c.template }],
+        triggers: [],
+      } as unknown as WorkflowDefinition;
+      const [step] = renderWorkflow(workflow, structuredClone(c.data)).steps;
+      const { url, buttons, ...rest } = c.expected;
+      const actual: Record<string, unknown> = {};
+      for (const key of ['subject', 'preheader', 'senderName', 'title', 'content', 'error'] as const) {
+        if (step?.[key] !== undefined) actual[key] = step[key];
+      }
+      if (step?.error !== undefined) {
+        expect({ error: step.error }).toEqual(rest);
+        return;
+      }
+      if (c.template.type === 'in_app' && c.template.cta !== undefined)
+        expect(step?.cta).toEqual({ url, buttons });
+      expect(actual).toEqual(rest);
     });
   }
 });
