@@ -21,9 +21,23 @@ export function renderWorkflow(
   const findings: RenderFinding[] = [];
   const rendered: RenderedStep[] = [];
   steps.forEach((step, index) => {
-    if (selected(step, index, options.step)) rendered.push(renderStep(step, index, data, findings));
+    if (selected(step, index, options.step)) rendered.push(renderStep(step, index, data, findings, true));
   });
   return { steps: rendered, findings };
+}
+
+/**
+ * The findings renderWorkflow would give that can be told without running a template (unknown helpers, arity,
+ * date patterns, comparison blocks, values that render empty): for `wfsync validate`, which cannot afford to
+ * render every file. Never loads the Handlebars runtime.
+ */
+export function checkWorkflow(workflow: WorkflowDefinition, data: RenderData): RenderFinding[] {
+  const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
+  const findings: RenderFinding[] = [];
+  steps.forEach((step, index) => {
+    renderStep(step, index, data, findings, false);
+  });
+  return findings;
 }
 
 function selected(step: unknown, index: number, wanted: string | number | undefined): boolean {
@@ -39,6 +53,8 @@ class StepRenderer {
     readonly context: Record<string, unknown>,
     readonly findings: RenderFinding[],
     readonly base: string,
+    /** false: check only, each string "renders" as itself (checkWorkflow). */
+    readonly run: boolean,
   ) {}
 
   /** `text` rendered (undefined/empty renders ''), findings for it added; undefined when it fails. */
@@ -47,6 +63,7 @@ class StepRenderer {
     const at = `${this.base}${pointer}`;
     const before = this.findings.length;
     if (source !== '') this.findings.push(...checkTemplate(source, at, context));
+    if (!this.run) return source;
     try {
       return renderTemplate(source, context);
     } catch (error) {
@@ -57,7 +74,13 @@ class StepRenderer {
   }
 
   /** The step's error; a finding unless a positioned one already explains it. */
-  fail(message: string, pointer: string, source = '', since = this.findings.length): void {
+  fail(
+    message: string,
+    pointer: string,
+    source = '',
+    since = this.findings.length,
+    { explain }: { explain?: string } = {},
+  ): void {
     this.out.error ??= message;
     const explained = this.findings
       .slice(since)
@@ -67,7 +90,7 @@ class StepRenderer {
     this.findings.push({
       code: 'render-failed',
       severity: 'error',
-      message,
+      message: explain === undefined ? message : `${explain} (${message})`,
       pointer,
       ...(parseError
         ? { start: parseError.offset, end: Math.min(parseError.offset + 1, source.length) }
@@ -77,7 +100,7 @@ class StepRenderer {
 
   /** Flags HTML escapes the service puts into plain text (SMS, push, chat, subjects). */
   plain(rendered: string | undefined, source: unknown, pointer: string): string | undefined {
-    if (rendered === undefined || typeof source !== 'string') return rendered;
+    if (!this.run || rendered === undefined || typeof source !== 'string') return rendered;
     const entity = /&(amp|lt|gt|quot|#x60|#x3D);/.exec(rendered)?.[0];
     if (entity !== undefined && !source.includes(entity)) {
       this.findings.push({
@@ -91,14 +114,20 @@ class StepRenderer {
   }
 }
 
-function renderStep(step: unknown, index: number, data: RenderData, findings: RenderFinding[]): RenderedStep {
+function renderStep(
+  step: unknown,
+  index: number,
+  data: RenderData,
+  findings: RenderFinding[],
+  run: boolean,
+): RenderedStep {
   const template = isRecord(step) && isRecord(step.template) ? step.template : {};
   const type = typeof template.type === 'string' ? template.type : 'unknown';
   const name =
     isRecord(step) && typeof step.name === 'string' && step.name !== '' ? step.name : `${type} #${index}`;
   const out: RenderedStep = { index, name, type };
   const context = stepContext(type, data, { preheader: template.preheader });
-  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`);
+  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run);
   switch (type) {
     case 'email':
       renderEmail(r, template);
@@ -110,7 +139,7 @@ function renderStep(step: unknown, index: number, data: RenderData, findings: Re
       out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
       out.contentType = 'text';
       // The service refuses to send an SMS whose text renders empty.
-      if (out.content === '') r.fail('Unexpected error: SMS content is missing', `${r.base}/content`);
+      if (run && out.content === '') r.fail('Unexpected error: SMS content is missing', `${r.base}/content`);
       break;
     case 'chat':
       out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
@@ -169,11 +198,22 @@ function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
     r.out.content = r.render(template.content, '/content', body);
     return;
   }
-  if (!Array.isArray(template.content)) {
+  if (typeof template.content === 'string' && template.content !== '') {
+    // The service walks the string as blocks and fails setting the first "block"'s content.
     r.fail(
-      'Email content is not a list of blocks: without `contentType: customHtml` the service reads it as editor blocks and fails',
+      `Cannot create property 'content' on string '${template.content[0]}'`,
       `${r.base}/content`,
+      '',
+      undefined,
+      {
+        explain:
+          'the content is a string but `contentType` is not `customHtml`: the service reads it as editor blocks and fails',
+      },
     );
+    return;
+  }
+  if (!Array.isArray(template.content)) {
+    r.out.content = layoutBlocks([]);
     return;
   }
   const blocks = template.content.map((block: unknown, k) => {

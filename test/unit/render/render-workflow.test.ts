@@ -125,7 +125,8 @@ describe('renderWorkflow', () => {
       template: { type: 'email', subject: 's', content: '<p>x</p>' },
     });
     const result = renderWorkflow(workflow, { payload: {}, subscriber: {} });
-    expect(result.steps[0]?.error).toMatch(/customHtml/);
+    expect(result.steps[0]?.error).toBe("Cannot create property 'content' on string '<'");
+    expect(result.findings[0]?.message).toMatch(/customHtml/);
   });
 
   it('previews i18n as its key and says so', () => {
