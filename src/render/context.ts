@@ -9,8 +9,9 @@ import type { RenderData } from './types.js';
 export const DEFAULT_BRAND_COLOR = '#f47373';
 
 /** The context every channel starts from (SMS, push and chat render with exactly this). */
-export function baseContext(data: RenderData): Record<string, unknown> {
+export function baseContext(data: RenderData, fresh = true): Record<string, unknown> {
   const events = data.events;
+  const copy = fresh ? deepCopy : same;
   return {
     ...copy(data.payload),
     subscriber: copy(data.subscriber),
@@ -29,18 +30,22 @@ export function baseContext(data: RenderData): Record<string, unknown> {
 export function stepContext(
   type: string,
   data: RenderData,
-  raw: { preheader?: unknown } = {},
+  { preheader, fresh = true }: { preheader?: unknown; fresh?: boolean } = {},
 ): Record<string, unknown> {
-  const context = baseContext(data);
+  const context = baseContext(data, fresh);
   if (type !== 'in_app' && type !== 'email') return context;
   context.branding = { logo: data.branding?.logo, color: data.branding?.color || DEFAULT_BRAND_COLOR };
   if (type === 'email') {
-    context.preheader = raw.preheader;
+    context.preheader = preheader;
     context.blocks = [];
   }
   return context;
 }
 
-function copy<T>(value: T): T {
+function same<T>(value: T): T {
+  return value;
+}
+
+function deepCopy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }

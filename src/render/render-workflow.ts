@@ -5,6 +5,7 @@ import { isRecord } from '../json.js';
 import { stepContext } from './context.js';
 import { layoutBlocks } from './email-blocks.js';
 import { renderTemplate } from './engine.js';
+import { sampleSystemData } from './sample-data.js';
 import { checkTemplate } from './template-check.js';
 import type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';
 
@@ -31,11 +32,15 @@ export function renderWorkflow(
  * date patterns, comparison blocks, values that render empty): for `wfsync validate`, which cannot afford to
  * render every file. Never loads the Handlebars runtime.
  */
-export function checkWorkflow(workflow: WorkflowDefinition, data: RenderData): RenderFinding[] {
+export function checkWorkflow(workflow: WorkflowDefinition, given?: RenderData): RenderFinding[] {
   const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
   const findings: RenderFinding[] = [];
+  // Without data: the sample, whose payload holds every value the templates read (so only the service's own
+  // variables are checked for emptiness, and the payload is not built at all).
+  const data = given ?? sampleSystemData(workflow);
+  const systemOnly = given === undefined;
   steps.forEach((step, index) => {
-    renderStep(step, index, data, findings, false);
+    renderStep(step, index, data, findings, false, systemOnly);
   });
   return findings;
 }
@@ -55,6 +60,8 @@ class StepRenderer {
     readonly base: string,
     /** false: check only, each string "renders" as itself (checkWorkflow). */
     readonly run: boolean,
+    /** Check only the service's own variables for emptiness (checkWorkflow on the sample). */
+    readonly systemOnly = false,
   ) {}
 
   /** `text` rendered (undefined/empty renders ''), findings for it added; undefined when it fails. */
@@ -62,7 +69,8 @@ class StepRenderer {
     const source = typeof text === 'string' ? text : '';
     const at = `${this.base}${pointer}`;
     const before = this.findings.length;
-    if (source !== '') this.findings.push(...checkTemplate(source, at, context));
+    if (source !== '')
+      this.findings.push(...checkTemplate(source, at, context, { systemOnly: this.systemOnly }));
     if (!this.run) return source;
     try {
       return renderTemplate(source, context);
@@ -120,14 +128,17 @@ function renderStep(
   data: RenderData,
   findings: RenderFinding[],
   run: boolean,
+  systemOnly = false,
 ): RenderedStep {
   const template = isRecord(step) && isRecord(step.template) ? step.template : {};
   const type = typeof template.type === 'string' ? template.type : 'unknown';
   const name =
     isRecord(step) && typeof step.name === 'string' && step.name !== '' ? step.name : `${type} #${index}`;
   const out: RenderedStep = { index, name, type };
-  const context = stepContext(type, data, { preheader: template.preheader });
-  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run);
+  // The context is copied only for a step that sorts (sortBy sorts the payload's arrays in place); checking only reads.
+  const fresh = run && mutates(template);
+  const context = stepContext(type, data, { preheader: template.preheader, fresh });
+  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run, systemOnly);
   switch (type) {
     case 'email':
       renderEmail(r, template);
@@ -227,4 +238,9 @@ function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
   });
   const color = (r.context.branding as { color?: string } | undefined)?.color;
   r.out.content = layoutBlocks(blocks, color);
+}
+
+/** Whether a step's strings call `sortBy`, the one helper that changes the data it is given. */
+function mutates(template: Record<string, unknown>): boolean {
+  return JSON.stringify(template).includes('sortBy');
 }

@@ -10,47 +10,60 @@ import { isRecord } from '../json.js';
 import { sampleValue } from './sample-values.js';
 import type { RenderData } from './types.js';
 
-/** The sample subscriber every preview is rendered for. */
-export const SAMPLE_SUBSCRIBER: Readonly<Record<string, unknown>> = Object.freeze({
-  subscriberId: 'sample-subscriber-1',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada.lovelace@example.com',
-  phone: '+15555550123',
-  locale: 'en_US',
-  avatar: 'https://example.com/avatars/ada.png',
-  data: {},
-});
+/** The sample subscriber every preview is rendered for (a fresh object each time). */
+export function sampleSubscriber(data: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    subscriberId: 'sample-subscriber-1',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada.lovelace@example.com',
+    phone: '+15555550123',
+    locale: 'en_US',
+    avatar: 'https://example.com/avatars/ada.png',
+    data,
+  };
+}
 
 /** How many events a digest sample collects. */
 const DIGEST_EVENTS = 3;
 
-/** The sample tenant, for workflows that read `tenant.*`. */
-const SAMPLE_TENANT: Readonly<Record<string, unknown>> = Object.freeze({
-  identifier: 'sample-tenant',
-  name: 'Analytical Engines Ltd',
-});
+/** The sample tenant's own fields, for workflows that read `tenant.*`. */
+const TENANT_IDENTIFIER = 'sample-tenant';
+const TENANT_NAME = 'Analytical Engines Ltd';
 
+/** Stable sample data for `workflow` (see src/render/index.ts). */
 export function sampleData(workflow: WorkflowDefinition): RenderData {
+  return sampleDataFromVariables(workflow, deriveTrigger(workflow).variables);
+}
+
+/** The service's own variables whose sample shape the templates decide (the rest is fixed). */
+const SHAPED_SYSTEM = /subscriber\.data|step\.events|tenant|actor/;
+
+/** sampleData's subscriber, events, tenant and actor, with an empty payload (checkWorkflow needs no more). */
+export function sampleSystemData(workflow: WorkflowDefinition): RenderData {
+  return sampleDataFromVariables(workflow, []);
+}
+
+/** sampleData from trigger variables already derived: the same result, less work. */
+export function sampleDataFromVariables(
+  workflow: WorkflowDefinition,
+  variables: ReadonlyArray<{ name: string; type: string }>,
+): RenderData {
   const payloadShape = newShape();
-  for (const variable of deriveTrigger(workflow).variables) {
-    addShape(payloadShape, variable.name.split('.'), variable.type);
-  }
+  for (const variable of variables) addShape(payloadShape, variable.name.split('.'), variable.type);
   // The service's own variables the templates read: the subscriber's `data`, the digest's events, tenant and actor.
   const system = newShape();
   const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
   for (const step of steps) {
     for (const source of textSourcesOfStep(step)) {
+      if (!SHAPED_SYSTEM.test(source.text)) continue; // most templates read none: no second scan
       for (const usage of scanTemplate(source.text).usages) {
         if (isSystemVariable(usage.name)) addShape(system, usage.name.split('.'), usage.type);
       }
     }
   }
   const payload = materialiseObject(payloadShape, 0);
-  const subscriber = {
-    ...copy(SAMPLE_SUBSCRIBER),
-    data: materialiseObject(pathShape(system, ['subscriber', 'data']), 0),
-  };
+  const subscriber = sampleSubscriber(materialiseObject(pathShape(system, ['subscriber', 'data']), 0));
   const data: RenderData = { payload, subscriber };
   if (digests(workflow)) {
     // Each event is a trigger's payload; the first is the trigger that started the digest (the step's own payload).
@@ -58,11 +71,8 @@ export function sampleData(workflow: WorkflowDefinition): RenderData {
     data.events = Array.from({ length: DIGEST_EVENTS }, (_, i) => materialiseObject(eventShape, i));
   }
   if (system.children.has('tenant')) {
-    data.tenant = {
-      ...copy(SAMPLE_TENANT),
-      ...materialiseObject(pathShape(system, ['tenant']), 0),
-      ...copy(SAMPLE_TENANT),
-    };
+    const read = materialiseObject(pathShape(system, ['tenant']), 0);
+    data.tenant = { ...read, identifier: TENANT_IDENTIFIER, name: TENANT_NAME };
   }
   if (system.children.has('actor')) {
     const actor = materialiseObject(pathShape(system, ['actor']), 1);
@@ -141,8 +151,4 @@ function singular(name: string): string {
 function digests(workflow: WorkflowDefinition): boolean {
   const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
   return steps.some((step) => isRecord(step) && isRecord(step.template) && step.template.type === 'digest');
-}
-
-function copy(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

@@ -4,6 +4,7 @@
  * empty with the given context. Reads the AST derive parses (no Handlebars runtime), so validate can afford it.
  */
 import { scanTemplate } from '../derive/handlebars.js';
+import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
 import { formatDate, UnsupportedToken } from './date-format.js';
@@ -12,6 +13,24 @@ import type { RenderFinding } from './types.js';
 
 const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
 const PROBE_DATE = new Date(Date.UTC(2024, 2, 14, 9, 26, 53));
+
+// A mustache that can call no helper: `{{path}}`, `{{{path}}}`, `{{&path}}`, `{{#each path}}` (each/if/unless/with),
+// `{{else}}`, `{{/name}}`. Anything else (arguments, sub-expressions, partials, comments…) takes the full walk.
+const MUSTACHE = /\{\{\{?~?\s*([\s\S]*?)\s*~?\}?\}\}/g;
+const PLAIN =
+  /^(?:&\s*)?([^\s()=!>#^/{}~"']+)$|^[#^]\s*(?:each|if|unless|with)\s+[^\s()=~"']+$|^\/\s*\S+$|^else$/;
+
+/** Whether `source` may call a helper (so the AST must be walked); false only when every mustache is plain. */
+function mayCallHelpers(source: string): boolean {
+  for (const match of source.matchAll(MUSTACHE)) {
+    const inner = match[1] as string;
+    const plain = PLAIN.exec(inner);
+    if (plain === null) return true;
+    if (plain[1] !== undefined && (SERVICE_HELPERS.has(plain[1]) || HANDLEBARS_HELPERS.has(plain[1])))
+      return true;
+  }
+  return false;
+}
 
 interface Walk {
   pointer: string;
@@ -30,12 +49,18 @@ export function checkTemplate(
   source: string,
   pointer: string,
   context?: Record<string, unknown>,
+  { systemOnly = false }: { systemOnly?: boolean } = {},
 ): RenderFinding[] {
-  const parsed = parseTemplate(source);
-  if (!parsed.ok) return [];
-  const walk: Walk = { pointer, findings: [], offsetOf: parsed.offsetOf, source, hidden: new Set() };
-  walkProgram(walk, parsed.program, false);
-  if (context !== undefined) findEmpty(walk, context);
+  const walk: Walk = { pointer, findings: [], offsetOf: () => 0, source, hidden: new Set() };
+  if (mayCallHelpers(source)) {
+    const parsed = parseTemplate(source);
+    if (!parsed.ok) return [];
+    walk.offsetOf = parsed.offsetOf;
+    walkProgram(walk, parsed.program, false);
+  }
+  // systemOnly: the payload was sampled from these very templates, so only the service's own variables can be empty.
+  if (context !== undefined && (!systemOnly || SYSTEM_MENTION.test(source)))
+    findEmpty(walk, context, systemOnly);
   return walk.findings;
 }
 
@@ -178,9 +203,12 @@ function checkDatePattern(
   void at;
 }
 
-function findEmpty(walk: Walk, context: Record<string, unknown>): void {
+const SYSTEM_MENTION = /subscriber|step|branding|tenant|actor|preheader/;
+
+function findEmpty(walk: Walk, context: Record<string, unknown>, systemOnly: boolean): void {
   for (const usage of scanTemplate(walk.source).usages) {
     if (usage.type === 'Boolean' || walk.hidden.has(usage.offset)) continue;
+    if (systemOnly && !isSystemVariable(usage.name)) continue;
     if (!rendersEmpty(context, usage.name.split('.'))) continue;
     const text = /^[^\s}|)(=~]+/.exec(walk.source.slice(usage.offset))?.[0] ?? usage.name;
     walk.findings.push({

@@ -3,12 +3,13 @@
  * rendering (src/render checkWorkflow): unknown helpers, wrong helper arity, date patterns date-fns refuses, values
  * that render empty with the sample, and the service's surprises. Computed once per workflow for all five rules.
  */
-import { checkWorkflow, type RenderFinding, sampleData } from '../../render/index.js';
+import { checkWorkflow, type RenderFinding } from '../../render/index.js';
 import { memoizeLast } from './last-memo.js';
 import { findingMessage, locateFinding } from './render-diagnostics.js';
 import type { Rule, RuleContext } from './types.js';
 
-const findingsOf = memoizeLast((workflow: RenderContextKey) => checkWorkflow(workflow, sampleData(workflow)));
+// With the generated sample (checkWorkflow's default): its payload holds every value the templates read.
+const findingsOf = memoizeLast((workflow: RenderContextKey) => checkWorkflow(workflow));
 
 type RenderContextKey = RuleContext['workflow'];
 
