@@ -42,7 +42,12 @@ function workflows() {
         `{{#if vip}}Thanks for being VIP, {{titlecase customer.name}}!{{/if}}`;
       const template =
         kind === 'email'
-          ? { type: 'email', contentType: 'customHtml', subject: `Order {{orderId}} #${n}`, content: `<p>${content}</p>` }
+          ? {
+              type: 'email',
+              contentType: 'customHtml',
+              subject: `Order {{orderId}} #${n}`,
+              content: `<p>${content}</p>`,
+            }
           : kind === 'push'
             ? { type: 'push', title: `Order {{orderId}} #${n}`, content }
             : { type: kind, content };
@@ -65,7 +70,8 @@ const bare = list.flatMap((workflow, i) =>
 );
 const hb = Handlebars.create();
 // The bare side needs the helpers to exist to render the same templates: trivial ones, so it measures Handlebars alone.
-for (const name of ['numberFormat', 'dateFormat', 'uppercase', 'titlecase']) hb.registerHelper(name, (v) => String(v));
+for (const name of ['numberFormat', 'dateFormat', 'uppercase', 'titlecase'])
+  hb.registerHelper(name, (v) => String(v));
 
 function timeBare(round) {
   const templates = bare.map(([t, d]) => [t.replaceAll('ROUND', String(round)), d]);
@@ -77,7 +83,9 @@ function timeBare(round) {
 
 function timeWfsync(round) {
   // New templates each round: wfsync keeps compiled templates, which must not carry over.
-  const workflows = list.map((workflow) => JSON.parse(JSON.stringify(workflow).replaceAll('ROUND', String(round))));
+  const workflows = list.map((workflow) =>
+    JSON.parse(JSON.stringify(workflow).replaceAll('ROUND', String(round))),
+  );
   const start = process.hrtime.bigint();
   let steps = 0;
   for (let i = 0; i < workflows.length; i++) {
