@@ -8,6 +8,7 @@ import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
 import { newCommand } from './commands/new.js';
 import { planCommand } from './commands/plan.js';
+import { previewCommand } from './commands/preview.js';
 import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
@@ -91,6 +92,7 @@ function buildProgram(ctx: CommandContext): Command {
   program.addCommand(emulateCommand(ctx));
   program.addCommand(initCommand(ctx));
   program.addCommand(newCommand(ctx));
+  program.addCommand(previewCommand(ctx));
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({

@@ -74,14 +74,12 @@ export function buildPreviewWorkflow(input: PreviewWorkflowInput): PreviewWorkfl
 
 /** Key by key, in the document's order; absent values stay absent. */
 function buildPreviewStep(step: RenderedStep, payload: Record<string, unknown>): PreviewStep {
-  const out: PreviewStep = { index: step.index, name: step.name, type: step.type, payload };
-  for (const key of STEP_STRINGS) {
-    const value = step[key];
-    if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
-  }
+  const out: Record<string, unknown> = { index: step.index, name: step.name, type: step.type };
+  for (const key of STEP_STRINGS) if (step[key] !== undefined) out[key] = step[key];
   if (step.cta !== undefined) out.cta = step.cta;
+  out.payload = payload;
   if (step.error !== undefined) out.error = step.error;
-  return out;
+  return out as unknown as PreviewStep;
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
