@@ -41,14 +41,12 @@ export function parseJsonText(
     if (error instanceof JsonTooDeepError)
       return { diagnostic: dataDiagnostic(file, 'data-not-json', `the file is ${error.message}`, '') };
     const message = error instanceof Error ? error.message : String(error);
-    const at = /at position (\d+)/.exec(message);
-    const offset = at ? Number(at[1]) : text.length;
-    const { line, column } = positionOf(text, offset);
+    const { line, column } = positionOf(text, jsonErrorOffset(text, message));
     return {
       diagnostic: {
         code: 'data-not-json',
         severity: 'error',
-        message: `not JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+        message: `not JSON: ${message.replace(/( in JSON)? at position \d+[\s\S]*$/, '').replace(/, (\.\.\.)?"[\s\S]*" is not valid JSON$/, '')}`,
         file,
         pointer: '',
         line,
@@ -58,6 +56,24 @@ export function parseJsonText(
       },
     };
   }
+}
+
+/**
+ * Where JSON.parse stopped: the position its message gives, or (V8's "Unexpected token 'x', ..."context"... is not
+ * valid JSON", which gives none) the token found through the context it quotes: ten characters either side.
+ */
+export function jsonErrorOffset(text: string, message: string): number {
+  const at = /at position (\d+)/.exec(message);
+  if (at) return Number(at[1]);
+  const quoted = /^Unexpected token '([\s\S]+?)', (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(
+    message,
+  );
+  if (quoted) {
+    const [, token = '', lead, context = ''] = quoted;
+    const found = text.indexOf(context);
+    if (found !== -1) return lead ? found + 10 : found + Math.max(0, context.indexOf(token));
+  }
+  return text.length;
 }
 
 /** 1-based line and column (UTF-16 code units) of an offset in `text`. */
