@@ -3,6 +3,6 @@
  * helpers, escaping and context), and stable sample data to render it with. PURE (no node:*, no clock, no
  * randomness). The rules, and where each was learned, are in docs/rendering.md.
  */
-export { renderWorkflow } from './render-workflow.js';
+export { checkWorkflow, renderWorkflow } from './render-workflow.js';
 export { sampleData } from './sample-data.js';
 export type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';

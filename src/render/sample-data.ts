@@ -2,7 +2,9 @@
  * Stable sample data for a workflow: a payload from its trigger variables (realistic values by name and type), a
  * sample subscriber and, when it digests, three events. No clock, no randomness: same workflow, same bytes.
  */
-import { deriveTrigger } from '../derive/trigger.js';
+import { scanTemplate } from '../derive/handlebars.js';
+import { isSystemVariable } from '../derive/names.js';
+import { deriveTrigger, textSourcesOfStep } from '../derive/trigger.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
 import { sampleValue } from './sample-values.js';
@@ -23,16 +25,73 @@ export const SAMPLE_SUBSCRIBER: Readonly<Record<string, unknown>> = Object.freez
 /** How many events a digest sample collects. */
 const DIGEST_EVENTS = 3;
 
+/** The sample tenant, for workflows that read `tenant.*`. */
+const SAMPLE_TENANT: Readonly<Record<string, unknown>> = Object.freeze({
+  identifier: 'sample-tenant',
+  name: 'Analytical Engines Ltd',
+});
+
 export function sampleData(workflow: WorkflowDefinition): RenderData {
-  const tree: ShapeNode = { type: 'String', children: new Map() };
-  for (const variable of deriveTrigger(workflow).variables)
-    addShape(tree, variable.name.split('.'), variable.type);
-  const payload = materialiseObject(tree, 0);
-  const data: RenderData = { payload, subscriber: copy(SAMPLE_SUBSCRIBER) };
+  const payloadShape = newShape();
+  for (const variable of deriveTrigger(workflow).variables) {
+    addShape(payloadShape, variable.name.split('.'), variable.type);
+  }
+  // The service's own variables the templates read: the subscriber's `data`, the digest's events, tenant and actor.
+  const system = newShape();
+  const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
+  for (const step of steps) {
+    for (const source of textSourcesOfStep(step)) {
+      for (const usage of scanTemplate(source.text).usages) {
+        if (isSystemVariable(usage.name)) addShape(system, usage.name.split('.'), usage.type);
+      }
+    }
+  }
+  const payload = materialiseObject(payloadShape, 0);
+  const subscriber = {
+    ...copy(SAMPLE_SUBSCRIBER),
+    data: materialiseObject(pathShape(system, ['subscriber', 'data']), 0),
+  };
+  const data: RenderData = { payload, subscriber };
   if (digests(workflow)) {
-    data.events = Array.from({ length: DIGEST_EVENTS }, (_, i) => eventPayload(payload, i));
+    // Each event is a trigger's payload; the first is the trigger that started the digest (the step's own payload).
+    const eventShape = mergeShapes(payloadShape, pathShape(system, ['step', 'events']));
+    data.events = Array.from({ length: DIGEST_EVENTS }, (_, i) => materialiseObject(eventShape, i));
+  }
+  if (system.children.has('tenant')) {
+    data.tenant = {
+      ...copy(SAMPLE_TENANT),
+      ...materialiseObject(pathShape(system, ['tenant']), 0),
+      ...copy(SAMPLE_TENANT),
+    };
+  }
+  if (system.children.has('actor')) {
+    const actor = materialiseObject(pathShape(system, ['actor']), 1);
+    data.actor = { ...actor, subscriberId: 'sample-actor-1', firstName: 'Grace', lastName: 'Hopper' };
   }
   return data;
+}
+
+function newShape(): ShapeNode {
+  return { type: 'String', children: new Map() };
+}
+
+/** The shape under `path` (an empty one when nothing is read there). */
+function pathShape(root: ShapeNode, path: string[]): ShapeNode {
+  let node: ShapeNode | undefined = root;
+  for (const segment of path) node = node?.children.get(segment);
+  return node ?? newShape();
+}
+
+function mergeShapes(a: ShapeNode, b: ShapeNode): ShapeNode {
+  const merged: ShapeNode = {
+    type: a.type === 'Array' || b.type === 'Array' ? 'Array' : a.type,
+    children: new Map(a.children),
+  };
+  for (const [name, child] of b.children) {
+    const mine = merged.children.get(name);
+    merged.children.set(name, mine === undefined ? child : mergeShapes(mine, child));
+  }
+  return merged;
 }
 
 /** The shape the templates read: each name, whether it is iterated, and the fields read under it. */
@@ -77,11 +136,6 @@ function materialise(name: string, node: ShapeNode, position: number): unknown {
 /** `items` → `item`: the name an element of a sample array is valued by. */
 function singular(name: string): string {
   return name.length > 3 && name.endsWith('s') && !name.endsWith('ss') ? name.slice(0, -1) : name;
-}
-
-/** The i-th event a digest collected: the sample payload, its values taken at position i. */
-function eventPayload(payload: Record<string, unknown>, i: number): Record<string, unknown> {
-  return { ...copy(payload), eventNumber: i + 1 };
 }
 
 function digests(workflow: WorkflowDefinition): boolean {

@@ -8,6 +8,10 @@ export interface RenderData {
   /** For steps after a digest: the events it collected (trigger payloads), as the service passes them. */
   events?: Record<string, unknown>[];
   branding?: { logo?: string; color?: string };
+  /** The trigger's tenant, when it names one (`tenant.*` in templates). */
+  tenant?: Record<string, unknown>;
+  /** The trigger's actor (a subscriber), when it names one (`actor.*` in templates). */
+  actor?: Record<string, unknown>;
 }
 
 /**

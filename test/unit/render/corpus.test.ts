@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
+import { renderTemplate } from '../../../src/render/engine.js';
+import { type RenderData, renderWorkflow } from '../../../src/render/index.js';
+
+// The corpus: each case's expected output (or failure message) is what the service's own code produced (see
+// test/fixtures/render-corpus/README.md); wfsync must produce the same bytes.
+const dir = path.join(import.meta.dirname, '../../fixtures/render-corpus');
+
+interface Case {
+  name: string;
+  template: string;
+  data: Record<string, unknown>;
+  source: string;
+  expected: { output: string } | { error: string };
+}
+
+const files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+
+describe('render corpus', () => {
+  it('has cases', () => {
+    expect(files.length).toBeGreaterThanOrEqual(4);
+  });
+  for (const file of files) {
+    const cases = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Case[];
+    describe(file, () => {
+      for (const c of cases) {
+        it(c.name, () => {
+          let actual: { output: string } | { error: string };
+          try {
+            actual = { output: renderTemplate(c.template, structuredClone(c.data)) };
+          } catch (error) {
+            actual = { error: error instanceof Error ? error.message : String(error) };
+          }
+          expect(actual).toEqual(c.expected);
+        });
+      }
+    });
+  }
+});
+
+interface StepCase {
+  name: string;
+  template: Record<string, unknown>;
+  data: RenderData;
+  source: string;
+  expected: Record<string, unknown>;
+}
+
+describe('render corpus: steps', () => {
+  const cases = JSON.parse(readFileSync(path.join(dir, 'steps/steps.json'), 'utf8')) as StepCase[];
+  for (const c of cases) {
+    it(c.name, () => {
+      const workflow = {
+        name: 'w',
+        steps: [{ name: 's', template: c.template }],
+        triggers: [],
+      } as unknown as WorkflowDefinition;
+      const [step] = renderWorkflow(workflow, structuredClone(c.data)).steps;
+      const { url, buttons, ...rest } = c.expected;
+      const actual: Record<string, unknown> = {};
+      for (const key of ['subject', 'preheader', 'senderName', 'title', 'content', 'error'] as const) {
+        if (step?.[key] !== undefined) actual[key] = step[key];
+      }
+      if (step?.error !== undefined) {
+        expect({ error: step.error }).toEqual(rest);
+        return;
+      }
+      if (c.template.type === 'in_app' && c.template.cta !== undefined)
+        expect(step?.cta).toEqual({ url, buttons });
+      expect(actual).toEqual(rest);
+    });
+  }
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { checkTemplate } from '../../../src/render/template-check.js';
+
+const at = '/steps/0/template/content';
+const codes = (source: string, context?: Record<string, unknown>) =>
+  checkTemplate(source, at, context).map((f) => [f.code, source.slice(f.start, f.end)]);
+
+describe('checkTemplate', () => {
+  it('finds helpers the service does not have, positioned on the name', () => {
+    expect(codes('Hi {{shout name}} {{#repeat 3}}x{{/repeat}} {{name}}')).toEqual([
+      ['render-helper-unknown', 'shout'],
+      ['render-helper-unknown', 'repeat'],
+    ]);
+  });
+
+  it('does not call a plain variable or a Handlebars helper unknown', () => {
+    expect(codes('{{shout}} {{#each xs}}{{lookup ../map this}}{{/each}} {{#if a}}{{/if}}')).toEqual([]);
+  });
+
+  it('finds a service helper given the wrong number of arguments, or used inline when it needs a block', () => {
+    expect(
+      codes('{{pluralize n "item"}} {{dateFormat d}} {{numberFormat n 2}} {{uppercase}} {{equals a b}}'),
+    ).toEqual([
+      ['render-helper-arity', 'pluralize'],
+      ['render-helper-arity', 'dateFormat'],
+      ['render-helper-arity', 'numberFormat'],
+      ['render-helper-arity', 'uppercase'],
+      ['render-helper-arity', 'equals'],
+    ]);
+    expect(
+      codes('{{pluralize n "item" "items"}} {{#equals a b}}x{{/equals}} {{gt a 1}} {{sortBy xs}}'),
+    ).toEqual([]);
+  });
+
+  it('finds helpers inside sub-expressions', () => {
+    expect(codes('{{#each (shout xs)}}{{/each}} {{uppercase (groupBy xs)}}')).toEqual([
+      ['render-helper-unknown', 'shout'],
+      ['render-helper-arity', 'groupBy'],
+    ]);
+  });
+
+  it('refuses the date patterns date-fns refuses, positioned on the pattern', () => {
+    expect(codes('{{dateFormat d "YYYY-MM-DD"}} {{dateFormat d "yyyy-MM-dd"}}')).toEqual([
+      ['render-failed', '"YYYY-MM-DD"'],
+    ]);
+    expect(codes('{{dateFormat d "yyyy j"}}')).toEqual([['render-failed', '"yyyy j"']]);
+  });
+
+  it('warns about paths a comparison block cannot see, but not @root or ../', () => {
+    const findings = codes('{{#gt count 1}}{{name}} {{@root.name}} {{../name}} {{uppercase title}}{{/gt}}');
+    expect(findings).toEqual([
+      ['render-surprise', 'name'],
+      ['render-surprise', 'title'],
+    ]);
+  });
+
+  it('warns that decimalLength=0 means 2 decimals', () => {
+    expect(codes('{{numberFormat n decimalLength=0}}')).toEqual([['render-surprise', 'numberFormat']]);
+  });
+
+  it('finds values that render empty with the data, through arrays, not conditions', () => {
+    const context = { name: 'Ada', items: [{ title: 'a' }, { title: '' }], subscriber: { firstName: 'Ada' } };
+    expect(
+      codes(
+        '{{name}} {{nmae}} {{#each items}}{{title}}{{/each}} {{subscriber.fristName}} {{#if optional}}{{/if}} {{#each missing}}{{/each}} {{uppercase gone}}',
+        context,
+      ),
+    ).toEqual([
+      ['render-empty', 'nmae'],
+      ['render-empty', 'title'],
+      ['render-empty', 'subscriber.fristName'],
+      ['render-empty', 'missing'],
+      ['render-empty', 'gone'],
+    ]);
+  });
+
+  it('reports nothing for a template that does not parse (the syntax rule does)', () => {
+    expect(codes('{{#if a}}')).toEqual([]);
+  });
+});
