@@ -147,7 +147,7 @@ export function readDataFile(kind: DataKind, given: string, cwd: string): Json |
 
 /** `workflows/order.yaml` → `workflows/order.previews.json`. */
 export function previewsFileOf(definitionPath: string): string {
-  return definitionPath.replace(/\.ya?ml$/i, '') + '.previews.json';
+  return `${definitionPath.replace(/\.ya?ml$/i, '')}.previews.json`;
 }
 
 export interface NamedPreviews {
