@@ -19,6 +19,9 @@ export function baseContext(data: RenderData): Record<string, unknown> {
       events: events === undefined ? undefined : copy(events),
       total_count: events?.length,
     },
+    // The worker adds them only when the trigger names them.
+    ...(data.tenant ? { tenant: copy(data.tenant) } : {}),
+    ...(data.actor ? { actor: copy(data.actor) } : {}),
   };
 }
 

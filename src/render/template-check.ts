@@ -168,7 +168,7 @@ function checkDatePattern(
       });
     } else {
       walk.findings.push({
-        code: 'render-failed',
+        code: 'render-date-format',
         severity: 'error',
         message: `date-fns refuses the pattern \`${pattern.original}\` (the step fails to render): ${error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error)}`,
         ...where,

@@ -50,10 +50,9 @@ const FRAGMENTS = [
   '{{#if a b}}{{c}}{{/if}}',
   '{{#with customer}}{{name}}{{/with}}',
   '{{#xs}}{{y}}{{/xs}}',
-  '{{i18n key=label other="x"}}',
+  '{{i18n "welcome"}}',
   '{{uppercase orderId}}',
-  '{{equals "paid" status}}',
-  '{{myHelper c}}',
+  '{{#equals "paid" status}}paid{{/equals}}',
   '{{lookup a b}}',
   '{{uppercase (lowercase d)}}',
   '{{> partial}}',
@@ -75,6 +74,16 @@ const BROKEN = [
   '{{#each a}}{{/if}}',
 ];
 
+/** Valid Handlebars the service fails to render, or renders other than it reads (the render-* rules). */
+const RENDER_BROKEN = [
+  '{{i18n key=label other="x"}}',
+  '{{equals "paid" status}}',
+  '{{myHelper c}}',
+  '{{pluralize orderId "item"}}',
+  '{{dateFormat sendAt "YYYY-MM-DD"}}',
+  '{{#gt orderId 1}}{{region}}{{/gt}}',
+];
+
 const BLOCKS = ['each', 'with', 'if', 'unless'];
 
 /** A Handlebars template from fragments, some inside blocks (nested a few deep); `broken` mixes in BROKEN ones. */
@@ -85,6 +94,7 @@ function templateOf(broken: boolean): fc.Arbitrary<string> {
       { depthSize: 'small', withCrossShrink: true },
       { weight: 12, arbitrary: fc.constantFrom(...FRAGMENTS) },
       { weight: broken ? 1 : 0, arbitrary: fc.constantFrom(...BROKEN) },
+      { weight: broken ? 1 : 0, arbitrary: fc.constantFrom(...RENDER_BROKEN) },
       { weight: 12, arbitrary: name.map((n) => `{{${n}}}`) },
       {
         weight: 4,

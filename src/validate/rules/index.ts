@@ -8,6 +8,13 @@ import { identifierFormat, identifierNameMismatch, nameSlugEmpty } from './ident
 import { findDuplicateIdentifiers, IDENTIFIER_DUPLICATE } from './identifier-duplicate.js';
 import { metadataStepType } from './metadata.js';
 import { notificationGroupUnknown, notificationGroupUnresolved } from './notification-group.js';
+import {
+  renderDateFormat,
+  renderEmpty,
+  renderHelperArity,
+  renderHelperUnknown,
+  renderSurprise,
+} from './render.js';
 import { stepNameDuplicate, stepUuidDuplicate } from './steps.js';
 import { templateSyntax } from './template-syntax.js';
 import type { IncludedSpan, Rule, RuleContext, RuleInfo, RuleOptions } from './types.js';
@@ -15,6 +22,7 @@ import { variableTypo } from './variable-typo.js';
 import { variableTypeMismatch, variableUndeclared, variableUnused } from './variables.js';
 import { displayPath } from './walk.js';
 
+export { renderFindingsToDiagnostics } from './render-diagnostics.js';
 export type {
   IncludedSpan,
   ReportOptions,
@@ -46,6 +54,11 @@ export const RULES: readonly Rule[] = [
   notificationGroupUnknown,
   notificationGroupUnresolved,
   stepUuidDuplicate,
+  renderHelperUnknown,
+  renderHelperArity,
+  renderDateFormat,
+  renderEmpty,
+  renderSurprise,
 ];
 
 /** Every rule code, the project-wide one included: what a config's `rules:` map may name. */

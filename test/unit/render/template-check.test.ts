@@ -41,9 +41,9 @@ describe('checkTemplate', () => {
 
   it('refuses the date patterns date-fns refuses, positioned on the pattern', () => {
     expect(codes('{{dateFormat d "YYYY-MM-DD"}} {{dateFormat d "yyyy-MM-dd"}}')).toEqual([
-      ['render-failed', '"YYYY-MM-DD"'],
+      ['render-date-format', '"YYYY-MM-DD"'],
     ]);
-    expect(codes('{{dateFormat d "yyyy j"}}')).toEqual([['render-failed', '"yyyy j"']]);
+    expect(codes('{{dateFormat d "yyyy j"}}')).toEqual([['render-date-format', '"yyyy j"']]);
   });
 
   it('warns about paths a comparison block cannot see, but not @root or ../', () => {
