@@ -11,7 +11,8 @@ import type { FsBoundary } from '../fs-boundary.js';
 import { type RenderData, renderWorkflow, sampleData } from '../render/index.js';
 import { buildPreviewWorkflow, type PreviewWorkflow } from '../report/preview/document.js';
 import { typoDistance } from '../text.js';
-import { findingsToDiagnostics } from './findings.js';
+import { KNOWN_RULE_CODES, renderFindingsToDiagnostics } from '../validate/rules/index.js';
+import type { SeverityOverride } from '../validate/rules/types.js';
 import { type DataOverrides, readNamedPreviews } from './preview-input.js';
 
 export interface WorkflowPreviewOptions {
@@ -21,6 +22,23 @@ export interface WorkflowPreviewOptions {
   preview?: { name: string; overrides: DataOverrides };
   /** A step name or 0-based index. */
   step?: string | number;
+  /** The project's rule severities (wfsync.config.yaml), which the renderer's findings follow as in validate. */
+  severities?: Record<string, SeverityOverride>;
+}
+
+/**
+ * The rule severities to load definitions with for a preview: the project's, with validate's render rules off. The
+ * preview renders every step itself and reports those findings in place (a step the service would fail to render is
+ * shown failing, not refused before rendering), once.
+ */
+export function previewLoadSeverities(
+  severities: Record<string, SeverityOverride>,
+): Record<string, SeverityOverride> {
+  const off = KNOWN_RULE_CODES.filter((code) => code.startsWith('render-')).map((code) => [
+    code,
+    'off' as const,
+  ]);
+  return { ...severities, ...Object.fromEntries(off) };
 }
 
 /** The data a workflow is rendered with: the sample, then the named preview, then the overrides. */
@@ -50,7 +68,9 @@ export function previewWorkflow(
     name: definition.workflow.name,
     rendered,
     data,
-    diagnostics: findingsToDiagnostics(definition, rendered.findings),
+    diagnostics: renderFindingsToDiagnostics(definition, rendered.findings, {
+      severities: options.severities ?? {},
+    }),
     ...(options.preview === undefined ? {} : { preview: options.preview.name }),
   });
 }

@@ -12,7 +12,7 @@ import { includesOf } from '../definitions/include-references.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { createFsBoundary, type FsBoundary, toDisplayPath } from '../fs-boundary.js';
 import type { DataOverrides } from './preview-input.js';
-import { namedPreviewsOf } from './preview-project.js';
+import { namedPreviewsOf, previewLoadSeverities } from './preview-project.js';
 
 export interface ServedStep {
   index: number;
@@ -49,6 +49,11 @@ export class PreviewStore {
     this.#project = options.project;
     this.#paths = options.paths;
     this.#boundary = createFsBoundary(options.cwd);
+  }
+
+  /** The project's rule severities, which the renderer's findings follow. */
+  get severities(): ProjectOptions['severities'] {
+    return this.#project.severities;
   }
 
   get defaultDir(): string {
@@ -123,7 +128,10 @@ export class PreviewStore {
     const checked = await checkDefinitions(files, {
       cwd: this.#cwd,
       defaultDir: this.defaultDir,
-      rules: { severities: this.#project.severities, notificationGroups: this.#project.notificationGroups },
+      rules: {
+        severities: previewLoadSeverities(this.#project.severities),
+        notificationGroups: this.#project.notificationGroups,
+      },
       keepDefinitions: true,
       boundary: this.#boundary,
     });

@@ -51,6 +51,7 @@ export async function runPreview(ctx: CommandContext, args: string[], flags: Pre
     sources.set(definition.file, definition.text);
     return previewWorkflow(definition, {
       overrides,
+      severities: project.severities,
       ...(named[i] === undefined ? {} : { preview: named[i] }),
       ...(step === undefined ? {} : { step }),
     });

@@ -5,7 +5,7 @@ import type { ProjectOptions } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { closestFirst } from '../../serve/preview-project.js';
+import { closestFirst, previewLoadSeverities } from '../../serve/preview-project.js';
 import { plural } from '../../text.js';
 
 export interface Selection {
@@ -40,7 +40,10 @@ export async function selectDefinitions(
   const checked = await checkDefinitions(searched, {
     cwd,
     defaultDir,
-    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: {
+      severities: previewLoadSeverities(project.severities),
+      notificationGroups: project.notificationGroups,
+    },
     keepDefinitions: true,
   });
   const wantedFiles = new Set<string>();
