@@ -9,6 +9,7 @@ import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
 import { newCommand } from './commands/new.js';
 import { planCommand } from './commands/plan.js';
+import { previewCommand } from './commands/preview.js';
 import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
@@ -94,6 +95,7 @@ function buildProgram(ctx: CommandContext): Command {
   program.addCommand(newCommand(ctx));
   program.addCommand(completionCommand(ctx));
   program.addCommand(completeCommand(ctx), { hidden: true });
+  program.addCommand(previewCommand(ctx));
   // Usage errors and --help/--version surface as CommanderError; print through our streams.
   const configure = (command: Command): void => {
     command.exitOverride().configureOutput({

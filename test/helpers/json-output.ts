@@ -21,6 +21,7 @@ export type JsonOutputKind =
   | 'state'
   | 'new'
   | 'init'
+  | 'preview'
   | 'error'
   | 'codeclimate';
 
@@ -83,6 +84,7 @@ const FORMAT_OF: Record<string, JsonOutputKind> = {
   state: 'state',
   new: 'new',
   init: 'init',
+  preview: 'preview',
 };
 
 /**

@@ -15,6 +15,7 @@ describe('output schemas', () => {
       'init-output.schema.json',
       'new-output.schema.json',
       'plan-output.schema.json',
+      'preview-output.schema.json',
       'pull-output.schema.json',
       'state-output.schema.json',
       'sync-output.schema.json',

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type CheckedDefinition, type CheckResult, checkDefinitions } from '../../check/check-definitions.js';
+import type { ProjectOptions } from '../../config/project.js';
+import { countDiagnostics } from '../../diagnostic.js';
+import { UsageError, WfsyncError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { closestFirst, previewLoadSeverities } from '../../serve/preview-project.js';
+import { plural } from '../../text.js';
+
+export interface Selection {
+  definitions: CheckedDefinition[];
+  checked: CheckResult;
+}
+
+/**
+ * The workflows `wfsync preview [file|identifier…]` names, loaded as validate loads them: an argument that is a path
+ * on disk is a file or directory, anything else a trigger identifier (looked up in the workflows directory). Errors
+ * in the files asked for stop the run (exit 3, every one reported); errors elsewhere do not. An unknown identifier
+ * is a usage error naming the known ones, the closest first.
+ */
+export async function selectDefinitions(
+  args: readonly string[],
+  project: ProjectOptions,
+  cwd: string,
+): Promise<Selection> {
+  const paths = args.filter((arg) => existsSync(path.resolve(cwd, arg)));
+  const identifiers = args.filter((arg) => !paths.includes(arg));
+  const defaultDir = path.relative(cwd, project.workflowsDir) || '.';
+  if (args.length === 0 || identifiers.length > 0) {
+    if (!existsSync(project.workflowsDir) && paths.length === 0)
+      throw new UsageError(
+        `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+      );
+  }
+  const searched =
+    identifiers.length > 0 || args.length === 0
+      ? [...paths, ...(existsSync(project.workflowsDir) ? [defaultDir] : [])]
+      : paths;
+  const checked = await checkDefinitions(searched, {
+    cwd,
+    defaultDir,
+    rules: {
+      severities: previewLoadSeverities(project.severities),
+      notificationGroups: project.notificationGroups,
+    },
+    keepDefinitions: true,
+  });
+  const wantedFiles = new Set<string>();
+  if (args.length === 0 || paths.length > 0) {
+    const roots = paths.map((p) => path.resolve(cwd, p));
+    for (const file of checked.files) {
+      const absolute = path.resolve(cwd, file);
+      if (
+        args.length === 0 ||
+        roots.some((root) => absolute === root || absolute.startsWith(root + path.sep))
+      )
+        wantedFiles.add(file);
+    }
+  }
+  for (const identifier of identifiers) {
+    const files = checked.identifiers.get(identifier);
+    if (files === undefined) throw unknownWorkflow(identifier, checked);
+    for (const file of files) wantedFiles.add(file);
+  }
+  const blocking = checked.diagnostics.filter(
+    (d) => d.severity === 'error' && wantedFiles.has(d.includedBy ?? d.file),
+  );
+  const errors = countDiagnostics(blocking).errors;
+  if (errors > 0) {
+    throw new WfsyncError(`${plural(errors, 'problem')} in the definitions; nothing was rendered`, {
+      exitCode: ExitCode.Invalid,
+      diagnostics: blocking,
+      sources: checked.sources,
+    });
+  }
+  if (wantedFiles.size === 0)
+    throw new UsageError(
+      `no workflow definitions (*.yaml, *.yml) found in ${paths.length > 0 ? paths.join(', ') : `${defaultDir}/`}`,
+    );
+  const definitions = checked.definitions.filter((d) => wantedFiles.has(d.file));
+  return { definitions, checked };
+}
+
+function unknownWorkflow(identifier: string, checked: CheckResult): UsageError {
+  const known = closestFirst(identifier, [...checked.identifiers.keys()]);
+  const shown = known.slice(0, 8).join(', ') + (known.length > 8 ? `, and ${known.length - 8} more` : '');
+  return new UsageError(
+    `no workflow "${identifier}" (neither a file nor a trigger identifier)` +
+      (known.length > 0 ? `; known workflows: ${shown}` : '; no workflow was found'),
+  );
+}

@@ -1,0 +1,70 @@
+import { basename } from 'node:path';
+import { readProject } from '../../config/project.js';
+import { UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { writeOutput } from '../../report/write-output.js';
+import { startPreviewServer } from '../../serve/server.js';
+import { PreviewStore } from '../../serve/store.js';
+import type { CommandContext } from '../context.js';
+import { onInterrupt } from '../interrupt.js';
+import { watchPaths } from '../watch-paths.js';
+import type { PreviewFlags } from './preview-flags.js';
+
+export const DEFAULT_PREVIEW_PORT = 4777;
+
+// Definitions, the files they include and the previews files matter; editors' backup, swap and probe files do not.
+const EDITOR_ARTEFACT = /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/;
+
+/**
+ * `wfsync preview --serve`: load every definition (broken ones too: the page shows their errors), serve the page on
+ * 127.0.0.1, and on every change re-check what the change touches and tell the open pages (SSE), until Ctrl-C.
+ */
+export async function runPreviewServe(
+  ctx: CommandContext,
+  args: string[],
+  flags: PreviewFlags,
+): Promise<number> {
+  const refused = (['step', 'payload', 'subscriber', 'events', 'preview', 'out'] as const).filter(
+    (flag) => flags[flag] !== undefined,
+  );
+  if (refused.length > 0 || flags.format !== 'human')
+    throw new UsageError(
+      `--serve takes no ${refused.length > 0 ? `--${refused[0]}` : '--format'}: the page has its own payload editor and step list`,
+    );
+  // 1. Config and the definitions, as they are (the page shows broken files in place).
+  const project = readProject(flags, ctx.cwd);
+  const store = new PreviewStore({ cwd: ctx.cwd, project, paths: args });
+  await store.load();
+  // 2. The page on loopback (a port in use: exit 64, naming it).
+  const server = await startPreviewServer({
+    store,
+    port: flags.port ?? DEFAULT_PREVIEW_PORT,
+    allowImages: flags.allowImages === true,
+  });
+  const controller = new AbortController();
+  const restore = onInterrupt(() => controller.abort());
+  try {
+    await writeOutput(
+      ctx.stderr,
+      `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
+    );
+    // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it.
+    await watchPaths({
+      roots: store.roots,
+      filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+      signal: controller.signal,
+      debounceMs: 10,
+      onChange: async (changed) => {
+        const files = await store.refresh(changed);
+        server.notify(files);
+      },
+      onError: (error, dir) => {
+        void writeOutput(ctx.stderr, `wfsync: cannot watch ${dir}: ${error.message}\n`);
+      },
+    });
+  } finally {
+    restore();
+    await server.close();
+  }
+  return ExitCode.Ok;
+}

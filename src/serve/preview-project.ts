@@ -1,0 +1,119 @@
+/**
+ * The definitions a preview shows, loaded as every command loads them (check/: includes resolved, schema and rules
+ * checked), and one workflow rendered into the preview document (report/preview). Shared by `wfsync preview` and
+ * the local page.
+ */
+import path from 'node:path';
+import type { CheckedDefinition } from '../check/check-definitions.js';
+import type { Diagnostic } from '../diagnostic.js';
+import { UsageError } from '../errors.js';
+import type { FsBoundary } from '../fs-boundary.js';
+import { type RenderData, renderWorkflow, sampleData } from '../render/index.js';
+import { buildPreviewWorkflow, type PreviewWorkflow } from '../report/preview/document.js';
+import { typoDistance } from '../text.js';
+import { KNOWN_RULE_CODES, renderFindingsToDiagnostics } from '../validate/rules/index.js';
+import type { SeverityOverride } from '../validate/rules/types.js';
+import { type DataOverrides, readNamedPreviews } from './preview-input.js';
+
+export interface WorkflowPreviewOptions {
+  /** Replaces the sample data, part by part (`--payload`, `--subscriber`, `--events`, the page's editor). */
+  overrides?: DataOverrides;
+  /** A named payload from the previews file next to the definition (`--preview`). */
+  preview?: { name: string; overrides: DataOverrides };
+  /** A step name or 0-based index. */
+  step?: string | number;
+  /** The project's rule severities (wfsync.config.yaml), which the renderer's findings follow as in validate. */
+  severities?: Record<string, SeverityOverride>;
+}
+
+/**
+ * The rule severities to load definitions with for a preview: the project's, with validate's render rules off. The
+ * preview renders every step itself and reports those findings in place (a step the service would fail to render is
+ * shown failing, not refused before rendering), once.
+ */
+export function previewLoadSeverities(
+  severities: Record<string, SeverityOverride>,
+): Record<string, SeverityOverride> {
+  const off = KNOWN_RULE_CODES.filter((code) => code.startsWith('render-')).map((code) => [
+    code,
+    'off' as const,
+  ]);
+  return { ...severities, ...Object.fromEntries(off) };
+}
+
+/** The data a workflow is rendered with: the sample, then the named preview, then the overrides. */
+export function buildRenderData(definition: CheckedDefinition, options: WorkflowPreviewOptions): RenderData {
+  const data = sampleData(definition.workflow);
+  for (const layer of [options.preview?.overrides, options.overrides]) {
+    if (layer?.payload !== undefined) data.payload = layer.payload;
+    if (layer?.subscriber !== undefined) data.subscriber = layer.subscriber;
+    if (layer?.events !== undefined) data.events = layer.events;
+  }
+  return data;
+}
+
+export function previewWorkflow(
+  definition: CheckedDefinition,
+  options: WorkflowPreviewOptions = {},
+): PreviewWorkflow {
+  const data = buildRenderData(definition, options);
+  const rendered = renderWorkflow(
+    definition.workflow,
+    data,
+    options.step === undefined ? {} : { step: options.step },
+  );
+  return buildPreviewWorkflow({
+    identifier: definition.identifier,
+    file: definition.file,
+    name: definition.workflow.name,
+    rendered,
+    data,
+    diagnostics: renderFindingsToDiagnostics(definition, rendered.findings, {
+      severities: options.severities ?? {},
+    }),
+    ...(options.preview === undefined ? {} : { preview: options.preview.name }),
+  });
+}
+
+/** `--step`: a whole number is a 0-based index, anything else a step name. */
+export function parseStep(given: string): string | number {
+  return /^\d+$/.test(given) ? Number(given) : given;
+}
+
+/** The step `--step` names must exist; a usage error naming the workflow's steps otherwise. */
+export function checkStep(definition: CheckedDefinition, step: string | number): void {
+  const steps = definition.workflow.steps ?? [];
+  const found =
+    typeof step === 'number'
+      ? step < steps.length
+      : steps.some((s) => (s as { name?: unknown }).name === step);
+  if (found) return;
+  const names = steps.map((s, i) => `${i} ${JSON.stringify((s as { name?: unknown }).name ?? '')}`);
+  throw new UsageError(
+    `--step ${typeof step === 'number' ? step : JSON.stringify(step)}: workflow ${definition.identifier} has no such step` +
+      (names.length > 0 ? ` (its steps: ${names.join(', ')})` : ' (it has no steps)'),
+  );
+}
+
+/** Known identifiers, the closest to `wanted` first (ties in their order). */
+export function closestFirst(wanted: string, known: readonly string[]): string[] {
+  return known
+    .map((name, i) => ({ name, i, distance: typoDistance(wanted.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.i - b.i)
+    .map((entry) => entry.name);
+}
+
+/** The named previews of a definition, and the problems of its previews file. */
+export function namedPreviewsOf(
+  definition: CheckedDefinition,
+  cwd: string,
+  boundary: FsBoundary,
+): { names: Map<string, DataOverrides>; diagnostics: Diagnostic[]; file?: string; text?: string } {
+  const read = readNamedPreviews(path.resolve(cwd, definition.file), cwd, boundary);
+  return {
+    names: read.previews,
+    diagnostics: read.diagnostics,
+    ...(read.file === undefined ? {} : { file: read.file }),
+    ...(read.text === undefined ? {} : { text: read.text }),
+  };
+}

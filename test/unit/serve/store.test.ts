@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readProject } from '../../../src/config/project.js';
+import { answerRender } from '../../../src/serve/api.js';
+import { PreviewStore } from '../../../src/serve/store.js';
+
+const SMS = (text: string) => `name: sms only
+steps:
+  - name: text
+    template:
+      type: sms
+      content: { file: ./sms.txt }
+  - name: other
+    template:
+      type: push
+      title: Hi
+      content: "${text} {{name}}"
+triggers:
+  - type: event
+    identifier: sms-only
+    variables:
+      - { name: name, type: String }
+`;
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function storeIn(files: Record<string, string>): Promise<{ dir: string; store: PreviewStore }> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfsync-serve-'));
+  dirs.push(dir);
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(dir, 'workflows'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const store = new PreviewStore({ cwd: dir, project: readProject({}, dir), paths: [] });
+  await store.load();
+  return { dir, store };
+}
+
+const render = (store: PreviewStore, body: object) => answerRender(store, JSON.stringify(body));
+
+describe('PreviewStore', () => {
+  it('re-checks the definitions an included file belongs to, and nothing else', async () => {
+    const { dir, store } = await storeIn({
+      'workflows/sms.yaml': SMS('Push'),
+      'workflows/sms.txt': 'Text {{name}}',
+      'workflows/other.yaml': SMS('Other').replace('sms only', 'other one').replace('sms-only', 'other-one'),
+    });
+    expect(store.list().map((w) => [w.file, w.identifier, w.broken])).toEqual([
+      ['workflows/other.yaml', 'other-one', false],
+      ['workflows/sms.yaml', 'sms-only', false],
+    ]);
+    writeFileSync(join(dir, 'workflows/sms.txt'), 'Changed {{name}}');
+    expect(await store.refresh([join(dir, 'workflows/sms.txt')])).toEqual([
+      'workflows/other.yaml',
+      'workflows/sms.yaml',
+    ]);
+    const answer = render(store, { file: 'workflows/sms.yaml', payload: { name: 'Bo' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      broken: false,
+      workflow: { steps: [{ content: 'Changed Bo' }, { content: 'Push Bo' }] },
+    });
+  });
+
+  it('keeps a broken file listed with its last steps and its errors, and brings it back when fixed', async () => {
+    const { dir, store } = await storeIn({ 'workflows/sms.yaml': SMS('Push'), 'workflows/sms.txt': 'Text' });
+    const file = join(dir, 'workflows/sms.yaml');
+    writeFileSync(file, SMS('Push').replace('  - name: other', '  - name: [broken'));
+    expect(await store.refresh([file])).toEqual(['workflows/sms.yaml']);
+    const broken = store.get('workflows/sms.yaml');
+    expect(broken?.broken).toBe(true);
+    expect(broken?.steps.map((s) => s.name)).toEqual(['text', 'other']);
+    expect(broken?.diagnostics[0]).toMatchObject({ file: 'workflows/sms.yaml', severity: 'error' });
+    expect(render(store, { file: 'workflows/sms.yaml' }).body).toMatchObject({ broken: true });
+    writeFileSync(file, SMS('Fixed'));
+    await store.refresh([file]);
+    expect(store.get('workflows/sms.yaml')?.broken).toBe(false);
+    expect(render(store, { file: 'workflows/sms.yaml' }).body).toMatchObject({
+      workflow: { steps: [{}, { content: expect.stringMatching(/^Fixed /) }] },
+    });
+  });
+
+  it('reads the named previews next to a definition, and again when that file changes', async () => {
+    const { dir, store } = await storeIn({
+      'workflows/sms.yaml': SMS('Push'),
+      'workflows/sms.txt': 'Text {{name}}',
+    });
+    const previews = join(dir, 'workflows/sms.previews.json');
+    writeFileSync(previews, JSON.stringify({ previews: { bo: { payload: { name: 'Bo' } } } }));
+    expect(await store.refresh([previews])).toEqual(['workflows/sms.yaml']);
+    expect([...(store.get('workflows/sms.yaml')?.previews.keys() ?? [])]).toEqual(['bo']);
+    expect(render(store, { file: 'workflows/sms.yaml', preview: 'bo' }).body).toMatchObject({
+      workflow: { preview: 'bo', steps: [{ content: 'Text Bo' }, { content: 'Push Bo' }] },
+    });
+  });
+
+  it('answers a bad render request with 400 or 404, never a stack', async () => {
+    const { store } = await storeIn({ 'workflows/sms.yaml': SMS('Push'), 'workflows/sms.txt': 'Text' });
+    expect(answerRender(store, '{nope').status).toBe(400);
+    expect(render(store, { file: '../etc/passwd' })).toEqual({
+      status: 404,
+      body: { error: 'no such workflow file' },
+    });
+    expect(render(store, { file: 'workflows/sms.yaml', payload: [1] })).toEqual({
+      status: 400,
+      body: { error: 'the payload must be a JSON object' },
+    });
+  });
+});
