@@ -119,6 +119,8 @@ export interface PlanItem {
   endLine?: number;
   /** create only: what will be created, for a reviewer. */
   preview?: CreatePreview;
+  /** create, drifted, changed-locally, conflict: the file's steps in order, for the flowchart (plan/step-flow.ts). */
+  flow?: StepFlow;
 }
 
 /** What a create makes, as a reviewer reads it (plan/preview.ts). */
@@ -152,6 +154,32 @@ export interface PreviewGroup {
   name?: string;
   /** `default`: the target's default group (the file names none); `named`: `group:<name>`; `id`: an id in the file. */
   from: 'default' | 'named' | 'id';
+}
+
+/** A workflow's steps as a reviewer follows them (plan/step-flow.ts builds it). */
+export interface StepFlow {
+  /** The trigger identifier the app calls. */
+  trigger: string;
+  steps: FlowStep[];
+}
+
+export interface FlowStep {
+  /** Position in `steps[]`. */
+  index: number;
+  /** The step's name, or its type and position (`email 2`) when it has none. */
+  name: string;
+  /** The step template's type: `email`, `sms`, `in_app`, `chat`, `push`, `digest`, `delay`, `trigger`, `custom`. */
+  type: string;
+  /** delay: what it waits (`2 hours`, `until sendAt`); digest: its window (`1 hour, by orderId`). */
+  detail?: string;
+  /** One summary per filter group (`payload.amount > 100 AND payload.plan = "pro"`): the step runs if any passes. */
+  conditions?: string[];
+  /** Declared inactive: the service skips it. */
+  inactive?: true;
+  /** How many variants (alternative versions chosen by their own filters) the step has. */
+  variants?: number;
+  /** A field of this step differs between the service and the file. */
+  changed?: true;
 }
 
 /** How many items have each action, under the action's camelCase name (build-plan.ts: SUMMARY_KEYS). */

@@ -44,6 +44,7 @@ const ITEM_KEYS = [
   'diagnostics',
   'next',
   'preview',
+  'flow',
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
