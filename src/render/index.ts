@@ -1,0 +1,8 @@
+/**
+ * The renderer: each step of a workflow as the service renders it at send time (Handlebars with the service's
+ * helpers, escaping and context), and stable sample data to render it with. PURE (no node:*, no clock, no
+ * randomness). The rules, and where each was learned, are in docs/rendering.md.
+ */
+export { renderWorkflow } from './render-workflow.js';
+export { sampleData } from './sample-data.js';
+export type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';

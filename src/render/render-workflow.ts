@@ -1,0 +1,190 @@
+/** Rendering a workflow's steps as the service renders them at send time (docs/rendering.md, "Channels"). */
+import { scanTemplate } from '../derive/handlebars.js';
+import type { WorkflowDefinition } from '../generated/workflow.js';
+import { isRecord } from '../json.js';
+import { stepContext } from './context.js';
+import { layoutBlocks } from './email-blocks.js';
+import { renderTemplate } from './engine.js';
+import { checkTemplate } from './template-check.js';
+import type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';
+
+/**
+ * Every step (or the one `options.step` names) rendered with `data`. Never throws for bad templates: a step that
+ * fails carries `error`, and a finding says where.
+ */
+export function renderWorkflow(
+  workflow: WorkflowDefinition,
+  data: RenderData,
+  options: RenderOptions = {},
+): RenderedWorkflow {
+  const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
+  const findings: RenderFinding[] = [];
+  const rendered: RenderedStep[] = [];
+  steps.forEach((step, index) => {
+    if (selected(step, index, options.step)) rendered.push(renderStep(step, index, data, findings));
+  });
+  return { steps: rendered, findings };
+}
+
+function selected(step: unknown, index: number, wanted: string | number | undefined): boolean {
+  if (wanted === undefined) return true;
+  if (typeof wanted === 'number') return wanted === index;
+  return isRecord(step) && step.name === wanted;
+}
+
+/** One step's rendering: the strings it renders, each with its pointer, and the step's error if one fails. */
+class StepRenderer {
+  constructor(
+    readonly out: RenderedStep,
+    readonly context: Record<string, unknown>,
+    readonly findings: RenderFinding[],
+    readonly base: string,
+  ) {}
+
+  /** `text` rendered (undefined/empty renders ''), findings for it added; undefined when it fails. */
+  render(text: unknown, pointer: string, context = this.context): string | undefined {
+    const source = typeof text === 'string' ? text : '';
+    const at = `${this.base}${pointer}`;
+    const before = this.findings.length;
+    if (source !== '') this.findings.push(...checkTemplate(source, at, context));
+    try {
+      return renderTemplate(source, context);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.fail(message, at, source, before);
+      return undefined;
+    }
+  }
+
+  /** The step's error; a finding unless a positioned one already explains it. */
+  fail(message: string, pointer: string, source = '', since = this.findings.length): void {
+    this.out.error ??= message;
+    const explained = this.findings
+      .slice(since)
+      .some((f) => f.pointer === pointer && f.severity === 'error' && f.start !== undefined);
+    if (explained) return;
+    const parseError = source === '' ? undefined : scanTemplate(source).error;
+    this.findings.push({
+      code: 'render-failed',
+      severity: 'error',
+      message,
+      pointer,
+      ...(parseError
+        ? { start: parseError.offset, end: Math.min(parseError.offset + 1, source.length) }
+        : {}),
+    });
+  }
+
+  /** Flags HTML escapes the service puts into plain text (SMS, push, chat, subjects). */
+  plain(rendered: string | undefined, source: unknown, pointer: string): string | undefined {
+    if (rendered === undefined || typeof source !== 'string') return rendered;
+    const entity = /&(amp|lt|gt|quot|#x60|#x3D);/.exec(rendered)?.[0];
+    if (entity !== undefined && !source.includes(entity)) {
+      this.findings.push({
+        code: 'render-surprise',
+        severity: 'warning',
+        message: `the text contains \`${entity}\`: the service HTML-escapes \`{{…}}\` values even in plain text; use \`{{{…}}}\` for this value`,
+        pointer: `${this.base}${pointer}`,
+      });
+    }
+    return rendered;
+  }
+}
+
+function renderStep(step: unknown, index: number, data: RenderData, findings: RenderFinding[]): RenderedStep {
+  const template = isRecord(step) && isRecord(step.template) ? step.template : {};
+  const type = typeof template.type === 'string' ? template.type : 'unknown';
+  const name =
+    isRecord(step) && typeof step.name === 'string' && step.name !== '' ? step.name : `${type} #${index}`;
+  const out: RenderedStep = { index, name, type };
+  const context = stepContext(type, data, { preheader: template.preheader });
+  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`);
+  switch (type) {
+    case 'email':
+      renderEmail(r, template);
+      break;
+    case 'in_app':
+      renderInApp(r, template);
+      break;
+    case 'sms':
+      out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
+      out.contentType = 'text';
+      // The service refuses to send an SMS whose text renders empty.
+      if (out.content === '') r.fail('Unexpected error: SMS content is missing', `${r.base}/content`);
+      break;
+    case 'chat':
+      out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
+      out.contentType = 'text';
+      break;
+    case 'push':
+      out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
+      out.title = r.plain(r.render(template.title, '/title'), template.title, '/title');
+      out.contentType = 'text';
+      break;
+    default:
+      // digest, delay, trigger, custom: nothing is rendered.
+      break;
+  }
+  return out;
+}
+
+function renderInApp(r: StepRenderer, template: Record<string, unknown>): void {
+  r.out.content = template.content ? r.render(template.content, '/content') : '';
+  r.out.contentType = 'text';
+  const cta = isRecord(template.cta) ? template.cta : undefined;
+  if (cta === undefined) return;
+  const result: NonNullable<RenderedStep['cta']> = {};
+  const url = isRecord(cta.data) ? cta.data.url : undefined;
+  if (url) result.url = r.render(url, '/cta/data/url');
+  const buttons = isRecord(cta.action) && Array.isArray(cta.action.buttons) ? cta.action.buttons : undefined;
+  if (buttons) {
+    result.buttons = buttons.map((button: unknown, k) => {
+      const b = isRecord(button) ? button : {};
+      const content = r.render(b.content, `/cta/action/buttons/${k}/content`) ?? '';
+      return { type: typeof b.type === 'string' ? b.type : 'primary', content };
+    });
+  }
+  r.out.cta = result;
+}
+
+function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
+  // Subject, preheader and sender name: rendered, then trimmed; preheader and sender name only when set.
+  const trimmed = (text: unknown, pointer: string) => {
+    const value = r.render(text, pointer);
+    return value === undefined ? undefined : r.plain(value.trim(), text, pointer);
+  };
+  r.out.subject = trimmed(template.subject, '/subject');
+  if (template.preheader) r.out.preheader = trimmed(template.preheader, '/preheader');
+  if (template.senderName) r.out.senderName = trimmed(template.senderName, '/senderName');
+  r.out.contentType = 'html';
+  const body = {
+    ...r.context,
+    subject: r.out.subject ?? '',
+    preheader: r.out.preheader,
+    body: '',
+    blocks: [],
+  };
+  // No contentType means the editor, as in the service.
+  if (template.contentType === 'customHtml') {
+    r.out.content = r.render(template.content, '/content', body);
+    return;
+  }
+  if (!Array.isArray(template.content)) {
+    r.fail(
+      'Email content is not a list of blocks: without `contentType: customHtml` the service reads it as editor blocks and fails',
+      `${r.base}/content`,
+    );
+    return;
+  }
+  const blocks = template.content.map((block: unknown, k) => {
+    const b = isRecord(block) ? block : {};
+    const content = r.render(b.content, `/content/${k}/content`)?.trim() ?? '';
+    const url = r.render(b.url, `/content/${k}/url`)?.trim() ?? '';
+    const align =
+      isRecord(b.styles) && typeof b.styles.textAlign === 'string' ? b.styles.textAlign : undefined;
+    const kind: 'text' | 'button' = b.type === 'button' ? 'button' : 'text';
+    return { type: kind, content, url, align };
+  });
+  const color = (r.context.branding as { color?: string } | undefined)?.color;
+  r.out.content = layoutBlocks(blocks, color);
+}

@@ -1,0 +1,223 @@
+/**
+ * What can be told about a template before it runs: helpers the service does not have, helpers given the wrong
+ * number of arguments, date patterns date-fns refuses, paths a comparison block cannot see, and values that render
+ * empty with the given context. Reads the AST derive parses (no Handlebars runtime), so validate can afford it.
+ */
+import { scanTemplate } from '../derive/handlebars.js';
+import { parseTemplate } from '../derive/parse-template.js';
+import type { HbsNode, HbsProgram } from '../derive/types.js';
+import { formatDate, UnsupportedToken } from './date-format.js';
+import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from './helpers.js';
+import type { RenderFinding } from './types.js';
+
+const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
+const PROBE_DATE = new Date(Date.UTC(2024, 2, 14, 9, 26, 53));
+
+interface Walk {
+  pointer: string;
+  findings: RenderFinding[];
+  offsetOf: (node: HbsNode | undefined) => number;
+  source: string;
+  /** Offsets of paths read inside a comparison block (reported as a surprise, not as empty). */
+  hidden: Set<number>;
+}
+
+/**
+ * Findings for one template string at `pointer`. With `context`, also `render-empty` for each value the template
+ * prints or passes to a helper that is missing, null or empty there.
+ */
+export function checkTemplate(
+  source: string,
+  pointer: string,
+  context?: Record<string, unknown>,
+): RenderFinding[] {
+  const parsed = parseTemplate(source);
+  if (!parsed.ok) return [];
+  const walk: Walk = { pointer, findings: [], offsetOf: parsed.offsetOf, source, hidden: new Set() };
+  walkProgram(walk, parsed.program, false);
+  if (context !== undefined) findEmpty(walk, context);
+  return walk.findings;
+}
+
+function walkProgram(walk: Walk, program: HbsProgram | undefined, inComparison: boolean): void {
+  if (!Array.isArray(program?.body)) return;
+  for (const node of program.body) walkNode(walk, node, inComparison);
+}
+
+function walkNode(walk: Walk, node: HbsNode | undefined, inComparison: boolean): void {
+  if (node === undefined) return;
+  const type = node.type;
+  if (type === 'MustacheStatement' || type === 'SubExpression' || type === 'BlockStatement') {
+    const block = type === 'BlockStatement';
+    const name = helperName(node.path);
+    checkCall(walk, node, name, block);
+    if (node.path?.type === 'SubExpression') walkNode(walk, node.path, inComparison);
+    for (const param of node.params ?? []) walkExpression(walk, param, inComparison);
+    for (const pair of node.hash?.pairs ?? []) walkExpression(walk, pair.value, inComparison);
+    if (!block && node.path?.type === 'PathExpression' && !isCall(node) && inComparison)
+      hide(walk, node.path);
+    if (block) {
+      const entersComparison = name !== undefined && COMPARISONS.has(name);
+      // `each`/`with` inside a comparison block start from whatever they name, which is itself hidden.
+      walkProgram(walk, node.program, inComparison || entersComparison);
+      walkProgram(walk, node.inverse, inComparison || entersComparison);
+    }
+    return;
+  }
+  if (type === 'PartialStatement' || type === 'PartialBlockStatement')
+    walkProgram(walk, node.program, inComparison);
+}
+
+function walkExpression(walk: Walk, node: HbsNode | undefined, inComparison: boolean): void {
+  if (node?.type === 'SubExpression') walkNode(walk, node, inComparison);
+  else if (node?.type === 'PathExpression' && inComparison) hide(walk, node);
+}
+
+/** A path read where the comparison block's context stands in for the payload. */
+function hide(walk: Walk, path: HbsNode): void {
+  if (path.data === true || (typeof path.depth === 'number' && path.depth > 0)) return; // @root.x, ../x
+  if (!Array.isArray(path.parts) || path.parts.length === 0) return;
+  const start = walk.offsetOf(path);
+  walk.hidden.add(start);
+  const original = String(path.original);
+  walk.findings.push({
+    code: 'render-surprise',
+    severity: 'warning',
+    message: `\`${original}\` renders empty here: the service renders the body of gt/gte/lt/lte/eq/ne blocks with a context that is not the payload; write \`@root.${original.replace(/^this\./, '')}\` (or \`../${original}\`)`,
+    pointer: walk.pointer,
+    start,
+    end: start + original.length,
+  });
+}
+
+function checkCall(walk: Walk, node: HbsNode, name: string | undefined, block: boolean): void {
+  if (name === undefined) return;
+  const spec = SERVICE_HELPERS.get(name);
+  // `{{x}}` alone reads a variable unless x is a helper; a service helper alone is called with no arguments.
+  if (spec === undefined && !isCall(node)) return;
+  const start = walk.offsetOf(node.path);
+  const end = start + name.length;
+  const at = { pointer: walk.pointer, start, end };
+  if (spec === undefined) {
+    if (HANDLEBARS_HELPERS.has(name)) return;
+    walk.findings.push({
+      code: 'render-helper-unknown',
+      severity: 'error',
+      message: `Missing helper: "${name}" (the service has no helper \`${name}\`: the step fails to render)`,
+      ...at,
+    });
+    return;
+  }
+  const count = node.params?.length ?? 0;
+  if (count < spec.min || count > spec.max) {
+    const wanted = spec.min === spec.max ? `${spec.min}` : `${spec.min} to ${spec.max}`;
+    walk.findings.push({
+      code: 'render-helper-arity',
+      severity: 'error',
+      message: `\`${name}\` takes ${wanted} argument${spec.max === 1 ? '' : 's'}, given ${count}`,
+      ...at,
+    });
+  } else if (spec.block === 'required' && !block) {
+    walk.findings.push({
+      code: 'render-helper-arity',
+      severity: 'error',
+      message: `\`${name}\` is a block helper (\`{{#${name} a b}}…{{/${name}}}\`); inline, the service fails with "options.fn is not a function"`,
+      ...at,
+    });
+  }
+  if (name === 'dateFormat') checkDatePattern(walk, node, at);
+  if (
+    name === 'numberFormat' &&
+    numberLiteral(node.hash?.pairs?.find((p) => p.key === 'decimalLength')?.value) === 0
+  ) {
+    walk.findings.push({
+      code: 'render-surprise',
+      severity: 'warning',
+      message: '`decimalLength=0` gives 2 decimals: the service treats 0 as "not given"',
+      ...at,
+    });
+  }
+}
+
+function checkDatePattern(
+  walk: Walk,
+  node: HbsNode,
+  at: { pointer: string; start: number; end: number },
+): void {
+  const pattern = node.params?.[1];
+  if (pattern?.type !== 'StringLiteral' || typeof pattern.original !== 'string') return;
+  try {
+    formatDate(PROBE_DATE, pattern.original);
+  } catch (error) {
+    const start = walk.offsetOf(pattern);
+    const where = { pointer: walk.pointer, start, end: start + pattern.original.length + 2 };
+    if (error instanceof UnsupportedToken) {
+      walk.findings.push({
+        code: 'render-unsupported',
+        severity: 'info',
+        message: `${error.message}: the preview shows the token as written`,
+        ...where,
+      });
+    } else {
+      walk.findings.push({
+        code: 'render-failed',
+        severity: 'error',
+        message: `date-fns refuses the pattern \`${pattern.original}\` (the step fails to render): ${error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error)}`,
+        ...where,
+      });
+    }
+  }
+  void at;
+}
+
+function findEmpty(walk: Walk, context: Record<string, unknown>): void {
+  for (const usage of scanTemplate(walk.source).usages) {
+    if (usage.type === 'Boolean' || walk.hidden.has(usage.offset)) continue;
+    if (!rendersEmpty(context, usage.name.split('.'))) continue;
+    const text = /^[^\s}|)(=~]+/.exec(walk.source.slice(usage.offset))?.[0] ?? usage.name;
+    walk.findings.push({
+      code: 'render-empty',
+      severity: 'warning',
+      message:
+        usage.type === 'Array'
+          ? `\`${usage.name}\` is missing: the block iterates nothing`
+          : `\`${usage.name}\` renders empty with this data`,
+      pointer: walk.pointer,
+      start: usage.offset,
+      end: usage.offset + text.length,
+    });
+  }
+}
+
+/** Whether `segments` lead to nothing printable in `value`; through an array, whether any element does. */
+function rendersEmpty(value: unknown, segments: string[]): boolean {
+  let current: unknown[] = [value];
+  for (const segment of segments) {
+    const next: unknown[] = [];
+    for (const holder of current) {
+      const items = Array.isArray(holder) ? holder : [holder];
+      if (items.length === 0) return false; // an empty array: the block body never runs
+      for (const item of items) {
+        if (item === null || typeof item !== 'object' || !Object.hasOwn(item, segment)) return true;
+        next.push((item as Record<string, unknown>)[segment]);
+      }
+    }
+    current = next;
+  }
+  return current.some((v) => v === undefined || v === null || v === '');
+}
+
+function helperName(path: HbsNode | undefined): string | undefined {
+  if (path?.type !== 'PathExpression' || path.data === true || path.depth !== 0) return undefined;
+  const parts = path.parts;
+  if (!Array.isArray(parts) || parts.length !== 1 || path.original !== parts[0]) return undefined;
+  return parts[0] as string;
+}
+
+function isCall(node: HbsNode): boolean {
+  return (node.params?.length ?? 0) > 0 || (node.hash?.pairs?.length ?? 0) > 0;
+}
+
+function numberLiteral(node: HbsNode | undefined): number | undefined {
+  return node?.type === 'NumberLiteral' && typeof node.original === 'number' ? node.original : undefined;
+}
