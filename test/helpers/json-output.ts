@@ -13,7 +13,7 @@ import { createAjv } from '../../scripts/gen.mjs';
 
 const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
-export type JsonOutputKind = 'validate' | 'plan' | 'sync' | 'pull' | 'state' | 'error';
+export type JsonOutputKind = 'validate' | 'plan' | 'sync' | 'pull' | 'state' | 'preview' | 'error';
 
 /** Every output schema's file name (`plan-output.schema.json`…). */
 export const OUTPUT_SCHEMA_FILES = readdirSync(SCHEMAS_DIR)
@@ -70,6 +70,7 @@ const FORMAT_OF: Record<string, JsonOutputKind> = {
   sync: 'sync',
   pull: 'pull',
   state: 'state',
+  preview: 'preview',
 };
 
 /**

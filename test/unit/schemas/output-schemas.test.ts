@@ -12,6 +12,7 @@ describe('output schemas', () => {
     expect(OUTPUT_SCHEMA_FILES).toEqual([
       'error-output.schema.json',
       'plan-output.schema.json',
+      'preview-output.schema.json',
       'pull-output.schema.json',
       'state-output.schema.json',
       'sync-output.schema.json',

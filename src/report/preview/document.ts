@@ -1,0 +1,92 @@
+/**
+ * The preview document: what `wfsync preview --format json` prints, what the HTML file and the local page show, and
+ * what the PR's plan artifact reuses. Pure: built from what the renderer returned and the data it was given.
+ */
+import type { Diagnostic } from '../../diagnostic.js';
+import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
+
+/** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
+export interface PreviewStep {
+  index: number;
+  name: string;
+  type: string;
+  subject?: string;
+  title?: string;
+  preheader?: string;
+  senderName?: string;
+  content?: string;
+  contentType?: 'html' | 'text';
+  cta?: RenderedStep['cta'];
+  /** The trigger payload the step was rendered with. */
+  payload: Record<string, unknown>;
+  /** Set when the service would fail to render this step: its message, as the service would say it. */
+  error?: string;
+}
+
+export interface PreviewWorkflow {
+  identifier: string;
+  /** The definition file (display path). */
+  file: string;
+  /** The workflow's name. */
+  name: string;
+  /** The named payload (`--preview`) the steps were rendered with; absent for the sample data or `--payload`. */
+  preview?: string;
+  /** The subscriber the steps were rendered with. */
+  subscriber: Record<string, unknown>;
+  /** The events a digest collected, when the workflow digests or `--events` gave them. */
+  events?: Record<string, unknown>[];
+  steps: PreviewStep[];
+  /** The renderer's findings (and any other problem of the workflow), with file:line:col. */
+  diagnostics: Diagnostic[];
+}
+
+export interface PreviewDocument {
+  schemaVersion: 2;
+  workflows: PreviewWorkflow[];
+}
+
+export interface PreviewWorkflowInput {
+  identifier: string;
+  file: string;
+  name: string;
+  rendered: RenderedWorkflow;
+  data: RenderData;
+  diagnostics: Diagnostic[];
+  preview?: string;
+}
+
+const STEP_STRINGS = ['subject', 'title', 'preheader', 'senderName', 'content', 'contentType'] as const;
+
+export function buildPreviewWorkflow(input: PreviewWorkflowInput): PreviewWorkflow {
+  const { data } = input;
+  const steps = input.rendered.steps.map((step) => buildPreviewStep(step, data.payload));
+  return {
+    identifier: input.identifier,
+    file: input.file,
+    name: input.name,
+    ...(input.preview === undefined ? {} : { preview: input.preview }),
+    subscriber: data.subscriber,
+    ...(data.events === undefined ? {} : { events: data.events }),
+    steps,
+    diagnostics: input.diagnostics,
+  };
+}
+
+/** Key by key, in the document's order; absent values stay absent. */
+function buildPreviewStep(step: RenderedStep, payload: Record<string, unknown>): PreviewStep {
+  const out: PreviewStep = { index: step.index, name: step.name, type: step.type, payload };
+  for (const key of STEP_STRINGS) {
+    const value = step[key];
+    if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (step.cta !== undefined) out.cta = step.cta;
+  if (step.error !== undefined) out.error = step.error;
+  return out;
+}
+
+export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
+  return { schemaVersion: 2, workflows };
+}
+
+/** Step types that carry no message (nothing reaches a recipient from them). */
+export const SILENT_STEP_TYPES: ReadonlySet<string> = new Set(['digest', 'delay', 'trigger', 'custom']);
