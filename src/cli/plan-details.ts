@@ -1,6 +1,7 @@
 import type { CheckedDefinition } from '../check/check-definitions.js';
 import { referencedGroups } from '../plan/desired.js';
 import { buildCreatePreview } from '../plan/preview.js';
+import { buildRenderedChanges } from '../plan/rendered-changes.js';
 import { buildStepFlow } from '../plan/step-flow.js';
 import { withStepNames } from '../plan/step-names.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
@@ -11,7 +12,8 @@ import type { TargetSession } from '../remote/index.js';
  * What a reviewer reads beside each decision, added once the plan is built: a differing workflow's diff on its file's
  * own lines (pull/file-diff.ts) with the line of its first change, its steps named in the changes' paths
  * (plan/step-names.ts), and what each create will make (plan/preview.ts); with `previews` (a reader's plan, not a
- * sync's), each created or differing workflow's steps as a flow (plan/step-flow.ts, the flowchart).
+ * sync's), each created or differing workflow's steps as a flow (plan/step-flow.ts, the flowchart) and a differing
+ * one's changed messages rendered on both sides (plan/rendered-changes.ts).
  * Pure given its inputs; the groups are the target's, as `pull` resolves them.
  */
 export function addPlanDetails(
@@ -51,7 +53,9 @@ export function addPlanDetails(
     if (wanted === undefined) return shown;
     const named = { ...shown, changes: withStepNames(shown.changes, wanted.definition) };
     if (!input.previews) return named;
-    return { ...named, flow: buildStepFlow(item.identifier, wanted.definition, item.changes) };
+    const flow = buildStepFlow(item.identifier, wanted.definition, item.changes);
+    const rendered = buildRenderedChanges(wanted.definition, item.changes);
+    return { ...named, flow, ...(rendered === undefined ? {} : { rendered }) };
   });
   return { ...plan, items };
 }

@@ -6,13 +6,7 @@
  * definition says it: the renderers escape it. Pure.
  */
 import { splitPointer } from '../diagnostic.js';
-import type {
-  FilterPart,
-  StepFilter,
-  StepMetadata,
-  TimeUnit,
-  WorkflowStep,
-} from '../generated/workflow.js';
+import type { FilterPart, StepFilter, StepMetadata, TimeUnit, WorkflowStep } from '../generated/workflow.js';
 import type { FieldChange, StepFlow } from './types.js';
 
 /** The flow of `definition`; `changes` (service → file) mark the steps they touch. */

@@ -121,6 +121,45 @@ export interface PlanItem {
   preview?: CreatePreview;
   /** create, drifted, changed-locally, conflict: the file's steps in order, for the flowchart (plan/step-flow.ts). */
   flow?: StepFlow;
+  /** drifted, changed-locally, conflict: the changed message steps rendered on both sides (plan/rendered-changes.ts). */
+  rendered?: RenderedChanges;
+}
+
+/**
+ * The message steps a differing workflow changes, rendered as the service would send them, the service's version and
+ * the file's, with one sample (the file's, so a difference is the template's).
+ */
+export interface RenderedChanges {
+  /** The trigger payload both sides were rendered with (the sample built from the file's variables). */
+  payload: Record<string, unknown>;
+  steps: RenderedStepChange[];
+}
+
+export interface RenderedStepChange {
+  /** Position in `steps[]` (the file's; past its end, a step only the service has). */
+  index: number;
+  /** The file's name for the step (the service's when only it has the step), or its type and position. */
+  name: string;
+  type: string;
+  /** The service's version of the step, rendered; absent when only the file has the step. */
+  before?: RenderedText;
+  /** The file's version, rendered; absent when only the service has the step. */
+  after?: RenderedText;
+}
+
+/** A rendered message: the strings as the service would produce them, each capped (`truncated` says one was cut). */
+export interface RenderedText {
+  subject?: string;
+  preheader?: string;
+  senderName?: string;
+  title?: string;
+  content?: string;
+  /** `html` for an email's body, else `text`. */
+  contentType?: 'html' | 'text';
+  cta?: { label?: string; url?: string; buttons?: Array<{ type: string; content: string }> };
+  /** Set when the service would fail to render the step: its message. */
+  error?: string;
+  truncated?: true;
 }
 
 /** What a create makes, as a reviewer reads it (plan/preview.ts). */

@@ -45,6 +45,7 @@ const ITEM_KEYS = [
   'next',
   'preview',
   'flow',
+  'rendered',
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;

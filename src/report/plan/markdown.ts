@@ -10,7 +10,7 @@ import type { CreatePreview, Plan } from '../../plan/types.js';
 import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
-import { flowchartPart, type OptionalPart } from './markdown-flow.js';
+import { flowchartPart, type OptionalPart, renderedPart } from './markdown-flow.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
 import { buildNextSteps } from './next-steps-markdown.js';
 import { previewParts } from './preview-text.js';
@@ -218,18 +218,23 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
       }
     : undefined;
   const flow = entry.flow === undefined ? undefined : flowchartPart(entry.flow, where);
+  const rendered = entry.rendered === undefined ? undefined : renderedPart(entry.rendered, where);
   // A blank line after </summary> and before </details>, or GitHub renders the Markdown inside as plain text.
-  const join = (parts: { flow: boolean; diff: boolean }) => {
+  const join = (keep: { flow: boolean; rendered: boolean; diff: boolean }) => {
     const pick = (part: OptionalPart | undefined, shown: boolean) =>
       part === undefined ? [] : [shown ? part.shown : part.omitted];
-    const middle = [...pick(flow, parts.flow), ...pick(diff, parts.diff)];
+    const middle = [...pick(rendered, keep.rendered), ...pick(flow, keep.flow), ...pick(diff, keep.diff)];
     return [open.join('\n'), ...before, ...middle, ...after, close].join('\n\n');
   };
-  // Leanest last: the flowchart goes first, then the diff (markdown-fit.ts takes one step at a time, for every block).
+  // Leanest last: the flowchart goes first, then the rendered messages, then the diff (markdown-fit.ts takes one
+  // step at a time, for every block, before the next).
   return {
-    full: join({ flow: true, diff: true }),
-    steps: [join({ flow: false, diff: true })],
-    lite: join({ flow: false, diff: false }),
+    full: join({ flow: true, rendered: true, diff: true }),
+    steps: [
+      join({ flow: false, rendered: true, diff: true }),
+      join({ flow: false, rendered: false, diff: true }),
+    ],
+    lite: join({ flow: false, rendered: false, diff: false }),
   };
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanItem, StepFlow } from '../../../../src/plan/types.js';
+import type { PlanItem, RenderedChanges, StepFlow } from '../../../../src/plan/types.js';
+import { renderPlanJson } from '../../../../src/report/plan/json.js';
 import { PR_COMMENT_MAX_CHARS, renderPlanMarkdown } from '../../../../src/report/plan/markdown.js';
+import { jsonOutputProblems } from '../../../helpers/json-output.js';
 import { change, item, planOf } from './fixture-plan.js';
 
 const options = { command: 'plan' } as const;
@@ -95,5 +97,81 @@ describe('the flowchart in the plan comment', () => {
     expect(blocks.some((b) => !b.includes('```diff'))).toBe(true);
     expect(blocks.some((b) => b.includes('```mermaid'))).toBe(false);
     expect(markdown.match(/<details/g)!.length).toBe(markdown.match(/<\/details>/g)!.length);
+  });
+});
+
+const RENDERED: RenderedChanges = {
+  payload: { orderNumber: 'A-1042', carrier: 'DHL' },
+  steps: [
+    {
+      index: 0,
+      name: 'Receipt',
+      type: 'email',
+      before: {
+        subject: 'Order A-1042',
+        content:
+          '<html><head><style>p{}</style></head><body><p>Order A-1042 has shipped.</p><p>Thanks</p></body></html>',
+        contentType: 'html',
+      },
+      after: {
+        subject: 'Order A-1042',
+        content: '<p>Order A-1042 is on its way with DHL.</p><p>Thanks</p>',
+        contentType: 'html',
+      },
+    },
+    {
+      index: 2,
+      name: 'Text',
+      type: 'sms',
+      after: { content: '```\n</details>\n<!-- x --> @team #12', contentType: 'text' },
+    },
+  ],
+};
+
+describe('the rendered messages in the plan comment', () => {
+  it('shows each changed message as a line diff of what the recipient reads, with the sample payload', () => {
+    const plan = planOf([
+      item('order-shipped', 'changed-locally', {
+        changes: [change('steps[0].template.content', '/steps/0/template/content', 'a', 'b')],
+        rendered: RENDERED,
+        flow: flowOf('order-shipped', 1),
+      }),
+    ]);
+    const block = blocksOf(renderPlanMarkdown(plan, options)).get('order-shipped')!;
+    expect(block).toContain(
+      '**Rendered (service → file), 2 messages**, with the sample payload `{"carrier":"DHL","orderNumber":"A-1042"}`:',
+    );
+    expect(block).toContain(
+      [
+        '- email `Receipt`',
+        '',
+        '  ```diff',
+        '    subject: Order A-1042',
+        '  - Order A-1042 has shipped.',
+        '  + Order A-1042 is on its way with DHL.',
+        '',
+        '    Thanks',
+        '  ```',
+      ].join('\n'),
+    );
+    // Text from outside stays inside its fence, which is longer than any backtick run in it.
+    expect(block).toContain('- sms `Text` (only in the file)\n\n  ````diff\n  + ```\n  + </details>');
+    expect(block).not.toContain('<!-- x');
+    expect(block).not.toContain('@team');
+    // The rendered messages come before the flowchart, and both before the next step.
+    expect(block.indexOf('**Rendered')).toBeLessThan(block.indexOf('<summary>Flowchart'));
+  });
+
+  it('the JSON plan carries the flow and the renderings, and validates against the schema', () => {
+    const plan = planOf([
+      item('order-shipped', 'changed-locally', { rendered: RENDERED, flow: flowOf('order-shipped', 3) }),
+      item('welcome', 'create', { flow: flowOf('welcome', 1) }),
+    ]);
+    const json = JSON.parse(renderPlanJson(plan));
+    expect(json.items[0].rendered).toEqual(RENDERED);
+    expect(json.items[0].flow.steps).toHaveLength(3);
+    expect(jsonOutputProblems('plan', json)).toEqual([]);
+    const spoiled = { ...json, items: [{ ...json.items[0], rendered: { ...RENDERED, extra: 1 } }] };
+    expect(jsonOutputProblems('plan', spoiled)).not.toEqual([]);
   });
 });
