@@ -36,11 +36,11 @@ export function buildRenderedChanges(
 ): RenderedChanges | undefined {
   const touched = touchedSteps(changes);
   if (touched.size === 0) return undefined;
-  const service = serviceSteps(definition.steps, changes);
+  const service = serviceDefinition(definition, changes);
   if (service === undefined) return undefined;
   const data = sampleData(definition);
   const after = byIndex(renderWorkflow(definition, data).steps);
-  const before = byIndex(renderWorkflow({ ...definition, steps: service } as WorkflowDefinition, data).steps);
+  const before = byIndex(renderWorkflow(service, data).steps);
   const steps: RenderedStepChange[] = [];
   for (const index of [...touched].sort((a, b) => a - b)) {
     const mine = after.get(index);
@@ -71,6 +71,18 @@ function touchedSteps(changes: readonly FieldChange[]): Set<number> {
       out.add(Number(index));
   }
   return out;
+}
+
+/**
+ * The definition with its steps as the service holds them (see serviceSteps); undefined when a change has no place.
+ * The fields outside the steps stay the file's: only the steps are rendered.
+ */
+export function serviceDefinition(
+  definition: WorkflowDefinition,
+  changes: readonly FieldChange[],
+): WorkflowDefinition | undefined {
+  const steps = serviceSteps(definition.steps, changes);
+  return steps === undefined ? undefined : ({ ...definition, steps } as WorkflowDefinition);
 }
 
 /**

@@ -5,8 +5,10 @@ import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { readState } from '../../state/read.js';
+import { plural } from '../../text.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { loadRun, openRun, planRun, stateIdentity } from '../pipeline.js';
+import { writePlanPreviews } from '../plan-previews.js';
 import { checkBeforeCreating } from '../preflight.js';
 import { clientListener, progressFor, readOnlyClient } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -18,6 +20,8 @@ export interface PlanFlags extends TargetCommandFlags {
   showIgnored?: boolean;
   /** Compare with the definitions at the merge-base of HEAD and this ref (default: GITHUB_BASE_REF, if set). */
   base?: string;
+  /** Write an HTML preview of each created or differing workflow (and an index) into this directory. */
+  previews?: string;
 }
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
@@ -60,6 +64,11 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   });
   await writeOutput(ctx.stdout, text);
   if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
+  if (flags.previews !== undefined) {
+    const { count, shown } = await writePlanPreviews(flags.previews, plan, desired, ctx.cwd);
+    if (!flags.quiet)
+      await writeOutput(ctx.stderr, `wfsync: ${plural(count, 'preview')} and an index in ${shown}\n`);
+  }
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan, comment)));
   }

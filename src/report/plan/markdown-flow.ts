@@ -45,6 +45,7 @@ export function renderedPart(rendered: RenderedChanges, where: string): Optional
   const count = rendered.steps.length === 1 ? '1 message' : `${rendered.steps.length} messages`;
   const lines = [
     `**Rendered (service → file), ${count}**, with the sample payload ${inlineCode(truncateText(canonicalJson(rendered.payload), PAYLOAD_MAX))}:`,
+    '',
   ];
   for (const step of rendered.steps.slice(0, RENDERED_STEPS_MAX)) {
     const side =
@@ -72,10 +73,14 @@ function sideDiff(step: RenderedStepChange): string[] {
   const before = step.before === undefined ? [] : readable(step.before);
   const after = step.after === undefined ? [] : readable(step.after);
   const out: string[] = [];
+  let differs = false;
   for (const part of diffArrays(before, after)) {
     const mark = part.added ? '+' : part.removed ? '-' : ' ';
+    differs ||= mark !== ' ';
     for (const line of part.value) out.push(`${mark} ${line}`.trimEnd());
   }
+  // Rendered differently, read the same (markup, attributes, a dropped script): say so rather than show no change.
+  if (!differs) out.push('! reads the same as text; the rendered markup differs (see the plan artifact)');
   return out;
 }
 
@@ -90,6 +95,7 @@ function readable(text: RenderedText): string[] {
     text.content === undefined ? '' : text.contentType === 'html' ? htmlToText(text.content) : text.content;
   const cta = text.cta;
   const tail: string[] = [];
+  if (cta?.label !== undefined) tail.push(`button: ${cta.label}`);
   if (cta?.url !== undefined) tail.push(`link: ${cta.url}`);
   for (const button of cta?.buttons ?? []) tail.push(`button (${button.type}): ${button.content}`);
   if (text.error !== undefined) tail.push(`error: ${text.error}`);
