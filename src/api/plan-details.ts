@@ -1,6 +1,8 @@
 import type { CheckedDefinition } from '../check/check-definitions.js';
 import { referencedGroups } from '../plan/desired.js';
 import { buildCreatePreview } from '../plan/preview.js';
+import { buildRenderedChanges } from '../plan/rendered-changes.js';
+import { buildStepFlow } from '../plan/step-flow.js';
 import { withStepNames } from '../plan/step-names.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import { withFileDiff } from '../pull/file-diff.js';
@@ -9,7 +11,9 @@ import type { TargetSession } from '../remote/index.js';
 /**
  * What a reviewer reads beside each decision, added once the plan is built: a differing workflow's diff on its file's
  * own lines (pull/file-diff.ts) with the line of its first change, its steps named in the changes' paths
- * (plan/step-names.ts), and what each create will make (plan/preview.ts).
+ * (plan/step-names.ts), and what each create will make (plan/preview.ts); with `previews` (a reader's plan, not a
+ * sync's), each created or differing workflow's steps as a flow (plan/step-flow.ts, the flowchart) and a differing
+ * one's changed messages rendered on both sides (plan/rendered-changes.ts).
  * Pure given its inputs; the groups are the target's, as `pull` resolves them.
  */
 export function addPlanDetails(
@@ -39,14 +43,19 @@ export function addPlanDetails(
     if (item.action === 'create') {
       if (!input.previews) return item;
       const wanted = desired.get(at);
-      return wanted === undefined ? item : { ...item, preview: buildCreatePreview(wanted) };
+      if (wanted === undefined) return item;
+      const flow = buildStepFlow(item.identifier, wanted.definition);
+      return { ...item, preview: buildCreatePreview(wanted), flow };
     }
     if (item.changes.length === 0) return item;
     const shown = withFileDiff(item, definitions.get(at), groupsOf());
     const wanted = desired.get(at);
-    return wanted === undefined
-      ? shown
-      : { ...shown, changes: withStepNames(shown.changes, wanted.definition) };
+    if (wanted === undefined) return shown;
+    const named = { ...shown, changes: withStepNames(shown.changes, wanted.definition) };
+    if (!input.previews) return named;
+    const flow = buildStepFlow(item.identifier, wanted.definition, item.changes);
+    const rendered = buildRenderedChanges(wanted.definition, item.changes);
+    return { ...named, flow, ...(rendered === undefined ? {} : { rendered }) };
   });
   return { ...plan, items };
 }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { ExitCode } from '../exit-codes.js';
-import type { Plan } from '../plan/types.js';
+import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import type { ServiceClient } from '../remote/index.js';
 import { buildPlanJson } from '../report/plan/json.js';
 import { readState } from '../state/read.js';
@@ -35,7 +35,7 @@ export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
   throwIfAborted(options.signal);
   const flags = { ...runFlags(options, cwd), ...(options.base === undefined ? {} : { base: options.base }) };
   try {
-    return planResult(await runPlanning({ ...options, ...flags, cwd, env }));
+    return planResult((await runPlanning({ ...options, ...flags, cwd, env })).plan);
   } catch (error) {
     throw asAbortError(error, options.signal);
   }
@@ -54,8 +54,14 @@ export function planResult(planned: Plan): PlanResult {
 export type PlanningInput = RunFlags &
   Omit<RunHooks, 'signal'> & { base?: string; cwd: string; env: NodeJS.ProcessEnv; signal?: AbortSignal };
 
+/** A plan, and the bodies it compared the service with (what `plan --previews` renders). */
+export interface Planning {
+  plan: Plan;
+  desired: DesiredWorkflow[];
+}
+
 /** Load, open, plan (read-only) and ask what sync would be refused for: the plan, every detail added. */
-export async function runPlanning(input: PlanningInput): Promise<Plan> {
+export async function runPlanning(input: PlanningInput): Promise<Planning> {
   // 1. Config, target and definitions, all validated before anything goes out.
   const loaded = await loadRun(input, input.cwd, input.env, { baseFromEnv: true });
   const signal = input.signal && linkedSignal(input.signal);
@@ -79,7 +85,7 @@ export async function runPlanning(input: PlanningInput): Promise<Plan> {
       ...(signal ? { signal } : {}),
     });
     // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
-    return await checkBeforeCreating(loaded, readOnly, planned, input);
+    return { plan: await checkBeforeCreating(loaded, readOnly, planned, input), desired };
   } finally {
     await session.close();
   }

@@ -119,6 +119,47 @@ export interface PlanItem {
   endLine?: number;
   /** create only: what will be created, for a reviewer. */
   preview?: CreatePreview;
+  /** create, drifted, changed-locally, conflict: the file's steps in order, for the flowchart (plan/step-flow.ts). */
+  flow?: StepFlow;
+  /** drifted, changed-locally, conflict: the changed message steps rendered on both sides (plan/rendered-changes.ts). */
+  rendered?: RenderedChanges;
+}
+
+/**
+ * The message steps a differing workflow changes, rendered as the service would send them, the service's version and
+ * the file's, with one sample (the file's, so a difference is the template's).
+ */
+export interface RenderedChanges {
+  /** The trigger payload both sides were rendered with (the sample built from the file's variables). */
+  payload: Record<string, unknown>;
+  steps: RenderedStepChange[];
+}
+
+export interface RenderedStepChange {
+  /** Position in `steps[]` (the file's; past its end, a step only the service has). */
+  index: number;
+  /** The file's name for the step (the service's when only it has the step), or its type and position. */
+  name: string;
+  type: string;
+  /** The service's version of the step, rendered; absent when only the file has the step. */
+  before?: RenderedText;
+  /** The file's version, rendered; absent when only the service has the step. */
+  after?: RenderedText;
+}
+
+/** A rendered message: the strings as the service would produce them, each capped (`truncated` says one was cut). */
+export interface RenderedText {
+  subject?: string;
+  preheader?: string;
+  senderName?: string;
+  title?: string;
+  content?: string;
+  /** `html` for an email's body, else `text`. */
+  contentType?: 'html' | 'text';
+  cta?: { label?: string; url?: string; buttons?: Array<{ type: string; content: string }> };
+  /** Set when the service would fail to render the step: its message. */
+  error?: string;
+  truncated?: true;
 }
 
 /** What a create makes, as a reviewer reads it (plan/preview.ts). */
@@ -152,6 +193,32 @@ export interface PreviewGroup {
   name?: string;
   /** `default`: the target's default group (the file names none); `named`: `group:<name>`; `id`: an id in the file. */
   from: 'default' | 'named' | 'id';
+}
+
+/** A workflow's steps as a reviewer follows them (plan/step-flow.ts builds it). */
+export interface StepFlow {
+  /** The trigger identifier the app calls. */
+  trigger: string;
+  steps: FlowStep[];
+}
+
+export interface FlowStep {
+  /** Position in `steps[]`. */
+  index: number;
+  /** The step's name, or its type and position (`email 2`) when it has none. */
+  name: string;
+  /** The step template's type: `email`, `sms`, `in_app`, `chat`, `push`, `digest`, `delay`, `trigger`, `custom`. */
+  type: string;
+  /** delay: what it waits (`2 hours`, `until sendAt`); digest: its window (`1 hour, by orderId`). */
+  detail?: string;
+  /** One summary per filter group (`payload.amount > 100 AND payload.plan = "pro"`): the step runs if any passes. */
+  conditions?: string[];
+  /** Declared inactive: the service skips it. */
+  inactive?: true;
+  /** How many variants (alternative versions chosen by their own filters) the step has. */
+  variants?: number;
+  /** A field of this step differs between the service and the file. */
+  changed?: true;
 }
 
 /** How many items have each action, under the action's camelCase name (build-plan.ts: SUMMARY_KEYS). */

@@ -101,7 +101,9 @@ describe('output formats', () => {
     expect(plan.stdout).toMatch(/^<!-- wfsync-plan[^\n]*-->\n/);
     expect(plan.stdout).toContain('<details>');
     expect(plan.stdout).toContain('<code>weekly-activity-digest</code>');
-    expect(plan.stdout.match(/<details>/g)).toHaveLength(9);
+    // One block per workflow, each holding its collapsed flowchart.
+    expect(plan.stdout.match(/^<details>\n<summary>[^\n]*<code>/gm)).toHaveLength(9);
+    expect(plan.stdout.match(/^<summary>Flowchart \(\d+ steps?\)<\/summary>$/gm)).toHaveLength(9);
     expect(plan.posts).toBe(0);
   });
 

@@ -1,11 +1,12 @@
 import { planExitCode } from '../../api/outcome.js';
-import { runPlanning } from '../../api/plan.js';
-import type { Plan } from '../../plan/types.js';
+import { type Planning, runPlanning } from '../../api/plan.js';
 import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanCommandFormat, planRenderers } from '../../report/plan/renderers.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { plural } from '../../text.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
+import { writePlanPreviews } from '../plan-previews.js';
 import { clientListener, logListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
 import { readCommentContext } from '../stamp.js';
@@ -16,14 +17,16 @@ export interface PlanFlags extends TargetCommandFlags {
   showIgnored?: boolean;
   /** Compare with the definitions at the merge-base of HEAD and this ref (default: GITHUB_BASE_REF, if set). */
   base?: string;
+  /** Write an HTML preview of each created or differing workflow (and an index) into this directory. */
+  previews?: string;
 }
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   // 1. The plan, by the API (load, open, fetch, plan, preflight); progress and notes on stderr.
   const progress = progressFor(ctx, flags.quiet);
-  let plan: Plan;
+  let planning: Planning;
   try {
-    plan = await runPlanning({
+    planning = await runPlanning({
       ...flags,
       cwd: ctx.cwd,
       env: ctx.env,
@@ -35,6 +38,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } finally {
     await progress.done();
   }
+  const { plan, desired } = planning;
   // 2. Report (a comment says when, at which commit, and repeats the --target given).
   const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
   const text = planRenderers[flags.format](plan, {
@@ -46,6 +50,11 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   });
   await writeOutput(ctx.stdout, text);
   if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
+  if (flags.previews !== undefined) {
+    const { count, shown } = await writePlanPreviews(flags.previews, plan, desired, ctx.cwd);
+    if (!flags.quiet)
+      await writeOutput(ctx.stderr, `wfsync: ${plural(count, 'preview')} and an index in ${shown}\n`);
+  }
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderPlanStepSummary(plan, comment)));
   }

@@ -17,6 +17,11 @@ export function planCommand(ctx: CommandContext): Command {
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github', 'codeclimate']))
     .option('-o, --out <file>', 'also write the plan as JSON (for review, or for "wfsync sync --plan")')
+    .option(
+      '--previews <dir>',
+      'also write an HTML preview of each workflow to create or that differs (steps rendered with sample data, ' +
+        "the service's version beside a differing one) and an index.html into <dir>, for the plan artifact",
+    )
     .option('--show-ignored', 'list the server-managed fields that are never compared')
     .option(
       '--base <git-ref>',
@@ -31,6 +36,7 @@ export function planCommand(ctx: CommandContext): Command {
       '\nExamples:\n' +
         '  wfsync plan                                   # against the default target\n' +
         '  wfsync plan --target development --out plan.json\n' +
+        '  wfsync plan --format markdown --out plan.json --previews previews/   # a PR: comment, plan, previews\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
         '  wfsync plan --only "order-*"\n' +
         "  wfsync plan services/billing/workflows       # a monorepo: one service's definitions\n" +

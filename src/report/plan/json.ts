@@ -44,6 +44,8 @@ const ITEM_KEYS = [
   'diagnostics',
   'next',
   'preview',
+  'flow',
+  'rendered',
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;

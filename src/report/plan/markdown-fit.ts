@@ -1,8 +1,9 @@
 /**
  * Fitting a Markdown report into a size limit (a PR comment holds 65,536 characters; a step summary 1 MiB). Detail
- * blocks lose their diff first, from the last one back; then the in-sync list shrinks to a count; then detail
- * blocks are dropped from the end and a notice counts them. The head (title, summary table) and the footer (next
- * steps) always stay.
+ * blocks lose their optional parts first, one kind at a time, from the last block back (each block's `steps`, in
+ * order: its flowchart, then its rendered text), then their diff; then the in-sync list shrinks to a count; then
+ * detail blocks are dropped from the end and a notice counts them. The head (title, summary table) and the footer
+ * (next steps) always stay.
  */
 
 export interface FitBlock {
@@ -10,6 +11,11 @@ export interface FitBlock {
   full: string;
   /** The block without its diff (the same as `full` when it has none). */
   lite: string;
+  /**
+   * Forms between `full` and `lite`, each leaner than the one before (without the flowchart, then also without the
+   * rendered text…); every block's first step is taken before any block's second.
+   */
+  steps?: readonly string[];
 }
 
 export interface FitInput {
@@ -39,21 +45,29 @@ const SEPARATOR = '\n\n';
 export function fitMarkdown(input: FitInput): string {
   const { measure, limit } = input;
   const sep = measure(SEPARATOR);
-  const sizes = input.details.map((b) => ({ full: measure(b.full), lite: measure(b.lite) }));
-  const forms: Array<'full' | 'lite' | 'none'> = input.details.map(() => 'full');
+  // Each block's forms, fullest first: full, its steps, lite. `at[i]` is the form block i is written in; -1: dropped.
+  const forms = input.details.map((b) => [b.full, ...(b.steps ?? []), b.lite]);
+  const sizes = forms.map((list) => list.map(measure));
+  const at = forms.map(() => 0);
   let inSyncForm: 'full' | 'lite' = 'full';
   const inSyncSize = input.inSync && { full: measure(input.inSync.full), lite: measure(input.inSync.lite) };
 
   // The text without any notice: head, each detail block, the in-sync list, separators and the final newline.
   let total = measure(input.head) + measure('\n');
   if (input.footer !== undefined) total += sep + measure(input.footer);
-  for (const s of sizes) total += sep + s.full;
+  for (const s of sizes) total += sep + s[0]!;
   if (inSyncSize) total += sep + inSyncSize.full;
 
-  for (let i = sizes.length - 1; i >= 0 && total > limit; i--) {
-    const s = sizes[i]!;
-    total += s.lite - s.full;
-    forms[i] = 'lite';
+  // Level by level: every block's first reduction (from the last block back) before any block's second.
+  const levels = Math.max(0, ...sizes.map((s) => s.length - 1));
+  for (let level = 1; level <= levels && total > limit; level++) {
+    for (let i = sizes.length - 1; i >= 0 && total > limit; i--) {
+      const s = sizes[i]!;
+      const next = Math.min(level, s.length - 1);
+      if (next <= at[i]!) continue;
+      total += s[next]! - s[at[i]!]!;
+      at[i] = next;
+    }
   }
   if (total > limit && inSyncSize) {
     total += inSyncSize.lite - inSyncSize.full;
@@ -62,16 +76,14 @@ export function fitMarkdown(input: FitInput): string {
   let omitted = 0;
   const withNotice = (n: number) => total + (n > 0 ? sep + measure(input.notice(n)) : 0);
   for (let i = sizes.length - 1; i >= 0 && withNotice(omitted) > limit; i--) {
-    total -= sep + sizes[i]!.lite;
-    forms[i] = 'none';
+    total -= sep + sizes[i]![at[i]!]!;
+    at[i] = -1;
     omitted++;
   }
 
   const parts = [input.head];
-  input.details.forEach((block, i) => {
-    const form = forms[i];
-    if (form === 'full') parts.push(block.full);
-    else if (form === 'lite') parts.push(block.lite);
+  forms.forEach((list, i) => {
+    if (at[i]! >= 0) parts.push(list[at[i]!]!);
   });
   if (input.inSync) parts.push(inSyncForm === 'full' ? input.inSync.full : input.inSync.lite);
   if (omitted > 0) parts.push(input.notice(omitted));

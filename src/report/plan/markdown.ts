@@ -10,6 +10,7 @@ import type { CreatePreview, Plan } from '../../plan/types.js';
 import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
 import { type FitBlock, fitMarkdown } from './markdown-fit.js';
+import { flowchartPart, type OptionalPart, renderedPart } from './markdown-flow.js';
 import { escapeHtml, escapeProse, fencedBlock, inlineCode } from './markdown-text.js';
 import { buildNextSteps } from './next-steps-markdown.js';
 import { previewParts } from './preview-text.js';
@@ -147,12 +148,19 @@ function isCreate(entry: ViewEntry): boolean {
 
 /** A detail block shown open: the reader sees what needs them without a click. */
 function expanded(block: FitBlock): FitBlock {
-  const open = (text: string) => text.replace(/^<details>/, '<details open>');
-  return { full: open(block.full), lite: open(block.lite) };
+  return eachForm(block, (text) => text.replace(/^<details>/, '<details open>'));
 }
 
 function neutralizeBlock(block: FitBlock): FitBlock {
-  return { full: neutralizeMarkdown(block.full), lite: neutralizeMarkdown(block.lite) };
+  return eachForm(block, neutralizeMarkdown);
+}
+
+function eachForm(block: FitBlock, map: (text: string) => string): FitBlock {
+  return {
+    full: map(block.full),
+    lite: map(block.lite),
+    ...(block.steps === undefined ? {} : { steps: block.steps.map(map) }),
+  };
 }
 
 function targetMarker(kind: string, target: string): string {
@@ -203,11 +211,31 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   const close = '</details>';
   const hasDiff = entry.diff !== undefined && entry.diff !== '';
   const note = entry.diffKind === 'projection' ? [`_${escapeMarkdown(PROJECTION_NOTE)}:_`] : [];
-  const diff = hasDiff ? [...note, fencedBlock(diffLines(entry.diff ?? ''), 'diff')] : [];
-  const omitted = hasDiff ? [`_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`] : [];
+  const diff: OptionalPart | undefined = hasDiff
+    ? {
+        shown: [...note, fencedBlock(diffLines(entry.diff ?? ''), 'diff')].join('\n\n'),
+        omitted: `_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`,
+      }
+    : undefined;
+  const flow = entry.flow === undefined ? undefined : flowchartPart(entry.flow, where);
+  const rendered = entry.rendered === undefined ? undefined : renderedPart(entry.rendered, where);
   // A blank line after </summary> and before </details>, or GitHub renders the Markdown inside as plain text.
-  const join = (middle: string[]) => [open.join('\n'), ...before, ...middle, ...after, close].join('\n\n');
-  return { full: join(diff), lite: join(omitted) };
+  const join = (keep: { flow: boolean; rendered: boolean; diff: boolean }) => {
+    const pick = (part: OptionalPart | undefined, shown: boolean) =>
+      part === undefined ? [] : [shown ? part.shown : part.omitted];
+    const middle = [...pick(rendered, keep.rendered), ...pick(flow, keep.flow), ...pick(diff, keep.diff)];
+    return [open.join('\n'), ...before, ...middle, ...after, close].join('\n\n');
+  };
+  // Leanest last: the flowchart goes first, then the rendered messages, then the diff (markdown-fit.ts takes one
+  // step at a time, for every block, before the next).
+  return {
+    full: join({ flow: true, rendered: true, diff: true }),
+    steps: [
+      join({ flow: false, rendered: true, diff: true }),
+      join({ flow: false, rendered: false, diff: true }),
+    ],
+    lite: join({ flow: false, rendered: false, diff: false }),
+  };
 }
 
 function changeList(entry: ViewEntry): string {

@@ -64,8 +64,13 @@ export interface PlanRenderOptions {
   commandMark?: string;
 }
 
-/** What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview. */
-type ReviewDetails = Partial<Pick<PlanItem, 'line' | 'endLine' | 'diffKind' | 'preview'>>;
+/**
+ * What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview,
+ * the flow of its steps, its changed messages rendered.
+ */
+type ReviewDetails = Partial<
+  Pick<PlanItem, 'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered'>
+>;
 
 export interface ViewEntry extends StatusMeta, ReviewDetails {
   identifier: string;

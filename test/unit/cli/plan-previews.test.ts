@@ -1,0 +1,72 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writePlanPreviews } from '../../../src/cli/plan-previews.js';
+import { BoundaryError } from '../../../src/fs-boundary.js';
+import type { DesiredWorkflow, Plan } from '../../../src/plan/types.js';
+import { aWorkflow } from '../../helpers/workflow.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wfsync-previews-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] } {
+  const definition = aWorkflow({ triggers: [{ type: 'event', identifier }] });
+  const desired: DesiredWorkflow = {
+    identifier,
+    file: `workflows/${identifier}.yaml`,
+    definition,
+    body: { name: definition.name, notificationGroupId: 'g', steps: definition.steps },
+    hash: `sha256:${'0'.repeat(64)}`,
+  };
+  const plan: Plan = {
+    version: 1,
+    target: { name: 'dev', baseUrl: 'http://127.0.0.1' },
+    items: [{ identifier, action: 'create', file: desired.file, changes: [], next: '' }],
+    summary: {
+      create: 1,
+      inSync: 0,
+      drifted: 0,
+      changedLocally: 0,
+      missingRemotely: 0,
+      conflict: 0,
+      orphaned: 0,
+      error: 0,
+    },
+    ignoredFields: [],
+  };
+  return { plan, desired: [desired] };
+}
+
+describe('writePlanPreviews', () => {
+  it('writes each page and the index inside the directory, creating it; a hostile identifier stays inside', async () => {
+    const { plan, desired } = planWith('../../escape');
+    const written = await writePlanPreviews('out/previews', plan, desired, dir);
+    expect(written).toEqual({ count: 1, shown: 'out/previews' });
+    expect(readdirSync(join(dir, 'out/previews')).sort()).toEqual(['escape.html', 'index.html']);
+    expect(readdirSync(dir).sort()).toEqual(['out']);
+  });
+
+  it('never writes through a symbolic link planted where a page goes', async () => {
+    const { plan, desired } = planWith('order-shipped');
+    mkdirSync(join(dir, 'previews'));
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'keep');
+    symlinkSync(outside, join(dir, 'previews/order-shipped.html'));
+    await expect(writePlanPreviews('previews', plan, desired, dir)).rejects.toBeInstanceOf(BoundaryError);
+    expect(readFileSync(outside, 'utf8')).toBe('keep');
+  });
+});
