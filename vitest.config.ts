@@ -39,6 +39,9 @@ export default defineConfig(({ mode }) => ({
           include: ['test/e2e/**/*.test.ts', 'test/security/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           pool: 'forks',
+          // Every core here too: these files mostly wait on the processes they spawn (the CLI, git, pre-commit,
+          // gitlab-ci-local, Chromium), so one file per core keeps both busy; one worker ran them one at a time.
+          maxWorkers: '100%',
           // After the unit tests (projects with different worker counts run in turn).
           sequence: { groupOrder: 1 },
         },
