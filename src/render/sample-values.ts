@@ -10,9 +10,23 @@ const FIRST_NAMES = ['Ada', 'Grace', 'Alan'];
 const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing'];
 
 interface Rule {
-  test: RegExp;
+  test: { test(name: string): boolean };
   value: (position: number, name: string) => unknown;
 }
+
+const QUANTITIES = new Set(
+  (
+    'amount price total count quantity qty number num size balance cost fee score age percent rate points ' +
+    'seconds minutes hours days weeks months years'
+  ).split(' '),
+);
+/** A quantity word, whole, anywhere in a camelCase, snake_case or kebab-case name: `amountDue`, `daysOverdue`. */
+const NUMBER_WORD = {
+  test: (name: string) =>
+    words(name)
+      .split(/\s+/)
+      .some((w) => QUANTITIES.has(w)),
+};
 
 // Checked in order: the first rule whose pattern matches the name (last segment, any case) gives the value.
 const RULES: Rule[] = [
@@ -34,10 +48,8 @@ const RULES: Rule[] = [
     value: (i) => `https://example.com/images/${i + 1}.png`,
   },
   { test: /(_at|At|date|Date|time|Time)$|^(date|time|timestamp)$/, value: (i) => shiftDays(i) },
-  {
-    test: /(amount|price|total|count|quantity|qty|number|num|size|balance|cost|fee|score|age|percent|rate|points)$/i,
-    value: (i) => 42 + i,
-  },
+  // A number when any word of the name is a quantity: `amount`, `amountDue`, `daysOverdue`, `item_count`.
+  { test: NUMBER_WORD, value: (i) => 42 + i },
   { test: /(^|_)id$|Id$/, value: (i) => `id-${1001 + i}` },
   { test: /currency/i, value: () => 'USD' },
   { test: /locale|language|lang$/i, value: () => 'en_US' },

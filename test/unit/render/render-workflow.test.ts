@@ -207,3 +207,18 @@ describe('sampleData', () => {
     expect(renderWorkflow(workflow, sampleData(workflow)).findings).toEqual([]);
   });
 });
+
+describe('sample values by name', () => {
+  it('a quantity word anywhere in the name gives a number; other words keep their kind', async () => {
+    const { sampleValue } = await import('../../../src/render/sample-values.js');
+    expect(
+      ['amountDue', 'daysOverdue', 'item_count', 'total', 'invoiceNumber'].map((n) =>
+        sampleValue(n, 'String', 0),
+      ),
+    ).toEqual([42, 42, 42, 42, 42]);
+    expect(sampleValue('paymentUrl', 'String', 0)).toBe('https://example.com/payment/1');
+    expect(sampleValue('dueDate', 'String', 0)).toBe('2024-03-14T09:26:53.000Z');
+    expect(sampleValue('agenda', 'String', 0)).toBe('Sample agenda');
+    expect(sampleValue('countryName', 'String', 0)).toBe('United Kingdom');
+  });
+});
