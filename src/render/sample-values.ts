@@ -14,19 +14,24 @@ interface Rule {
   value: (position: number, name: string) => unknown;
 }
 
-const QUANTITIES = new Set(
-  (
-    'amount price total count quantity qty number num size balance cost fee score age percent rate points ' +
-    'seconds minutes hours days weeks months years'
-  ).split(' '),
+/** Quantity words, and the sample each kind takes: money, a duration's count, a reference number, a count. */
+const QUANTITY_KINDS: Array<[string, (i: number) => number]> = [
+  ['amount price total balance cost fee', (i) => 129.5 + i],
+  ['seconds minutes hours days weeks months years', (i) => 3 + i],
+  ['number num', (i) => 1042 + i],
+  ['count quantity qty size score age percent rate points', (i) => 42 + i],
+];
+const QUANTITIES = new Map(
+  QUANTITY_KINDS.flatMap(([list, value]) => list.split(' ').map((word) => [word, value] as const)),
 );
-/** A quantity word, whole, anywhere in a camelCase, snake_case or kebab-case name: `amountDue`, `daysOverdue`. */
-const NUMBER_WORD = {
-  test: (name: string) =>
-    words(name)
-      .split(/\s+/)
-      .some((w) => QUANTITIES.has(w)),
-};
+/** The last quantity word of a camelCase, snake_case or kebab-case name: `amountDue` → amount, `daysOverdue` → days. */
+function quantityOf(name: string): ((i: number) => number) | undefined {
+  const found = words(name)
+    .split(/\s+/)
+    .filter((w) => QUANTITIES.has(w));
+  return found.length === 0 ? undefined : QUANTITIES.get(found[found.length - 1] as string);
+}
+const NUMBER_WORD = { test: (name: string) => quantityOf(name) !== undefined };
 
 // Checked in order: the first rule whose pattern matches the name (last segment, any case) gives the value.
 const RULES: Rule[] = [
@@ -49,7 +54,7 @@ const RULES: Rule[] = [
   },
   { test: /(_at|At|date|Date|time|Time)$|^(date|time|timestamp)$/, value: (i) => shiftDays(i) },
   // A number when any word of the name is a quantity: `amount`, `amountDue`, `daysOverdue`, `item_count`.
-  { test: NUMBER_WORD, value: (i) => 42 + i },
+  { test: NUMBER_WORD, value: (i, name) => (quantityOf(name) as (i: number) => number)(i) },
   { test: /(^|_)id$|Id$/, value: (i) => `id-${1001 + i}` },
   { test: /currency/i, value: () => 'USD' },
   { test: /locale|language|lang$/i, value: () => 'en_US' },

@@ -122,7 +122,7 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
       '43 × Grace Hopper',
     ]);
     expect(await page.$eval('.inbox .body', (e) => e.textContent)).toBe(
-      'Order 42 has shipped with Sample carrier.',
+      'Order 1042 has shipped with Sample carrier.',
     );
     await page.screenshot({ path: screenshotPath('order-shipped-email-and-in-app'), fullPage: true });
     await choose(page, 'workflows/appointment-reminder.yaml');

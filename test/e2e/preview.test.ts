@@ -48,11 +48,11 @@ describe('wfsync preview (CLI)', () => {
     expect(result.stdout).toContain(
       'order-shipped (workflows/order-shipped.yaml)\n\n── #0 shipping email · email ──',
     );
-    expect(result.stdout).toContain('   Subject:   Your order 42 has shipped');
+    expect(result.stdout).toContain('   Subject:   Your order 1042 has shipped');
     expect(result.stdout).toContain('   • 42 × Ada Lovelace');
     expect(result.stdout).toContain('   Track your parcel (https://example.com/tracking/1)');
     expect(result.stdout).toContain('── #1 shipping notice · in_app ──');
-    expect(result.stdout).toContain('   Opens:     /orders/42/tracking');
+    expect(result.stdout).toContain('   Opens:     /orders/1042/tracking');
   });
 
   it('--format json prints the preview document (its schema checked by runCli), one step with --step', async () => {

@@ -171,15 +171,15 @@ describe('sampleData', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(sampleData(workflow)));
     expect(a.payload).toMatchObject({
       firstName: 'Ada',
-      amount: 42,
+      amount: 129.5,
       orderUrl: 'https://example.com/order/1',
       createdAt: '2024-03-14T09:26:53.000Z',
       vip: true,
       customer: { email: 'ada@example.com' },
     });
     expect(a.payload.items).toEqual([
-      { title: 'Sample title 1', price: 42 },
-      { title: 'Sample title 2', price: 43 },
+      { title: 'Sample title 1', price: 129.5 },
+      { title: 'Sample title 2', price: 130.5 },
     ]);
     expect(a.subscriber).toMatchObject({
       firstName: 'Ada',
@@ -193,9 +193,9 @@ describe('sampleData', () => {
     expect(events).toHaveLength(3);
     expect(events?.[0]).toEqual(payload);
     expect(events?.map((e) => [e.firstName, e.amount])).toEqual([
-      ['Ada', 42],
-      ['Grace', 43],
-      ['Alan', 44],
+      ['Ada', 129.5],
+      ['Grace', 130.5],
+      ['Alan', 131.5],
     ]);
   });
 
@@ -215,7 +215,7 @@ describe('sample values by name', () => {
       ['amountDue', 'daysOverdue', 'item_count', 'total', 'invoiceNumber'].map((n) =>
         sampleValue(n, 'String', 0),
       ),
-    ).toEqual([42, 42, 42, 42, 42]);
+    ).toEqual([129.5, 3, 42, 129.5, 1042]);
     expect(sampleValue('paymentUrl', 'String', 0)).toBe('https://example.com/payment/1');
     expect(sampleValue('dueDate', 'String', 0)).toBe('2024-03-14T09:26:53.000Z');
     expect(sampleValue('agenda', 'String', 0)).toBe('Sample agenda');
