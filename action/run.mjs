@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
@@ -71,6 +71,11 @@ function readInputs() {
   if (!['', 'true', 'false'].includes(commentInput)) throw new UsageError('comment must be true or false');
   if (commentInput === 'true' && command !== 'plan') throw new UsageError('comment is for the plan command');
   const comment = commentInput === '' ? command === 'plan' && isPullRequest() : commentInput === 'true';
+  const previewsInput = input('previews');
+  if (!['', 'true', 'false'].includes(previewsInput)) throw new UsageError('previews must be true or false');
+  if (previewsInput === 'true' && command !== 'plan')
+    throw new UsageError('previews is for the plan command');
+  const previews = previewsInput === '' ? command === 'plan' && isPullRequest() : previewsInput === 'true';
   const format = input('format') || (command === 'validate' ? 'github' : comment ? 'markdown' : 'github');
   if (!FORMATS[command].includes(format)) {
     throw new UsageError(
@@ -101,7 +106,7 @@ function readInputs() {
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
     throw new UsageError(`working-directory ${input('working-directory')} is not a directory`);
   }
-  return { command, target, baseRef, format, comment, maxWarnings, version, extra, cwd };
+  return { command, target, baseRef, format, comment, previews, maxWarnings, version, extra, cwd };
 }
 
 /** How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm. */
@@ -133,6 +138,7 @@ function wfsyncArgs(inputs, files) {
   args.push('--format', inputs.format);
   if (inputs.baseRef !== '') args.push('--base', inputs.baseRef);
   if (inputs.command === 'plan') args.push('--out', files.planJson);
+  if (inputs.previews) args.push('--previews', files.previews);
   if (inputs.maxWarnings !== '') args.push('--max-warnings', inputs.maxWarnings);
   return [...args, ...inputs.extra];
 }
@@ -226,7 +232,14 @@ async function run() {
   }
   const dir = join(env.RUNNER_TEMP || tmpdir(), `wfsync-${randomBytes(6).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
-  const files = { planJson: join(dir, 'plan.json'), markdown: join(dir, 'plan.md') };
+  const files = {
+    planJson: join(dir, 'plan.json'),
+    markdown: join(dir, 'plan.md'),
+    // One folder per job (README: the action's previews), so the artifact's paths read well.
+    previews: join(env.RUNNER_TEMP || tmpdir(), 'wfsync-previews'),
+  };
+  // The folder holds this plan's previews only: an earlier step's (another target's) would pass for this one's.
+  if (inputs.previews) rmSync(files.previews, { recursive: true, force: true });
   const markdown = inputs.format === 'markdown';
   const { code, stdout } = await runWfsync(command, wfsyncArgs(inputs, files), inputs.cwd, markdown);
   setOutput('exit-code', String(code));
@@ -237,6 +250,8 @@ async function run() {
     setOutput(name, Number.isInteger(count) ? String(count) : '');
   }
   setOutput('plan-file', existsSync(files.planJson) ? files.planJson : '');
+  const previewsWritten = inputs.previews && existsSync(join(files.previews, 'index.html'));
+  setOutput('previews-dir', previewsWritten ? files.previews : '');
   if (markdown) {
     appendFileSync(files.markdown, stdout);
     setOutput('markdown-file', files.markdown);
