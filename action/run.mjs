@@ -33,6 +33,8 @@ const COUNTS = {
   orphaned: 'orphaned',
   error: 'error',
 };
+/** Sync's own counts (its summary; the counts above come from the plan it carried out), as output name → key. */
+const SYNC_COUNTS = { created: 'created', failed: 'failed', skipped: 'skipped' };
 /** An npm version, range or dist-tag: one argv element, never a path, URL or flag. */
 const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]*$/;
 
@@ -138,6 +140,7 @@ function wfsyncArgs(inputs, files) {
   args.push('--format', inputs.format);
   if (inputs.baseRef !== '') args.push('--base', inputs.baseRef);
   if (inputs.command === 'plan') args.push('--out', files.planJson);
+  if (inputs.command === 'sync') args.push('--out', files.syncJson);
   if (inputs.previews) args.push('--previews', files.previews);
   if (inputs.maxWarnings !== '') args.push('--max-warnings', inputs.maxWarnings);
   return [...args, ...inputs.extra];
@@ -166,14 +169,32 @@ function runWfsync(command, args, cwd, capture) {
   });
 }
 
-function readPlan(path) {
+function readDocument(path) {
   try {
-    const plan = JSON.parse(readFileSync(path, 'utf8'));
-    return plan !== null && typeof plan === 'object' && typeof plan.summary === 'object' ? plan : undefined;
+    const document = JSON.parse(readFileSync(path, 'utf8'));
+    return document !== null && typeof document === 'object' && typeof document.summary === 'object'
+      ? document
+      : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** A plan document (`plan --out`, `sync --dry-run --out`), or the plan a sync result carried out. */
+function readPlan(path) {
+  const document = readDocument(path);
+  if (document === undefined || !Array.isArray(document.outcomes)) return document;
+  const plan = document.plan;
+  return plan !== null && typeof plan === 'object' && typeof plan.summary === 'object' ? plan : undefined;
+}
+
+/** A sync result document (`sync --out`); undefined for anything else (a `--dry-run`'s plan). */
+function readSyncResult(path) {
+  const document = readDocument(path);
+  return document !== undefined && Array.isArray(document.outcomes) ? document : undefined;
+}
+
+const count = (value) => (Number.isInteger(value) ? String(value) : '');
 
 async function postComment(inputs, code, markdown) {
   const event = readEvent();
@@ -234,6 +255,7 @@ async function run() {
   mkdirSync(dir, { recursive: true });
   const files = {
     planJson: join(dir, 'plan.json'),
+    syncJson: join(dir, 'sync.json'),
     markdown: join(dir, 'plan.md'),
     // One folder per job (README: the action's previews), so the artifact's paths read well.
     previews: join(env.RUNNER_TEMP || tmpdir(), 'wfsync-previews'),
@@ -244,12 +266,13 @@ async function run() {
   const { code, stdout } = await runWfsync(command, wfsyncArgs(inputs, files), inputs.cwd, markdown);
   setOutput('exit-code', String(code));
   setOutput('needs-person', String(code === 6));
-  const plan = inputs.command === 'plan' ? readPlan(files.planJson) : undefined;
-  for (const [name, key] of Object.entries(COUNTS)) {
-    const count = plan?.summary?.[key];
-    setOutput(name, Number.isInteger(count) ? String(count) : '');
-  }
+  const outFile = inputs.command === 'sync' ? files.syncJson : files.planJson;
+  const plan = inputs.command === 'validate' ? undefined : readPlan(outFile);
+  for (const [name, key] of Object.entries(COUNTS)) setOutput(name, count(plan?.summary?.[key]));
+  const synced = inputs.command === 'sync' ? readSyncResult(files.syncJson) : undefined;
+  for (const [name, key] of Object.entries(SYNC_COUNTS)) setOutput(name, count(synced?.summary?.[key]));
   setOutput('plan-file', existsSync(files.planJson) ? files.planJson : '');
+  setOutput('sync-file', existsSync(files.syncJson) ? files.syncJson : '');
   const previewsWritten = inputs.previews && existsSync(join(files.previews, 'index.html'));
   setOutput('previews-dir', previewsWritten ? files.previews : '');
   if (markdown) {
@@ -269,7 +292,8 @@ function verdict() {
     say('::error title=wfsync action::the run step recorded no exit code: see its log.');
     return 1;
   }
-  const plan = env.WFSYNC_PLAN_FILE ? readPlan(env.WFSYNC_PLAN_FILE) : undefined;
+  const file = env.WFSYNC_PLAN_FILE || env.WFSYNC_SYNC_FILE;
+  const plan = file ? readPlan(file) : undefined;
   const target = typeof plan?.target?.name === 'string' ? plan.target.name : input('target') || 'the target';
   const result = buildVerdict({
     command,

@@ -148,6 +148,8 @@ export interface PlanItem {
    */
   next: string;
   preview?: CreatePreview;
+  flow?: StepFlow;
+  rendered?: RenderedChanges;
   body?: CreateWorkflowBody;
 }
 /**
@@ -264,6 +266,151 @@ export interface CreatePreview {
      */
     from: 'default' | 'named' | 'id';
   };
+}
+/**
+ * create, drifted, changed-locally and conflict (not in a sync's own plan): the file's steps in order, as the plan's flowchart draws them. Text as the definition says it (untrusted).
+ */
+export interface StepFlow {
+  /**
+   * The trigger identifier the app calls.
+   */
+  trigger: string;
+  steps: {
+    /**
+     * Position in `steps[]`.
+     */
+    index: number;
+    /**
+     * The step's name, or its type and position (`email 2`).
+     */
+    name: string;
+    /**
+     * The step template's type (`email`, `delay`, `digest`, …).
+     */
+    type: string;
+    /**
+     * delay: what it waits (`2 hours`, `until sendAt`); digest: its window (`1 hour, by orderId`).
+     */
+    detail?: string;
+    /**
+     * One summary per filter group (`payload.amount > "100"`): the step runs when any passes.
+     */
+    conditions?: string[];
+    /**
+     * Declared inactive: the service skips it.
+     */
+    inactive?: true;
+    /**
+     * How many variants the step has.
+     */
+    variants?: number;
+    /**
+     * A field of this step differs between the service and the file.
+     */
+    changed?: true;
+  }[];
+}
+/**
+ * drifted, changed-locally and conflict (not in a sync's own plan): the message steps whose template differs and that render differently, the service's version (`before`) and the file's (`after`), both rendered with one sample payload built from the file's variables.
+ */
+export interface RenderedChanges {
+  /**
+   * The trigger payload both sides were rendered with.
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * @minItems 1
+   */
+  steps: [
+    {
+      /**
+       * Position in `steps[]`.
+       */
+      index: number;
+      name: string;
+      /**
+       * The channel: `email`, `sms`, `in_app`, `chat`, `push`.
+       */
+      type: string;
+      before?: RenderedText;
+      after?: RenderedText1;
+    },
+    ...{
+      /**
+       * Position in `steps[]`.
+       */
+      index: number;
+      name: string;
+      /**
+       * The channel: `email`, `sms`, `in_app`, `chat`, `push`.
+       */
+      type: string;
+      before?: RenderedText;
+      after?: RenderedText1;
+    }[],
+  ];
+}
+/**
+ * The service's version; absent when only the file has the step.
+ */
+export interface RenderedText {
+  subject?: string;
+  preheader?: string;
+  senderName?: string;
+  title?: string;
+  /**
+   * The body: an email's HTML, or the text of the other channels.
+   */
+  content?: string;
+  contentType?: 'html' | 'text';
+  cta?: {
+    label?: string;
+    url?: string;
+    buttons?: {
+      type: string;
+      content: string;
+    }[];
+  };
+  /**
+   * Set when the service would fail to render the step: its message.
+   */
+  error?: string;
+  /**
+   * A string was cut at the cap.
+   */
+  truncated?: true;
+}
+/**
+ * The file's version; absent when only the service has the step.
+ */
+export interface RenderedText1 {
+  subject?: string;
+  preheader?: string;
+  senderName?: string;
+  title?: string;
+  /**
+   * The body: an email's HTML, or the text of the other channels.
+   */
+  content?: string;
+  contentType?: 'html' | 'text';
+  cta?: {
+    label?: string;
+    url?: string;
+    buttons?: {
+      type: string;
+      content: string;
+    }[];
+  };
+  /**
+   * Set when the service would fail to render the step: its message.
+   */
+  error?: string;
+  /**
+   * A string was cut at the cap.
+   */
+  truncated?: true;
 }
 /**
  * create only: exactly what sync will POST to /v1/workflows.

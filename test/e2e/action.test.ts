@@ -209,9 +209,55 @@ describe('the GitHub Action outside a pull request', () => {
       'needs-person': 'false',
       'plan-file': '',
       'previews-dir': '',
+      // The counts, from sync --out: the plan it carried out, and what it did.
+      create: '9',
+      'in-sync': '0',
+      drifted: '0',
+      created: '9',
+      failed: '0',
+      skipped: '0',
     });
+    const result = JSON.parse(readFileSync(sync.outputs['sync-file']!, 'utf8'));
+    expect(result.summary.created).toBe(9);
     expect(target.stored()).toHaveLength(9);
     expect(sync.stdout).toContain('wfsync sync: dev matches the definitions.');
+  });
+
+  it('sync with a drifted workflow: the rest verified, 6 naming it, the counts set', async () => {
+    const target = await project();
+    expect((await target.run(['sync'])).status).toBe(0);
+    target.emulator.editWorkflow('order-shipped', (w) => {
+      (w.steps[1]!.template as { content: string }).content = 'Edited in the dashboard.';
+    });
+    const sync = await runAction({
+      inputs: { command: 'sync', target: 'dev', version: 'project' },
+      env: { DEV_KEY: target.emulator.apiKey },
+      workspace: target.cwd,
+    });
+    expect(sync.status).toBe(6);
+    expect(sync.outputs).toMatchObject({
+      'exit-code': '6',
+      'needs-person': 'true',
+      create: '0',
+      'in-sync': '8',
+      drifted: '1',
+      created: '0',
+      failed: '0',
+    });
+    expect(sync.stdout).toContain(
+      '::error title=wfsync sync::synced what sync may apply, but a workflow needs a person: order-shipped (drifted).',
+    );
+  });
+
+  it('sync that fails before reporting (a refused key): exit 4, the counts empty', async () => {
+    const target = await project();
+    const sync = await runAction({
+      inputs: { command: 'sync', target: 'dev', version: 'project' },
+      env: { DEV_KEY: 'not-the-key' },
+      workspace: target.cwd,
+    });
+    expect(sync.status).toBe(4);
+    expect(sync.outputs).toMatchObject({ 'exit-code': '4', create: '', created: '', 'sync-file': '' });
   });
 
   it('plan exiting 2 outside a pull request is a warning (the target lags the definitions), not a failure', async () => {
