@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
@@ -33,6 +33,8 @@ const COUNTS = {
   orphaned: 'orphaned',
   error: 'error',
 };
+/** Sync's own counts (its summary; the counts above come from the plan it carried out), as output name → key. */
+const SYNC_COUNTS = { created: 'created', failed: 'failed', skipped: 'skipped' };
 /** An npm version, range or dist-tag: one argv element, never a path, URL or flag. */
 const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]*$/;
 
@@ -71,6 +73,11 @@ function readInputs() {
   if (!['', 'true', 'false'].includes(commentInput)) throw new UsageError('comment must be true or false');
   if (commentInput === 'true' && command !== 'plan') throw new UsageError('comment is for the plan command');
   const comment = commentInput === '' ? command === 'plan' && isPullRequest() : commentInput === 'true';
+  const previewsInput = input('previews');
+  if (!['', 'true', 'false'].includes(previewsInput)) throw new UsageError('previews must be true or false');
+  if (previewsInput === 'true' && command !== 'plan')
+    throw new UsageError('previews is for the plan command');
+  const previews = previewsInput === '' ? command === 'plan' && isPullRequest() : previewsInput === 'true';
   const format = input('format') || (command === 'validate' ? 'github' : comment ? 'markdown' : 'github');
   if (!FORMATS[command].includes(format)) {
     throw new UsageError(
@@ -101,7 +108,7 @@ function readInputs() {
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
     throw new UsageError(`working-directory ${input('working-directory')} is not a directory`);
   }
-  return { command, target, baseRef, format, comment, maxWarnings, version, extra, cwd };
+  return { command, target, baseRef, format, comment, previews, maxWarnings, version, extra, cwd };
 }
 
 /** How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm. */
@@ -133,6 +140,8 @@ function wfsyncArgs(inputs, files) {
   args.push('--format', inputs.format);
   if (inputs.baseRef !== '') args.push('--base', inputs.baseRef);
   if (inputs.command === 'plan') args.push('--out', files.planJson);
+  if (inputs.command === 'sync') args.push('--out', files.syncJson);
+  if (inputs.previews) args.push('--previews', files.previews);
   if (inputs.maxWarnings !== '') args.push('--max-warnings', inputs.maxWarnings);
   return [...args, ...inputs.extra];
 }
@@ -160,14 +169,32 @@ function runWfsync(command, args, cwd, capture) {
   });
 }
 
-function readPlan(path) {
+function readDocument(path) {
   try {
-    const plan = JSON.parse(readFileSync(path, 'utf8'));
-    return plan !== null && typeof plan === 'object' && typeof plan.summary === 'object' ? plan : undefined;
+    const document = JSON.parse(readFileSync(path, 'utf8'));
+    return document !== null && typeof document === 'object' && typeof document.summary === 'object'
+      ? document
+      : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** A plan document (`plan --out`, `sync --dry-run --out`), or the plan a sync result carried out. */
+function readPlan(path) {
+  const document = readDocument(path);
+  if (document === undefined || !Array.isArray(document.outcomes)) return document;
+  const plan = document.plan;
+  return plan !== null && typeof plan === 'object' && typeof plan.summary === 'object' ? plan : undefined;
+}
+
+/** A sync result document (`sync --out`); undefined for anything else (a `--dry-run`'s plan). */
+function readSyncResult(path) {
+  const document = readDocument(path);
+  return document !== undefined && Array.isArray(document.outcomes) ? document : undefined;
+}
+
+const count = (value) => (Number.isInteger(value) ? String(value) : '');
 
 async function postComment(inputs, code, markdown) {
   const event = readEvent();
@@ -226,17 +253,28 @@ async function run() {
   }
   const dir = join(env.RUNNER_TEMP || tmpdir(), `wfsync-${randomBytes(6).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
-  const files = { planJson: join(dir, 'plan.json'), markdown: join(dir, 'plan.md') };
+  const files = {
+    planJson: join(dir, 'plan.json'),
+    syncJson: join(dir, 'sync.json'),
+    markdown: join(dir, 'plan.md'),
+    // One folder per job (README: the action's previews), so the artifact's paths read well.
+    previews: join(env.RUNNER_TEMP || tmpdir(), 'wfsync-previews'),
+  };
+  // The folder holds this plan's previews only: an earlier step's (another target's) would pass for this one's.
+  if (inputs.previews) rmSync(files.previews, { recursive: true, force: true });
   const markdown = inputs.format === 'markdown';
   const { code, stdout } = await runWfsync(command, wfsyncArgs(inputs, files), inputs.cwd, markdown);
   setOutput('exit-code', String(code));
   setOutput('needs-person', String(code === 6));
-  const plan = inputs.command === 'plan' ? readPlan(files.planJson) : undefined;
-  for (const [name, key] of Object.entries(COUNTS)) {
-    const count = plan?.summary?.[key];
-    setOutput(name, Number.isInteger(count) ? String(count) : '');
-  }
+  const outFile = inputs.command === 'sync' ? files.syncJson : files.planJson;
+  const plan = inputs.command === 'validate' ? undefined : readPlan(outFile);
+  for (const [name, key] of Object.entries(COUNTS)) setOutput(name, count(plan?.summary?.[key]));
+  const synced = inputs.command === 'sync' ? readSyncResult(files.syncJson) : undefined;
+  for (const [name, key] of Object.entries(SYNC_COUNTS)) setOutput(name, count(synced?.summary?.[key]));
   setOutput('plan-file', existsSync(files.planJson) ? files.planJson : '');
+  setOutput('sync-file', existsSync(files.syncJson) ? files.syncJson : '');
+  const previewsWritten = inputs.previews && existsSync(join(files.previews, 'index.html'));
+  setOutput('previews-dir', previewsWritten ? files.previews : '');
   if (markdown) {
     appendFileSync(files.markdown, stdout);
     setOutput('markdown-file', files.markdown);
@@ -254,7 +292,8 @@ function verdict() {
     say('::error title=wfsync action::the run step recorded no exit code: see its log.');
     return 1;
   }
-  const plan = env.WFSYNC_PLAN_FILE ? readPlan(env.WFSYNC_PLAN_FILE) : undefined;
+  const file = env.WFSYNC_PLAN_FILE || env.WFSYNC_SYNC_FILE;
+  const plan = file ? readPlan(file) : undefined;
   const target = typeof plan?.target?.name === 'string' ? plan.target.name : input('target') || 'the target';
   const result = buildVerdict({
     command,

@@ -82,7 +82,9 @@ export function buildVerdict(run) {
   if (code === 6 && command === 'sync') {
     return {
       lines: [
-        `::error title=${title}::synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the run's summary says which and what to do.`,
+        who
+          ? `::error title=${title}::synced what sync may apply, but a workflow needs a person: ${who}. The run's summary says what to do for each.`
+          : `::error title=${title}::synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the run's summary says which and what to do.`,
       ],
       exitCode: 6,
     };

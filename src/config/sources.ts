@@ -102,6 +102,17 @@ export function firstFolder(base: string, workflowsDir: string | readonly string
   return path.resolve(base, (split.find((s) => s.glob === undefined) ?? split[0]!).base);
 }
 
+/**
+ * The plain folders `workflowsDir` lists (absolute, in its order): none when it lists only glob patterns, so that
+ * no one folder is where a new definition belongs.
+ */
+export function plainFolders(base: string, workflowsDir: string | readonly string[] | undefined): string[] {
+  return listOf(workflowsDir ?? DEFAULT_WORKFLOWS_DIR)
+    .map((p) => splitPattern(normalize(p)))
+    .filter((s) => s.glob === undefined)
+    .map((s) => path.resolve(base, s.base));
+}
+
 function listOf(value: string | readonly string[]): readonly string[] {
   return typeof value === 'string' ? [value] : value;
 }

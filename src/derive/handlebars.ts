@@ -4,8 +4,8 @@
  * their arguments are. server-scan.ts reproduces the service's cruder extractor where the two differ.
  */
 
-import { BUILT_IN_HELPERS } from './names.js';
 import { parseTemplate, scanError } from './parse-template.js';
+import { BUILT_IN_HELPERS } from './service-helpers.js';
 import type { HbsNode, HbsProgram, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 /** Every variable use in `source`, in source order (see TemplateScan). Never throws. */

@@ -1,13 +1,7 @@
-/** The service's naming rules for template variables: its helpers and its own (system) variables. */
-
-// biome-ignore format: a list
-/** The service's Handlebars helpers: a name alone (`{{uppercase}}`) calls the helper, it is not a variable. */
-export const BUILT_IN_HELPERS: ReadonlySet<string> = new Set([
-  'equals', 'titlecase', 'uppercase', 'lowercase', 'pluralize', 'dateFormat', 'unique', 'groupBy', 'sortBy',
-  'numberFormat', 'i18n', 'gt', 'gte', 'lt', 'lte', 'eq', 'ne',
-  // Handlebars' own, which also run without arguments.
-  'lookup', 'log',
-]);
+/**
+ * The service's naming rules for template variables: its own (system) variables. Its helpers, whose names are not
+ * variables either, are in service-helpers.ts.
+ */
 
 /** First path segments the service provides itself and never puts on the trigger. */
 export const SYSTEM_VARIABLE_PREFIXES = [

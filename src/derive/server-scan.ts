@@ -11,16 +11,12 @@
  * - a number, boolean, null or undefined literal (or a sub-expression) where it expects a name, and an inverse-only
  *   `{{^if a}}`/`{{^each xs}}`, make it throw: the service answers 400 `Failed to extract variables`.
  */
-import { BUILT_IN_HELPERS } from './names.js';
 import { parseTemplate, scanError } from './parse-template.js';
+import { EXTRACTOR_HELPERS } from './service-helpers.js';
 import type { HbsNode, TemplateScan, VariableType, VariableUsage } from './types.js';
 
 // The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
 const VALID_NAME = /^[a-zA-Z_]/;
-// Its helper list predates `lookup` and `log`.
-const SERVER_HELPERS: ReadonlySet<string> = new Set(
-  [...BUILT_IN_HELPERS].filter((h) => h !== 'lookup' && h !== 'log'),
-);
 
 /** Where the service's extractor would throw, and why. */
 class Unextractable {
@@ -76,7 +72,7 @@ function extract(nodes: readonly HbsNode[], into: Extraction): void {
     }
     const source = first?.original ? first : node.path;
     if (!isName(source?.original, source)) continue;
-    if (first?.original && !SERVER_HELPERS.has(node.path?.original as string)) continue;
+    if (first?.original && !EXTRACTOR_HELPERS.has(node.path?.original as string)) continue;
     push(into, source, 'String');
   }
   for (const node of nodes) {

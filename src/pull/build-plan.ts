@@ -15,7 +15,13 @@ import { buildCreateBody, resolveGroup, type TargetGroups } from '../plan/create
 import { readRemote, WORKFLOW_SHAPE } from '../plan/shape.js';
 import type { CreateWorkflowBody } from '../plan/types.js';
 import { displayPath } from '../validate/rules/walk.js';
-import { buildDefinitionFromRemote, buildDefinitionYaml, SCHEMA_MODELINE } from './convert.js';
+import {
+  buildDefinitionFromRemote,
+  buildDefinitionYaml,
+  modelineLine,
+  modelineSchemaIn,
+  SCHEMA_MODELINE,
+} from './convert.js';
 import { identifierFileProblem, quoteIdentifier } from './file-name.js';
 import { buildPulledIncludes, type PulledIncludes } from './includes.js';
 import { mergePulledDefinition, type PullMergeResult } from './merge.js';
@@ -30,8 +36,11 @@ export interface PullFiles {
   read(path: string): string;
   /** As output names it: relative to the working directory, `/` separators. */
   display(path: string): string;
-  /** The schema modeline for a new definition written at `path`; undefined: none (it would not resolve there). */
-  modeline(path: string): string | undefined;
+  /**
+   * The schema a new definition written at `path` names in its modeline, and why (README: Editors); undefined: none
+   * (it would not resolve there, or the editor settings map the file).
+   */
+  modeline(path: string): ChosenModeline | undefined;
   /** `--dir` was given and `path` is not inside it. */
   outsideDir(path: string): boolean;
 }
@@ -50,6 +59,16 @@ export interface PullPlanInput {
   /** Template text of more lines than this goes to a file of its own. */
   splitContent?: number | undefined;
 }
+
+/** A modeline chosen for a file pull writes whole: where its schema is (scaffold/schema-ref.ts decides). */
+export interface ChosenModeline {
+  source: 'given' | 'vendored' | 'installed';
+  /** The schema as the modeline names it (relative to the file, or a URL). */
+  schema: string;
+}
+
+/** The modeline a pulled file carries: one chosen for a file written whole, or the one its existing file keeps. */
+export type PulledModeline = ChosenModeline | { source: 'file'; schema: string };
 
 export interface PullPlan {
   target: string;
@@ -78,6 +97,8 @@ export interface PulledWorkflow {
   text?: string;
   /** Dotted paths that changed (`steps[1].template.content`), the included files' fields too; none for a new file. */
   changed: string[];
+  /** The schema the file's modeline names once pulled, and why; null when it has none. */
+  modeline: PulledModeline | null;
   /** Set when the file could not be edited in place and gets the generated text: why. */
   rewritten?: string;
   /** Included files to write, before the definition (which must never refer to a file not yet there). */
@@ -144,10 +165,10 @@ function buildPulledWorkflow(
   // Text the file keeps in files of its own (or --split-content moves out) goes there, not inline.
   const includes = buildIncludes(input, pulled as unknown as Json, path, existing);
   const target = includes.definition as unknown as WorkflowDefinition;
-  const modeline = files.modeline(path);
+  const chosen = files.modeline(path);
   const fresh = buildDefinitionYaml(includes.definition).replace(
     `${SCHEMA_MODELINE}\n`,
-    modeline === undefined ? '' : `${modeline}\n`,
+    chosen === undefined ? '' : `${modelineLine(chosen.schema)}\n`,
   );
   // A workflow that has a file is merged into it; a new one gets the generated text.
   const current = existing ? files.read(path) : undefined;
@@ -168,6 +189,7 @@ function buildPulledWorkflow(
     created: !merge,
     ...(merge && merge.text === current ? {} : { text: merge?.text ?? fresh }),
     changed: merge ? [...new Set([...merge.changed, ...included])] : [],
+    modeline: pulledModeline(chosen, merge && merge.rewritten === undefined ? merge.text : undefined),
     ...(merge?.rewritten === undefined ? {} : { rewritten: merge.rewritten }),
     includes: includes.files,
     ...('body' in built ? { body: built.body } : {}),
@@ -177,6 +199,13 @@ function buildPulledWorkflow(
       ...includes.inlined.map(({ pointer, reason }) => `${displayPath(pointer)} written inline: ${reason}`),
     ],
   };
+}
+
+/** A file written whole has the chosen modeline; a merged one keeps its own (`kept`: its text once pulled). */
+function pulledModeline(chosen: ChosenModeline | undefined, kept: string | undefined): PulledModeline | null {
+  if (kept === undefined) return chosen ?? null;
+  const schema = modelineSchemaIn(kept);
+  return schema === undefined ? null : { source: 'file', schema };
 }
 
 type Includes = PulledIncludes & { files: PulledWorkflow['includes'] };

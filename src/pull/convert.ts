@@ -14,7 +14,23 @@ import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
 import { fromRemote } from '../plan/project.js';
 import { readRemote, WORKFLOW_SHAPE } from '../plan/shape.js';
 
-export const SCHEMA_MODELINE = '# yaml-language-server: $schema=../schemas/workflow.schema.json';
+/** The first line that tells YAML editors which schema a file follows (the YAML language server's modeline). */
+export function modelineLine(schema: string): string {
+  return `# yaml-language-server: $schema=${schema}`;
+}
+
+export const SCHEMA_MODELINE = modelineLine('../schemas/workflow.schema.json');
+
+const MODELINE_PATTERN = /^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$/;
+
+/** The schema a file's modeline names (its first comment line of that form), or undefined when it has none. */
+export function modelineSchemaIn(text: string): string | undefined {
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const found = MODELINE_PATTERN.exec(line);
+    if (found) return found[1];
+  }
+  return undefined;
+}
 
 export function buildDefinitionFromRemote(
   actual: WorkflowResponse,

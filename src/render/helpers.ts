@@ -1,7 +1,8 @@
 /**
  * The service's Handlebars helpers, with its exact behaviour: the same arguments, the same coercions, the same
  * failures (a TypeError's message is what the service reports). Each rule is in docs/rendering.md with its source.
- * Written from the service's behaviour, not its code.
+ * Written from the service's behaviour, not its code. Which helpers there are, and their argument counts, is
+ * derive/service-helpers.ts's one table, which derive reads too; a test holds the two in step.
  */
 import { formatDate } from './date-format.js';
 
@@ -22,44 +23,6 @@ interface HelperOptions {
 export const COMPARISON_BLOCK_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze(
   Object.defineProperty({ CompileTemplate: 'class CompileTemplate' }, '__esModule', { value: true }),
 );
-
-/** Helpers the service registers, by name, each with the positional argument count it reads. */
-export const SERVICE_HELPERS: ReadonlyMap<
-  string,
-  { min: number; max: number; block?: 'required' | 'optional' }
-> = new Map([
-  ['json', { min: 1, max: 1 }],
-  ['equals', { min: 2, max: 2, block: 'required' }],
-  ['titlecase', { min: 1, max: 1 }],
-  ['uppercase', { min: 1, max: 1 }],
-  ['lowercase', { min: 1, max: 1 }],
-  ['pluralize', { min: 3, max: 3 }],
-  ['dateFormat', { min: 2, max: 2 }],
-  ['groupBy', { min: 2, max: 2 }],
-  ['unique', { min: 2, max: 2 }],
-  ['sortBy', { min: 1, max: 2 }],
-  ['numberFormat', { min: 1, max: 1 }],
-  ['gt', { min: 2, max: 2, block: 'optional' }],
-  ['gte', { min: 2, max: 2, block: 'optional' }],
-  ['lt', { min: 2, max: 2, block: 'optional' }],
-  ['lte', { min: 2, max: 2, block: 'optional' }],
-  ['eq', { min: 2, max: 2, block: 'optional' }],
-  ['ne', { min: 2, max: 2, block: 'optional' }],
-  // Only with the service's translations (enterprise): previewed as its key (see render-workflow.ts).
-  ['i18n', { min: 1, max: 1, block: 'optional' }],
-]);
-
-/** Handlebars' own helpers: not the service's, never unknown. */
-export const HANDLEBARS_HELPERS: ReadonlySet<string> = new Set([
-  'if',
-  'unless',
-  'each',
-  'with',
-  'lookup',
-  'log',
-  'blockHelperMissing',
-  'helperMissing',
-]);
 
 /** What Handlebars prints unescaped (it reads `toHTML`), like its SafeString. */
 class SafeText {

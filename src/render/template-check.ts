@@ -6,9 +6,9 @@
 import { scanTemplate } from '../derive/handlebars.js';
 import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
+import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from '../derive/service-helpers.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
 import { formatDate, UnsupportedToken } from './date-format.js';
-import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from './helpers.js';
 import type { RenderFinding } from './types.js';
 
 const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);

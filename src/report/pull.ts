@@ -69,6 +69,7 @@ function buildPullDocument(plan: PullPlan) {
       created: item.created,
       changed: item.changed,
       includes: item.includes.map((i) => i.file),
+      modeline: item.modeline,
       recorded: item.body !== undefined,
       notes: [
         ...(item.rewritten === undefined

@@ -1,6 +1,7 @@
 /**
  * The `wfsync.config.yaml` that `wfsync init` writes: the workflows directory, the built-in `local` target as the
- * default, and a commented example of a real target (the one the CI recipes use). Pure.
+ * default, and a commented example of a real target (the one the CI jobs init writes use, named for the provider).
+ * Pure.
  */
 import { stringify } from 'yaml';
 import { modeline } from './schema-ref.js';
@@ -16,13 +17,31 @@ export const CI_API_KEY_ENV = 'WFSYNC_DEVELOPMENT_API_KEY';
 export interface ConfigFileInput {
   /** Relative to the config file, `/` separators. */
   workflowsDir: string;
-  /** The config schema as the config file's modeline names it. */
-  configSchemaRef: string;
+  /** The config schema as the config file's modeline names it; undefined: no modeline (it would not resolve). */
+  configSchemaRef: string | undefined;
+  /** The CI provider whose jobs init writes: what the commented target's note says uses it. */
+  ci: 'github' | 'gitlab' | 'none';
 }
 
-export function buildConfigFile({ workflowsDir, configSchemaRef }: ConfigFileInput): string {
+/** Who uses the commented target, and where its key is kept, for each provider (two comment lines). */
+const CI_USES: Record<ConfigFileInput['ci'], readonly [string, string]> = {
+  github: [
+    '# The CI recipes in .github/workflows use this target, with the key in the repository secret',
+    `# ${CI_API_KEY_ENV}.`,
+  ],
+  gitlab: [
+    '# The GitLab jobs in .gitlab/wfsync.gitlab-ci.yml use this target, with the key in the masked CI/CD',
+    `# variable ${CI_API_KEY_ENV}.`,
+  ],
+  none: [
+    '# The CI jobs `wfsync init --ci github` (or `--ci gitlab`) writes use this target, with the key in the',
+    `# repository secret (or masked CI/CD variable) ${CI_API_KEY_ENV}.`,
+  ],
+};
+
+export function buildConfigFile({ workflowsDir, configSchemaRef, ci }: ConfigFileInput): string {
   return `${[
-    modeline(configSchemaRef),
+    ...(configSchemaRef === undefined ? [] : [modeline(configSchemaRef)]),
     '# wfsync: workflow definitions kept as code. `wfsync help` lists the commands.',
     `workflowsDir: ${scalar(workflowsDir)}`,
     '# Without --target, commands use the built-in `local` target: an embedded copy of the service, kept in',
@@ -35,8 +54,7 @@ export function buildConfigFile({ workflowsDir, configSchemaRef }: ConfigFileInp
     `# A real service environment. Uncomment and fill in, then \`wfsync plan --target ${CI_TARGET}\`.`,
     "# Its key must be the Development environment's: only a Development key may create workflows. Production",
     "# takes them from Development through the dashboard's promotion (publish) step.",
-    '# The CI recipes in .github/workflows use this target, with the key in the repository secret',
-    `# ${CI_API_KEY_ENV}.`,
+    ...CI_USES[ci],
     '# targets:',
     `#   ${CI_TARGET}:`,
     '#     baseUrl: https://api.example.com',

@@ -4,7 +4,6 @@
  * --force); files the user owns (.vscode/settings.json, .gitignore) get entries merged in, never replaced.
  * Pure: the same snapshot always gives the same actions.
  */
-import { posix } from 'node:path';
 import { buildGitlabFiles, buildGitlabRoot, checkGitlabRoot, GITLAB_ROOT_PATH } from './ci/gitlab.js';
 import { buildGithubWorkflows } from './ci/index.js';
 import { buildConfigFile } from './config-file.js';
@@ -13,9 +12,10 @@ import { buildGitignoreMerge } from './gitignore.js';
 import {
   configSchemaOf,
   decideModeline,
+  type ModelineDecision,
   type ModelineInput,
   modelineOf,
-  schemaRefFrom,
+  PACKAGE_SCHEMA_PATH,
 } from './schema-ref.js';
 import { buildSettingsMerge, SETTINGS_PATH, workflowSchemaGlobs } from './vscode-settings.js';
 
@@ -35,6 +35,8 @@ export interface InitAction {
   note?: string;
   /** What to add by hand when a file could not be merged safely. */
   manual?: string;
+  /** A file written without a schema modeline: why (`--verbose` says it). */
+  noModeline?: string;
 }
 
 export interface InitInput {
@@ -47,7 +49,9 @@ export interface InitInput {
   /** `--schema-path` named it: the example's modeline names it too. */
   schemaPathGiven?: boolean;
   /** The schema files the example could name (files.ts findSchemaFiles); its modeline is decided with them. */
-  exampleSchemas: Pick<ModelineInput, 'path' | 'root' | 'vendored' | 'installed'>;
+  exampleSchemas: SchemaFiles;
+  /** The same for the config file: its modeline names the config schema beside the workflow schema it finds. */
+  configSchemas: SchemaFiles;
   ci: CiProvider;
   force: boolean;
   /** Current text of every path above that exists. */
@@ -56,24 +60,31 @@ export interface InitInput {
   otherDefinitions: boolean;
 }
 
+type SchemaFiles = Pick<ModelineInput, 'path' | 'root' | 'vendored' | 'installed'>;
+
 export function buildInitActions(input: InitInput): InitAction[] {
-  const { workflowsDir, schemaPath } = input;
+  const { workflowsDir } = input;
   const examplePath = `${workflowsDir}/${EXAMPLE_FILE_NAME}`;
   const owned = (path: string, text: string) => ownedFileAction(path, text, input);
+  // The config's modeline as the example's is decided (decideModeline), naming the config schema beside the
+  // workflow schema found; editor settings map definitions only, so they never stand in for it.
+  const configDecision = decide(input, input.configSchemas, []);
+  const configSchemaRef =
+    'schemaRef' in configDecision ? configSchemaOf(configDecision.schemaRef) : undefined;
+  const config = owned(input.configPath, buildConfigFile({ workflowsDir, configSchemaRef, ci: input.ci }));
   const actions: InitAction[] = [
-    owned(
-      input.configPath,
-      buildConfigFile({
-        workflowsDir,
-        configSchemaRef: schemaRefFrom(posix.dirname(input.configPath), configSchemaOf(schemaPath)),
-      }),
-    ),
+    configSchemaRef === undefined && config.text !== undefined
+      ? { ...config, noModeline: configWithoutModeline(input.configPath) }
+      : config,
   ];
   const settings = settingsAction(input);
   if (input.otherDefinitions && !input.existing.has(examplePath)) {
     actions.push({ path: examplePath, status: 'skipped', note: `${workflowsDir}/ already has definitions` });
   } else {
-    actions.push(owned(examplePath, buildExampleWorkflow(exampleModeline(input, settings))));
+    // Decided with the settings as this run leaves them.
+    const globs = workflowSchemaGlobs(settings.text ?? input.existing.get(SETTINGS_PATH));
+    const decision = decide(input, input.exampleSchemas, globs);
+    actions.push(withReason(owned(examplePath, buildExampleWorkflow(modelineOf(decision))), decision));
   }
   actions.push(settings, gitignoreAction(input.existing.get(GITIGNORE_PATH)));
   if (input.ci === 'github') {
@@ -85,15 +96,32 @@ export function buildInitActions(input: InitInput): InitAction[] {
   return actions;
 }
 
-/** The example's first line, decided with the settings as this run leaves them (decideModeline). */
-function exampleModeline(input: InitInput, settings: InitAction): string | undefined {
-  return modelineOf(
-    decideModeline({
-      ...input.exampleSchemas,
-      given: input.schemaPathGiven === true ? input.schemaPath : undefined,
-      settingsGlobs: workflowSchemaGlobs(settings.text ?? input.existing.get(SETTINGS_PATH)),
-    }),
+/** A written file's modeline (decideModeline): the schema `--schema-path` named, the one on disk, or none. */
+function decide(input: InitInput, files: SchemaFiles, settingsGlobs: readonly string[]): ModelineDecision {
+  return decideModeline({
+    ...files,
+    given: input.schemaPathGiven === true ? input.schemaPath : undefined,
+    settingsGlobs,
+  });
+}
+
+/** Why the config file has no modeline, and how to add one. */
+function configWithoutModeline(path: string): string {
+  return (
+    `no schema modeline in ${path}: wfsync is not installed here (npm install --save-dev wfsync) and the ` +
+    'repository has no schemas/config.schema.json; once installed, make its first line ' +
+    `\`# yaml-language-server: $schema=./${PACKAGE_SCHEMA_PATH.replace('workflow.schema.json', 'config.schema.json')}\``
   );
+}
+
+/** A file this run writes without a modeline carries why, for `--verbose`. */
+function withReason(action: InitAction, decision: ModelineDecision): InitAction {
+  if (action.text === undefined || 'schemaRef' in decision) return action;
+  const noModeline =
+    decision.source === 'none'
+      ? decision.hint
+      : `no schema modeline in ${action.path}: .vscode/settings.json maps it to the schema (a modeline would override the mapping)`;
+  return { ...action, noModeline };
 }
 
 /** The globs of definition files under the workflows directory (validate reads both extensions). */

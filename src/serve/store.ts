@@ -36,7 +36,7 @@ export interface ServedWorkflow {
 
 export class PreviewStore {
   readonly #cwd: string;
-  readonly #project: ProjectOptions;
+  #project: ProjectOptions;
   readonly #paths: readonly string[];
   #boundary: FsBoundary;
   readonly #workflows = new Map<string, ServedWorkflow>();
@@ -66,7 +66,13 @@ export class PreviewStore {
       this.#paths.length > 0
         ? this.#paths.map((p) => path.resolve(this.#cwd, p))
         : [this.#project.workflowsDir];
-    return roots;
+    const config = this.configFile;
+    return config === undefined ? roots : [...roots, config];
+  }
+
+  /** The config file read (absolute), if any: a change to it reloads the project (reloadProject). */
+  get configFile(): string | undefined {
+    return this.#project.config?.path;
   }
 
   list(): ServedWorkflow[] {
@@ -80,6 +86,22 @@ export class PreviewStore {
   async load(): Promise<void> {
     const files = await this.#scan();
     await this.#check(files);
+  }
+
+  /**
+   * The config changed (rule severities, workflowsDir, notification groups): every file is checked again under the
+   * new one, since a severity or a group changes what each shows. Returns every file listed before or after.
+   */
+  async reloadProject(project: ProjectOptions): Promise<string[]> {
+    this.#project = project;
+    this.#boundary = createFsBoundary(this.#cwd);
+    const before = [...this.#workflows.keys()];
+    this.#workflows.clear();
+    this.#includers.clear();
+    const files = await this.#scan();
+    if (files.length > 0) await this.#check(files);
+    this.version++;
+    return [...new Set([...before, ...files])].sort();
   }
 
   /** After a burst of changes (absolute paths): re-check what they touch; returns the files whose entry changed. */

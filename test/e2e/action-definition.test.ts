@@ -68,6 +68,7 @@ describe('action.yml', () => {
       'comment',
       'github-token',
       'max-warnings',
+      'previews',
       'args',
     ]);
     expect(action.inputs['github-token']!.default).toBe(`${gh('github.token')}`);

@@ -3,6 +3,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
@@ -95,6 +96,11 @@ describe('the GitHub Action on a pull request', () => {
     expect(first.summary).toBe(created.body); // the plan is the job summary too
     const plan = JSON.parse(readFileSync(first.outputs['plan-file']!, 'utf8'));
     expect(plan.summary.create).toBe(9);
+    // The previews for the artifact: in RUNNER_TEMP/wfsync-previews, an index and a page per workflow to create.
+    const previews = first.outputs['previews-dir']!;
+    expect(previews).toMatch(/\/wfsync-previews$/);
+    expect(readdirSync(previews).filter((f) => f.endsWith('.html'))).toHaveLength(10);
+    expect(readFileSync(join(previews, 'index.html'), 'utf8')).toContain('order-shipped');
     expect(writes(github)).toEqual(['POST']);
     expect(github.requests.every((r) => r.authorization === 'Bearer ghs_test_token_value')).toBe(true);
     expect(github.requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual([
@@ -198,9 +204,60 @@ describe('the GitHub Action outside a pull request', () => {
       workspace: target.cwd,
     });
     expect(sync.status).toBe(0);
-    expect(sync.outputs).toMatchObject({ 'exit-code': '0', 'needs-person': 'false', 'plan-file': '' });
+    expect(sync.outputs).toMatchObject({
+      'exit-code': '0',
+      'needs-person': 'false',
+      'plan-file': '',
+      'previews-dir': '',
+      // The counts, from sync --out: the plan it carried out, and what it did.
+      create: '9',
+      'in-sync': '0',
+      drifted: '0',
+      created: '9',
+      failed: '0',
+      skipped: '0',
+    });
+    const result = JSON.parse(readFileSync(sync.outputs['sync-file']!, 'utf8'));
+    expect(result.summary.created).toBe(9);
     expect(target.stored()).toHaveLength(9);
     expect(sync.stdout).toContain('wfsync sync: dev matches the definitions.');
+  });
+
+  it('sync with a drifted workflow: the rest verified, 6 naming it, the counts set', async () => {
+    const target = await project();
+    expect((await target.run(['sync'])).status).toBe(0);
+    target.emulator.editWorkflow('order-shipped', (w) => {
+      (w.steps[1]!.template as { content: string }).content = 'Edited in the dashboard.';
+    });
+    const sync = await runAction({
+      inputs: { command: 'sync', target: 'dev', version: 'project' },
+      env: { DEV_KEY: target.emulator.apiKey },
+      workspace: target.cwd,
+    });
+    expect(sync.status).toBe(6);
+    expect(sync.outputs).toMatchObject({
+      'exit-code': '6',
+      'needs-person': 'true',
+      create: '0',
+      'in-sync': '8',
+      drifted: '1',
+      created: '0',
+      failed: '0',
+    });
+    expect(sync.stdout).toContain(
+      '::error title=wfsync sync::synced what sync may apply, but a workflow needs a person: order-shipped (drifted).',
+    );
+  });
+
+  it('sync that fails before reporting (a refused key): exit 4, the counts empty', async () => {
+    const target = await project();
+    const sync = await runAction({
+      inputs: { command: 'sync', target: 'dev', version: 'project' },
+      env: { DEV_KEY: 'not-the-key' },
+      workspace: target.cwd,
+    });
+    expect(sync.status).toBe(4);
+    expect(sync.outputs).toMatchObject({ 'exit-code': '4', create: '', created: '', 'sync-file': '' });
   });
 
   it('plan exiting 2 outside a pull request is a warning (the target lags the definitions), not a failure', async () => {
@@ -323,11 +380,36 @@ describe('how the action starts wfsync', () => {
     expect(run.stdout).not.toContain('ghs_test_token_value');
   });
 
+  it('previews: on a pull request a plan writes them into RUNNER_TEMP/wfsync-previews; previews: false, none', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const argv = async (inputs: Record<string, string>) => {
+      const npm = fakeNpm();
+      const run = await runAction({
+        inputs: { command: 'plan', version: '1.2.3', comment: 'false', ...inputs },
+        workspace,
+        event: PULL_REQUEST_EVENT,
+        path: [npm.dir],
+      });
+      expect(run.status).toBe(0);
+      return { argv: npm.argv()!, run };
+    };
+    const byDefault = await argv({});
+    const at = byDefault.argv.indexOf('--previews');
+    expect(at).toBeGreaterThan(0);
+    expect(byDefault.argv[at + 1]).toMatch(/\/wfsync-previews$/);
+    // The fake npm wrote no index.html: the output stays empty rather than naming an empty folder.
+    expect(byDefault.run.outputs['previews-dir']).toBe('');
+    const off = await argv({ previews: 'false' });
+    expect(off.argv).not.toContain('--previews');
+  });
+
   it.each([
     [{ version: '1.0.0; touch pwned' }, 'version must be an npm version, range or tag, or "project"'],
     [{ version: 'file:../evil' }, 'version must be an npm version'],
     [{ command: 'destroy' }, 'command must be validate, plan or sync'],
     [{ command: 'sync', comment: 'true' }, 'comment is for the plan command'],
+    [{ command: 'validate', previews: 'true' }, 'previews is for the plan command'],
+    [{ command: 'plan', previews: 'yes' }, 'previews must be true or false'],
     [{ command: 'plan', 'max-warnings': '0' }, 'max-warnings is a whole number, for the validate command'],
     [{ command: 'validate', format: 'markdown' }, 'format must be one of human, json, github, junit, sarif'],
     [{ args: '--only "unclosed' }, 'args: a double quote is not closed'],

@@ -162,7 +162,7 @@ describe('the GitHub Actions recipes', () => {
         uses: `actions/upload-artifact@${PINNED_ACTIONS.uploadArtifact.sha}`,
         with: {
           name: 'wfsync-plan',
-          path: `${gh('steps.plan.outputs.plan-file')}\n${gh('steps.plan.outputs.markdown-file')}\n`,
+          path: `${gh('steps.plan.outputs.plan-file')}\n${gh('steps.plan.outputs.markdown-file')}\n${gh('steps.plan.outputs.previews-dir')}\n`,
         },
       },
     ]);

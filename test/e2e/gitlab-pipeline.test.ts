@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -109,6 +109,7 @@ describe('the pipeline `wfsync init --ci gitlab` writes, linted by gitlab-ci-loc
       reports: { codequality: 'gl-code-quality-validate.json' },
     });
     expect(pipeline['wfsync-plan']!.artifacts).toMatchObject({
+      paths: ['plan.json', 'plan.md', 'wfsync-previews/'],
       reports: { codequality: 'gl-code-quality-plan.json' },
     });
   });
@@ -211,6 +212,8 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     ).toHaveLength(2);
     expect(codeQuality(cwd, 'gl-code-quality-plan.json')).toEqual([]);
     expect(existsSync(join(cwd, 'plan.json'))).toBe(true);
+    // The previews artifact: an index and the page of the workflow the merge request adds.
+    expect(readdirSync(join(cwd, 'wfsync-previews')).sort()).toEqual(['index.html', 'invoice-paid.html']);
 
     // A second push changes the synced example: it cannot be updated through the API, so a person must act.
     const welcome = join(cwd, 'workflows/welcome.yaml');

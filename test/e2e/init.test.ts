@@ -159,9 +159,8 @@ describe('wfsync init (the built CLI)', () => {
 
     const forced = await runCli(['init', '--ci', 'none', '--force'], { cwd });
     expect(forced.stdout.split('\n')[0]).toBe('replaced   wfsync.config.yaml');
-    expect(readFileSync(join(cwd, 'wfsync.config.yaml'), 'utf8')).toMatch(
-      /^# yaml-language-server: \$schema=/,
-    );
+    // wfsync is listed but not installed: no modeline naming a file that is not there.
+    expect(readFileSync(join(cwd, 'wfsync.config.yaml'), 'utf8')).toMatch(/^# wfsync: workflow definitions/);
     expect((await runCli(['init', '--ci', 'none'], { cwd })).stdout).toMatch(
       /nothing to do: everything is already set up\n$/,
     );
@@ -248,5 +247,44 @@ describe('wfsync init (the built CLI)', () => {
     const bad = await runCli(['init', '--ci', 'jenkins'], { cwd: makeProject({}) });
     expect(bad.stderr).toContain("option '--ci <provider>' argument 'jenkins' is invalid");
     expect(bad.status).toBe(64);
+  });
+
+  it('the config’s modeline as the example’s: none before install (--verbose says why), the installed schema after', async () => {
+    const cwd = makeProject({ 'package.json': PACKAGE_JSON });
+    const before = await runCli(['init', '--ci', 'gitlab', '--verbose'], { cwd });
+    expect(before.status).toBe(0);
+    const config = readFileSync(join(cwd, 'wfsync.config.yaml'), 'utf8');
+    expect(config.split('\n')[0]).toBe(
+      '# wfsync: workflow definitions kept as code. `wfsync help` lists the commands.',
+    );
+    expect(before.stderr).toBe(
+      'wfsync: no schema modeline in wfsync.config.yaml: wfsync is not installed here (npm install --save-dev ' +
+        'wfsync) and the repository has no schemas/config.schema.json; once installed, make its first line ' +
+        '`# yaml-language-server: $schema=./node_modules/wfsync/schemas/config.schema.json`\n' +
+        'wfsync: no schema modeline in workflows/welcome.yaml: .vscode/settings.json maps it to the schema (a ' +
+        'modeline would override the mapping)\n',
+    );
+    // Under --ci gitlab the commented target names the GitLab jobs and their variable, not .github/workflows.
+    expect(config).toContain('# The GitLab jobs in .gitlab/wfsync.gitlab-ci.yml use this target');
+    expect(config).not.toContain('.github/workflows');
+
+    // Installed: both files name the package's schemas, which are there; --verbose has nothing to explain.
+    const installed = makeProject({ 'package.json': PACKAGE_JSON });
+    for (const file of ['workflow.schema.json', 'config.schema.json']) {
+      mkdirSync(join(installed, 'node_modules/wfsync/schemas'), { recursive: true });
+      writeFileSync(
+        join(installed, 'node_modules/wfsync/schemas', file),
+        readFileSync(join(ROOT, 'schemas', file)),
+      );
+    }
+    const after = await runCli(['init', '--ci', 'none', '--verbose'], { cwd: installed });
+    expect(after.stderr).toBe('');
+    const first = readFileSync(join(installed, 'wfsync.config.yaml'), 'utf8').split('\n')[0]!;
+    expect(first).toBe('# yaml-language-server: $schema=./node_modules/wfsync/schemas/config.schema.json');
+    const named = first.slice(first.indexOf('=') + 1);
+    expect(readFileSync(join(installed, named), 'utf8')).toContain('"$id"');
+    expect(readFileSync(join(installed, 'workflows/welcome.yaml'), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../node_modules/wfsync/schemas/workflow.schema.json',
+    );
   });
 });

@@ -20,11 +20,18 @@ describe('modelines that resolve', () => {
     // pull writes a file where none is: the same rule, from its own folder.
     expect((await runCli(['sync', '--quiet'], { cwd })).status).toBe(0);
     rmSync(join(cwd, 'workflows/order-shipped.yaml'));
-    const pulled = await runCli(['pull', 'order-shipped', '--dir', 'imported/deep'], { cwd });
+    const pulled = await runCli(['pull', 'order-shipped', '--dir', 'imported/deep', '--format', 'json'], {
+      cwd,
+    });
     expect(pulled.status, pulled.stderr).toBe(0);
     expect(firstLine(cwd, 'imported/deep/order-shipped.yaml')).toBe(
       '# yaml-language-server: $schema=../../node_modules/wfsync/schemas/workflow.schema.json',
     );
+    // The JSON says which, as new's does.
+    expect(JSON.parse(pulled.stdout).workflows[0].modeline).toEqual({
+      source: 'installed',
+      schema: '../../node_modules/wfsync/schemas/workflow.schema.json',
+    });
   });
 
   it('nothing to point at: no modeline, and --verbose says why', async () => {

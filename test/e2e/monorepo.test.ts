@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validNumbered } from '../fixtures/workflow-texts.js';
@@ -166,5 +166,45 @@ describe('a monorepo with three service folders and unrelated YAML', () => {
       );
       expect(result.status).toBe(64);
     }
+  });
+
+  it('new: glob-only workflowsDir without --dir is a usage error naming the folders; with --dir, identifiers are checked project-wide', async () => {
+    const cwd = monorepo();
+    const refused = await runCli(['new', 'invoice paid'], { cwd });
+    expect(refused.stderr).toBe(
+      'wfsync: workflowsDir (services/*/workflows) in wfsync.config.yaml lists only patterns, so new does not know ' +
+        'where the definition goes: choose one with --dir: services/a/workflows, services/b/workflows, ' +
+        'services/c/workflows\n',
+    );
+    expect(refused.status).toBe(64);
+    expect(existsSync(join(cwd, 'services/invoice-paid.yaml'))).toBe(false);
+    expect(readdirSync(join(cwd, 'services'))).toEqual(['a', 'b', 'c']);
+
+    // services/a holds order-shipped-1: a new definition in services/b may not take it.
+    const duplicate = await runCli(['new', 'order shipped 1', '--dir', 'services/b/workflows'], { cwd });
+    expect(duplicate.stderr).toBe(
+      'wfsync: the identifier "order-shipped-1" is already used by services/a/workflows/one.yaml: choose another name\n',
+    );
+    expect(duplicate.status).toBe(64);
+    expect(existsSync(join(cwd, 'services/b/workflows/order-shipped-1.yaml'))).toBe(false);
+
+    const created = await runCli(['new', 'invoice paid', '--dir', 'services/b/workflows'], { cwd });
+    expect(created.stdout).toBe(
+      'created services/b/workflows/invoice-paid.yaml (identifier invoice-paid, one in_app step)\n',
+    );
+    expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 0, stdout: '✔ 5 files valid\n' });
+  });
+
+  it('new: a list of folders writes to the first and checks identifiers in every one', async () => {
+    const cwd = monorepo('workflowsDir: [services/a/workflows, services/c/workflows]\n');
+    const duplicate = await runCli(['new', 'order shipped 4'], { cwd });
+    expect(duplicate.stderr).toBe(
+      'wfsync: the identifier "order-shipped-4" is already used by services/c/workflows/four.yaml: choose another name\n',
+    );
+    expect(duplicate.status).toBe(64);
+    const created = await runCli(['new', 'order shipped 5'], { cwd });
+    expect(created.stdout).toBe(
+      'created services/a/workflows/order-shipped-5.yaml (identifier order-shipped-5, one in_app step)\n',
+    );
   });
 });

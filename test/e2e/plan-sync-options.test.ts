@@ -94,6 +94,29 @@ describe('output formats', () => {
     expect(synced.outcomes).toHaveLength(9);
   });
 
+  it('sync --out: the JSON document --format json prints, whatever the format; --dry-run --out, the plan', async () => {
+    const target = await startTarget();
+    const dry = await target.run(['sync', '--dry-run', '--out', 'dry.json', '--quiet']);
+    expect(dry.status).toBe(2);
+    const plan = parseJsonOutput('plan', readFileSync(join(target.cwd, 'dry.json'), 'utf8'));
+    expect(plan.summary.create).toBe(9);
+    expect(target.stored()).toEqual([]);
+
+    const human = await target.run(['sync', '--out', 'sync.json']);
+    expect(human.status).toBe(0);
+    expect(human.stdout).toContain('Sync: 9 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    const written = readFileSync(join(target.cwd, 'sync.json'), 'utf8');
+    const result = parseJsonOutput('sync', written);
+    expect(result.summary).toMatchObject({ created: 9, inSync: 0, failed: 0, skipped: 0 });
+    expect(result.plan.summary.create).toBe(9);
+    expect(result.status).toBe('ok');
+
+    const json = await target.run(['sync', '--format', 'json', '--out', 'again.json', '--quiet']);
+    expect(json.status).toBe(0);
+    expect(readFileSync(join(target.cwd, 'again.json'), 'utf8')).toBe(json.stdout);
+    expect(parseJsonOutput('sync', json.stdout).summary.inSync).toBe(9);
+  });
+
   it('--format markdown: the sticky-comment marker and a <details> per workflow', async () => {
     const target = await startTarget();
     const plan = await target.run(['plan', '--format', 'markdown']);

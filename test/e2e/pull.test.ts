@@ -167,6 +167,8 @@ describe('pull into an existing definition file', () => {
       created: false,
       changed,
       includes: [],
+      // Merged into: the file keeps its own modeline.
+      modeline: { source: 'file', schema: '../schemas/workflow.schema.json' },
       recorded: true,
       notes: [],
     });

@@ -24,6 +24,8 @@ import type { CommandContext } from '../context.js';
 
 export interface InitFlags {
   ci: CiProvider;
+  /** Global `--verbose`: why a file was written without a schema modeline. */
+  verbose?: boolean;
   dir?: string;
   schemaPath?: string;
   force?: boolean;
@@ -50,11 +52,12 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
     schemaPath,
     schemaPathGiven: flags.schemaPath !== undefined,
     exampleSchemas: findSchemaFiles(root, join(root, workflowsDir, EXAMPLE_FILE_NAME)),
+    configSchemas: findSchemaFiles(root, join(root, configPath)),
     force: flags.force === true,
     existing: await readExistingFiles(root, initPaths(layout)),
     otherDefinitions: await hasOtherDefinitions(root, workflowsDir),
   });
-  // 3. Write, saying what happened to each file as it happens.
+  // 3. Write, saying what happened to each file as it happens (and, with --verbose, why one has no modeline).
   for (const action of actions) {
     if (action.text !== undefined) {
       await writeScaffoldFile(
@@ -65,6 +68,8 @@ export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<nu
       );
     }
     if (flags.format !== 'json') await writeOutput(ctx.stdout, renderInitLine(action));
+    if (flags.verbose && action.noModeline !== undefined)
+      await writeOutput(ctx.stderr, `wfsync: ${action.noModeline}\n`);
   }
   // 4. What to add by hand, what is missing, what to do next.
   const notes = [

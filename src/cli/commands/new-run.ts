@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import { checkDefinitions } from '../../check/check-definitions.js';
-import { readProject } from '../../config/project.js';
-import { toDisplayPath } from '../../definitions/find.js';
+import { type ProjectOptions, readProject } from '../../config/project.js';
+import { plainFolders } from '../../config/sources.js';
+import { isWithin, toDisplayPath } from '../../definitions/find.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
@@ -32,7 +33,10 @@ export async function runNew(
   // 1. The project: where definitions live, and where the schema is for the modeline.
   const project = readProject(flags, ctx.cwd);
   const root = project.config?.dir ?? ctx.cwd;
-  const dir = flags.dir === undefined ? project.workflowsDir : resolve(ctx.cwd, flags.dir);
+  // The whole project's definitions, valid or not: every one claims its identifier (and names the folders to offer).
+  const existing = await readProjectDefinitions(ctx.cwd, project);
+  const dir =
+    flags.dir === undefined ? defaultFolder(ctx.cwd, project, existing.files) : resolve(ctx.cwd, flags.dir);
   // 2. The definition, with the identifier the service will derive from the name.
   const built = buildNewDefinition({
     name,
@@ -46,7 +50,7 @@ export async function runNew(
   const modeline = decideModeline(readModelineInput(root, path));
   const file = toDisplayPath(ctx.cwd, path);
   // 3. Never two definitions of one identifier; never an existing file without --force.
-  const owners = await readIdentifierOwners(ctx.cwd, [project.workflowsDir, dir]);
+  const owners = await readOtherOwners(ctx.cwd, project, dir, existing.identifiers);
   const others = (owners.get(built.identifier) ?? []).filter((owner) => owner !== file);
   if (others.length > 0) {
     throw new UsageError(
@@ -91,15 +95,51 @@ function windowOf(flag: string, value: string | undefined): TimeWindow | undefin
 }
 
 /**
- * identifier → the files that declare it, among the definitions under `paths` that parse, valid or not: one with an
- * error still claims its identifier.
+ * Every definition of the project (each folder and pattern of `workflowsDir`, less `exclude`) that parses, valid or
+ * not: the files, and identifier → the files that declare it (one with an error still claims its identifier).
  */
-async function readIdentifierOwners(
+async function readProjectDefinitions(
   cwd: string,
-  paths: readonly string[],
-): Promise<ReadonlyMap<string, string[]>> {
-  const existing = paths.filter((path) => existsSync(path));
-  if (existing.length === 0) return new Map();
+  project: ProjectOptions,
+): Promise<{ files: readonly string[]; identifiers: ReadonlyMap<string, string[]> }> {
+  if (!project.sources.roots.some((root) => existsSync(root))) return { files: [], identifiers: new Map() };
   // Severities change the findings, never the identifiers: the defaults do.
-  return (await checkDefinitions(existing, { cwd, defaultDir: existing[0]!, rules: {} })).identifiers;
+  const defaultDir = relative(cwd, project.workflowsDir) || '.';
+  const checked = await checkDefinitions([], { cwd, defaultDir, sources: project.sources, rules: {} });
+  return { files: checked.files, identifiers: checked.identifiers };
+}
+
+/**
+ * The project's owners, and those of the folder the file goes to when `--dir` names one outside the project's
+ * definitions (a file there must not repeat an identifier either: it may be listed later).
+ */
+async function readOtherOwners(
+  cwd: string,
+  project: ProjectOptions,
+  dir: string,
+  owners: ReadonlyMap<string, string[]>,
+): Promise<ReadonlyMap<string, string[]>> {
+  if (!existsSync(dir) || project.sources.roots.some((root) => isWithin(dir, root))) return owners;
+  const extra = (await checkDefinitions([dir], { cwd, defaultDir: dir, rules: {} })).identifiers;
+  const merged = new Map(owners);
+  for (const [identifier, files] of extra)
+    merged.set(identifier, [...new Set([...(merged.get(identifier) ?? []), ...files])]);
+  return merged;
+}
+
+/**
+ * Where a new definition goes without `--dir`: the first plain folder `workflowsDir` lists. A list of patterns only
+ * names no one folder: a usage error offers the folders that hold the project's definitions.
+ */
+function defaultFolder(cwd: string, project: ProjectOptions, files: readonly string[]): string {
+  const root = project.config?.dir ?? cwd;
+  if (plainFolders(root, project.config?.config.workflowsDir).length > 0) return project.workflowsDir;
+  const folders = [...new Set(files.map((file) => posix.dirname(file)))].sort();
+  const choose =
+    folders.length > 0
+      ? `choose one with --dir: ${folders.join(', ')}`
+      : 'no definition matches it yet: pass --dir with a folder it matches';
+  throw new UsageError(
+    `${project.sources.describe} lists only patterns, so new does not know where the definition goes: ${choose}`,
+  );
 }

@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
-import { readProject } from '../../config/project.js';
-import { UsageError } from '../../errors.js';
+import { type ProjectOptions, readProject } from '../../config/project.js';
+import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
 import { startPreviewServer } from '../../serve/server.js';
 import { PreviewStore } from '../../serve/store.js';
-import type { CommandContext } from '../context.js';
+import { type CommandContext, writeWfsyncError } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { watchPaths } from '../watch-paths.js';
 import type { PreviewFlags } from './preview-flags.js';
@@ -48,23 +48,66 @@ export async function runPreviewServe(
       ctx.stderr,
       `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
     );
-    // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it.
-    await watchPaths({
-      roots: store.roots,
-      filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
-      signal: controller.signal,
-      debounceMs: 10,
-      onChange: async (changed) => {
-        const files = await store.refresh(changed);
-        server.notify(files);
-      },
-      onError: (error, dir) => {
-        void writeOutput(ctx.stderr, `wfsync: cannot watch ${dir}: ${error.message}\n`);
-      },
-    });
+    // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it. A change to the
+    //    config reloads the project (severities, workflowsDir); when what is watched changes, so does the watcher.
+    while (!controller.signal.aborted) {
+      const roots = store.roots;
+      const watching = new AbortController();
+      const stop = () => watching.abort();
+      controller.signal.addEventListener('abort', stop, { once: true });
+      try {
+        await watchPaths({
+          roots,
+          filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+          signal: watching.signal,
+          debounceMs: 10,
+          onChange: async (changed) => {
+            const config = store.configFile;
+            if (config !== undefined && changed.includes(config)) {
+              const project = await rereadProject(ctx, flags);
+              if (project !== undefined) {
+                server.notify(await store.reloadProject(project));
+                if (!sameList(store.roots, roots)) watching.abort();
+                return;
+              }
+            }
+            server.notify(await store.refresh(changed));
+          },
+          onError: (error, dir) => {
+            void writeOutput(ctx.stderr, `wfsync: cannot watch ${dir}: ${error.message}\n`);
+          },
+        });
+      } finally {
+        controller.signal.removeEventListener('abort', stop);
+      }
+    }
   } finally {
     restore();
     await server.close();
   }
   return ExitCode.Ok;
+}
+
+/**
+ * The config as it is now, said on stderr; a config that no longer reads (invalid YAML, a bad rule) is reported and
+ * the page keeps the one it has until it is fixed.
+ */
+async function rereadProject(ctx: CommandContext, flags: PreviewFlags): Promise<ProjectOptions | undefined> {
+  try {
+    const project = readProject(flags, ctx.cwd);
+    await writeOutput(ctx.stderr, 'wfsync preview: the config changed: every workflow checked again\n');
+    return project;
+  } catch (error) {
+    if (!(error instanceof WfsyncError)) throw error;
+    await writeWfsyncError(ctx, error);
+    await writeOutput(
+      ctx.stderr,
+      'wfsync preview: still serving with the config as it was; fix it and save again\n',
+    );
+    return undefined;
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -15,7 +15,7 @@ import { endsCommand, openTargetSession, RemoteError, type ServiceClient } from 
 import { type PullFormat, pullRenderers } from '../../report/pull.js';
 import { writeOutput } from '../../report/write-output.js';
 import { readModelineInput } from '../../scaffold/files.js';
-import { decideModeline, modelineOf } from '../../scaffold/schema-ref.js';
+import { decideModeline } from '../../scaffold/schema-ref.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
 import { clientListener } from '../run-helpers.js';
@@ -128,7 +128,7 @@ function diskFor(
       // The modeline that resolves from where the file lands (or none: see decideModeline).
       const decision = decideModeline(readModelineInput(project.config?.dir ?? project.cwd, path));
       if (decision.source === 'none') hints.push(decision.hint);
-      return modelineOf(decision);
+      return 'schemaRef' in decision ? { source: decision.source, schema: decision.schemaRef } : undefined;
     },
     outsideDir: (path) => inDir !== undefined && !isInside(inDir, path),
   };

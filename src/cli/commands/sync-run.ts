@@ -1,9 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { planExitCode, syncExitCode } from '../../api/outcome.js';
 import { runSyncing, type SyncRun } from '../../api/sync.js';
+import { renderPlanJson, renderSyncJson } from '../../report/plan/json.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
-import { appendFileText, writeOutput } from '../../report/write-output.js';
+import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import type { Progress } from '../progress/index.js';
@@ -13,6 +14,8 @@ import { readCommentContext } from '../stamp.js';
 
 export interface SyncFlags extends TargetCommandFlags {
   format: PlanFormat;
+  /** Also write the JSON document `--format json` prints (the sync result; the plan with `--dry-run`) to this file. */
+  out?: string;
   dryRun?: boolean;
   plan?: string;
   lockTimeout: number;
@@ -79,6 +82,7 @@ async function reportDryRun(
     ...comment,
   };
   await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
+  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
   return planExitCode(plan);
 }
 
@@ -98,6 +102,7 @@ async function reportSync(
       ...comment,
     }),
   );
+  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderSyncJson(result)));
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result, comment)));
   }

@@ -22,6 +22,10 @@ export function syncCommand(ctx: CommandContext): Command {
         'alone); each must be a definition of the project',
     )
     .addOption(formatOption(['human', 'json', 'markdown', 'github']))
+    .option(
+      '-o, --out <file>',
+      'also write the result as JSON (what --format json prints; with --dry-run, the plan), for CI or a script',
+    )
     .option('--dry-run', 'plan only: show what sync would do, send no POST')
     .option(
       '--plan <file>',
@@ -43,6 +47,7 @@ export function syncCommand(ctx: CommandContext): Command {
         '  wfsync sync                              # the default target (the embedded local service)\n' +
         '  wfsync sync --target development --plan plan.json\n' +
         '  wfsync sync --dry-run --only "billing-*"\n' +
+        '  wfsync sync --format github --out sync.json   # CI: annotations, and the counts for a script\n' +
         "  wfsync sync services/billing/workflows   # a monorepo: one service's definitions\n" +
         '\nCtrl-C stops starting new creates, finishes the ones in flight and records them; a second Ctrl-C aborts.\n' +
         'Exit codes: 0 all created or in sync, 6 a person must act (drift, conflict…), 1 a workflow failed, 3 invalid, ' +

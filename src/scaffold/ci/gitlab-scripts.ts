@@ -32,6 +32,8 @@ export const GITLAB_TOKEN_ENV = 'WFSYNC_GITLAB_TOKEN';
 /** The files the jobs write: Code Quality reports (validate, plan), the plan as JSON and as the note's Markdown. */
 export const VALIDATE_REPORT = 'gl-code-quality-validate.json';
 export const PLAN_REPORT = 'gl-code-quality-plan.json';
+/** The plan job's HTML previews (index.html and one page per workflow to create or that differs), an artifact. */
+export const PREVIEWS_DIR = 'wfsync-previews';
 
 /** `npm ci` from the job's cache folder (the template's `cache:`), quiet about audit and funding. */
 const INSTALL = 'npm ci --prefer-offline --no-audit --no-fund';
@@ -76,7 +78,7 @@ npx wfsync validate --max-warnings 0`;
 
 /**
  * plan on a merge request: compared with the merge request's diff base (the merge-base with its target branch), the
- * plan as Markdown for the note and as JSON, the Code Quality report, the note upserted, then the verdict. A note
+ * plan as Markdown for the note, as JSON and as HTML previews, the Code Quality report, the note upserted, then the verdict. A note
  * that could not be written fails a plan that would otherwise pass: a stale note must not read as current.
  */
 export function buildPlanScript(noteScript: string): string {
@@ -92,7 +94,7 @@ if [ -z "$base" ]; then
   base="origin/$target"
 fi
 code=0
-npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json > plan.md || code=$?
+npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json --previews ${PREVIEWS_DIR} > plan.md || code=$?
 # The Code Quality report: a second read-only plan (GET requests only), whatever the first one found.
 npx wfsync plan --target ${CI_TARGET} --base "$base" --format codeclimate > ${PLAN_REPORT} || true
 note=0

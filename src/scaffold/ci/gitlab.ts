@@ -20,6 +20,7 @@ import {
   buildValidateScript,
   GITLAB_TOKEN_ENV,
   PLAN_REPORT,
+  PREVIEWS_DIR,
   SKIPPED_EXIT_CODE,
   VALIDATE_REPORT,
 } from './gitlab-scripts.js';
@@ -61,7 +62,8 @@ export function buildGitlabPipeline(): string {
 #   (--max-warnings 0); the findings go to the merge request's Code Quality widget.
 # - wfsync-plan (merge requests): what merging would do on ${CI_TARGET}, compared with the merge request's diff base
 #   (full history: GIT_DEPTH 0). One note on the merge request, updated in place by each push (found by the plan's
-#   marker), shows it; plan.json and plan.md are artifacts, the workflows that need a person are in Code Quality.
+#   marker), shows it; plan.json, plan.md and ${PREVIEWS_DIR}/ (an HTML preview of each workflow to create or
+#   that differs, index.html first) are artifacts, the workflows that need a person are in Code Quality.
 #   Passes on exit 0 (nothing to do) and 2 (merging creates what the note lists); fails on 6 (a workflow needs a
 #   person: drifted, changed locally, conflict, missing remotely or orphaned) or any other code.
 # - wfsync-sync (the default branch, not schedules): creates what the definitions add, one run at a time per target
@@ -113,6 +115,7 @@ ${scriptBlock(buildPlanScript(GITLAB_NOTE_SCRIPT_PATH))}
     paths:
       - plan.json
       - plan.md
+      - ${PREVIEWS_DIR}/
     reports:
       codequality: ${PLAN_REPORT}
 

@@ -23,8 +23,9 @@ export function buildPullRequestWorkflow(): string {
 #   a typo such as {{ammount}} never reaches the service. Needs no secret, so forks are checked too.
 # - plan: what merging would do on the ${CI_TARGET} target, compared with the merge-base of this branch and the
 #   base branch (wfsync reads GITHUB_BASE_REF; the checkout fetches the history for it). The action keeps one
-#   comment on the pull request, updated in place by each push, with the plan (or why it failed), and plan.json +
-#   plan.md are the artifact "wfsync-plan". The job passes on exit 0 (nothing to do) and 2 (merging creates what
+#   comment on the pull request, updated in place by each push, with the plan (or why it failed), and plan.json,
+#   plan.md and an HTML preview of each workflow to create or that differs (wfsync-previews/index.html) are the
+#   artifact "wfsync-plan". The job passes on exit 0 (nothing to do) and 2 (merging creates what
 #   the comment lists), and fails on 6 (a workflow needs a person: drifted, changed locally, conflict, missing
 #   remotely or orphaned), naming the workflows, or any other code. Plan only reads (GET requests), but needs the
 #   repository secret ${CI_API_KEY_ENV}; pull requests from forks get no secrets, so there the plan is skipped
@@ -75,5 +76,6 @@ ${wfsyncStep({ name: 'Plan', id: 'plan', with: { command: 'plan', target: CI_TAR
           path: |
             ${expr('steps.plan.outputs.plan-file')}
             ${expr('steps.plan.outputs.markdown-file')}
+            ${expr('steps.plan.outputs.previews-dir')}
 `;
 }

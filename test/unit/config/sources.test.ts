@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProject } from '../../../src/config/project.js';
-import { buildDefinitionSources, firstFolder } from '../../../src/config/sources.js';
+import { buildDefinitionSources, firstFolder, plainFolders } from '../../../src/config/sources.js';
 import { scanDefinitionFiles } from '../../../src/definitions/find.js';
 
 const BASE = path.resolve('/project');
@@ -67,6 +67,16 @@ describe('buildDefinitionSources', () => {
     expect(firstFolder(BASE, ['services/*/workflows', 'shared'])).toBe(at('shared'));
     expect(firstFolder(BASE, ['services/*/workflows'])).toBe(at('services'));
     expect(firstFolder(BASE, undefined)).toBe(at('workflows'));
+  });
+
+  it('plainFolders: the folders listed without a pattern, none for patterns only', () => {
+    expect(plainFolders(BASE, ['services/*/workflows', './shared/', 'more'])).toEqual([
+      at('shared'),
+      at('more'),
+    ]);
+    expect(plainFolders(BASE, ['services/*/workflows', 'apps/{a,b}'])).toEqual([]);
+    expect(plainFolders(BASE, undefined)).toEqual([at('workflows')]);
+    expect(plainFolders(BASE, '.')).toEqual([BASE]);
   });
 });
 

@@ -16,6 +16,9 @@ import {
 import type { StateEntry } from '../../../src/state/types.js';
 import { bodyOf, definition, GROUPS, storedFor } from '../plan/helpers.js';
 
+/** The modeline SCHEMA_MODELINE writes, as the disk would choose it. */
+const VENDORED = { source: 'vendored', schema: '../schemas/workflow.schema.json' } as const;
+
 /** A project at /p seen through an in-memory disk: file → text. */
 function disk(files: Record<string, string>, dir?: string): PullFiles {
   return {
@@ -25,7 +28,7 @@ function disk(files: Record<string, string>, dir?: string): PullFiles {
     exists: (path) => Object.hasOwn(files, path),
     read: (path) => files[path] ?? '',
     display: (path) => posix.relative('/p', path),
-    modeline: () => SCHEMA_MODELINE,
+    modeline: () => VENDORED,
     outsideDir: (path) => dir !== undefined && !path.startsWith(`/p/${dir}/`),
   };
 }
@@ -68,6 +71,7 @@ describe('buildPullPlan', () => {
           created: true,
           text: FRESH,
           changed: [],
+          modeline: VENDORED,
           includes: [],
           body: bodyOf(DEF),
           notes: [],
@@ -87,13 +91,44 @@ describe('buildPullPlan', () => {
     expect(plan.items[0]).toMatchObject({ requested: 'order-shipped', file: 'workflows/order-shipped.yaml' });
   });
 
-  it('the modeline is the one the disk gives for where the file goes', () => {
-    const files = { ...disk({}, 'imported/deep'), modeline: (path: string) => `# modeline for ${path}` };
+  it('the modeline is the one the disk gives for where the file goes, and the item says which', () => {
+    const chosen = (path: string) => ({ source: 'installed' as const, schema: `schema for ${path}` });
+    const files = { ...disk({}, 'imported/deep'), modeline: chosen };
     const [item] = buildPullPlan(input({ files })).items;
-    expect(item).toMatchObject({ path: '/p/imported/deep/order-shipped.yaml', created: true });
+    expect(item).toMatchObject({
+      path: '/p/imported/deep/order-shipped.yaml',
+      created: true,
+      modeline: { source: 'installed', schema: 'schema for /p/imported/deep/order-shipped.yaml' },
+    });
     expect((item as { text: string }).text).toBe(
-      FRESH.replace(SCHEMA_MODELINE, '# modeline for /p/imported/deep/order-shipped.yaml'),
+      FRESH.replace(
+        SCHEMA_MODELINE,
+        '# yaml-language-server: $schema=schema for /p/imported/deep/order-shipped.yaml',
+      ),
     );
+    // None to give (it would not resolve there): no modeline line, and null.
+    const [bare] = buildPullPlan(input({ files: { ...disk({}), modeline: () => undefined } })).items;
+    expect(bare).toMatchObject({ created: true, modeline: null });
+    expect((bare as { text: string }).text).toBe(FRESH.replace(`${SCHEMA_MODELINE}\n`, ''));
+  });
+
+  it('a merged file keeps its own modeline, and the item names it (source file), or null when it has none', () => {
+    const file = 'workflows/order-shipped.yaml';
+    const own = FRESH.replace(SCHEMA_MODELINE, '# yaml-language-server: $schema=https://example.test/w.json');
+    const edited = own.replace('Order {{orderId}} shipped', 'Old text');
+    const merged = buildPullPlan(
+      input({ definitions: [loaded(file, edited)], files: disk({ [`/p/${file}`]: edited }) }),
+    ).items[0];
+    expect(merged).toMatchObject({
+      created: false,
+      text: own,
+      modeline: { source: 'file', schema: 'https://example.test/w.json' },
+    });
+    const none = edited.replace(/^# yaml-language-server:.*\n/, '');
+    const bare = buildPullPlan(
+      input({ definitions: [loaded(file, none)], files: disk({ [`/p/${file}`]: none }) }),
+    ).items[0];
+    expect(bare).toMatchObject({ created: false, modeline: null });
   });
 
   it('what the service does not have, or cannot be a file, fails with the reason; the rest still goes', () => {
@@ -193,6 +228,7 @@ describe('buildPullPlan', () => {
         file,
         created: false,
         changed: [],
+        modeline: { source: 'file', schema: '../schemas/workflow.schema.json' },
         includes: [],
         body: bodyOf(DEF),
         notes: [],

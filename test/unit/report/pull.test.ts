@@ -14,6 +14,7 @@ function pulled(identifier: string, overrides: Partial<PulledWorkflow> = {}): Pu
     file,
     created: false,
     changed: [],
+    modeline: { source: 'file', schema: '../schemas/workflow.schema.json' },
     includes: [],
     body: { name: identifier } as PulledWorkflow['body'],
     notes: [],
@@ -26,7 +27,7 @@ const html = { path: '/p/workflows/a.email.html', file: 'workflows/a.email.html'
 const PLAN: PullPlan = {
   target: 'production',
   items: [
-    pulled('new-one', { created: true, text: 'x', includes: [html] }),
+    pulled('new-one', { created: true, text: 'x', includes: [html], modeline: null }),
     pulled('same'),
     pulled('edited', { text: 'x', changed: ['description', 'tags'] }),
     pulled('html-only', { changed: ['steps[0].template.content'], includes: [html] }),
@@ -91,6 +92,7 @@ describe('pullRenderers.json', () => {
               created: true,
               changed: [],
               includes: ['workflows/a.email.html'],
+              modeline: null,
               recorded: true,
               notes: [],
             },
@@ -103,6 +105,7 @@ describe('pullRenderers.json', () => {
               created: false,
               changed: [],
               includes: [],
+              modeline: { source: 'file', schema: '../schemas/workflow.schema.json' },
               recorded: true,
               notes: [],
             },

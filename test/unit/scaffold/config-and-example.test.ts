@@ -50,6 +50,7 @@ describe('the config file', () => {
   const text = buildConfigFile({
     workflowsDir: 'workflows',
     configSchemaRef: './schemas/config.schema.json',
+    ci: 'github',
   });
 
   it('is a valid config: the workflows directory and the local target', () => {
@@ -85,7 +86,38 @@ describe('the config file', () => {
   });
 
   it('a workflows directory YAML would misread is quoted', () => {
-    const config = readConfigText(buildConfigFile({ workflowsDir: 'a: b #c', configSchemaRef: 'x' }));
+    const config = readConfigText(
+      buildConfigFile({ workflowsDir: 'a: b #c', configSchemaRef: 'x', ci: 'github' }),
+    );
     expect(config.workflowsDir).toBe('a: b #c');
+  });
+
+  it('no schema to name: no modeline, the comment first', () => {
+    const bare = buildConfigFile({ workflowsDir: 'workflows', configSchemaRef: undefined, ci: 'github' });
+    expect(bare.split('\n')[0]).toBe(
+      '# wfsync: workflow definitions kept as code. `wfsync help` lists the commands.',
+    );
+    expect(bare).toBe(text.slice(text.indexOf('\n') + 1));
+  });
+
+  it('the commented target says which CI uses it and where its key is, for the provider init wrote', () => {
+    const file = (ci: 'github' | 'gitlab' | 'none') =>
+      buildConfigFile({ workflowsDir: 'workflows', configSchemaRef: undefined, ci });
+    expect(file('github')).toContain(
+      '# The CI recipes in .github/workflows use this target, with the key in the repository secret\n' +
+        '# WFSYNC_DEVELOPMENT_API_KEY.\n# targets:\n',
+    );
+    expect(file('gitlab')).toContain(
+      '# The GitLab jobs in .gitlab/wfsync.gitlab-ci.yml use this target, with the key in the masked CI/CD\n' +
+        '# variable WFSYNC_DEVELOPMENT_API_KEY.\n# targets:\n',
+    );
+    expect(file('none')).toContain(
+      '# The CI jobs `wfsync init --ci github` (or `--ci gitlab`) writes use this target, with the key in the\n' +
+        '# repository secret (or masked CI/CD variable) WFSYNC_DEVELOPMENT_API_KEY.\n# targets:\n',
+    );
+    for (const ci of ['gitlab', 'none'] as const)
+      expect(buildConfigFile({ workflowsDir: 'w', configSchemaRef: undefined, ci })).not.toContain(
+        '.github/workflows',
+      );
   });
 });

@@ -18,6 +18,7 @@ const BASE: InitInput = {
   otherDefinitions: false,
   // Nothing on disk: no installed package, no schemas/ of the repository's own.
   exampleSchemas: { root: '/p', path: '/p/workflows/welcome.yaml' },
+  configSchemas: { root: '/p', path: '/p/wfsync.config.yaml' },
 };
 
 const ALL_PATHS = [
@@ -52,8 +53,9 @@ describe('buildInitActions', () => {
 
   it('the files refer to the schema from where each one is', () => {
     const files = afterFirstRun({ workflowsDir: 'notifications/workflows' });
+    // Nothing installed and no schemas/ of its own: a modeline would name a file that is not there.
     expect(files.get('wfsync.config.yaml')?.split('\n')[0]).toBe(
-      '# yaml-language-server: $schema=./node_modules/wfsync/schemas/config.schema.json',
+      '# wfsync: workflow definitions kept as code. `wfsync help` lists the commands.',
     );
     expect(files.get('wfsync.config.yaml')).toContain('\nworkflowsDir: notifications/workflows\n');
     // Nothing to point at yet: the settings init writes map the example, and a modeline would override them.
@@ -90,6 +92,50 @@ describe('buildInitActions', () => {
     expect(first({ schemaPath: 'vendor/workflow.schema.json', schemaPathGiven: true })).toBe(
       '# yaml-language-server: $schema=../vendor/workflow.schema.json',
     );
+  });
+
+  it('the config’s modeline is decided as the example’s: the repository’s own, the installed one, --schema-path', () => {
+    const first = (input: Partial<InitInput>) =>
+      afterFirstRun(input).get('wfsync.config.yaml')?.split('\n')[0];
+    const root = '/p';
+    const path = '/p/wfsync.config.yaml';
+    expect(first({ configSchemas: { root, path, vendored: '/p/schemas/workflow.schema.json' } })).toBe(
+      '# yaml-language-server: $schema=./schemas/config.schema.json',
+    );
+    expect(
+      first({
+        configSchemas: { root, path, installed: '/node_modules/wfsync/schemas/workflow.schema.json' },
+      }),
+    ).toBe('# yaml-language-server: $schema=../node_modules/wfsync/schemas/config.schema.json');
+    expect(
+      first({ schemaPath: 'https://wfsync.dev/schemas/workflow.schema.json', schemaPathGiven: true }),
+    ).toBe('# yaml-language-server: $schema=https://wfsync.dev/schemas/config.schema.json');
+  });
+
+  it('a file written without a modeline says why (for --verbose); one with a modeline does not', () => {
+    const reasons = (input: Partial<InitInput>) =>
+      Object.fromEntries(buildInitActions({ ...BASE, ...input }).map((a) => [a.path, a.noModeline]));
+    const bare = reasons({});
+    expect(bare['wfsync.config.yaml']).toBe(
+      'no schema modeline in wfsync.config.yaml: wfsync is not installed here (npm install --save-dev wfsync) and ' +
+        'the repository has no schemas/config.schema.json; once installed, make its first line ' +
+        '`# yaml-language-server: $schema=./node_modules/wfsync/schemas/config.schema.json`',
+    );
+    expect(bare['workflows/welcome.yaml']).toBe(
+      'no schema modeline in workflows/welcome.yaml: .vscode/settings.json maps it to the schema (a modeline ' +
+        'would override the mapping)',
+    );
+    const unmapped = reasons({ existing: new Map([['.vscode/settings.json', '{ "yaml.schemas": 3 }\n']]) });
+    expect(unmapped['workflows/welcome.yaml']).toMatch(
+      /^no schema modeline in workflows\/welcome\.yaml: wfsync is not installed/,
+    );
+    const vendored = { root: '/p', vendored: '/p/schemas/workflow.schema.json' };
+    const installed = reasons({
+      configSchemas: { ...vendored, path: '/p/wfsync.config.yaml' },
+      exampleSchemas: { ...vendored, path: '/p/workflows/welcome.yaml' },
+    });
+    expect(installed['wfsync.config.yaml']).toBeUndefined();
+    expect(installed['workflows/welcome.yaml']).toBeUndefined();
   });
 
   it('settings that cannot be merged (so they do not map the example) and nothing installed: no modeline', () => {

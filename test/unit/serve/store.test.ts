@@ -110,4 +110,34 @@ describe('PreviewStore', () => {
       body: { error: 'the payload must be a JSON object' },
     });
   });
+
+  it('reloadProject: the config as it now is (severities, workflowsDir): every file checked again, both lists named', async () => {
+    const { dir, store } = await storeIn({
+      'wfsync.config.yaml': 'workflowsDir: workflows\n',
+      'workflows/sms.yaml': SMS('Push'),
+      'workflows/sms.txt': 'Text {{subscriber.nickname}}',
+    });
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'more'));
+    writeFileSync(join(dir, 'more/sms.yaml'), SMS('Moved'));
+    writeFileSync(join(dir, 'more/sms.txt'), 'Text');
+    expect(store.roots).toEqual([join(dir, 'workflows'), join(dir, 'wfsync.config.yaml')]);
+    expect(store.configFile).toBe(join(dir, 'wfsync.config.yaml'));
+    const codes = () => {
+      const answer = render(store, { file: 'workflows/sms.yaml' });
+      return answer.status === 200 ? (answer.body.workflow?.diagnostics ?? []).map((d) => d.code) : [];
+    };
+    expect(codes()).toContain('render-empty');
+
+    writeFileSync(join(dir, 'wfsync.config.yaml'), 'workflowsDir: workflows\nrules:\n  render-empty: off\n');
+    const version = store.version;
+    expect(await store.reloadProject(readProject({}, dir))).toEqual(['workflows/sms.yaml']);
+    expect(store.version).toBe(version + 1);
+    expect(codes()).not.toContain('render-empty');
+
+    writeFileSync(join(dir, 'wfsync.config.yaml'), 'workflowsDir: more\n');
+    expect(await store.reloadProject(readProject({}, dir))).toEqual(['more/sms.yaml', 'workflows/sms.yaml']);
+    expect(store.list().map((w) => w.file)).toEqual(['more/sms.yaml']);
+    expect(store.roots).toEqual([join(dir, 'more'), join(dir, 'wfsync.config.yaml')]);
+  });
 });

@@ -18,6 +18,7 @@ const BASE = {
   force: false,
   otherDefinitions: false,
   exampleSchemas: { root: '/p', path: '/p/workflows/welcome.yaml' },
+  configSchemas: { root: '/p', path: '/p/wfsync.config.yaml' },
 };
 
 describe('the GitLab pipeline', () => {

@@ -1,0 +1,103 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validNumbered } from '../fixtures/workflow-texts.js';
+import { makeProject } from './helpers.js';
+import { type Served, startServe } from './preview-helpers.js';
+
+/**
+ * `wfsync preview --serve` follows the config file as `validate --watch` does (the built CLI, plain HTTP against its
+ * API: the page itself is tested in headless Chromium in preview-page.test.ts): rule severities and workflowsDir
+ * apply on save, the new folder is watched, and a config that no longer reads keeps the old one serving.
+ */
+
+interface Listing {
+  version: number;
+  workflows: Array<{ file: string; broken: boolean }>;
+}
+interface Rendered {
+  workflow?: { diagnostics: Array<{ code: string; severity: string }> };
+}
+
+const running: Served[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+
+async function listing(served: Served): Promise<Listing> {
+  return (await (await fetch(new URL('api/workflows', served.url))).json()) as Listing;
+}
+
+/** Waits (at most 20 s: a save is seen in milliseconds) for the listing to satisfy `done`. */
+async function until(served: Served, done: (l: Listing) => boolean): Promise<Listing> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const now = await listing(served);
+    if (done(now)) return now;
+    if (Date.now() > deadline)
+      throw new Error(`the page never changed: ${JSON.stringify(now)}\n${served.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function findings(served: Served, file: string): Promise<string[]> {
+  const answer = await fetch(new URL('api/render', served.url), {
+    method: 'POST',
+    body: JSON.stringify({ file }),
+    headers: { 'content-type': 'application/json' },
+  });
+  const body = (await answer.json()) as Rendered;
+  return (body.workflow?.diagnostics ?? []).map((d) => `${d.code}:${d.severity}`);
+}
+
+const NICKNAME = validNumbered(1).replace(
+  'Order {{orderId}} shipped',
+  'Hi {{subscriber.nickname}}: {{orderId}}',
+);
+
+describe('preview --serve and the config file', () => {
+  it('reloads on a config change: severities at once, a new workflowsDir watched, a broken config reported', {
+    timeout: 120_000,
+  }, async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'workflowsDir: workflows\n',
+      'workflows/hello.yaml': NICKNAME,
+      'services/billing/bye.yaml': validNumbered(2),
+    });
+    const config = join(cwd, 'wfsync.config.yaml');
+    const served = await startServe(cwd);
+    running.push(served);
+    const first = await listing(served);
+    expect(first.workflows.map((w) => w.file)).toEqual(['workflows/hello.yaml']);
+    expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+
+    // A severity: the next render follows it.
+    writeFileSync(config, 'workflowsDir: workflows\nrules:\n  render-empty: off\n');
+    const quiet = await until(served, (l) => l.version > first.version);
+    expect(await findings(served, 'workflows/hello.yaml')).not.toContain('render-empty:warning');
+    expect(served.stderr()).toContain('wfsync preview: the config changed: every workflow checked again\n');
+
+    // Another folder: its definitions listed, the old ones gone, and a save there seen.
+    writeFileSync(config, 'workflowsDir: services/billing\n');
+    const moved = await until(served, (l) => l.version > quiet.version);
+    expect(moved.workflows.map((w) => w.file)).toEqual(['services/billing/bye.yaml']);
+    writeFileSync(join(cwd, 'services/billing/bye.yaml'), 'name: [unclosed\n');
+    const broken = await until(served, (l) => l.version > moved.version);
+    expect(broken.workflows).toMatchObject([{ file: 'services/billing/bye.yaml', broken: true }]);
+
+    // A config that no longer reads: said on stderr, the page keeps serving what it had.
+    writeFileSync(config, 'workflowsDir: services/billing\nrules:\n  no-such-rule: off\n');
+    const deadline = Date.now() + 20_000;
+    while (!served.stderr().includes('still serving with the config as it was') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(served.stderr()).toContain(
+      'wfsync preview: still serving with the config as it was; fix it and save again\n',
+    );
+    expect((await listing(served)).workflows.map((w) => w.file)).toEqual(['services/billing/bye.yaml']);
+    // Fixed: back to the config's folder.
+    writeFileSync(config, 'workflowsDir: workflows\n');
+    const back = await until(served, (l) => l.workflows.some((w) => w.file === 'workflows/hello.yaml'));
+    expect(back.workflows.map((w) => w.file)).toEqual(['workflows/hello.yaml']);
+    expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+  });
+});
