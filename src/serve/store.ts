@@ -65,7 +65,7 @@ export class PreviewStore {
     const roots =
       this.#paths.length > 0
         ? this.#paths.map((p) => path.resolve(this.#cwd, p))
-        : [this.#project.workflowsDir];
+        : [...this.#project.sources.roots];
     const config = this.configFile;
     return config === undefined ? roots : [...roots, config];
   }
@@ -142,6 +142,8 @@ export class PreviewStore {
       cwd: this.#cwd,
       defaultDir: this.defaultDir,
       boundary: this.#boundary,
+      // No paths: every folder of workflowsDir, less `exclude` (the config file is never a definition).
+      ...(this.#paths.length > 0 ? {} : { sources: this.#project.sources }),
     }).catch(() => undefined);
     return scan?.files ?? [];
   }

@@ -208,3 +208,25 @@ describe('a monorepo with three service folders and unrelated YAML', () => {
     );
   });
 });
+
+describe('preview in a monorepo', () => {
+  it('renders the workflows of every listed folder, by identifier too, and never the excluded or unrelated YAML', async () => {
+    const cwd = monorepo();
+    const all = await runCli(['preview', '--format', 'json'], { cwd });
+    expect(all.status).toBe(0);
+    const files = JSON.parse(all.stdout).workflows.map((w: { file: string }) => w.file);
+    expect(files).toEqual([
+      'services/a/workflows/one.yaml',
+      'services/a/workflows/two.yaml',
+      'services/b/workflows/three.yaml',
+      'services/c/workflows/four.yaml',
+    ]);
+    // An identifier found in the third folder; the first folder alone would not have it.
+    const identifier = JSON.parse(all.stdout).workflows[3].identifier as string;
+    const one = await runCli(['preview', identifier, '--format', 'json'], { cwd });
+    expect(one.status).toBe(0);
+    expect(JSON.parse(one.stdout).workflows.map((w: { file: string }) => w.file)).toEqual([
+      'services/c/workflows/four.yaml',
+    ]);
+  });
+});

@@ -27,19 +27,21 @@ export async function selectDefinitions(
   const paths = args.filter((arg) => existsSync(path.resolve(cwd, arg)));
   const identifiers = args.filter((arg) => !paths.includes(arg));
   const defaultDir = path.relative(cwd, project.workflowsDir) || '.';
-  if (args.length === 0 || identifiers.length > 0) {
-    if (!existsSync(project.workflowsDir) && paths.length === 0)
-      throw new UsageError(
-        `no workflow definitions: the workflows directory ${defaultDir}/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
-      );
+  // Identifiers (or no argument at all) need every definition of the project: every folder of workflowsDir, less
+  // `exclude`. Paths alone are read as given, as validate reads them.
+  const wholeProject = args.length === 0 || identifiers.length > 0;
+  if (wholeProject && paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
+    const where = Array.isArray(project.config?.config.workflowsDir)
+      ? `no folder of ${project.sources.describe} exists`
+      : `the workflows directory ${defaultDir}/ does not exist`;
+    throw new UsageError(
+      `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+    );
   }
-  const searched =
-    identifiers.length > 0 || args.length === 0
-      ? [...paths, ...(existsSync(project.workflowsDir) ? [defaultDir] : [])]
-      : paths;
-  const checked = await checkDefinitions(searched, {
+  const checked = await checkDefinitions(wholeProject ? [] : paths, {
     cwd,
     defaultDir,
+    ...(wholeProject ? { sources: project.sources } : {}),
     rules: {
       severities: previewLoadSeverities(project.severities),
       notificationGroups: project.notificationGroups,
