@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkflowDefinition } from '../../src/generated/workflow.js';
 import { renderTemplate } from '../../src/render/engine.js';
 import { renderWorkflow, sampleData } from '../../src/render/index.js';
+import { htmlToText } from '../../src/report/preview/html-text.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -76,5 +77,25 @@ describe('a hostile template', () => {
     expect(() => renderTemplate('{{json this}}'.repeat(64), { big: 'a'.repeat(1024 * 1024) })).toThrow();
     expect(renderTemplate('{{#each items}}{{this}},{{/each}}', { items: [1, 2, 3] })).toBe('1,2,3,');
     expect(renderTemplate('{{#items}}[{{this}}]{{/items}}', { items: ['a', 'b'] })).toBe('[a][b]');
+  });
+});
+
+describe('a hostile email read as text (the plan comment, preview human)', () => {
+  // Each case took time quadratic in its length (a tag or element that never closes was scanned to the end once per
+  // opening): 120 KB of `<a ` took 8 s, these would take hours. The test timeout is the guard, not a measurement.
+  it.each([
+    ['tags that never close', '<a '.repeat(400_000)],
+    ['elements that never close', '<style>'.repeat(200_000)],
+    ['openings without any `>`', '<style '.repeat(200_000)],
+    ['a doctype that never closes', '<!doctype '.repeat(150_000)],
+  ])('%s: read in one pass', (_, html) => {
+    expect(htmlToText(`${html}done`).endsWith('done')).toBe(true);
+  });
+
+  it('reads as before: dropped elements, tags and an unclosed element kept as text', () => {
+    expect(htmlToText('<STYLE a>x</style >Hi <b>there</b><script>1</SCRIPT><p>p</p><title>t')).toBe(
+      'Hi there\n\np\n\nt',
+    );
+    expect(htmlToText('a <x <y> b')).toBe('a b');
   });
 });
