@@ -4,7 +4,7 @@
  * into `'`. Handlebars is loaded on first use (validate imports this layer, and most runs never render).
  *
  * Templates come from contributors' branches, so a render is bounded where the service's is not (RENDER_LIMITS):
- * block iterations (nested `{{#each}}` multiply) and the characters blocks and helpers produce (`{{json this}}`
+ * `{{#each}}` iterations (nested, they multiply) and the characters they and `{{json}}` produce (`{{json this}}`
  * repeated). Past a limit the render throws, and the step shows that error. `{{log}}` prints nothing: the service
  * logs to its own console, never into the message, and ours is the user's terminal or a CI log.
  */
@@ -51,39 +51,32 @@ export function renderTemplate(template: string, data: unknown): string {
 }
 
 interface BlockOptions {
-  fn?: ((...args: unknown[]) => unknown) & { [METERED]?: true };
+  fn: (...args: unknown[]) => string;
 }
 
-const METERED = Symbol('metered');
-
 /**
- * Every helper (the service's and Handlebars' own, `each` included, which `{{#array}}` blocks also run through)
- * wrapped: each call of its block counts as an iteration, and what the block and the helper return is counted.
+ * The two places a render can grow past its template's size: `each` (nested, iterations multiply; `{{#array}}`
+ * blocks run through it too) and `json` (the whole context, as often as the template asks). Every other helper runs
+ * its block at most once and returns about what it was given, so these two bound the whole render.
  */
 function meterHelpers(env: Handlebars): void {
-  for (const [name, given] of Object.entries(env.helpers)) {
-    if (typeof given !== 'function') continue;
-    const helper = given as (...args: unknown[]) => unknown;
-    env.registerHelper(name, function (this: unknown, ...args: unknown[]) {
-      const last = args.length - 1;
-      const options = args[last] as BlockOptions | undefined;
-      const fn = options?.fn;
-      if (typeof fn === 'function' && fn[METERED] !== true) {
-        const metered = Object.assign(
-          function (this: unknown, ...fnArgs: unknown[]) {
-            if (++spent.iterations > RENDER_LIMITS.iterations)
-              throw new Error(
-                `the template renders more than ${RENDER_LIMITS.iterations.toLocaleString('en-US')} block iterations (wfsync's limit for a preview)`,
-              );
-            return charge(fn.apply(this, fnArgs));
-          },
-          { [METERED]: true as const },
+  const each = env.helpers.each as (this: unknown, context: unknown, options: BlockOptions) => string;
+  env.registerHelper('each', function (this: unknown, context: unknown, options: BlockOptions) {
+    if (options === undefined || typeof options.fn !== 'function') return each.call(this, context, options);
+    const fn = options.fn;
+    const metered = function (this: unknown, ...args: unknown[]): string {
+      if (++spent.iterations > RENDER_LIMITS.iterations)
+        throw new Error(
+          `the template renders more than ${RENDER_LIMITS.iterations.toLocaleString('en-US')} block iterations (wfsync's limit for a preview)`,
         );
-        args[last] = { ...options, fn: metered };
-      }
-      return charge(helper.apply(this, args));
-    });
-  }
+      return charge(fn.apply(this, args));
+    };
+    return each.call(this, context, { ...options, fn: metered });
+  });
+  const json = env.helpers.json as (this: unknown, ...args: unknown[]) => unknown;
+  env.registerHelper('json', function (this: unknown, ...args: unknown[]) {
+    return charge(json.apply(this, args));
+  });
 }
 
 function charge<T>(value: T): T {
