@@ -149,7 +149,9 @@ function buildApp(
 ): H3 {
   const { store, allowImages } = options;
   const csp = `${buildPreviewCsp({ page: true, allowImages })}; frame-ancestors 'none'`;
-  const app = new H3();
+  // Silent: h3 would print a failed request's error, stack and all, to the terminal past the output channels; the
+  // client gets a bare 500 either way (no message, no stack).
+  const app = new H3({ silent: true });
   app.use((event) => {
     const headers = event.req.headers;
     const refusal = refuseRequest(

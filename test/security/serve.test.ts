@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readProject } from '../../src/config/project.js';
 import { type PreviewServer, startPreviewServer } from '../../src/serve/server.js';
 import { PreviewStore } from '../../src/serve/store.js';
@@ -14,6 +14,7 @@ import { PreviewStore } from '../../src/serve/store.js';
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  vi.restoreAllMocks();
 });
 
 async function serve(): Promise<PreviewServer> {
@@ -92,5 +93,35 @@ describe('preview --serve: request bodies', () => {
     const answer = await post(server, ['{"file":"workflows/none.yaml"}']);
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toEqual({ error: 'no such workflow file' });
+  });
+});
+
+describe('preview --serve: the console', () => {
+  it('the server prints nothing itself: no error with its stack when a request breaks off', async () => {
+    const printed = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => undefined),
+    );
+    const server = await serve();
+    // A body that ends before its declared length: reading it fails inside the handler.
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/api/render',
+        method: 'POST',
+        headers: {
+          host: `127.0.0.1:${server.port}`,
+          'content-type': 'application/json',
+          'content-length': 100,
+        },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      req.write('{"file":', () => setTimeout(() => req.destroy(), 50));
+    });
+    // The server has seen the broken request once the next one is answered.
+    const answer = await post(server, ['{"file":"workflows/none.yaml"}']);
+    expect(answer.status).toBe(404);
+    for (const spy of printed) expect(spy.mock.calls).toEqual([]);
   });
 });
