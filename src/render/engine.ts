@@ -4,8 +4,8 @@
  * into `'`. Handlebars is loaded on first use (validate imports this layer, and most runs never render).
  *
  * Templates come from contributors' branches, so a render is bounded where the service's is not (RENDER_LIMITS):
- * `{{#each}}` iterations (nested, they multiply) and the characters they and `{{json}}` produce (`{{json this}}`
- * repeated). Past a limit the render throws, and the step shows that error. `{{log}}` prints nothing: the service
+ * `{{#each}}` iterations (nested, they multiply) and the characters they and the text-making helpers produce
+ * (`{{json this}}` repeated). Past a limit the render throws, and the step shows that error. `{{log}}` prints nothing: the service
  * logs to its own console, never into the message, and ours is the user's terminal or a CI log.
  */
 import { onFirstUse } from '../derive/first-use.js';
@@ -54,10 +54,14 @@ interface BlockOptions {
   fn: (...args: unknown[]) => string;
 }
 
+/** The service's helpers that return text made from data: `json` (the whole context), `numberFormat` (a separator
+ * per digit group), `dateFormat` (a pattern expands), and the case changes. */
+const STRING_HELPERS = ['json', 'numberFormat', 'dateFormat', 'titlecase', 'uppercase', 'lowercase'];
+
 /**
- * The two places a render can grow past its template's size: `each` (nested, iterations multiply; `{{#array}}`
- * blocks run through it too) and `json` (the whole context, as often as the template asks). Every other helper runs
- * its block at most once and returns about what it was given, so these two bound the whole render.
+ * Where a render can grow past its template and its data: `each` (nested, iterations multiply; `{{#array}}` blocks
+ * run through it too) and the helpers that make text (STRING_HELPERS, as often as the template calls them). Every
+ * other block helper runs its block at most once, so these bound the whole render.
  */
 function meterHelpers(env: Handlebars): void {
   const each = env.helpers.each as (this: unknown, context: unknown, options: BlockOptions) => string;
@@ -73,10 +77,12 @@ function meterHelpers(env: Handlebars): void {
     };
     return each.call(this, context, { ...options, fn: metered });
   });
-  const json = env.helpers.json as (this: unknown, ...args: unknown[]) => unknown;
-  env.registerHelper('json', function (this: unknown, ...args: unknown[]) {
-    return charge(json.apply(this, args));
-  });
+  for (const name of STRING_HELPERS) {
+    const helper = env.helpers[name] as (this: unknown, ...args: unknown[]) => unknown;
+    env.registerHelper(name, function (this: unknown, ...args: unknown[]) {
+      return charge(helper.apply(this, args));
+    });
+  }
 }
 
 function charge<T>(value: T): T {

@@ -99,3 +99,21 @@ describe('a hostile email read as text (the plan comment, preview human)', () =>
     expect(htmlToText('a <x <y> b')).toBe('a b');
   });
 });
+
+describe('helpers that make text from data', () => {
+  it('numberFormat with a huge separator from the data is held to the same output limit', () => {
+    // 21 digits, 6 separators of 1 MiB each: 6 MiB a call.
+    const sep = 's'.repeat(1024 * 1024);
+    expect(() => renderTemplate('{{numberFormat n thousandsSep=sep}}'.repeat(3), { n: 1e20, sep })).toThrow(
+      /more than [\d,]+ characters/,
+    );
+  });
+
+  it('dateFormat with a huge pattern from the data is held to the same output limit', () => {
+    // `PPPP ` is the long date and a space (27 characters): 1 MB of pattern makes 5.4 MB of text a call.
+    const p = 'PPPP '.repeat(200_000);
+    expect(() =>
+      renderTemplate('{{dateFormat d p}}'.repeat(4), { d: '2024-03-14T09:26:53.000Z', p }),
+    ).toThrow(/more than [\d,]+ characters/);
+  });
+});
