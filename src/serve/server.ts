@@ -62,6 +62,30 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   };
 }
 
+/**
+ * The body as text, or undefined once it is over `max` bytes: a declared Content-Length over it is refused unread,
+ * and a chunked body is counted as it arrives (and no longer read past the limit).
+ */
+async function readBody(request: Request, max: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (!(declared <= max)) return undefined;
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function send(streams: Set<ReadableStreamDefaultController<Uint8Array>>, text: string): void {
   const bytes = encoder.encode(text);
   for (const controller of streams) {
@@ -125,7 +149,9 @@ function buildApp(
 ): H3 {
   const { store, allowImages } = options;
   const csp = `${buildPreviewCsp({ page: true, allowImages })}; frame-ancestors 'none'`;
-  const app = new H3();
+  // Silent: h3 would print a failed request's error, stack and all, to the terminal past the output channels; the
+  // client gets a bare 500 either way (no message, no stack).
+  const app = new H3({ silent: true });
   app.use((event) => {
     const headers = event.req.headers;
     const refusal = refuseRequest(
@@ -146,8 +172,8 @@ function buildApp(
   app.get('/app.css', () => respond(PAGE_STYLE, 200, 'text/css; charset=utf-8'));
   app.get('/api/workflows', () => json(buildListing(store, allowImages)));
   app.post('/api/render', async (event) => {
-    const text = await event.req.text();
-    if (text.length > MAX_BODY) return json({ error: 'the request is larger than 4 MiB' }, 413);
+    const text = await readBody(event.req, MAX_BODY);
+    if (text === undefined) return json({ error: 'the request is larger than 4 MiB' }, 413);
     const answer = answerRender(store, text);
     return json(answer.body, answer.status);
   });

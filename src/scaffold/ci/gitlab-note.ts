@@ -50,7 +50,8 @@ async function call(method, path, payload) {
     body: payload ? JSON.stringify(payload) : undefined,
   });
   if (!response.ok) {
-    const detail = (await response.text()).slice(0, 300).replace(/\\s+/g, ' ');
+    // The job log reads escape sequences (colours, log sections): the answer's text goes without controls.
+    const detail = (await response.text()).slice(0, 300).replace(/[\\s\\p{Cc}]+/gu, ' ');
     throw new Error(\`\${method} \${path}: \${response.status} \${response.statusText} \${detail}\`.trim());
   }
   return response;
@@ -60,21 +61,25 @@ try {
   const notes = \`/projects/\${encodeURIComponent(project)}/merge_requests/\${encodeURIComponent(mergeRequest)}/notes\`;
   // Only the token's own note: anyone can write a note that contains the marker.
   const me = await (await call('GET', '/user')).json();
+  if (!Number.isInteger(me?.id)) throw new Error('GET /user: the answer names no user id');
   let previous;
+  let pages = 0;
   for (let page = '1'; page && !previous; ) {
+    if (++pages > 100) throw new Error('the notes did not end after 100 pages');
     const response = await call('GET', \`\${notes}?sort=asc&order_by=created_at&per_page=100&page=\${page}\`);
     const list = await response.json();
     previous = list.find(
       (note) => !note.system && note.author?.id === me.id && typeof note.body === 'string' && note.body.includes(marker),
     );
-    page = response.headers.get('x-next-page') ?? '';
+    const next = response.headers.get('x-next-page') ?? '';
+    page = /^\\d{1,9}$/.test(next) ? next : '';
   }
   if (previous) {
-    await call('PUT', \`\${notes}/\${previous.id}\`, { body });
-    console.log(\`wfsync: updated the plan note (\${previous.id}) on !\${mergeRequest}\`);
+    await call('PUT', \`\${notes}/\${Number(previous.id)}\`, { body });
+    console.log(\`wfsync: updated the plan note (\${Number(previous.id)}) on !\${mergeRequest}\`);
   } else if (code !== '0') {
     const created = await (await call('POST', notes, { body })).json();
-    console.log(\`wfsync: wrote the plan note (\${created.id}) on !\${mergeRequest}\`);
+    console.log(\`wfsync: wrote the plan note (\${Number(created.id)}) on !\${mergeRequest}\`);
   } else {
     console.log('wfsync: no changes and no earlier plan note: nothing to post.');
   }
