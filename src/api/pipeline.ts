@@ -8,6 +8,7 @@ import type { OutsidePath } from '../definitions/find.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { checkKeyRouteAtBase } from '../git/base-config.js';
 import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
 import { buildPlan, type PlanInput } from '../plan/build-plan.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
@@ -82,6 +83,22 @@ export async function loadRun(
           sources: project.sources,
           rules: { severities: project.severities, notificationGroups: project.notificationGroups },
         });
+  // On a pull request the config is the branch's: the key goes only where the base's config already sends it.
+  const configured = project.config?.config.targets?.[target.name];
+  if (base !== undefined && project.config && target.kind === 'remote' && configured) {
+    await checkKeyRouteAtBase({
+      cwd,
+      commit: base.commit,
+      ref: base.ref,
+      configPath: project.config.path,
+      target: target.name,
+      today: {
+        ...(configured.baseUrl === undefined ? {} : { baseUrl: configured.baseUrl }),
+        ...(configured.apiKeyEnv === undefined ? {} : { apiKeyEnv: configured.apiKeyEnv }),
+      },
+      baseUrlFromJob: target.baseUrlFrom !== undefined,
+    });
+  }
   return { project, target, definitions, only, ...(base === undefined ? {} : { base }) };
 }
 
