@@ -81,17 +81,27 @@ const SYSTEM_WORD = /subscriber|step|branding|tenant|actor|preheader/g;
 const OPEN = 123; // {
 const DOT = 46;
 
+// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts); beyond ASCII, none is
+// counted (conservative: a mention next to one takes the scan).
+const ID_CHAR = /[A-Za-z0-9_$:?-]/;
+
+function isIdChar(code: number): boolean {
+  return code < 0x80 && ID_CHAR.test(String.fromCharCode(code));
+}
+
 /**
  * Whether every mention of a service variable's name in `source` is `{{subscriber.<field>}}` (or `{{{…}}}`) for a
- * field the sample subscriber has: then no system variable can render empty with the sample (checkWorkflow), and the
+ * field the sample subscriber has, or part of a longer name: then no system variable can render empty with the sample (checkWorkflow), and the
  * scan is skipped. Such a mustache reads `subscriber.<field>` (present: not empty), or, inside an `each`/`with`, a
  * payload path (not checked when systemOnly); a name resolved to a service variable needs its first segment written
- * in the text, so any other mention (`../`, `@root.`, `#with step`, block params, `subscriberName`, plain text…)
- * takes the scan. Conservative: false only costs the scan.
+ * in the text, so any other mention (`../`, `@root.`, `#with step`, block params, `{{subscriber.nickname}}`, a
+ * mention in plain text…) takes the scan. Conservative: false only costs the scan.
  */
 function readsOnlySampleSubscriber(source: string): boolean {
   for (const match of source.matchAll(SYSTEM_WORD)) {
     const at = match.index;
+    // Part of a longer name (`actorName`, `steps`, `mysubscriber`): not a service variable's segment.
+    if (isIdChar(source.charCodeAt(at - 1)) || isIdChar(source.charCodeAt(at + match[0].length))) continue;
     if (match[0] !== 'subscriber') return false;
     if (source.charCodeAt(at - 1) !== OPEN || source.charCodeAt(at - 2) !== OPEN) return false;
     const dot = at + 'subscriber'.length;
