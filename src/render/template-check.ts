@@ -22,7 +22,9 @@ const PLAIN =
 
 /** Whether `source` may call a helper (so the AST must be walked); false only when every mustache is plain. */
 function mayCallHelpers(source: string): boolean {
-  for (const match of source.matchAll(MUSTACHE)) {
+  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
+  MUSTACHE.lastIndex = 0;
+  for (let match = MUSTACHE.exec(source); match !== null; match = MUSTACHE.exec(source)) {
     const inner = match[1] as string;
     const plain = PLAIN.exec(inner);
     if (plain === null) return true;
