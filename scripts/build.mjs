@@ -43,6 +43,28 @@ if (args.includes('--types')) {
 }
 
 const { build } = await import('rolldown');
+
+// CommonJS packages every command loads at start-up (commander: the argument parser), required rather than imported:
+// Node imports a CommonJS module through an ES module wrapper that first lexes its source for export names
+// (cjs-module-lexer), which cost `wfsync validate` about as much again as the package itself (~30M instructions, 6%
+// of `node -e 0`; test/bench/startup.bench.mjs). A virtual module stands in for the package: the same named exports,
+// taken from require() in the chunk that imports it, so the package still resolves from node_modules beside dist/.
+const REQUIRED_PACKAGES = ['commander'];
+const VIRTUAL = '\0wfsync-require:';
+const requirePackages = {
+  name: 'wfsync:require-packages',
+  resolveId: (id) => (REQUIRED_PACKAGES.includes(id) ? `${VIRTUAL}${id}` : undefined),
+  load(id) {
+    if (!id.startsWith(VIRTUAL)) return undefined;
+    const name = id.slice(VIRTUAL.length);
+    const names = Object.keys(require(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key));
+    return [
+      "import { createRequire } from 'node:module';",
+      `const required = createRequire(import.meta.url)(${JSON.stringify(name)});`,
+      `export const { ${names.join(', ')} } = required;`,
+    ].join('\n');
+  },
+};
 rmSync(dist, { recursive: true, force: true });
 
 await build({
@@ -54,7 +76,9 @@ await build({
   },
   platform: 'node',
   // Packages stay imports: installed once by npm, updated by npm, and loaded lazily where the code says so.
-  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+  external: (id) =>
+    !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !REQUIRED_PACKAGES.includes(id),
+  plugins: [requirePackages],
   tsconfig: 'tsconfig.json',
   transform: {
     target: 'node20.19',

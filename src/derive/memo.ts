@@ -18,6 +18,13 @@ export class BoundedMemo<V> {
     return value;
   }
 
+  /** The value kept for `key`, removed from the memo (for a caller that will change it); undefined when none is. */
+  take(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    this.#entries.delete(key);
+    return value;
+  }
+
   clear(): void {
     this.#entries.clear();
   }

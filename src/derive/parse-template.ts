@@ -20,7 +20,13 @@ const handlebars = onFirstUse<typeof import('handlebars/dist/cjs/handlebars/comp
 );
 
 export type ParsedTemplate =
-  | { ok: true; program: HbsProgram; offsetOf: (node: HbsNode | undefined) => number }
+  | {
+      ok: true;
+      program: HbsProgram;
+      offsetOf: (node: HbsNode | undefined) => number;
+      /** Built by Handlebars' own parser (not fast-template.ts): a program Handlebars can compile. */
+      handlebars?: true;
+    }
   /** `tooDeep`: refused before parsing, nested deeper than MAX_DEFINITION_DEPTH (template-depth.ts). */
   | { ok: false; message: string; offset: number; tooDeep?: true };
 
@@ -77,11 +83,21 @@ function parseUncached(source: string): ParsedTemplate {
   } catch (error) {
     return { ok: false, ...describeError(source, error, toOffset) };
   }
-  return {
-    ok: true,
-    program: typeof program === 'object' && program !== null ? (program as HbsProgram) : {},
-    offsetOf,
-  };
+  if (typeof program !== 'object' || program === null) return { ok: true, program: {}, offsetOf };
+  return { ok: true, program: program as HbsProgram, offsetOf, handlebars: true };
+}
+
+/**
+ * The program Handlebars' parser built for `source` when it is the one parseTemplate last answered, taken out of the
+ * memo; undefined otherwise (another string, a failed parse, or fast-template.ts's nodes, which lack what the
+ * compiler reads). For the renderer, which compiles it instead of parsing the same text again
+ * (`Handlebars.compile(program)`): the compiler's whitespace pass rewrites the program, so no walker may see it after.
+ */
+export function takeHandlebarsProgram(source: string): HbsProgram | undefined {
+  const parsed = cache.take(source);
+  if (parsed?.ok === true && parsed.handlebars === true) return parsed.program;
+  if (parsed !== undefined) cache.get(source, () => parsed);
+  return undefined;
 }
 
 /** A failed parse as a scan's error. */

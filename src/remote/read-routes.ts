@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import {
   validateEnvironmentResponseEnvelope,
   validateNotificationGroupsResponseEnvelope,
-} from '../generated/validators.js';
+} from '../generated/response-validators.js';
 import { isRecord } from '../json.js';
 import { type BodyRead, interpretResponse, interpretSuccess } from './interpret.js';
 import { schemaProblems } from './response-body.js';

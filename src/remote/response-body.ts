@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { validateWorkflowResponseEnvelope } from '../generated/validators.js';
+import { validateWorkflowResponseEnvelope } from '../generated/response-validators.js';
 import type { WorkflowResponseEnvelope } from '../generated/workflow-response.js';
 import { isRecord } from '../json.js';
 import { pruneSchemaErrors } from '../validate/schema-prune.js';

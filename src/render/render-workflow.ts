@@ -36,8 +36,10 @@ export function checkWorkflow(workflow: WorkflowDefinition, given?: RenderData):
   const steps: unknown[] = Array.isArray(workflow?.steps) ? workflow.steps : [];
   const findings: RenderFinding[] = [];
   // Without data: the sample, whose payload holds every value the templates read (so only the service's own
-  // variables are checked for emptiness, and the payload is not built at all).
-  const data = given ?? sampleSystemData(workflow);
+  // variables are checked for emptiness, and the payload is not built at all). Built when a template first needs
+  // it: most templates read no value that could be empty (template-check.ts).
+  let sample: RenderData | undefined;
+  const data = given ?? (() => (sample ??= sampleSystemData(workflow)));
   const systemOnly = given === undefined;
   steps.forEach((step, index) => {
     renderStep(step, index, data, findings, false, systemOnly);
@@ -53,9 +55,12 @@ function selected(step: unknown, index: number, wanted: string | number | undefi
 
 /** One step's rendering: the strings it renders, each with its pointer, and the step's error if one fails. */
 class StepRenderer {
+  #context: Record<string, unknown> | undefined;
+
   constructor(
     readonly out: RenderedStep,
-    readonly context: Record<string, unknown>,
+    /** The step's context, built on first use (checking alone rarely needs it). */
+    readonly contextOf: () => Record<string, unknown>,
     readonly findings: RenderFinding[],
     readonly base: string,
     /** false: check only, each string "renders" as itself (checkWorkflow). */
@@ -64,16 +69,32 @@ class StepRenderer {
     readonly systemOnly = false,
   ) {}
 
+  get context(): Record<string, unknown> {
+    this.#context ??= this.contextOf();
+    return this.#context;
+  }
+
   /** `text` rendered (undefined/empty renders ''), findings for it added; undefined when it fails. */
-  render(text: unknown, pointer: string, context = this.context): string | undefined {
+  render(
+    text: unknown,
+    pointer: string,
+    context: () => Record<string, unknown> = () => this.context,
+  ): string | undefined {
     const source = typeof text === 'string' ? text : '';
     const at = `${this.base}${pointer}`;
     const before = this.findings.length;
-    if (source !== '')
-      this.findings.push(...checkTemplate(source, at, context, { systemOnly: this.systemOnly }));
+    let built: Record<string, unknown> | undefined;
+    const contextOnce = () => {
+      built ??= context();
+      return built;
+    };
+    if (source !== '') {
+      const found = checkTemplate(source, at, contextOnce, { systemOnly: this.systemOnly });
+      for (const finding of found) this.findings.push(finding);
+    }
     if (!this.run) return source;
     try {
-      return renderTemplate(source, context);
+      return renderTemplate(source, contextOnce());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.fail(message, at, source, before);
@@ -125,7 +146,7 @@ class StepRenderer {
 function renderStep(
   step: unknown,
   index: number,
-  data: RenderData,
+  data: RenderData | (() => RenderData),
   findings: RenderFinding[],
   run: boolean,
   systemOnly = false,
@@ -137,7 +158,8 @@ function renderStep(
   const out: RenderedStep = { index, name, type };
   // The context is copied only for a step that sorts (sortBy sorts the payload's arrays in place); checking only reads.
   const fresh = run && mutates(template);
-  const context = stepContext(type, data, { preheader: template.preheader, fresh });
+  const context = () =>
+    stepContext(type, typeof data === 'function' ? data() : data, { preheader: template.preheader, fresh });
   const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run, systemOnly);
   switch (type) {
     case 'email':
@@ -197,13 +219,13 @@ function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
   if (template.preheader) r.out.preheader = trimmed(template.preheader, '/preheader');
   if (template.senderName) r.out.senderName = trimmed(template.senderName, '/senderName');
   r.out.contentType = 'html';
-  const body = {
+  const body = () => ({
     ...r.context,
     subject: r.out.subject ?? '',
     preheader: r.out.preheader,
     body: '',
     blocks: [],
-  };
+  });
   // No contentType means the editor, as in the service.
   if (template.contentType === 'customHtml') {
     r.out.content = r.render(template.content, '/content', body);
@@ -236,6 +258,7 @@ function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
     const kind: 'text' | 'button' = b.type === 'button' ? 'button' : 'text';
     return { type: kind, content, url, align };
   });
+  if (!r.run) return; // checking only: the layout is not looked at
   const color = (r.context.branding as { color?: string } | undefined)?.color;
   r.out.content = layoutBlocks(blocks, color);
 }

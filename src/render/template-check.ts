@@ -22,7 +22,9 @@ const PLAIN =
 
 /** Whether `source` may call a helper (so the AST must be walked); false only when every mustache is plain. */
 function mayCallHelpers(source: string): boolean {
-  for (const match of source.matchAll(MUSTACHE)) {
+  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
+  MUSTACHE.lastIndex = 0;
+  for (let match = MUSTACHE.exec(source); match !== null; match = MUSTACHE.exec(source)) {
     const inner = match[1] as string;
     const plain = PLAIN.exec(inner);
     if (plain === null) return true;
@@ -48,9 +50,11 @@ interface Walk {
 export function checkTemplate(
   source: string,
   pointer: string,
-  context?: Record<string, unknown>,
+  context?: Record<string, unknown> | (() => Record<string, unknown>),
   { systemOnly = false }: { systemOnly?: boolean } = {},
 ): RenderFinding[] {
+  // No mustache: no helper, no value (the common case of a fixed subject or a plain block).
+  if (!source.includes('{{')) return [];
   const walk: Walk = { pointer, findings: [], offsetOf: () => 0, source, hidden: new Set() };
   if (mayCallHelpers(source)) {
     const parsed = parseTemplate(source);
@@ -59,9 +63,55 @@ export function checkTemplate(
     walkProgram(walk, parsed.program, false);
   }
   // systemOnly: the payload was sampled from these very templates, so only the service's own variables can be empty.
-  if (context !== undefined && (!systemOnly || SYSTEM_MENTION.test(source)))
-    findEmpty(walk, context, systemOnly);
+  if (context === undefined) return walk.findings;
+  if (!systemOnly || (SYSTEM_MENTION.test(source) && !readsOnlySampleSubscriber(source)))
+    findEmpty(walk, typeof context === 'function' ? context() : context, systemOnly);
   return walk.findings;
+}
+
+/** The sample subscriber's own fields (sample-data.ts sampleSubscriber), each a non-empty string. */
+const SAMPLE_SUBSCRIBER_FIELDS = new Set([
+  'subscriberId',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'locale',
+  'avatar',
+]);
+const SYSTEM_WORD = /subscriber|step|branding|tenant|actor|preheader/g;
+const OPEN = 123; // {
+const DOT = 46;
+
+// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts); beyond ASCII, none is
+// counted (conservative: a mention next to one takes the scan).
+const ID_CHAR = /[A-Za-z0-9_$:?-]/;
+
+function isIdChar(code: number): boolean {
+  return code < 0x80 && ID_CHAR.test(String.fromCharCode(code));
+}
+
+/**
+ * Whether every mention of a service variable's name in `source` is `{{subscriber.<field>}}` (or `{{{…}}}`) for a
+ * field the sample subscriber has, or part of a longer name: then no system variable can render empty with the sample (checkWorkflow), and the
+ * scan is skipped. Such a mustache reads `subscriber.<field>` (present: not empty), or, inside an `each`/`with`, a
+ * payload path (not checked when systemOnly); a name resolved to a service variable needs its first segment written
+ * in the text, so any other mention (`../`, `@root.`, `#with step`, block params, `{{subscriber.nickname}}`, a
+ * mention in plain text…) takes the scan. Conservative: false only costs the scan.
+ */
+function readsOnlySampleSubscriber(source: string): boolean {
+  for (const match of source.matchAll(SYSTEM_WORD)) {
+    const at = match.index;
+    // Part of a longer name (`actorName`, `steps`, `mysubscriber`): not a service variable's segment.
+    if (isIdChar(source.charCodeAt(at - 1)) || isIdChar(source.charCodeAt(at + match[0].length))) continue;
+    if (match[0] !== 'subscriber') return false;
+    if (source.charCodeAt(at - 1) !== OPEN || source.charCodeAt(at - 2) !== OPEN) return false;
+    const dot = at + 'subscriber'.length;
+    if (source.charCodeAt(dot) !== DOT) return false;
+    const end = source.indexOf('}}', dot);
+    if (end === -1 || !SAMPLE_SUBSCRIBER_FIELDS.has(source.slice(dot + 1, end))) return false;
+  }
+  return true;
 }
 
 function walkProgram(walk: Walk, program: HbsProgram | undefined, inComparison: boolean): void {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { validateWorkflowResponseEnvelope } from '../../../src/generated/validators.js';
+import { validateWorkflowResponseEnvelope } from '../../../src/generated/response-validators.js';
 
 /** A GET /v1/workflows/{id} answer modelled on the seed specification (every field it lists). */
 function fixture(): { data: Record<string, unknown> } {

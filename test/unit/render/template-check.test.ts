@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
+import { checkWorkflow } from '../../../src/render/index.js';
 import { checkTemplate } from '../../../src/render/template-check.js';
 
 const at = '/steps/0/template/content';
@@ -76,5 +78,42 @@ describe('checkTemplate', () => {
 
   it('reports nothing for a template that does not parse (the syntax rule does)', () => {
     expect(codes('{{#if a}}')).toEqual([]);
+  });
+});
+
+describe('checkWorkflow with the generated sample (validate): only the service variables can render empty', () => {
+  const workflow = (template: Record<string, unknown>) =>
+    ({ name: 'w', steps: [{ name: 's', template }], triggers: [] }) as unknown as WorkflowDefinition;
+  const empties = (template: Record<string, unknown>) =>
+    checkWorkflow(workflow(template))
+      .filter((f) => f.code === 'render-empty')
+      .map((f) => [f.pointer, f.start, f.end]);
+
+  it('reports nothing for the sample subscriber’s fields and names that only start like a service variable', () => {
+    expect(
+      empties({
+        type: 'email',
+        contentType: 'customHtml',
+        subject: 'Hi {{subscriber.firstName}}',
+        content:
+          '{{{subscriber.email}}} {{actorName}} {{steps}} {{mysubscriber.x}} {{#each lines}}{{subscriber.phone}}{{/each}}',
+      }),
+    ).toEqual([]);
+  });
+
+  it('still finds the service variables the sample leaves empty, next to the ones it fills', () => {
+    expect(empties({ type: 'sms', content: '{{subscriber.firstName}} {{subscriber.nickname}}' })).toEqual([
+      ['/steps/0/template/content', 27, 46],
+    ]);
+    expect(empties({ type: 'sms', content: '{{actorName}} {{step.events}}' })).toEqual([
+      ['/steps/0/template/content', 16, 27],
+    ]);
+    expect(empties({ type: 'in_app', content: '{{subscriber.firstName}}{{branding.logo}}' })).toEqual([
+      ['/steps/0/template/content', 26, 39],
+    ]);
+    expect(empties({ type: 'sms', content: '{{#with step}}{{subscriber.firstName}}{{/with}}' })).toHaveLength(
+      1,
+    );
+    expect(empties({ type: 'sms', content: '{{ subscriber.nickname }}' })).toHaveLength(1);
   });
 });

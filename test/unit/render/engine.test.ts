@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { registerServiceHelpers } from '../../../src/render/helpers.js';
+
+// renderTemplate compiles the program the checks parsed (Handlebars' parser, before its whitespace pass) instead of
+// parsing the text again. These tests run the corpus through that path, in fresh modules so that no template was
+// compiled from its text before, and check that no walker sees the program once the compiler has rewritten it.
+const dir = path.join(import.meta.dirname, '../../fixtures/render-corpus');
+
+interface Case {
+  name: string;
+  template: string;
+  data: Record<string, unknown>;
+  expected: { output: string } | { error: string };
+}
+
+const cases = readdirSync(dir)
+  .filter((file) => file.endsWith('.json'))
+  .flatMap((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Case[]);
+
+async function freshModules() {
+  vi.resetModules();
+  const { renderTemplate } = await import('../../../src/render/engine.js');
+  const { parseTemplate } = await import('../../../src/derive/parse-template.js');
+  return { renderTemplate, parseTemplate };
+}
+
+describe('renderTemplate from the checks’ parse', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  it('renders every corpus case byte for byte when compiling the parsed program', async () => {
+    const { renderTemplate, parseTemplate } = await freshModules();
+    let fromProgram = 0;
+    const mismatches: string[] = [];
+    for (const c of cases) {
+      const parsed = parseTemplate(c.template);
+      if (parsed.ok && parsed.handlebars === true) fromProgram++;
+      let actual: Case['expected'];
+      try {
+        actual = { output: renderTemplate(c.template, structuredClone(c.data)) };
+      } catch (error) {
+        actual = { error: error instanceof Error ? error.message : String(error) };
+      }
+      if (JSON.stringify(actual) !== JSON.stringify(c.expected)) mismatches.push(c.name);
+    }
+    expect(mismatches).toEqual([]);
+    // The path under test is taken: most corpus templates need Handlebars' parser (literals, hashes, sub-expressions).
+    expect(fromProgram).toBeGreaterThan(cases.length / 2);
+  });
+
+  it('takes the program out of the parse memo: a later parse sees the text as written, not the compiled program', async () => {
+    const { renderTemplate, parseTemplate } = await freshModules();
+    // Standalone blocks and `~`: the whitespace pass rewrites the content nodes and strip flags of this program.
+    const template = 'Hi\n  {{#if a}}\n  {{~uppercase b}} \n  {{/if}}\n';
+    const before = parseTemplate(template);
+    expect(before.ok && before.handlebars).toBe(true);
+    const asParsed = JSON.stringify(before.ok ? before.program : undefined);
+    const bare = Handlebars.create();
+    registerServiceHelpers(bare);
+    const expected = bare.compile(template)({ a: true, b: 'b' }, {});
+    expect(renderTemplate(template, { a: true, b: 'b' })).toBe(expected);
+    const after = parseTemplate(template);
+    expect(after).not.toBe(before);
+    expect(JSON.stringify(after.ok ? after.program : undefined)).toBe(asParsed);
+    // And the program the compiler took was indeed rewritten (else this test would prove nothing).
+    expect(JSON.stringify(before.ok ? before.program : undefined)).not.toBe(asParsed);
+  });
+});
