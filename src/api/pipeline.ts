@@ -18,6 +18,7 @@ import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
 import { plural } from '../text.js';
+import { outsidePath } from './outside.js';
 import { addPlanDetails } from './plan-details.js';
 
 /** What picks the project, the target and the definitions: the flags of every command that talks to a target. */
@@ -117,12 +118,7 @@ function selectionFilter(
 
 /** A path given to plan or sync that is not a definition of the project: a usage error naming each. */
 function outsideError(outside: readonly OutsidePath[], project: ProjectOptions): UsageError {
-  const why = {
-    outside: `outside ${project.sources.describe}`,
-    excluded: 'matched by exclude',
-    config: 'the config file',
-  };
-  const listed = outside.map((o) => `${o.path} (${why[o.why]})`).join(', ');
+  const listed = outside.map((o) => outsidePath(o, project)).join(', ');
   return new UsageError(`not workflow definitions of this project: ${listed}`);
 }
 

@@ -13,6 +13,7 @@ import { ruleInfos } from '../validate/rules/index.js';
 import { VERSION } from '../version.js';
 import type { ValidateDocument } from './documents.js';
 import { type ProjectApiOptions, processDefaults } from './options.js';
+import { outsidePath } from './outside.js';
 
 /** `wfsync validate`'s options, camelCase. */
 export interface ValidateOptions extends ProjectApiOptions {
@@ -148,11 +149,6 @@ function validateExitCode(report: ValidateReport): ValidateResult['exitCode'] {
 
 /** `wfsync: not a workflow definition, not checked: k8s/deploy.yaml (outside workflowsDir (…) in wfsync.config.yaml)`. */
 export function describeOutside(outside: CheckResult['outside'], project: ProjectOptions): string {
-  const why = {
-    outside: `outside ${project.sources.describe}`,
-    excluded: 'matched by exclude',
-    config: 'the config file',
-  };
-  const lines = outside.map((o) => `  ${o.path} (${why[o.why]})\n`);
+  const lines = outside.map((o) => `  ${outsidePath(o, project)}\n`);
   return `wfsync: not checked, not workflow definitions of this project:\n${lines.join('')}`;
 }

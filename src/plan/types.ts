@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
+import type { RenderedStep } from '../render/types.js';
 
 /** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
 export interface DesiredWorkflow {
@@ -148,19 +149,10 @@ export interface RenderedStepChange {
 }
 
 /** A rendered message: the strings as the service would produce them, each capped (`truncated` says one was cut). */
-export interface RenderedText {
-  subject?: string;
-  preheader?: string;
-  senderName?: string;
-  title?: string;
-  content?: string;
-  /** `html` for an email's body, else `text`. */
-  contentType?: 'html' | 'text';
-  cta?: { label?: string; url?: string; buttons?: Array<{ type: string; content: string }> };
-  /** Set when the service would fail to render the step: its message. */
-  error?: string;
-  truncated?: true;
-}
+export type RenderedText = Pick<
+  RenderedStep,
+  'subject' | 'preheader' | 'senderName' | 'title' | 'content' | 'contentType' | 'cta' | 'error'
+> & { truncated?: true };
 
 /** What a create makes, as a reviewer reads it (plan/preview.ts). */
 export interface CreatePreview {
