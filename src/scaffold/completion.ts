@@ -31,34 +31,50 @@ export function buildCompletionScript(shell: Shell, model: CompletionModel): str
   return buildFish(model);
 }
 
-function buildBash(model: CompletionModel): string {
-  const p = model.program;
-  const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
+/** How a shell offers each kind of value: project values by kind, fixed choices, file names. */
+interface ShellActions {
+  dynamic(kind: string): string;
+  choices(values: readonly string[]): string;
+  files: string;
+}
+
+/** One `case` line per option that takes a value (`path:--format) <offer the choices>; <end> ;;`). */
+function valueCaseLines(model: CompletionModel, actions: ShellActions, end: string): string[] {
   const cases: string[] = [];
   for (const site of sites(model)) {
     for (const { labels, option } of valueCases(site)) {
       const value = option.value!;
       const action = value.dynamic
-        ? `${name}_dynamic ${value.dynamic}`
+        ? actions.dynamic(value.dynamic)
         : value.choices
-          ? `${name}_add ${value.choices.map(shQuote).join(' ')}`
-          : `${name}_files`;
-      cases.push(`    ${labels}) ${action}; return 0 ;;`);
+          ? actions.choices(value.choices)
+          : actions.files;
+      cases.push(`    ${labels}) ${action}; ${end} ;;`);
     }
   }
+  return cases;
+}
+
+/** What a command's positional arguments complete to: files, project values, or nothing. */
+function argumentAction(args: string | undefined, actions: ShellActions): string {
+  if (args === 'files') return actions.files;
+  return args ? actions.dynamic(args) : ':';
+}
+
+function buildBash(model: CompletionModel): string {
+  const p = model.program;
+  const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  const actions: ShellActions = {
+    dynamic: (kind) => `${name}_dynamic ${kind}`,
+    choices: (values) => `${name}_add ${values.map(shQuote).join(' ')}`,
+    files: `${name}_files`,
+  };
+  const cases = valueCaseLines(model, actions, 'return 0');
   const words: string[] = [];
   for (const site of sites(model)) {
     const options = [...new Set(site.options.flatMap((o) => o.names))];
     const subs = (site.command?.subcommands ?? (site.key === '' ? model.commands : [])).map((c) => c.name);
-    const args = site.command?.args;
-    const rest =
-      subs.length > 0
-        ? `${name}_add ${subs.map(shQuote).join(' ')}`
-        : args === 'files'
-          ? `${name}_files`
-          : args
-            ? `${name}_dynamic ${args}`
-            : ':';
+    const rest = subs.length > 0 ? actions.choices(subs) : argumentAction(site.command?.args, actions);
     words.push(
       `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then ${name}_add ${options.map(shQuote).join(' ')}\n      else ${rest}; fi ;;`,
     );
@@ -113,18 +129,12 @@ complete -F ${name} ${p}
 function buildZsh(model: CompletionModel): string {
   const p = model.program;
   const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
-  const cases: string[] = [];
-  for (const site of sites(model)) {
-    for (const { labels, option } of valueCases(site)) {
-      const value = option.value!;
-      const action = value.dynamic
-        ? `${name}_dynamic ${value.dynamic}`
-        : value.choices
-          ? `compadd -- ${value.choices.map(shQuote).join(' ')}`
-          : '_files';
-      cases.push(`    ${labels}) ${action}; return ;;`);
-    }
-  }
+  const actions: ShellActions = {
+    dynamic: (kind) => `${name}_dynamic ${kind}`,
+    choices: (values) => `compadd -- ${values.map(shQuote).join(' ')}`,
+    files: '_files',
+  };
+  const cases = valueCaseLines(model, actions, 'return');
   const words: string[] = [];
   for (const site of sites(model)) {
     const options = site.options.flatMap((o) =>
@@ -134,15 +144,10 @@ function buildZsh(model: CompletionModel): string {
     const described = subs.map((c) =>
       shQuote(`${c.name}:${c.description.replace(/[:\\]/g, (ch) => `\\${ch}`)}`),
     );
-    const args = site.command?.args;
     const rest =
       subs.length > 0
         ? `local -a commands=(${described.join(' ')}); _describe -t commands command commands`
-        : args === 'files'
-          ? '_files'
-          : args
-            ? `${name}_dynamic ${args}`
-            : ':';
+        : argumentAction(site.command?.args, actions);
     words.push(
       `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then local -a options=(${options.join(' ')}); _describe -t options option options\n      else ${rest}; fi ;;`,
     );
