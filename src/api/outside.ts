@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { CheckResult } from '../check/check-definitions.js';
 import type { ProjectOptions } from '../config/project.js';
+import { UsageError } from '../errors.js';
 
 /** `k8s/deploy.yaml (outside workflowsDir (workflows) in wfsync.config.yaml)`: a given path, and why it is not read. */
 export function outsidePath(outside: CheckResult['outside'][number], project: ProjectOptions): string {
@@ -9,4 +12,15 @@ export function outsidePath(outside: CheckResult['outside'][number], project: Pr
     config: 'the config file',
   };
   return `${outside.path} (${why[outside.why]})`;
+}
+
+/** Nothing to search: no folder `workflowsDir` names exists (a usage error, saying how to fix it). */
+export function assertDefinitionFolders(project: ProjectOptions, cwd: string): void {
+  if (project.sources.roots.some((root) => existsSync(root))) return;
+  const where = Array.isArray(project.config?.config.workflowsDir)
+    ? `no folder of ${project.sources.describe} exists`
+    : `the workflows directory ${relative(cwd, project.workflowsDir) || '.'}/ does not exist`;
+  throw new UsageError(
+    `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
+  );
 }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { openValidateCache, saveValidateCache, type ValidateCache } from '../cache/validate-cache.js';
 import { type CheckResult, checkDefinitions } from '../check/check-definitions.js';
@@ -13,7 +12,7 @@ import { ruleInfos } from '../validate/rules/index.js';
 import { VERSION } from '../version.js';
 import type { ValidateDocument } from './documents.js';
 import { type ProjectApiOptions, processDefaults } from './options.js';
-import { outsidePath } from './outside.js';
+import { assertDefinitionFolders, outsidePath } from './outside.js';
 
 /** `wfsync validate`'s options, camelCase. */
 export interface ValidateOptions extends ProjectApiOptions {
@@ -84,14 +83,7 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   // 2. Read, parse and check every file (with --cache, those that changed); broken files become diagnostics, not
   //    exceptions.
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  if (paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
-    const where = Array.isArray(project.config?.config.workflowsDir)
-      ? `no folder of ${project.sources.describe} exists`
-      : `the workflows directory ${defaultDir}/ does not exist`;
-    throw new UsageError(
-      `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
-    );
-  }
+  if (paths.length === 0) assertDefinitionFolders(project, cwd);
   const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
   const limits = resolveLoadLimits();
   // --cache: the stored results of unchanged files are reused (cache/), and only the others checked.

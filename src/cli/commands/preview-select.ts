@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { assertDefinitionFolders } from '../../api/outside.js';
 import { type CheckedDefinition, type CheckResult, checkDefinitions } from '../../check/check-definitions.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
@@ -30,14 +31,7 @@ export async function selectDefinitions(
   // Identifiers (or no argument at all) need every definition of the project: every folder of workflowsDir, less
   // `exclude`. Paths alone are read as given, as validate reads them.
   const wholeProject = args.length === 0 || identifiers.length > 0;
-  if (wholeProject && paths.length === 0 && !project.sources.roots.some((root) => existsSync(root))) {
-    const where = Array.isArray(project.config?.config.workflowsDir)
-      ? `no folder of ${project.sources.describe} exists`
-      : `the workflows directory ${defaultDir}/ does not exist`;
-    throw new UsageError(
-      `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
-    );
-  }
+  if (wholeProject && paths.length === 0) assertDefinitionFolders(project, cwd);
   const checked = await checkDefinitions(wholeProject ? [] : paths, {
     cwd,
     defaultDir,
