@@ -230,3 +230,20 @@ describe('preview in a monorepo', () => {
     ]);
   });
 });
+
+describe('no folder to search', () => {
+  it('validate and preview say which folder is missing and how to fix it (exit 64)', async () => {
+    const plain = makeProject({ 'README.md': 'nothing here\n' });
+    for (const command of [['validate'], ['preview']]) {
+      const result = await runCli(command, { cwd: plain });
+      expect(result.status).toBe(64);
+      expect(result.stderr).toContain(
+        'no workflow definitions: the workflows directory workflows/ does not exist (create it, set workflowsDir in wfsync.config.yaml, or pass paths)',
+      );
+    }
+    const listed = makeProject({ 'wfsync.config.yaml': 'workflowsDir: [services/a, services/b]\n' });
+    const result = await runCli(['validate'], { cwd: listed });
+    expect(result.status).toBe(64);
+    expect(result.stderr).toContain('no workflow definitions: no folder of workflowsDir');
+  });
+});
