@@ -14,7 +14,7 @@
 // `.` export) and emulator.js (the local service, for the sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
 // nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,60 +44,80 @@ if (args.includes('--types')) {
 
 const { build } = await import('rolldown');
 
-// CommonJS packages every command loads at start-up (commander: the argument parser), required rather than imported:
-// Node imports a CommonJS module through an ES module wrapper that first lexes its source for export names
-// (cjs-module-lexer), which cost `wfsync validate` about as much again as the package itself (~30M instructions, 6%
-// of `node -e 0`; test/bench/startup.bench.mjs). A virtual module stands in for the package: the same named exports,
-// taken from require() in the chunk that imports it, so the package still resolves from node_modules beside dist/.
-const REQUIRED_PACKAGES = ['commander'];
-const VIRTUAL = '\0wfsync-require:';
-const requirePackages = {
-  name: 'wfsync:require-packages',
-  resolveId: (id) => (REQUIRED_PACKAGES.includes(id) ? `${VIRTUAL}${id}` : undefined),
-  load(id) {
-    if (!id.startsWith(VIRTUAL)) return undefined;
-    const name = id.slice(VIRTUAL.length);
-    const names = Object.keys(require(name)).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key));
-    return [
-      "import { createRequire } from 'node:module';",
-      `const required = createRequire(import.meta.url)(${JSON.stringify(name)});`,
-      `export const { ${names.join(', ')} } = required;`,
-    ].join('\n');
-  },
-};
 rmSync(dist, { recursive: true, force: true });
 
-await build({
+const buildId = randomUUID();
+const shared = {
   cwd: root,
-  input: {
-    cli: 'src/cli/main.ts',
-    index: 'src/api/index.ts',
-    emulator: 'src/emulator/index.ts',
-  },
   platform: 'node',
-  // Packages stay imports: installed once by npm, updated by npm, and loaded lazily where the code says so.
-  external: (id) =>
-    !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !REQUIRED_PACKAGES.includes(id),
-  plugins: [requirePackages],
+  // Packages stay external: installed once by npm, updated by npm, and loaded lazily where the code says so.
+  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
   tsconfig: 'tsconfig.json',
   transform: {
     target: 'node20.19',
-    // A random id per build: `validate --cache` keys its results by it (src/cache/key.ts), so a rebuilt
-    // development tree, whose version has not changed, never reuses what an older build computed.
-    define: { __WFSYNC_BUILD_ID__: JSON.stringify(randomUUID()) },
+    // A random id per build: `validate --cache` keys its results by it (src/cache/key.ts) and the CLI its compile
+    // cache (src/cli/compile-cache.ts), so a rebuilt development tree never reuses what an older build made.
+    define: { __WFSYNC_BUILD_ID__: JSON.stringify(buildId) },
   },
-  output: {
-    dir: dist,
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: '[name]-[hash].js',
-    // Plain ASCII, no JSDoc: V8 then holds each chunk as a one-byte string, decoded without its slow UTF-8 path (a
-    // comment's `→` near the top of the 450 KB chunk validate loads made it decode char by char: ~8M instructions
-    // of every start-up). Escapes keep every string's value; source maps keep the comments for debugging.
-    charset: 'ascii',
-    comments: { legal: true, annotation: true, jsdoc: false },
-    // For development: `wfsync --verbose` turns source maps on, so stack traces name src/ lines.
-    // The maps are not packed (package.json "files").
-    sourcemap: true,
-  },
+};
+const output = {
+  dir: dist,
+  // Plain ASCII, no JSDoc: V8 then holds each chunk as a one-byte string, decoded without its slow UTF-8 path (a
+  // comment's `→` near the top of the 450 KB chunk validate loads made it decode char by char: ~8M instructions
+  // of every start-up). Escapes keep every string's value; source maps keep the comments for debugging.
+  charset: 'ascii',
+  comments: { legal: true, annotation: true, jsdoc: false },
+  // For development: `wfsync --verbose` turns source maps on, so stack traces name src/ lines.
+  // The maps are not packed (package.json "files").
+  sourcemap: true,
+};
+
+// The programmatic API (the package's `.` export) and the local service (for the benchmarks): ES modules.
+await build({
+  ...shared,
+  input: { index: 'src/api/index.ts', emulator: 'src/emulator/index.ts' },
+  output: { ...output, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 });
+
+// The CLI: CommonJS, which Node 20 can compile with a V8 code cache (vm.Script's cachedData; there is no such thing
+// for ES modules before Node 22) and load without its ES module loader. boot.cjs, which bin/wfsync.cjs requires,
+// loads cli.cjs and the chunks it requires through that cache (src/cli/boot.ts). Packages written as ES modules only
+// (p-limit, h3) are required as such: Node >=20.19 (`engines`) requires ES modules.
+//
+// The packages every CLI start-up runs (the argument parser, and the YAML parser of the fast path) are bundled into
+// it, so the compile cache covers them too: required from node_modules they cost a resolution and a compilation per
+// file on every run (js-yaml alone is twenty files). So is p-limit (with yocto-queue, its one dependency): an ES
+// module only, whose default export rolldown's CommonJS output would take from `require()` as the whole namespace.
+// Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
+const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue'];
+await build({
+  ...shared,
+  external: (id) => shared.external(id) && !BUNDLED.includes(id),
+  input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
+  output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+});
+
+// boot.cjs must share no chunk with the CLI: Node's require loads it, the compile cache loads the chunks, and a chunk
+// loaded by both would exist twice (two copies of every class, `instanceof` failing between them).
+const bootRequires = [
+  ...readFileSync(join(dist, 'boot.cjs'), 'utf8').matchAll(/require\((["'])([^"']+)\1\)/g),
+].map((m) => m[2]);
+const strays = bootRequires.filter((id) => !id.startsWith('node:') && id !== 'url');
+if (strays.length > 0)
+  throw new Error(`dist/boot.cjs must require Node's built-ins only, not ${strays.join(', ')}`);
+
+writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(BUNDLED));
+
+/** The name, version and licence text of each package bundled into dist/, as their licences ask. */
+function thirdPartyNotices(names) {
+  const sections = names.map((name) => {
+    const dir = join(root, 'node_modules', name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const file = readdirSync(dir).find((name) => /^licen[cs]e(\.(md|txt))?$/i.test(name));
+    if (file === undefined)
+      throw new Error(`${name} is bundled into dist/ but has no licence file to ship with it`);
+    const license = readFileSync(join(dir, file), 'utf8').trim();
+    return `## ${pkg.name} ${pkg.version} (${pkg.license})\n\n${license}\n`;
+  });
+  return `# Third-party notices\n\nwfsync's CLI bundle (dist/*.cjs) contains the following packages.\n\n${sections.join('\n')}`;
+}

@@ -7,6 +7,6 @@ export const VERSION: string = (
 
 /**
  * What `wfsync --version` prints: the version first (so `cut -d' ' -f1` gives it), then the Node version and platform
- * a bug report needs. bin/wfsync.js prints the same line on its fast path (a test holds the two equal).
+ * a bug report needs. bin/wfsync.cjs prints the same line on its fast path (a test holds the two equal).
  */
 export const VERSION_LINE = `${VERSION} (node ${process.version}; ${process.platform} ${process.arch})`;

@@ -24,7 +24,7 @@ import {
 } from './context.js';
 
 /**
- * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.js sets
+ * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.cjs sets
  * process.exitCode from the result. Commands set ctx.exitCode and never call process.exit.
  */
 export async function main(args: readonly string[], given: CliIO = processIO()): Promise<number> {

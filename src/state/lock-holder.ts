@@ -104,7 +104,7 @@ function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
-/** `wfsync sync` from `node bin/wfsync.js sync --target prod`: positional words only, flags may carry secrets. */
+/** `wfsync sync` from `node bin/wfsync.cjs sync --target prod`: positional words only, flags may carry secrets. */
 export function commandFromArgv(argv: readonly string[]): string {
   const words: string[] = [];
   for (const arg of argv.slice(2)) {

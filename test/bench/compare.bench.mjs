@@ -37,7 +37,7 @@ function checkoutBase() {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'ignore' });
   return {
     commit,
-    bin: join(dir, 'bin/wfsync.js'),
+    bin: join(dir, 'bin/wfsync.cjs'),
     remove: () => git('worktree', 'remove', '--force', dir),
   };
 }
@@ -117,7 +117,7 @@ try {
     for (let i = 0; i < runs; i++) {
       for (const [side, bin] of [
         ['base', base.bin],
-        ['ours', join(root, 'bin/wfsync.js')],
+        ['ours', join(root, 'bin/wfsync.cjs')],
       ]) {
         const r = await runOnce(bin, dir, command);
         const prev = best[side];

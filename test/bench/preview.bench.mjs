@@ -18,7 +18,7 @@ import { fmt, median, table } from './lib.mjs';
 import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const wfsync = join(root, 'bin/wfsync.js');
+const wfsync = join(root, 'bin/wfsync.cjs');
 const count = Number(process.env.BENCH_COUNT ?? 300);
 const edits = Number(process.env.BENCH_EDITS ?? 40);
 

@@ -14,7 +14,7 @@ import { bestInterleaved, fmt, measure, table } from './lib.mjs';
 import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const wfsync = join(root, 'bin/wfsync.js');
+const wfsync = join(root, 'bin/wfsync.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const FILES = 10;
 

@@ -21,7 +21,7 @@ import { measureAsync } from './measure-async.mjs';
 import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const wfsync = join(root, 'bin/wfsync.js');
+const wfsync = join(root, 'bin/wfsync.cjs');
 const { startEmulator } = await import(pathToFileURL(join(root, 'dist/emulator.js')).href);
 const count = Number(process.env.BENCH_COUNT ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);

@@ -11,7 +11,7 @@ import { bestInterleaved, fmt, measure, median, table } from './lib.mjs';
 import { syntheticDefinition } from './synthetic.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const wfsync = join(root, 'bin/wfsync.js');
+const wfsync = join(root, 'bin/wfsync.cjs');
 const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
 const floor = join(root, 'test/bench/floor-validate.mjs');
 const schema = join(root, 'schemas/workflow.schema.json');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expectJsonContract } from '../helpers/json-output.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin/wfsync.js');
+export const BIN = join(ROOT, 'bin/wfsync.cjs');
 
 export interface RunResult {
   status: number | null;
@@ -27,6 +27,8 @@ export function runCli(
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      // The run's shared compile cache (test/global-setup.ts).
+      WFSYNC_COMPILE_CACHE: process.env.WFSYNC_COMPILE_CACHE,
       NO_COLOR: '1',
       TZ: 'UTC',
     };

@@ -164,8 +164,10 @@ describe('the npm package', () => {
       'LICENSE',
       'README.md',
       'CHANGELOG.md',
-      'bin/wfsync.js',
-      'dist/cli.js',
+      'bin/wfsync.cjs',
+      'dist/boot.cjs',
+      'dist/cli.cjs',
+      'dist/THIRD-PARTY-NOTICES.md',
       'action/run.mjs',
       'dist/index.js',
       'dist/index.d.ts',
@@ -176,8 +178,13 @@ describe('the npm package', () => {
     // dist/ is a bundle (scripts/build.mjs): every chunk a packed file imports is packed too. A stale or partial
     // dist/ would ship a broken CLI.
     const unresolved: string[] = [];
-    for (const file of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) {
-      for (const specifier of importedSpecifiers(file, readFileSync(join(release.dir, file), 'utf8'))) {
+    for (const file of files.filter((f) => f.startsWith('dist/') && /\.c?js$/.test(f))) {
+      const code = readFileSync(join(release.dir, file), 'utf8');
+      // The CLI's CommonJS chunks require each other (`require("./trigger-HASH.cjs")`); the API's modules import.
+      const specifiers = file.endsWith('.cjs')
+        ? [...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!)
+        : importedSpecifiers(file, code);
+      for (const specifier of specifiers) {
         if (!specifier.startsWith('.')) continue;
         const target = join('dist', specifier).split('\\').join('/');
         if (!files.includes(target)) unresolved.push(`${file} → ${specifier}`);
@@ -251,7 +258,7 @@ describe('the npm package', () => {
     expect(Object.keys((manifest.exports as Record<string, object>)['.']!)[0]).toBe('types');
     expect(manifest).toMatchObject({
       type: 'module',
-      bin: { wfsync: 'bin/wfsync.js' },
+      bin: { wfsync: 'bin/wfsync.cjs' },
       engines: { node: '>=20.19' },
       repository: { type: 'git' },
     });

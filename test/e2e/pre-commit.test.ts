@@ -148,7 +148,7 @@ describe('the README hook snippets: the command each runs', () => {
     const repo = mkdtempSync(join(tmpdir(), 'wfsync-hooks-'));
     const files: Record<string, string> = {
       'package.json': '{ "name": "sample", "private": true }\n',
-      'node_modules/.bin/wfsync': `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/wfsync.js')}" "$@"\n`,
+      'node_modules/.bin/wfsync': `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/wfsync.cjs')}" "$@"\n`,
       'workflows/one.yaml': validNumbered(1),
       'workflows/two.yaml': validNumbered(2),
       'k8s/deploy.yaml': 'apiVersion: v1\nkind: ConfigMap\n',

@@ -225,9 +225,9 @@ describe('lockTimeout', () => {
 
 describe('commandFromArgv', () => {
   it.each([
-    [['node', 'bin/wfsync.js'], 'wfsync'],
-    [['node', 'bin/wfsync.js', 'sync'], 'wfsync sync'],
-    [['node', 'bin/wfsync.js', 'sync', '--api-key', 'secret'], 'wfsync sync'],
+    [['node', 'bin/wfsync.cjs'], 'wfsync'],
+    [['node', 'bin/wfsync.cjs', 'sync'], 'wfsync sync'],
+    [['node', 'bin/wfsync.cjs', 'sync', '--api-key', 'secret'], 'wfsync sync'],
     [['node', 'wfsync', 'state', 'rebuild', 'extra'], 'wfsync state rebuild'],
     [['node', 'wfsync', 'state', 'forget', '--target', 'prod', 'x'], 'wfsync state forget'],
     [['node', 'wfsync', '--api-key=secret', 'sync'], 'wfsync'],

@@ -174,7 +174,7 @@ describe('acquireLock', () => {
 
 describe('commandFromArgv', () => {
   it('keeps the subcommand and never a flag or what follows it', () => {
-    expect(commandFromArgv(['node', 'bin/wfsync.js', 'sync', '--api-key', 'secret'])).toBe('wfsync sync');
+    expect(commandFromArgv(['node', 'bin/wfsync.cjs', 'sync', '--api-key', 'secret'])).toBe('wfsync sync');
     expect(commandFromArgv(['node', 'wfsync', 'state', 'rebuild', 'extra'])).toBe('wfsync state rebuild');
     expect(commandFromArgv(['node', 'wfsync', '--api-key=secret', 'sync'])).toBe('wfsync');
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The wfsync command. Kept tiny so `wfsync --version` starts as fast as node itself:
-// everything else is loaded only when a command runs.
+// The wfsync command. CommonJS and kept tiny, so `wfsync --version` starts as fast as node itself (no ES module
+// loader): everything else is loaded only when a command runs, through dist/boot.cjs and its compile cache.
+'use strict';
 const args = process.argv.slice(2);
 // A reader that goes away early (`wfsync plan --help | head`) is not an error: stop writing quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -9,8 +10,9 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { readFileSync } = await import('node:fs');
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg = JSON.parse(
+    require('node:fs').readFileSync(require('node:path').join(__dirname, '../package.json'), 'utf8'),
+  );
   // The same line as src/version.ts VERSION_LINE.
   process.stdout.write(`${pkg.version} (node ${process.version}; ${process.platform} ${process.arch})\n`);
 } else {
@@ -26,7 +28,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // dist/ is a bundle (scripts/build.mjs): with --verbose, stack traces name the src/ lines its source maps point to
   // (where the maps are: a development tree; the npm package leaves them out).
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
-  const { main } = await import('../dist/cli.js');
   // The one exit point: main() returns the exit code and never calls process.exit itself.
-  process.exitCode = await main(args);
+  require('../dist/boot.cjs')
+    .runCli(args)
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

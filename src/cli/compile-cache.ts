@@ -1,0 +1,104 @@
+/**
+ * Where the CLI keeps V8's compiled code between runs, and whether it may (boot.ts does the loading).
+ *
+ * Most of a short `wfsync validate` is not validating: it is V8 compiling wfsync's code, once when a chunk loads and
+ * again, function by function, the first time each runs. Node 20 offers no cache for that (module.enableCompileCache
+ * arrives in 22.1, and keeps only what was compiled when a module loaded). boot.ts compiles the CLI's chunks with
+ * vm.Script and, once the command has run, writes each chunk's code cache, the functions that ran included, so the
+ * next run of the same command starts with them compiled.
+ *
+ * The cache is code wfsync will run, so it lives where only the user can write: the user's cache directory, in
+ * folders made private (0700) and checked to be the user's own, not links and not writable by others, before
+ * anything is read from them. It is keyed by Node's version and architecture and by the build's random id (a
+ * rebuilt or upgraded wfsync never reads an older build's cache), then by command (what `validate` compiles is not
+ * what `plan` compiles). Old builds' folders are removed when a new one is made.
+ *
+ * `NODE_DISABLE_COMPILE_CACHE` (Node's own switch) or `WFSYNC_COMPILE_CACHE=off` turns it off;
+ * `WFSYNC_COMPILE_CACHE=<absolute folder>` puts it elsewhere.
+ */
+import { join } from 'node:path';
+
+export interface CompileCacheSettings {
+  env: Readonly<Record<string, string | undefined>>;
+  platform: NodeJS.Platform;
+  /** The user's home folder, or undefined when the system has none for this user. */
+  home: string | undefined;
+  nodeVersion: string;
+  arch: string;
+  buildId: string | undefined;
+}
+
+/** The folders of one build's cache: `root` holds every build's, `build` this build's. */
+export interface CompileCacheLocation {
+  root: string;
+  build: string;
+}
+
+/** How many builds' caches to keep besides the current one (a development tree rebuilds on every test run). */
+export const KEEP_OTHER_BUILDS = 2;
+
+/**
+ * Where this build's compile cache goes, or why there is none. Pure: everything it depends on is in `settings`.
+ * No build id (running from the sources, under vitest): no cache, since nothing would tell two builds apart.
+ */
+export function compileCacheLocation(settings: CompileCacheSettings): CompileCacheLocation | { off: string } {
+  const { env } = settings;
+  if (env.NODE_DISABLE_COMPILE_CACHE) return { off: 'NODE_DISABLE_COMPILE_CACHE is set' };
+  const setting = env.WFSYNC_COMPILE_CACHE;
+  if (setting !== undefined && /^(off|0|false|no)$/i.test(setting))
+    return { off: `WFSYNC_COMPILE_CACHE=${setting}` };
+  if (settings.buildId === undefined || !/^[\w-]{1,64}$/.test(settings.buildId))
+    return { off: 'no build id' };
+  let root: string;
+  if (setting !== undefined && setting !== '') {
+    if (!isAbsolutePath(setting, settings.platform))
+      return { off: 'WFSYNC_COMPILE_CACHE is not an absolute path' };
+    root = setting;
+  } else {
+    const base = userCacheHome(settings);
+    if (base === undefined) return { off: 'no cache folder for this user' };
+    root = join(base, 'wfsync', 'compile');
+  }
+  const version = `${settings.nodeVersion}-${settings.arch}`.replace(/[^\w.-]/g, '_');
+  return { root, build: join(root, `${version}-${settings.buildId}`) };
+}
+
+/** The platform's per-user cache folder: XDG on Linux and the like, Library/Caches on macOS, LOCALAPPDATA on Windows. */
+function userCacheHome({ env, platform, home }: CompileCacheSettings): string | undefined {
+  if (platform === 'win32') {
+    const local = env.LOCALAPPDATA;
+    return local && isAbsolutePath(local, platform) ? local : undefined;
+  }
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && isAbsolutePath(xdg, platform)) return xdg;
+  if (!home || !isAbsolutePath(home, platform)) return undefined;
+  return platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache');
+}
+
+function isAbsolutePath(path: string, platform: NodeJS.Platform): boolean {
+  return platform === 'win32' ? /^([A-Za-z]:[\\/]|\\\\)/.test(path) : path.startsWith('/');
+}
+
+/**
+ * The cache folder of one command: the first argument when it is a command-shaped word (`validate`), else `other`.
+ * A run that only asks for help leaves no cache behind (see shouldSave), so `validate --help` never stands in for
+ * `validate`.
+ */
+export function commandKey(args: readonly string[]): string {
+  const first = args.find((arg) => !arg.startsWith('-'));
+  return first !== undefined && /^[a-z][a-z-]{0,31}$/.test(first) ? first : 'other';
+}
+
+/** Whether a run's compiled code is worth keeping: it did the command's work (not help, not a usage error). */
+export function shouldSave(args: readonly string[], exitCode: number): boolean {
+  if (exitCode === 64) return false;
+  return !args.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
+}
+
+/**
+ * The cache file of one chunk: its name, size and modification time, so a chunk edited by hand after the build is
+ * never given another text's code (V8 itself only compares lengths).
+ */
+export function cacheFileName(chunk: string, size: number, mtimeMs: number): string {
+  return `${chunk.replace(/[^\w.-]/g, '_')}-${size}-${Math.trunc(mtimeMs)}.v8`;
+}
