@@ -1,6 +1,8 @@
 // npm run bench:startup — what a pre-commit hook pays on every commit: `wfsync validate` of a 10-file project (no
 // cache; --cache cold, its file removed before each run; --cache warm; and the hook's own call, two staged files
 // given as paths with the rest read for their identifiers) side by side with `node -e 0`, the floor of any Node CLI.
+// Every row runs with the CLI's compile cache warm (a folder of the benchmark's own), but two: `validate` with it off,
+// and with it empty (the first run after an install or an upgrade, which also writes it).
 // BENCH_RUNS rounds (default 15), interleaved, best of them; wall and CPU time (user + system, from GNU time when
 // present: steadier on a shared machine). Goal (issue 14): validate of a 10-file project under 2× `node -e 0`.
 // BENCH_INSTRUCTIONS=1 also counts the instructions each executes under valgrind (callgrind, ~1 min): the one
@@ -23,14 +25,18 @@ mkdirSync(join(dir, 'workflows'));
 for (let i = 0; i < FILES; i++) writeFileSync(join(dir, 'workflows', `wf-${i}.yaml`), syntheticDefinition(i));
 writeFileSync(join(dir, 'wfsync.config.yaml'), 'workflowsDir: workflows\n');
 const cacheFile = join(dir, 'validate-cache.json');
+// The CLI's compile cache (src/cli/compile-cache.ts) in a folder of the benchmark's own: warm after the first run,
+// as on a developer's machine after the first commit; the `off` and `empty` rows show what it saves.
+const compileCache = join(dir, 'compile-cache');
+const COMPILE = { warm: { WFSYNC_COMPILE_CACHE: compileCache }, off: { WFSYNC_COMPILE_CACHE: 'off' } };
 const cache = ['--cache', '--cache-location', cacheFile];
 const staged = ['workflows/wf-3.yaml', 'workflows/wf-7.yaml'];
 
 /** One timed `wfsync validate`; it must pass with the usual one line, or the figures mean nothing. */
-function validate(args) {
+function validate(args, compile = COMPILE.warm) {
   const run = measure(process.execPath, [wfsync, 'validate', ...args], {
     cwd: dir,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...compile },
   });
   if (run.status !== 0 || !/valid\n$/.test(run.stdout)) {
     throw new Error(
@@ -41,9 +47,19 @@ function validate(args) {
 }
 
 validate(cache); // fills the cache the warm runs read (they leave it as it is: nothing changed)
+validate([]); // and the compile cache of `validate`
 const cases = [
   ['node -e 0', () => measure(process.execPath, ['-e', '0'])],
   ['wfsync validate', () => validate([])],
+  ['wfsync validate (compile cache off)', () => validate([], COMPILE.off)],
+  [
+    'wfsync validate (compile cache empty)',
+    () => {
+      const empty = join(dir, 'compile-cache-empty');
+      rmSync(empty, { recursive: true, force: true });
+      return validate([], { WFSYNC_COMPILE_CACHE: empty });
+    },
+  ],
   [
     'wfsync validate --cache (cold)',
     () => {
@@ -82,7 +98,7 @@ console.log(table(rows));
 
 if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
   /** Instructions executed by one run (all threads), from callgrind's summary. */
-  const instructions = (args) => {
+  const instructions = (args, compile = COMPILE.warm) => {
     const out = join(dir, 'callgrind.out');
     const run = spawnSync(
       '/usr/bin/valgrind',
@@ -90,7 +106,7 @@ if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
       {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1' },
+        env: { ...process.env, NO_COLOR: '1', ...compile },
       },
     );
     const refs = /I\s+refs:\s+([\d,]+)/.exec(run.stderr);
@@ -102,6 +118,7 @@ if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
   validate(cache); // the cold case removed it
   const counted = [
     ['wfsync validate', instructions([wfsync, 'validate'])],
+    ['wfsync validate (compile cache off)', instructions([wfsync, 'validate'], COMPILE.off)],
     ['wfsync validate --cache (warm)', instructions([wfsync, 'validate', ...cache])],
     ['wfsync validate --cache 2 paths (hook)', instructions([wfsync, 'validate', ...cache, ...staged])],
   ];
