@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
-import { VERSION_LINE } from '../version.js';
-import { completeCommand, completionCommand } from './commands/completion.js';
-import { emulateCommand } from './commands/emulate.js';
-import { initCommand } from './commands/init.js';
-import { newCommand } from './commands/new.js';
-import { planCommand } from './commands/plan.js';
-import { previewCommand } from './commands/preview.js';
-import { pullCommand } from './commands/pull.js';
-import { stateCommand } from './commands/state.js';
-import { syncCommand } from './commands/sync.js';
-import { validateCommand } from './commands/validate.js';
 import {
   type CliIO,
   type CommandContext,
@@ -22,12 +11,22 @@ import {
   processIO,
   writeWfsyncError,
 } from './context.js';
+import { buildProgram } from './program.js';
+
+/** For tests: `wholeProgram` builds every command, as a run naming none does (the output must not differ). */
+export interface MainBuild {
+  wholeProgram?: boolean;
+}
 
 /**
  * argv → command → exit code. The only place that turns errors into exit codes; bin/wfsync.cjs sets
  * process.exitCode from the result. Commands set ctx.exitCode and never call process.exit.
  */
-export async function main(args: readonly string[], given: CliIO = processIO()): Promise<number> {
+export async function main(
+  args: readonly string[],
+  given: CliIO = processIO(),
+  build: MainBuild = {},
+): Promise<number> {
   const { argv, io } = withColorFlags(args, given);
   const verbose = argv.includes('--verbose');
   // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
@@ -37,7 +36,7 @@ export async function main(args: readonly string[], given: CliIO = processIO()):
     invocation.stdoutUsed = true;
   });
   const ctx: CommandContext = { ...channels, commandMark, exitCode: ExitCode.Ok, invocation };
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, build.wholeProgram ? 'all' : argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
@@ -63,68 +62,6 @@ function withColorFlags(args: readonly string[], io: CliIO): { argv: string[]; i
     argv,
     io: { ...io, env: last === '--no-color' ? { ...env, NO_COLOR: '1' } : { ...env, FORCE_COLOR: '1' } },
   };
-}
-
-function buildProgram(ctx: CommandContext): Command {
-  const program = new Command('wfsync')
-    .description(
-      'Workflow-as-code for the notification service: validate, plan and sync workflow definitions kept as YAML.',
-    )
-    .version(VERSION_LINE, '-V, --version', 'print the version, with the Node version and platform')
-    .option(
-      '-c, --config <file>',
-      'config file (default: wfsync.config.yaml, looked up from the working directory)',
-    )
-    .option('--verbose', 'print debugging detail and stack traces')
-    .option('--no-color', 'no colours (as NO_COLOR=1), anywhere on the command line')
-    .option('--color', 'colours even when not on a terminal (as FORCE_COLOR=1)')
-    .helpCommand('help [command]', 'show help for a command')
-    .showHelpAfterError('(run "wfsync --help" for usage)')
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 ok, 1 unexpected failure, 2 workflows to create, 3 invalid definitions or config,\n' +
-        '            4 authentication rejected, 5 rate limited, 6 a workflow needs a person, 64 usage error.',
-    );
-  program.addCommand(validateCommand(ctx));
-  program.addCommand(planCommand(ctx));
-  program.addCommand(syncCommand(ctx));
-  program.addCommand(pullCommand(ctx));
-  program.addCommand(stateCommand(ctx));
-  program.addCommand(emulateCommand(ctx));
-  program.addCommand(initCommand(ctx));
-  program.addCommand(newCommand(ctx));
-  program.addCommand(completionCommand(ctx));
-  program.addCommand(completeCommand(ctx), { hidden: true });
-  program.addCommand(previewCommand(ctx));
-  // Usage errors and --help/--version surface as CommanderError; print through our streams.
-  const configure = (command: Command): void => {
-    command.exitOverride().configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-    });
-    listenForFormat(command, ctx.invocation);
-    for (const sub of command.commands) configure(sub);
-  };
-  configure(program);
-  return program;
-}
-
-/**
- * Remember, as commander parses them, the options that decide what a failure prints on stdout: the command's
- * `--format` (and which command it belongs to), `--target`, `--dry-run`. A bad value never reaches the listener
- * (commander's own check throws first).
- */
-function listenForFormat(command: Command, invocation: Invocation | undefined): void {
-  if (invocation === undefined) return;
-  const has = (name: string) => command.options.some((option) => option.attributeName() === name);
-  if (has('format')) {
-    command.on('option:format', (value: string) => {
-      invocation.command = command.name();
-      invocation.format = value;
-    });
-  }
-  if (has('target')) command.on('option:target', (value: string) => (invocation.target = value));
-  if (has('dryRun')) command.on('option:dry-run', () => (invocation.dryRun = true));
 }
 
 /**
