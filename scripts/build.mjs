@@ -88,11 +88,13 @@ await build({
 // it, so the compile cache covers them too: required from node_modules they cost a resolution and a compilation per
 // file on every run (js-yaml alone is twenty files). So is p-limit (with yocto-queue, its one dependency): an ES
 // module only, whose default export rolldown's CommonJS output would take from `require()` as the whole namespace.
-// Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
-const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue'];
+// And the runtime helpers of the generated validators: from ajv (with fast-deep-equal) and ajv-formats, a few
+// small files each. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
+const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal', 'ajv-formats'];
+const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 await build({
   ...shared,
-  external: (id) => shared.external(id) && !BUNDLED.includes(id),
+  external: (id) => shared.external(id) && !bundled(id),
   input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
   output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 });

@@ -157,17 +157,28 @@ async function generateTypes(spec, schema, root) {
 }
 
 /**
- * ajv's standalone ESM output still says require("…") for its runtime helpers (CommonJS modules): give it a
- * require. Loading them with require() rather than import costs a few milliseconds less at every start-up, on every
- * thread (no ES module wrapper, no export scan), and both Node and vitest agree on what require() returns.
+ * ajv's standalone ESM output still says `require("ajv/dist/runtime/equal").default` for its runtime helpers
+ * (CommonJS modules with `__esModule`): each becomes an import, so the CLI's build bundles the helpers
+ * (scripts/build.mjs) and its compile cache covers them, where a require() at run time would not. Loaders disagree on
+ * what such a module's namespace holds (Node and rolldown: `default` is the whole `module.exports`; vitest: the
+ * exports themselves), so the module object is taken from whichever shape arrives.
  */
 function toEsm(code) {
-  const required = code.match(/require\("[^"]+"\)/g) ?? [];
-  return {
-    imports: required.length > 0 ? ["import { createRequire } from 'node:module';"] : [],
-    prelude: required.length > 0 ? ['const require = createRequire(import.meta.url);'] : [],
-    body: code.replace(/^"use strict";\n?/, ''),
-  };
+  const imports = [];
+  const prelude = [];
+  const ids = [];
+  const body = code.replace(/^"use strict";\n?/, '').replace(/require\("([^"]+)"\)/g, (_, id) => {
+    let index = ids.indexOf(id);
+    if (index === -1) {
+      index = ids.push(id) - 1;
+      imports.push(`import * as runtimeModule${index} from '${id}.js';`);
+      prelude.push(
+        `const runtime${index} = runtimeModule${index}.default?.__esModule ? runtimeModule${index}.default : runtimeModule${index};`,
+      );
+    }
+    return `runtime${index}`;
+  });
+  return { imports, prelude, body };
 }
 
 function generateValidators(specs, schemas) {
