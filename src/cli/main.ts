@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
 import { VERSION_LINE } from '../version.js';
+import { createCommandMark } from './command-mark.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
@@ -31,9 +31,9 @@ export async function main(args: readonly string[], given: CliIO = processIO()):
   const { argv, io } = withColorFlags(args, given);
   const verbose = argv.includes('--verbose');
   // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
-  const commandMark = `wfsync-own-${randomUUID()}:`;
+  const commandMark = createCommandMark();
   const invocation: Invocation = { stdoutUsed: false };
-  const channels = openChannels(io, commandMark, () => {
+  const channels = openChannels(io, commandMark.made, () => {
     invocation.stdoutUsed = true;
   });
   const ctx: CommandContext = { ...channels, commandMark, exitCode: ExitCode.Ok, invocation };

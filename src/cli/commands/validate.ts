@@ -181,7 +181,7 @@ async function writeValidateReport(
   const text = validateRenderers[flags.format](report, {
     color: flags.output === undefined && useColor(ctx),
     cwd: ctx.cwd,
-    commandMark: ctx.commandMark,
+    commandMark: ctx.commandMark.get,
   });
   if (!flags.output) return writeOutput(ctx.stdout, text);
   await writeFileText(flags.output, fileText(ctx, text));
