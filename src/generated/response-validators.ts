@@ -165,7 +165,8 @@ return errors === 0;
 }
 validate24.evaluated = {"props":{"name":true,"type":true,"required":true,"defaultValue":true,"_id":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-const formats0 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+let formats0Loaded;
+const formats0 = () => (formats0Loaded ??= require("ajv-formats/dist/formats").fullFormats["date-time"]);
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -526,7 +527,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data22 = data.createdAt;
 if(typeof data22 === "string"){
-if(!(formats0.validate(data22))){
+if(!(formats0().validate(data22))){
 const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data22};
 if(vErrors === null){
 vErrors = [err26];
@@ -551,7 +552,7 @@ errors++;
 if(data.updatedAt !== undefined){
 let data23 = data.updatedAt;
 if(typeof data23 === "string"){
-if(!(formats0.validate(data23))){
+if(!(formats0().validate(data23))){
 const err28 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data23};
 if(vErrors === null){
 vErrors = [err28];
@@ -2433,7 +2434,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data31 = data.createdAt;
 if(typeof data31 === "string"){
-if(!(formats0.validate(data31))){
+if(!(formats0().validate(data31))){
 const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data31};
 if(vErrors === null){
 vErrors = [err38];
@@ -2458,7 +2459,7 @@ errors++;
 if(data.updatedAt !== undefined){
 let data32 = data.updatedAt;
 if(typeof data32 === "string"){
-if(!(formats0.validate(data32))){
+if(!(formats0().validate(data32))){
 const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data32};
 if(vErrors === null){
 vErrors = [err40];

@@ -2753,7 +2753,8 @@ const pattern13 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
 const pattern15 = new RegExp("^https?://", "u");
 const pattern16 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
 const pattern17 = new RegExp("^[0-9a-f]{24}$", "u");
-const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
+let formats0Loaded;
+const formats0 = () => (formats0Loaded ??= require("ajv-formats/dist/formats").fullFormats.uri);
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://wfsync.dev/schemas/config.schema.json" */;
@@ -3142,7 +3143,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(formats0(data10))){
+if(!(formats0()(data10))){
 const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema57.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err27];
@@ -3690,7 +3691,7 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(!(formats0(data29))){
+if(!(formats0()(data29))){
 const err71 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema57.properties.baseUrl,data:data29};
 if(vErrors === null){
 vErrors = [err71];
