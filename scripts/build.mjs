@@ -88,9 +88,9 @@ await build({
 // it, so the compile cache covers them too: required from node_modules they cost a resolution and a compilation per
 // file on every run (js-yaml alone is twenty files). So is p-limit (with yocto-queue, its one dependency): an ES
 // module only, whose default export rolldown's CommonJS output would take from `require()` as the whole namespace.
-// And the runtime helpers of the generated validators: from ajv (with fast-deep-equal) and ajv-formats, a few
-// small files each. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
-const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal', 'ajv-formats'];
+// And the runtime helpers of the generated validators, from ajv (with fast-deep-equal): two
+// small files. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
+const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal'];
 const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 await build({
   ...shared,

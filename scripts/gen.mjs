@@ -161,24 +161,55 @@ async function generateTypes(spec, schema, root) {
  * (CommonJS modules with `__esModule`): each becomes an import, so the CLI's build bundles the helpers
  * (scripts/build.mjs) and its compile cache covers them, where a require() at run time would not. Loaders disagree on
  * what such a module's namespace holds (Node and rolldown: `default` is the whole `module.exports`; vitest: the
- * exports themselves), so the module object is taken from whichever shape arrives.
+ * exports themselves), so the module object is taken from whichever shape arrives. ajv-formats' checks are the
+ * exception: required on first use, since most runs need none of them.
  */
 function toEsm(code) {
   const imports = [];
   const prelude = [];
   const ids = [];
-  const body = code.replace(/^"use strict";\n?/, '').replace(/require\("([^"]+)"\)/g, (_, id) => {
-    let index = ids.indexOf(id);
-    if (index === -1) {
-      index = ids.push(id) - 1;
-      imports.push(`import * as runtimeModule${index} from '${id}.js';`);
-      prelude.push(
-        `const runtime${index} = runtimeModule${index}.default?.__esModule ? runtimeModule${index}.default : runtimeModule${index};`,
-      );
-    }
-    return `runtime${index}`;
-  });
+  const body = lazyFormats(code.replace(/^"use strict";\n?/, '')).replace(
+    /require\("([^"]+)"\)/g,
+    (call, id) => {
+      // ajv-formats stays a require, made on first use (lazyFormats below).
+      if (id.startsWith('ajv-formats/')) return call;
+      let index = ids.indexOf(id);
+      if (index === -1) {
+        index = ids.push(id) - 1;
+        imports.push(`import * as runtimeModule${index} from '${id}.js';`);
+        prelude.push(
+          `const runtime${index} = runtimeModule${index}.default?.__esModule ? runtimeModule${index}.default : runtimeModule${index};`,
+        );
+      }
+      return `runtime${index}`;
+    },
+  );
+  if (body.includes('require(')) {
+    imports.push("import { createRequire } from 'node:module';");
+    prelude.push('const require = createRequire(import.meta.url);');
+  }
   return { imports, prelude, body };
+}
+
+/** ajv's `const formatsN = require("ajv-formats/dist/formats").fullFormats…;`, one per format a schema names. */
+const FORMAT_REQUIRE =
+  /^const (formats\d+) = (require\("ajv-formats\/dist\/formats"\)\.fullFormats(?:\.\w+|\["[\w-]+"\]));$/gm;
+
+/**
+ * Each format check required the first time it is used: ajv-formats' module builds every format it knows when it
+ * loads (~13M instructions, 1.5% of a `wfsync validate`), and most runs check no `uri` or `date-time` at all (a
+ * config without a target URL, a definition). `formatsN` becomes a getter, and each use of it a call.
+ */
+function lazyFormats(code) {
+  let out = code;
+  for (const [, name] of code.matchAll(FORMAT_REQUIRE)) {
+    out = out.replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}()`);
+    out = out.replace(
+      new RegExp(`^const ${name}\\(\\) = (.*);$`, 'm'),
+      `let ${name}Loaded;\nconst ${name} = () => (${name}Loaded ??= $1);`,
+    );
+  }
+  return out;
 }
 
 function generateValidators(specs, schemas) {

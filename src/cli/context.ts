@@ -2,6 +2,7 @@ import type { WfsyncError } from '../errors.js';
 import { createChannel, sanitizeOutput } from '../report/channel.js';
 import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
+import type { CommandMark } from './command-mark.js';
 
 /** What a command may touch of the outside world; main() builds it from the process, tests may pass their own. */
 export interface CliIO {
@@ -33,10 +34,11 @@ export interface CommandContext extends CliIO {
   /** Set by main(); absent in tests that build a context themselves. */
   invocation?: Invocation;
   /**
-   * Per process and unguessable: renderers put it in front of the workflow-command lines they make themselves
-   * (render options' `commandMark`), and the channels strip it, so text from outside cannot pass for one of ours.
+   * Per process and unguessable, made on first use (command-mark.ts): renderers put it in front of the
+   * workflow-command lines they make themselves (render options' `commandMark: commandMark.get`), and the channels
+   * strip it (they read `commandMark.made`), so text from outside cannot pass for one of ours.
    */
-  commandMark: string;
+  commandMark: CommandMark;
 }
 
 /** Colours only on a TTY, never with NO_COLOR or TERM=dumb; FORCE_COLOR forces them (https://no-color.org). */
@@ -62,9 +64,10 @@ const RAW = Symbol('wfsync.rawStream');
 /**
  * The one place text leaves wfsync: `io` with stdout and stderr wrapped so that every write (writeOutput, commander's
  * help and errors, progress lines, --verbose logs) goes through the stream's channel (report/channel.ts): colour as
- * useColor decides for that stream, the Actions rules when GITHUB_ACTIONS=true, `mark` stripped from our own lines.
+ * useColor decides for that stream, the Actions rules when GITHUB_ACTIONS=true, the mark stripped from our own lines.
+ * `mark` reads the mark without making one (CommandMark's `made`): until a renderer makes it, no line is ours.
  */
-export function openChannels(io: CliIO, mark: string, onStdout?: () => void): CliIO {
+export function openChannels(io: CliIO, mark: () => string | undefined, onStdout?: () => void): CliIO {
   const actions = underGithubActions(io.env);
   const wrap = (name: 'stdout' | 'stderr', onWrite?: () => void) =>
     channelStream(io[name], createChannel({ color: useColor(io, name), actions, mark }), onWrite);
@@ -115,7 +118,11 @@ export function rawStream<S extends NodeJS.WritableStream>(stream: S): S {
 
 /** A report written to a file (`--output`, `--out`, `$GITHUB_STEP_SUMMARY`) goes through the same rules, colourless. */
 export function fileText(ctx: CommandContext, text: string): string {
-  return sanitizeOutput(text, { color: false, actions: underGithubActions(ctx.env), mark: ctx.commandMark });
+  return sanitizeOutput(text, {
+    color: false,
+    actions: underGithubActions(ctx.env),
+    mark: ctx.commandMark.made,
+  });
 }
 
 /** A WfsyncError as the user sees it: its message, then its diagnostics with their code frames. */

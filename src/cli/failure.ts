@@ -90,7 +90,7 @@ export async function writeFailureDocument(
   const failure = describeFailure(error, exitCode);
   const summaryFile = format === 'github' ? ctx.env.GITHUB_STEP_SUMMARY : undefined;
   if (format === 'github') {
-    await writeOutput(ctx.stdout, renderFailureGithub(failure, { command, mark: ctx.commandMark }));
+    await writeOutput(ctx.stdout, renderFailureGithub(failure, { command, mark: ctx.commandMark.get() }));
     if (summaryFile === undefined || summaryFile === '') return;
   }
   const target = nonEmpty(invocation.target) ?? nonEmpty(ctx.env.WFSYNC_TARGET);

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { CommanderError } from 'commander';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeOutput } from '../report/write-output.js';
+import { createCommandMark } from './command-mark.js';
 import {
   type CliIO,
   type CommandContext,
@@ -30,9 +30,9 @@ export async function main(
   const { argv, io } = withColorFlags(args, given);
   const verbose = argv.includes('--verbose');
   // Every write from here on, ours or commander's, goes through the streams' channels (context.ts).
-  const commandMark = `wfsync-own-${randomUUID()}:`;
+  const commandMark = createCommandMark();
   const invocation: Invocation = { stdoutUsed: false };
-  const channels = openChannels(io, commandMark, () => {
+  const channels = openChannels(io, commandMark.made, () => {
     invocation.stdoutUsed = true;
   });
   const ctx: CommandContext = { ...channels, commandMark, exitCode: ExitCode.Ok, invocation };

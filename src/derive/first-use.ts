@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** A getter that loads `id` (a package name) the first time it is called. */
+/** A getter that loads `id` (a package name, or a Node built-in such as `node:crypto`) the first time it is called. */
 export function onFirstUse<T>(id: string): () => T {
   let loaded: { module: T } | undefined;
   return () => {

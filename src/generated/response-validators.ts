@@ -5,8 +5,8 @@ import type { ErrorObject } from 'ajv';
 import type { WorkflowResponseEnvelope } from './workflow-response.js';
 import type { EnvironmentResponseEnvelope } from './environment-response.js';
 import type { NotificationGroupsResponseEnvelope } from './notification-groups-response.js';
-import * as runtimeModule0 from 'ajv-formats/dist/formats.js';
-import * as runtimeModule1 from 'ajv/dist/runtime/ucs2length.js';
+import * as runtimeModule0 from 'ajv/dist/runtime/ucs2length.js';
+import { createRequire } from 'node:module';
 
 /** A compiled schema: a type guard that leaves ajv errors on `.errors` when it returns false. */
 export interface SchemaValidator<T> {
@@ -15,7 +15,7 @@ export interface SchemaValidator<T> {
 }
 
 const runtime0 = runtimeModule0.default?.__esModule ? runtimeModule0.default : runtimeModule0;
-const runtime1 = runtimeModule1.default?.__esModule ? runtimeModule1.default : runtimeModule1;
+const require = createRequire(import.meta.url);
 export const validateWorkflowResponseEnvelope: SchemaValidator<WorkflowResponseEnvelope> = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/workflow-response.schema.json","title":"WorkflowResponseEnvelope","type":"object","required":["data"],"properties":{"data":{"$ref":"#/$defs/WorkflowResponse"}},"$defs":{"ObjectId":{"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"Timestamp":{"title":"Timestamp","type":"string","format":"date-time"},"WorkflowResponse":{"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}},"PreferenceSettingsResponse":{"title":"PreferenceSettingsResponse","type":"object","properties":{"email":{"type":"boolean"},"sms":{"type":"boolean"},"in_app":{"type":"boolean"},"chat":{"type":"boolean"},"push":{"type":"boolean"}}},"NotificationGroupResponse":{"title":"NotificationGroupResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]}}},"StepResponse":{"title":"StepResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"uuid":{"type":"string"},"name":{"type":"string"},"_templateId":{"$ref":"#/$defs/ObjectId"},"active":{"type":"boolean"},"shouldStopOnFail":{"type":"boolean"},"template":{"anyOf":[{"$ref":"#/$defs/TemplateResponse"},{"type":"null"}]},"filters":{"type":"array","items":{"$ref":"#/$defs/FilterResponse"}},"_parentId":{"type":["string","object","null"]},"metadata":{"$ref":"#/$defs/StepMetadataResponse"},"replyCallback":{"type":["object","null"]},"variants":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}}}},"TemplateResponse":{"title":"TemplateResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"active":{"type":"boolean"},"name":{"type":"string"},"subject":{"type":"string"},"title":{"type":"string"},"preheader":{"type":"string"},"senderName":{"type":"string"},"content":{"type":["string","array"],"items":{"type":"object"}},"contentType":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TemplateVariableResponse"}},"cta":{"type":["object","null"]},"actor":{"type":["object","null"]},"_feedId":{"type":["string","null"]},"_layoutId":{"type":["string","null"]},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"deleted":{"type":"boolean"},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0}}},"TemplateVariableResponse":{"title":"TemplateVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"required":{"type":"boolean"},"defaultValue":{"type":["string","number","boolean","null"]},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"FilterResponse":{"title":"FilterResponse","type":"object","properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"isNegated":{"type":"boolean"},"type":{"type":"string"},"value":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/FilterPartResponse"}}}},"FilterPartResponse":{"title":"FilterPartResponse","type":"object","properties":{"on":{"type":"string"},"field":{"type":"string"},"value":{"type":["string","number","boolean","null"]},"operator":{"type":"string"},"webhookUrl":{"type":"string"},"timeOperator":{"type":"string"},"step":{"type":"string"},"stepType":{"type":"string"}}},"StepMetadataResponse":{"title":"StepMetadataResponse","type":"object","properties":{"type":{"type":"string"},"amount":{"type":"number"},"unit":{"type":"string"},"digestKey":{"type":"string"},"backoff":{"type":"boolean"},"backoffAmount":{"type":"number"},"backoffUnit":{"type":"string"},"updateMode":{"type":"boolean"},"delayPath":{"type":"string"},"timed":{"title":"TimedConfigResponse","type":"object","properties":{"atTime":{"type":"string"},"weekDays":{"type":"array","items":{"type":"string"}},"monthDays":{"type":"array","items":{"type":"number"}},"ordinal":{"type":"string"},"ordinalValue":{"type":"string"},"monthlyType":{"type":"string"}}}}},"TriggerResponse":{"title":"TriggerResponse","type":"object","required":["identifier"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"type":{"type":"string"},"identifier":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}},"reservedVariables":{"type":"array","items":{"$ref":"#/$defs/ReservedVariablesResponse"}},"subscriberVariables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}},"TriggerVariableResponse":{"title":"TriggerVariableResponse","type":"object","required":["name"],"properties":{"name":{"type":"string"},"type":{"type":"string"},"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"}}},"ReservedVariablesResponse":{"title":"ReservedVariablesResponse","type":"object","properties":{"type":{"type":"string"},"variables":{"type":"array","items":{"$ref":"#/$defs/TriggerVariableResponse"}}}}}};
 const schema32 = {"title":"WorkflowResponse","type":"object","required":["_id","name","steps","triggers"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string"},"description":{"type":"string"},"active":{"type":"boolean"},"draft":{"type":"boolean"},"critical":{"type":"boolean"},"isBlueprint":{"type":"boolean"},"type":{"type":"string"},"origin":{"type":"string"},"preferenceSettings":{"$ref":"#/$defs/PreferenceSettingsResponse"},"tags":{"type":"array","items":{"type":"string"}},"steps":{"type":"array","items":{"$ref":"#/$defs/StepResponse"}},"triggers":{"type":"array","items":{"$ref":"#/$defs/TriggerResponse"}},"_notificationGroupId":{"$ref":"#/$defs/ObjectId"},"notificationGroup":{"$ref":"#/$defs/NotificationGroupResponse"},"_environmentId":{"$ref":"#/$defs/ObjectId"},"_organizationId":{"$ref":"#/$defs/ObjectId"},"_creatorId":{"$ref":"#/$defs/ObjectId"},"_parentId":{"type":["string","null"]},"deleted":{"type":"boolean"},"deletedAt":{"type":["string","null"]},"deletedBy":{"type":["string","null"]},"createdAt":{"$ref":"#/$defs/Timestamp"},"updatedAt":{"$ref":"#/$defs/Timestamp"},"__v":{"type":"integer","minimum":0},"data":{"type":["object","null"]},"workflowIntegrationStatus":{"type":["object","null"]}}};
@@ -167,7 +167,8 @@ return errors === 0;
 }
 validate24.evaluated = {"props":{"name":true,"type":true,"required":true,"defaultValue":true,"_id":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-const formats0 = runtime0.fullFormats["date-time"];
+let formats0Loaded;
+const formats0 = () => (formats0Loaded ??= require("ajv-formats/dist/formats").fullFormats["date-time"]);
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -528,7 +529,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data22 = data.createdAt;
 if(typeof data22 === "string"){
-if(!(formats0.validate(data22))){
+if(!(formats0().validate(data22))){
 const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data22};
 if(vErrors === null){
 vErrors = [err26];
@@ -553,7 +554,7 @@ errors++;
 if(data.updatedAt !== undefined){
 let data23 = data.updatedAt;
 if(typeof data23 === "string"){
-if(!(formats0.validate(data23))){
+if(!(formats0().validate(data23))){
 const err28 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data23};
 if(vErrors === null){
 vErrors = [err28];
@@ -2435,7 +2436,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data31 = data.createdAt;
 if(typeof data31 === "string"){
-if(!(formats0.validate(data31))){
+if(!(formats0().validate(data31))){
 const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data31};
 if(vErrors === null){
 vErrors = [err38];
@@ -2460,7 +2461,7 @@ errors++;
 if(data.updatedAt !== undefined){
 let data32 = data.updatedAt;
 if(typeof data32 === "string"){
-if(!(formats0.validate(data32))){
+if(!(formats0().validate(data32))){
 const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema49,data:data32};
 if(vErrors === null){
 vErrors = [err40];
@@ -2598,7 +2599,7 @@ export const validateEnvironmentResponseEnvelope: SchemaValidator<EnvironmentRes
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/environment-response.schema.json","title":"EnvironmentResponseEnvelope","type":"object","required":["data"],"properties":{"data":{"$ref":"#/$defs/EnvironmentResponse"}},"$defs":{"ObjectId":{"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$"},"EnvironmentResponse":{"title":"EnvironmentResponse","type":"object","required":["_id","name"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string","minLength":1},"_organizationId":{"$ref":"#/$defs/ObjectId"},"identifier":{"type":"string"},"_parentId":{"type":["string","null"]}}}}};
 const schema74 = {"title":"EnvironmentResponse","type":"object","required":["_id","name"],"properties":{"_id":{"$ref":"#/$defs/ObjectId"},"name":{"type":"string","minLength":1},"_organizationId":{"$ref":"#/$defs/ObjectId"},"identifier":{"type":"string"},"_parentId":{"type":["string","null"]}}};
 const schema75 = {"title":"ObjectId","type":"string","pattern":"^[0-9a-f]{24}$"};
-const func1 = runtime1.default;
+const func1 = runtime0.default;
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

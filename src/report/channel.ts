@@ -10,7 +10,7 @@
  * - GitHub Actions log (`GITHUB_ACTIONS=true`, stdout and stderr, every format, after the terminal pass): no line the
  *   runner would read as a workflow command (ACTIONS_RULES below), except our own: a renderer starts each command
  *   line it makes with the per-process `mark` (render options' `commandMark`), which the channel strips. Text from
- *   outside cannot know the mark, so it cannot pass for one of our lines.
+ *   outside cannot know the mark, so it cannot pass for one of our lines; before a mark is made, no line is ours.
  * - markdown (the PR comment, step summaries): see buildMarkdownDocument.
  * - json: see jsonText.
  */
@@ -68,8 +68,12 @@ export interface ChannelOptions {
   color: boolean;
   /** Running under GitHub Actions (`GITHUB_ACTIONS=true`): no line may read as a workflow command. */
   actions: boolean;
-  /** The per-process mark our renderers put in front of their own command lines (never empty when given). */
-  mark?: string;
+  /**
+   * The per-process mark our renderers put in front of their own command lines (never empty when given), or how to
+   * read it when it is made on first use: asked at every write, and while it answers undefined (no mark made yet)
+   * no line is ours.
+   */
+  mark?: string | (() => string | undefined);
 }
 
 /** The terminal pass: unsafe characters visible; ESC only as our palette's SGR, only with `color`. */
@@ -109,7 +113,9 @@ function compactLine(line: string): string {
  */
 export function createChannel(options: ChannelOptions): (chunk: string) => string {
   const { color, actions } = options;
-  const mark = options.mark ?? '';
+  const given = options.mark;
+  const markOf = typeof given === 'function' ? () => given() ?? '' : () => given ?? '';
+  let mark = '';
   let context = '';
   let fresh = true;
   let own = false;
@@ -126,6 +132,8 @@ export function createChannel(options: ChannelOptions): (chunk: string) => strin
     return safe;
   };
   return (chunk) => {
+    // Read before each write: a mark made since the last one (by the renderer of this text) counts from here on.
+    mark = markOf();
     const text = sanitizeTerminal(chunk, color);
     if (!actions && (mark === '' || !text.includes(mark))) {
       if (text !== '') fresh = text.endsWith('\n');

@@ -51,7 +51,7 @@ export function formatAnnotation(d: Diagnostic, mark = ''): string {
  * at most 9 infos are annotated. A plain summary line ends the output.
  */
 export function renderGithub(report: ValidateReport, options: RenderOptions): string {
-  const mark = options.commandMark ?? '';
+  const mark = options.commandMark?.() ?? '';
   const { shown, hidden, notice } = capAnnotations(report.diagnostics, {
     kindOf: (d) => d.severity,
     kinds: ['error', 'warning', 'info'],

@@ -24,8 +24,11 @@ export interface RenderOptions {
   color: boolean;
   /** Absolute working directory; SARIF states it as the `%SRCROOT%` base. */
   cwd?: string;
-  /** Put in front of each workflow command the github format makes (see report/channel.ts); none by default. */
-  commandMark?: string;
+  /**
+   * Asked for the mark to put in front of each workflow command the github format makes (see report/channel.ts),
+   * only by the renderers that make some (the CLI's is made on first use); none by default.
+   */
+  commandMark?: () => string;
 }
 
 export type ValidateRenderer = (report: ValidateReport, options: RenderOptions) => string;

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { onFirstUse } from '../derive/first-use.js';
 import { messageOf, WfsyncError } from '../errors.js';
 import { assertNotLink, type FsBoundary, prepareWrite, workingBoundary } from '../fs-boundary.js';
+
+/** node:crypto, loaded on the first write: the runs that write nothing (a plain `validate`) never pay for it. */
+const crypto = onFirstUse<typeof import('node:crypto')>('node:crypto');
 
 /** The file operations the writer needs; injectable so tests can fail any step (a full disk, a crash). */
 export interface AtomicWriteFs {
@@ -119,7 +122,7 @@ async function syncDirectory(fs: AtomicWriteFs, dir: string): Promise<void> {
 
 /** `<file>.<pid>.<8 hex>.tmp`: unique per writer, and recognisable so that strays can be cleaned. */
 function tempFileFor(file: string): string {
-  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  return `${file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
 }
 
 /** A write takes milliseconds: a temp file nobody touched for this long was left by a writer that died. */

@@ -45,7 +45,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     color: useColor(ctx),
     command: 'plan',
     showIgnored: flags.showIgnored,
-    commandMark: ctx.commandMark,
+    commandMark: ctx.commandMark.get,
     ...comment,
   });
   await writeOutput(ctx.stdout, text);

@@ -78,7 +78,7 @@ async function reportDryRun(
   const options = {
     color: useColor(ctx),
     command: 'sync' as const,
-    commandMark: ctx.commandMark,
+    commandMark: ctx.commandMark.get,
     ...comment,
   };
   await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
@@ -98,7 +98,7 @@ async function reportSync(
     syncRenderers[flags.format](result, {
       color: useColor(ctx),
       command: 'sync',
-      commandMark: ctx.commandMark,
+      commandMark: ctx.commandMark.get,
       ...comment,
     }),
   );

@@ -7,16 +7,14 @@ import { readProject } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { renderGithubStepSummary } from '../../report/github-summary.js';
-import { validateRenderers } from '../../report/validate-renderers.js';
-import type { ValidateFormat, ValidateReport } from '../../report/validate-report.js';
+import { renderHuman } from '../../report/human.js';
+import type { ValidateFormat, ValidateRenderer, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
-import { runWatching } from '../watch.js';
 
 interface ValidateFlags {
   format: ValidateFormat;
@@ -100,6 +98,8 @@ async function watchValidate(
   const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [...project.sources.roots];
   // The config is read again on each run, so rule severities edited there apply at once.
   if (project.config) roots.push(project.config.path);
+  // Loaded only for --watch: the watcher is no part of a one-off run's start-up.
+  const { runWatching } = await import('../watch.js');
   await runWatching(ctx, {
     roots,
     filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
@@ -137,8 +137,10 @@ async function runValidate(
   const warning = await run.saveCache();
   if (warning) await writeOutput(ctx.stderr, warning);
   const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (flags.format === 'github' && summaryFile)
+  if (flags.format === 'github' && summaryFile) {
+    const { renderGithubStepSummary } = await import('../../report/github-summary.js');
     await appendFileText(summaryFile, fileText(ctx, renderGithubStepSummary(run.report)));
+  }
   // 3. Exit code.
   return run.exitCode;
 }
@@ -178,10 +180,11 @@ async function writeValidateReport(
   report: ValidateReport,
   flags: ValidateFlags,
 ): Promise<void> {
-  const text = validateRenderers[flags.format](report, {
+  const render = await validateRenderer(flags.format);
+  const text = render(report, {
     color: flags.output === undefined && useColor(ctx),
     cwd: ctx.cwd,
-    commandMark: ctx.commandMark,
+    commandMark: ctx.commandMark.get,
   });
   if (!flags.output) return writeOutput(ctx.stdout, text);
   await writeFileText(flags.output, fileText(ctx, text));
@@ -193,4 +196,14 @@ async function writeValidateReport(
       `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
     );
   }
+}
+
+/**
+ * The renderer of `--format`: the human one (what a pre-commit hook prints on every commit) is loaded with the
+ * command, the others (report/validate-renderers.ts, the one table by name) only when one is asked for.
+ */
+async function validateRenderer(format: ValidateFormat): Promise<ValidateRenderer> {
+  if (format === 'human') return renderHuman;
+  const { validateRenderers } = await import('../../report/validate-renderers.js');
+  return validateRenderers[format];
 }

@@ -51,7 +51,7 @@ export function renderViewGithub(
   view: ReportView,
   options: Pick<GithubOptions, 'showIgnored' | 'commandMark'>,
 ): string {
-  const mark = options.commandMark ?? '';
+  const mark = options.commandMark?.() ?? '';
   const annotations: Annotation[] = [];
   for (const entry of view.entries) {
     annotations.push({ kind: entry.annotation, text: mark + entryAnnotation(entry, view) });

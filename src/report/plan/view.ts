@@ -60,8 +60,11 @@ export interface PlanRenderOptions {
   showIgnored?: boolean;
   /** The command printing: `sync` prints its plan without telling the reader to run sync. */
   command: 'plan' | 'sync';
-  /** Put in front of each workflow command the github format makes (see report/channel.ts); none by default. */
-  commandMark?: string;
+  /**
+   * Asked for the mark to put in front of each workflow command the github format makes (see report/channel.ts),
+   * only by the renderers that make some (the CLI's is made on first use); none by default.
+   */
+  commandMark?: () => string;
 }
 
 /**

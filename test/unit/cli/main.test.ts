@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createCommandMark } from '../../../src/cli/command-mark.js';
 import { type MainBuild, main } from '../../../src/cli/main.js';
 import { buildProgram, COMMANDS } from '../../../src/cli/program.js';
 
@@ -39,7 +40,14 @@ async function cli(args: string[], build?: MainBuild): Promise<Run> {
 /** Every command and subcommand of the whole program, as the words that name it. */
 function commandPaths(): { path: string[]; command: Command }[] {
   const program = buildProgram(
-    { stdout: process.stdout, stderr: process.stderr, env: {}, cwd, commandMark: 'm:', exitCode: 0 },
+    {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: {},
+      cwd,
+      commandMark: createCommandMark(() => 'm:'),
+      exitCode: 0,
+    },
     'all',
   );
   const walk = (command: Command, path: string[]): { path: string[]; command: Command }[] =>

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createCommandMark } from '../../../src/cli/command-mark.js';
 import type { CommandContext } from '../../../src/cli/context.js';
 import { buildProgram, COMMANDS, namedCommand } from '../../../src/cli/program.js';
 
@@ -14,7 +15,7 @@ const ctx = (): CommandContext => ({
   stderr: sink(),
   env: {},
   cwd: '/',
-  commandMark: 'mark:',
+  commandMark: createCommandMark(() => 'mark:'),
   exitCode: 0,
 });
 

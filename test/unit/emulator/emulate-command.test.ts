@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createCommandMark } from '../../../src/cli/command-mark.js';
 import { emulateCommand } from '../../../src/cli/commands/emulate.js';
 import type { CommandContext } from '../../../src/cli/context.js';
 
@@ -11,7 +12,14 @@ function context(): { ctx: CommandContext; output: () => string } {
     text += chunk.toString('utf8');
   });
   return {
-    ctx: { stdout, stderr, env: {}, cwd: process.cwd(), exitCode: -1, commandMark: 'mark:' },
+    ctx: {
+      stdout,
+      stderr,
+      env: {},
+      cwd: process.cwd(),
+      exitCode: -1,
+      commandMark: createCommandMark(() => 'mark:'),
+    },
     output: () => text,
   };
 }

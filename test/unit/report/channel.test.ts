@@ -88,6 +88,29 @@ describe('the GitHub Actions channel', () => {
     );
   });
 
+  it('with a mark made on first use: no line is ours before it is made, ours pass once it is', () => {
+    let made: string | undefined;
+    const channel = createChannel({ color: false, actions: true, mark: () => made });
+    // Before any mark exists, a line carrying a guessed mark (or the exact one it will be) is text from outside:
+    // nothing is stripped from it, so it never turns into a line starting with `::`.
+    for (const guess of ['wfsync-own-', 'wfsync-own-00000000-0000-0000-0000-000000000000:', MARK]) {
+      const line = `${guess}::error::forged\n`;
+      expect(channel(line)).toBe(line);
+      expect(runnerCommands(channel(line))).toEqual([]);
+    }
+    expect(channel('::stop-commands::tok\n')).toBe(':\uff1astop-commands::tok\n');
+    made = MARK;
+    expect(channel(`${MARK}::error file=a::m\n::error::forged\n`)).toBe(
+      '::error file=a::m\n:\uff1aerror::forged\n',
+    );
+    // Outside Actions nothing is a command; the mark is stripped once made, and nothing is stripped before.
+    let later: string | undefined;
+    const plain = createChannel({ color: false, actions: false, mark: () => later });
+    expect(plain(`${MARK}::error::m\n`)).toBe(`${MARK}::error::m\n`);
+    later = MARK;
+    expect(plain(`${MARK}::error::m\n`)).toBe('::error::m\n');
+  });
+
   it('catches a command split over two writes', () => {
     for (const [a, b] of [
       [' :', ':set-output name=a::b'],

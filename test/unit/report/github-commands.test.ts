@@ -46,7 +46,7 @@ const MARK = 'own-line-mark:';
  */
 function render(diagnostics: Diagnostic[]): string[] {
   const report = { ...reportOf([]), diagnostics, files: [...new Set(diagnostics.map((x) => x.file))] };
-  const text = renderGithub(report, { color: false, commandMark: MARK });
+  const text = renderGithub(report, { color: false, commandMark: () => MARK });
   return sanitizeOutput(text, { color: false, actions: true, mark: MARK }).split('\n');
 }
 

@@ -89,7 +89,7 @@ describe('renderPlanGithub', () => {
       }),
     ]);
     // As the CLI writes it under GitHub Actions: through the channel, our own lines marked.
-    const text = renderPlanGithub(plan, { ...options, commandMark: 'M:' });
+    const text = renderPlanGithub(plan, { ...options, commandMark: () => 'M:' });
     const out = sanitizeOutput(text, { color: false, actions: true, mark: 'M:' });
     // Only the one real annotation is a command to the runner.
     expect(runnerCommands(out)).toHaveLength(1);
