@@ -83,8 +83,8 @@ describe('wfsync validate start-up: the Node built-ins it loads', () => {
 
   it('loads ajv-formats only when a value has a format to check (a target URL in the config)', async () => {
     const plain = await builtinsLoaded(['validate'], VALID);
-    expect(plain.packages).toContain('ajv');
-    expect(plain.packages).not.toContain('ajv-formats');
+    // Everything else a plain run needs is bundled into the CLI (scripts/build.mjs): nothing from node_modules.
+    expect(plain.packages.filter(Boolean)).toEqual([]);
     const config = (url: string) =>
       `workflowsDir: workflows\ntargets:\n  prod:\n    baseUrl: "${url}"\n    apiKeyEnv: WFSYNC_KEY\n`;
     const good = await builtinsLoaded(['validate'], {
