@@ -18,6 +18,9 @@ import { syntheticDefinition } from './synthetic.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wfsync = join(root, 'bin/wfsync.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
+// BENCH_NODE=<path> measures every row, `node -e 0` included, with another Node binary (an official 22 or 24 build,
+// say, whose own start-up is much shorter than a distribution's 20).
+const node = process.env.BENCH_NODE ?? process.execPath;
 const FILES = 10;
 
 const dir = mkdtempSync(join(tmpdir(), 'wfsync-bench-startup-'));
@@ -34,7 +37,7 @@ const staged = ['workflows/wf-3.yaml', 'workflows/wf-7.yaml'];
 
 /** One timed `wfsync validate`; it must pass with the usual one line, or the figures mean nothing. */
 function validate(args, compile = COMPILE.warm) {
-  const run = measure(process.execPath, [wfsync, 'validate', ...args], {
+  const run = measure(node, [wfsync, 'validate', ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', ...compile },
   });
@@ -49,7 +52,7 @@ function validate(args, compile = COMPILE.warm) {
 validate(cache); // fills the cache the warm runs read (they leave it as it is: nothing changed)
 validate([]); // and the compile cache of `validate`
 const cases = [
-  ['node -e 0', () => measure(process.execPath, ['-e', '0'])],
+  ['node -e 0', () => measure(node, ['-e', '0'])],
   ['wfsync validate', () => validate([])],
   ['wfsync validate (compile cache off)', () => validate([], COMPILE.off)],
   [
@@ -93,7 +96,9 @@ cases.forEach(([name], i) => {
     r.cpuMs === undefined || !floor.cpuMs ? '-' : `${(r.cpuMs / floor.cpuMs).toFixed(2)}×`,
   ]);
 });
-console.log(`validate of a ${FILES}-file project vs node -e 0 (best of ${runs}; goal: under 2×)`);
+console.log(
+  `validate of a ${FILES}-file project vs node -e 0 (Node ${nodeVersion()}, best of ${runs}; goal: under 2×)`,
+);
 console.log(table(rows));
 
 if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
@@ -102,7 +107,7 @@ if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
     const out = join(dir, 'callgrind.out');
     const run = spawnSync(
       '/usr/bin/valgrind',
-      ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args],
+      ['--tool=callgrind', `--callgrind-out-file=${out}`, node, ...args],
       {
         cwd: dir,
         encoding: 'utf8',
@@ -114,7 +119,7 @@ if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
     if (!refs) throw new Error(`valgrind gave no count:\n${run.stderr.slice(-2000)}`);
     return Number(refs[1].replaceAll(',', ''));
   };
-  const node = instructions(['-e', '0']);
+  const floor = instructions(['-e', '0']);
   validate(cache); // the cold case removed it
   const counted = [
     ['wfsync validate', instructions([wfsync, 'validate'])],
@@ -123,9 +128,13 @@ if (process.env.BENCH_INSTRUCTIONS === '1' && existsSync('/usr/bin/valgrind')) {
     ['wfsync validate --cache 2 paths (hook)', instructions([wfsync, 'validate', ...cache, ...staged])],
   ];
   const lines = [['command', 'instructions (M)', 'vs node']];
-  lines.push(['node -e 0', fmt(node / 1e6), '1.00×']);
-  for (const [name, n] of counted) lines.push([name, fmt(n / 1e6), `${(n / node).toFixed(2)}×`]);
+  lines.push(['node -e 0', fmt(floor / 1e6), '1.00×']);
+  for (const [name, n] of counted) lines.push([name, fmt(n / 1e6), `${(n / floor).toFixed(2)}×`]);
   console.log('\ninstructions executed (valgrind callgrind, one run each)');
   console.log(table(lines));
 }
 rmSync(dir, { recursive: true, force: true });
+
+function nodeVersion() {
+  return spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
+}
