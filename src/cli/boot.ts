@@ -28,6 +28,7 @@ import {
   cacheFileName,
   commandKey,
   compileCacheLocation,
+  isBuildFolderName,
   KEEP_OTHER_BUILDS,
   shouldSave,
 } from './compile-cache.js';
@@ -65,13 +66,13 @@ function openCacheFolder(args: readonly string[]): string | undefined {
   });
   if ('off' in location) return undefined;
   try {
-    if (!isPrivateFolder(location.build)) {
-      mkdirSync(location.build, { recursive: true, mode: 0o700 });
-      pruneOtherBuilds(location);
-    }
+    const fresh = !isPrivateFolder(location.build);
     const folder = join(location.build, commandKey(args));
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    return [location.root, location.build, folder].every(isPrivateFolder) ? folder : undefined;
+    if (![location.root, location.build, folder].every(isPrivateFolder)) return undefined;
+    // Only once the folders are known to be the user's own, and only folders named as this code names them.
+    if (fresh) pruneOtherBuilds(location);
+    return folder;
   } catch {
     return undefined;
   }
@@ -100,13 +101,23 @@ function isPrivateFolder(path: string): boolean {
   }
 }
 
-/** Keep the newest few of the other builds' folders (a development tree makes a new build on every test run). */
+/**
+ * Keep the newest few of the other builds' folders (a development tree makes a new build on every test run). Only
+ * real folders named like a build's are candidates: whatever else `WFSYNC_COMPILE_CACHE` may hold is left alone.
+ */
 function pruneOtherBuilds(location: CompileCacheLocation): void {
   const current = basename(location.build);
-  const others = readdirSync(location.root)
-    .filter((name) => name !== current)
-    .map((name) => ({ name, mtime: statSync(join(location.root, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
+  const others: Array<{ name: string; mtime: number }> = [];
+  for (const name of readdirSync(location.root)) {
+    if (name === current || !isBuildFolderName(name)) continue;
+    try {
+      const stat = lstatSync(join(location.root, name));
+      if (stat.isDirectory()) others.push({ name, mtime: stat.mtimeMs });
+    } catch {
+      // Removed meanwhile by another run.
+    }
+  }
+  others.sort((a, b) => b.mtime - a.mtime);
   for (const { name } of others.slice(KEEP_OTHER_BUILDS)) {
     rmSync(join(location.root, name), { recursive: true, force: true });
   }

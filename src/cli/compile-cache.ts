@@ -34,6 +34,18 @@ export interface CompileCacheLocation {
   build: string;
 }
 
+/** A build's id: the random UUID scripts/build.mjs gives it. */
+const BUILD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Whether a folder name in the cache root is one compileCacheLocation makes (`v20.20.2-x64-<build id>`): the only
+ * entries pruning may remove.
+ */
+export function isBuildFolderName(name: string): boolean {
+  const match = /^v\d[\w.-]*-([0-9a-f-]{36})$/.exec(name);
+  return match !== null && BUILD_ID.test(match[1]!);
+}
+
 /** How many builds' caches to keep besides the current one (a development tree rebuilds on every test run). */
 export const KEEP_OTHER_BUILDS = 2;
 
@@ -47,8 +59,7 @@ export function compileCacheLocation(settings: CompileCacheSettings): CompileCac
   const setting = env.WFSYNC_COMPILE_CACHE;
   if (setting !== undefined && /^(off|0|false|no)$/i.test(setting))
     return { off: `WFSYNC_COMPILE_CACHE=${setting}` };
-  if (settings.buildId === undefined || !/^[\w-]{1,64}$/.test(settings.buildId))
-    return { off: 'no build id' };
+  if (settings.buildId === undefined || !BUILD_ID.test(settings.buildId)) return { off: 'no build id' };
   let root: string;
   if (setting !== undefined && setting !== '') {
     if (!isAbsolutePath(setting, settings.platform))

@@ -179,17 +179,26 @@ describe('the compile cache', () => {
     expect([...snapshot(first).keys()].sort()).toEqual([...before.keys()].sort());
   });
 
-  it("removes all but the two newest of other builds' folders when a new build starts one", async () => {
+  it("removes all but the two newest of other builds' folders when a new build starts one, and nothing else", async () => {
     const root = cacheRoot();
     const now = Date.now() / 1000;
-    for (const [i, name] of ['v1-x-old1', 'v1-x-old2', 'v1-x-old3', 'v1-x-old4'].entries()) {
+    const builds = [1, 2, 3, 4].map((i) => `v18.0.${i}-x64-0000000${i}-aaaa-4bbb-8ccc-dddddddddddd`);
+    for (const [i, name] of builds.entries()) {
       mkdirSync(join(root, name, 'validate'), { recursive: true, mode: 0o700 });
       utimesSync(join(root, name), now - 1000 * (i + 1), now - 1000 * (i + 1));
     }
+    // What else a folder given as WFSYNC_COMPILE_CACHE may hold is not wfsync's to remove, however old.
+    const unrelated = ['notes', 'v18-looks-close', `${builds[3]}.bak`];
+    for (const name of unrelated) {
+      mkdirSync(join(root, name), { mode: 0o700 });
+      utimesSync(join(root, name), now - 9000, now - 9000);
+    }
+    writeFileSync(join(root, 'README.txt'), 'mine');
     await validate(project(), root);
     const left = readdirSync(root).sort();
-    expect(left.filter((name) => name.startsWith('v1-'))).toEqual(['v1-x-old1', 'v1-x-old2']);
-    expect(left).toHaveLength(3);
+    expect(left.filter((name) => builds.includes(name))).toEqual([builds[0], builds[1]]);
+    for (const name of [...unrelated, 'README.txt']) expect(left).toContain(name);
+    expect(left).toHaveLength(2 + unrelated.length + 1 + 1);
   });
 
   it('serves many first runs at once: each whole, none reading half a file', async () => {

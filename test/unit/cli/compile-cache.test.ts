@@ -4,6 +4,7 @@ import {
   cacheFileName,
   commandKey,
   compileCacheLocation,
+  isBuildFolderName,
   shouldSave,
 } from '../../../src/cli/compile-cache.js';
 
@@ -82,6 +83,7 @@ describe('compileCacheLocation', () => {
   it('is off without a build id (nothing would tell two builds apart) or without a home', () => {
     expect(compileCacheLocation(settings({ buildId: undefined }))).toEqual({ off: 'no build id' });
     expect(compileCacheLocation(settings({ buildId: '../../etc' }))).toEqual({ off: 'no build id' });
+    expect(compileCacheLocation(settings({ buildId: 'proto' }))).toEqual({ off: 'no build id' });
     expect(compileCacheLocation(settings({ home: undefined }))).toEqual({
       off: 'no cache folder for this user',
     });
@@ -90,6 +92,16 @@ describe('compileCacheLocation', () => {
   it('keeps separators out of the version part of the folder name', () => {
     const location = compileCacheLocation(settings({ nodeVersion: 'v99/../x', arch: 'x 64' }));
     expect('build' in location && location.build.endsWith(`v99_.._x-x_64-${BUILD}`)).toBe(true);
+  });
+});
+
+describe('isBuildFolderName', () => {
+  it('knows the folders compileCacheLocation names, and only those', () => {
+    const location = compileCacheLocation(settings());
+    expect('build' in location && isBuildFolderName(location.build.split('/').pop()!)).toBe(true);
+    expect(isBuildFolderName(`v22.23.3-arm64-${BUILD}`)).toBe(true);
+    for (const name of ['notes', `v20-${BUILD}.bak`, `x20.1.0-x64-${BUILD}`, 'v20.1.0-x64-not-a-uuid', BUILD])
+      expect(isBuildFolderName(name), name).toBe(false);
   });
 });
 
