@@ -29,9 +29,21 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // (where the maps are: a development tree; the npm package leaves them out).
   if (args.includes('--verbose')) process.setSourceMapsEnabled(true);
   // The one exit point: main() returns the exit code and never calls process.exit itself.
-  require('../dist/boot.cjs')
-    .runCli(args)
-    .then((code) => {
-      process.exitCode = code;
-    });
+  // main() reports every error itself; what reaches this catch is a broken install (a chunk missing, dist/ unreadable).
+  Promise.resolve()
+    .then(() => require('../dist/boot.cjs').runCli(args))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error) => {
+        process.stderr.write(
+          `wfsync: could not start: ${error instanceof Error ? error.message : String(error)}\n` +
+            (args.includes('--verbose') && error instanceof Error && error.stack
+              ? `${error.stack}\n`
+              : 'Reinstall wfsync (or run npm run build in a development tree); --verbose shows the stack.\n'),
+        );
+        process.exitCode = 1;
+      },
+    );
 }

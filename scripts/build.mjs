@@ -107,6 +107,15 @@ const bootRequires = [
 const strays = bootRequires.filter((id) => !id.startsWith('node:') && id !== 'url');
 if (strays.length > 0)
   throw new Error(`dist/boot.cjs must require Node's built-ins only, not ${strays.join(', ')}`);
+// And the chunks name each other only as `./NAME.cjs`, the one form the compile cache's loader takes as a chunk: any
+// other spelling of a dist/ file would go to Node's require and load a second copy of it.
+for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
+  const code = readFileSync(join(dist, file), 'utf8');
+  for (const [, , id] of code.matchAll(/\brequire\((["'])(\.[^"']*)\1\)/g)) {
+    if (!/^\.\/[\w.-]+\.cjs$/.test(id))
+      throw new Error(`dist/${file} requires ${id}: chunks must be required as ./NAME.cjs`);
+  }
+}
 
 writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(BUNDLED));
 

@@ -9,28 +9,37 @@
  * require, so stack traces go through the source maps.
  */
 import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  fsyncSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
-  writeFileSync,
+  type Stats,
+  writeSync,
 } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script, constants as vmConstants } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import {
+  type Checksum,
   type CompileCacheLocation,
   cacheFileName,
   commandKey,
   compileCacheLocation,
+  frameCache,
   isBuildFolderName,
   KEEP_OTHER_BUILDS,
   shouldSave,
+  unframeCache,
 } from './compile-cache.js';
 import type { main as Main } from './main.js';
 
@@ -66,16 +75,31 @@ function openCacheFolder(args: readonly string[]): string | undefined {
   });
   if ('off' in location) return undefined;
   try {
-    const fresh = !isPrivateFolder(location.build);
+    // Each level made (never through a link: a link is not a private folder) and checked before the next.
+    mkdirSync(location.root, { recursive: true, mode: 0o700 });
+    if (!isPrivateFolder(location.root)) return undefined;
+    const fresh = makePrivateFolder(location.build);
+    if (fresh === undefined) return undefined;
     const folder = join(location.build, commandKey(args));
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    if (![location.root, location.build, folder].every(isPrivateFolder)) return undefined;
-    // Only once the folders are known to be the user's own, and only folders named as this code names them.
+    if (makePrivateFolder(folder) === undefined) return undefined;
+    // Only folders named as this code names them, and only once the root is known to be the user's own.
     if (fresh) pruneOtherBuilds(location);
     return folder;
   } catch {
     return undefined;
   }
+}
+
+/** `path` made if missing (true) or found (false), either way a private folder; undefined when it is not one. */
+function makePrivateFolder(path: string): boolean | undefined {
+  let made = true;
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    made = false;
+  }
+  return isPrivateFolder(path) ? made : undefined;
 }
 
 function safeHome(): string | undefined {
@@ -87,18 +111,21 @@ function safeHome(): string | undefined {
 }
 
 /**
- * A real folder (not a link), owned by this user and writable by nobody else: only then may what it holds be run.
- * On Windows the per-user LOCALAPPDATA is private already and POSIX modes say nothing.
+ * A real folder (not a link), owned by this user and open to nobody else: only then may what it holds be run. On
+ * Windows only the per-user LOCALAPPDATA default is used (compile-cache.ts), and POSIX modes say nothing.
  */
 function isPrivateFolder(path: string): boolean {
   try {
     const stat = lstatSync(path);
-    if (!stat.isDirectory()) return false;
-    if (process.platform === 'win32') return true;
-    return stat.uid === process.getuid?.() && (stat.mode & 0o022) === 0;
+    return stat.isDirectory() && isPrivate(stat);
   } catch {
     return false;
   }
+}
+
+function isPrivate(stat: Stats): boolean {
+  if (process.platform === 'win32') return true;
+  return stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
 }
 
 /**
@@ -132,24 +159,24 @@ interface LoadedChunk {
  * cycles answered with the partly filled exports), but compiled with vm.Script and its cached data. Chunks require
  * each other by relative path (`./trigger-HASH.cjs`); anything else goes to Node's require.
  */
-class ChunkLoader {
+export class ChunkLoader {
   private readonly chunks = new Map<string, LoadedChunk>();
   /** Scripts compiled without usable cached data, with the file their cache goes to. */
-  private readonly unsaved: Array<{ script: Script; file: string }> = [];
+  private readonly unsaved: Array<{ script: Script; file: string; source: Uint8Array }> = [];
 
   constructor(
     private readonly dist: string,
     private readonly folder: string,
+    private readonly checksum: Checksum = crc32,
   ) {}
 
   load(path: string): unknown {
     const known = this.chunks.get(path);
     if (known) return known.exports;
-    const source = readFileSync(path, 'utf8');
-    const { size, mtimeMs } = statSync(path);
-    const cacheFile = join(this.folder, cacheFileName(basename(path), size, mtimeMs));
-    const cachedData = readCache(cacheFile);
-    const script = new Script(wrap(source), {
+    const bytes = readFileSync(path);
+    const cacheFile = join(this.folder, cacheFileName(basename(path)));
+    const cachedData = readCache(cacheFile, bytes, this.checksum);
+    const script = new Script(wrap(bytes.toString('utf8')), {
       filename: path,
       ...(cachedData ? { cachedData } : {}),
       // `import()` in a chunk (none today) would resolve as in any module of the main context.
@@ -157,7 +184,8 @@ class ChunkLoader {
         ? { importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
         : {}),
     });
-    if (!cachedData || script.cachedDataRejected) this.unsaved.push({ script, file: cacheFile });
+    if (!cachedData || script.cachedDataRejected)
+      this.unsaved.push({ script, file: cacheFile, source: bytes });
     const chunk: LoadedChunk = { exports: {} };
     this.chunks.set(path, chunk);
     const packages = createRequire(path);
@@ -174,7 +202,13 @@ class ChunkLoader {
       filename: string,
       dirname: string,
     ) => void;
-    wrapper.call(chunk.exports, chunk.exports, require as NodeJS.Require, chunk, path, dirname(path));
+    try {
+      wrapper.call(chunk.exports, chunk.exports, require as NodeJS.Require, chunk, path, dirname(path));
+    } catch (error) {
+      // As Node's require: a chunk that failed is not loaded, and the next require runs it again.
+      this.chunks.delete(path);
+      throw error;
+    }
     return chunk.exports;
   }
 
@@ -189,9 +223,9 @@ class ChunkLoader {
 
   /** Write the code cache of every chunk that had none (or had one V8 turned down), the functions that ran included. */
   save(): void {
-    for (const { script, file } of this.unsaved) {
+    for (const { script, file, source } of this.unsaved) {
       try {
-        writeAtomically(file, script.createCachedData());
+        writeAtomically(file, frameCache(script.createCachedData(), source, this.checksum));
       } catch {
         // A full disk or a folder removed meanwhile: the next run compiles again.
       }
@@ -199,22 +233,42 @@ class ChunkLoader {
   }
 }
 
-/** The cached data in `file`, or undefined when there is none (the folder is private: nobody else put it there). */
-function readCache(file: string): Buffer | undefined {
+/**
+ * V8's data for the chunk whose text is `source`, from `file` when it is a regular file (not a link, one name)
+ * private to the user, whole, and made for this very text; undefined otherwise.
+ */
+function readCache(file: string, source: Uint8Array, checksum: Checksum): Uint8Array | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file);
+    fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.nlink !== 1 || !isPrivate(stat)) return undefined;
+    return unframeCache(readFileSync(fd), source, checksum);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-/** Another run may read `file` at any moment: it sees the old whole file or the new whole file, never half of one. */
-function writeAtomically(file: string, data: Buffer): void {
-  const temporary = `${file}.${process.pid}.tmp`;
+/**
+ * Another run may read `file` at any moment: it sees the old whole file or the new whole file, never half of one
+ * (written aside, flushed, then renamed over). The temporary name is this run's alone.
+ */
+function writeAtomically(file: string, data: Uint8Array): void {
+  const temporary = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = openSync(temporary, 'wx', 0o600);
   try {
-    writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
+    writeSync(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
     renameSync(temporary, file);
   } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closed already.
+    }
     rmSync(temporary, { force: true });
     throw error;
   }

@@ -7,11 +7,19 @@
  * vm.Script and, once the command has run, writes each chunk's code cache, the functions that ran included, so the
  * next run of the same command starts with them compiled.
  *
- * The cache is code wfsync will run, so it lives where only the user can write: the user's cache directory, in
- * folders made private (0700) and checked to be the user's own, not links and not writable by others, before
- * anything is read from them. It is keyed by Node's version and architecture and by the build's random id (a
- * rebuilt or upgraded wfsync never reads an older build's cache), then by command (what `validate` compiles is not
- * what `plan` compiles). Old builds' folders are removed when a new one is made.
+ * The cache is code wfsync will run, and V8 checks little of what it is given (its version, its flags and the
+ * lengths; a damaged file can crash it), so:
+ * - it lives where only the user can write: the user's cache directory, in folders that must be real folders (not
+ *   links) owned by the user and open to nobody else (made 0700), holding files that must be the same (0600, one
+ *   link, not a link), all checked before anything is read;
+ * - each file carries a checksum of the chunk's text and of the data (frameCache below), checked before V8 sees the
+ *   data: a file damaged on disk, or made for another text of the same length, is a miss, never a crash;
+ * - in CI it is off unless WFSYNC_COMPILE_CACHE names a folder: a job's machine is fresh (no later run would read it)
+ *   or shared between projects and forks (whose jobs run as the same user);
+ * - on Windows only the default folder, under LOCALAPPDATA, is used: wfsync cannot check there who may write.
+ * It is keyed by Node's version and architecture and by the build's random id (a rebuilt or upgraded wfsync never
+ * reads an older build's cache), then by command (what `validate` compiles is not what `plan` compiles). Old builds'
+ * folders are removed when a new one is made.
  *
  * `NODE_DISABLE_COMPILE_CACHE` (Node's own switch) or `WFSYNC_COMPILE_CACHE=off` turns it off;
  * `WFSYNC_COMPILE_CACHE=<absolute folder>` puts it elsewhere.
@@ -62,16 +70,26 @@ export function compileCacheLocation(settings: CompileCacheSettings): CompileCac
   if (settings.buildId === undefined || !BUILD_ID.test(settings.buildId)) return { off: 'no build id' };
   let root: string;
   if (setting !== undefined && setting !== '') {
+    if (settings.platform === 'win32')
+      return { off: 'WFSYNC_COMPILE_CACHE names a folder: on Windows only the default one is used' };
     if (!isAbsolutePath(setting, settings.platform))
       return { off: 'WFSYNC_COMPILE_CACHE is not an absolute path' };
     root = setting;
   } else {
+    if (inCi(env)) return { off: 'in CI (WFSYNC_COMPILE_CACHE=<folder> turns it on)' };
     const base = userCacheHome(settings);
     if (base === undefined) return { off: 'no cache folder for this user' };
     root = join(base, 'wfsync', 'compile');
   }
   const version = `${settings.nodeVersion}-${settings.arch}`.replace(/[^\w.-]/g, '_');
   return { root, build: join(root, `${version}-${settings.buildId}`) };
+}
+
+/** The variables CI services set (GitHub Actions, GitLab CI and most others set CI). */
+function inCi(env: CompileCacheSettings['env']): boolean {
+  const ci = env.CI;
+  if (ci !== undefined && ci !== '' && !/^(false|0)$/i.test(ci)) return true;
+  return env.GITHUB_ACTIONS === 'true' || env.GITLAB_CI !== undefined;
 }
 
 /** The platform's per-user cache folder: XDG on Linux and the like, Library/Caches on macOS, LOCALAPPDATA on Windows. */
@@ -106,10 +124,46 @@ export function shouldSave(args: readonly string[], exitCode: number): boolean {
   return !args.some((arg) => arg === '--help' || arg === '-h' || arg === 'help');
 }
 
+/** The cache file of one chunk (a dist/ file name): the chunk's name, kept to one path segment. */
+export function cacheFileName(chunk: string): string {
+  return `${chunk.replace(/[^\w.-]/g, '_')}.v8`;
+}
+
+/** A CRC-32 of some bytes (zlib.crc32; tests may give another). */
+export type Checksum = (data: Uint8Array) => number;
+
+const MAGIC = 0x31_43_46_57; // "WFC1", little-endian
+const HEADER = 16;
+
 /**
- * The cache file of one chunk: its name, size and modification time, so a chunk edited by hand after the build is
- * never given another text's code (V8 itself only compares lengths).
+ * A cache file: a header (magic, the checksum of the chunk's text, the data's length and checksum), then V8's data.
+ * Pure.
  */
-export function cacheFileName(chunk: string, size: number, mtimeMs: number): string {
-  return `${chunk.replace(/[^\w.-]/g, '_')}-${size}-${Math.trunc(mtimeMs)}.v8`;
+export function frameCache(data: Uint8Array, source: Uint8Array, checksum: Checksum): Uint8Array {
+  const file = new Uint8Array(HEADER + data.length);
+  const header = new DataView(file.buffer);
+  header.setUint32(0, MAGIC, true);
+  header.setUint32(4, checksum(source), true);
+  header.setUint32(8, data.length, true);
+  header.setUint32(12, checksum(data), true);
+  file.set(data, HEADER);
+  return file;
+}
+
+/**
+ * V8's data from a cache file, when the file is whole and was made for this very text of the chunk; undefined
+ * otherwise (a miss: the chunk is compiled as usual and the file written again). Pure.
+ */
+export function unframeCache(
+  file: Uint8Array,
+  source: Uint8Array,
+  checksum: Checksum,
+): Uint8Array | undefined {
+  if (file.length < HEADER) return undefined;
+  const header = new DataView(file.buffer, file.byteOffset, HEADER);
+  if (header.getUint32(0, true) !== MAGIC) return undefined;
+  if (header.getUint32(8, true) !== file.length - HEADER) return undefined;
+  if (header.getUint32(4, true) !== checksum(source)) return undefined;
+  const data = file.subarray(HEADER);
+  return header.getUint32(12, true) === checksum(data) ? data : undefined;
 }

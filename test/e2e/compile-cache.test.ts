@@ -1,10 +1,12 @@
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -72,8 +74,8 @@ describe('the compile cache', () => {
     const files = snapshot(root);
     const written = [...files.keys()];
     expect(written.length).toBeGreaterThan(3);
-    expect(written.every((f) => /^[^/\\]+[/\\]validate[/\\][\w.-]+\.cjs-\d+-\d+\.v8$/.test(f))).toBe(true);
-    expect(written.some((f) => /[/\\]cli\.cjs-/.test(f))).toBe(true);
+    expect(written.every((f) => /^[^/\\]+[/\\]validate[/\\][\w.-]+\.cjs\.v8$/.test(f))).toBe(true);
+    expect(written.some((f) => /[/\\]cli\.cjs\.v8$/.test(f))).toBe(true);
 
     const warm = await validate(cwd, root);
     // Nothing rewritten: V8 took every file (a file it turns down is written again, as the next test shows).
@@ -100,15 +102,68 @@ describe('the compile cache', () => {
     const root = cacheRoot();
     const clean = await validate(cwd, root);
     const folder = join(buildFolder(root), 'validate');
-    const [victim] = readdirSync(folder).filter((f) => f.startsWith('cli.cjs-'));
+    const victim = 'cli.cjs.v8';
     const damaged = Buffer.from('not a code cache, but the same name');
-    writeFileSync(join(folder, victim!), damaged);
+    writeFileSync(join(folder, victim), damaged);
 
     const run = await validate(cwd, root);
     expect(run).toEqual(clean);
-    const rewritten = readFileSync(join(folder, victim!));
+    const rewritten = readFileSync(join(folder, victim));
     expect(rewritten.equals(damaged)).toBe(false);
     expect(rewritten.length).toBeGreaterThan(1000);
+  });
+
+  it('never hands V8 a file damaged in the middle (which would crash it): a miss, written again', async () => {
+    const cwd = project();
+    const root = cacheRoot();
+    const clean = await validate(cwd, root);
+    const folder = join(buildFolder(root), 'validate');
+    for (const file of readdirSync(folder)) {
+      const bytes = readFileSync(join(folder, file));
+      for (const at of [64, Math.floor(bytes.length / 2), bytes.length - 8]) bytes[at] = bytes[at]! ^ 0x55;
+      writeFileSync(join(folder, file), bytes);
+    }
+    const damaged = snapshot(root);
+    const run = await validate(cwd, root);
+    expect(run).toEqual(clean);
+    for (const [file, bytes] of snapshot(root)) expect(bytes.equals(damaged.get(file)!), file).toBe(false);
+  });
+
+  it('reads no cache file that is a link or open to others (as a checkout or an archive leaves it)', async () => {
+    if (!POSIX) return;
+    const cwd = project();
+    const root = cacheRoot();
+    const clean = await validate(cwd, root);
+    const folder = join(buildFolder(root), 'validate');
+    const good = readFileSync(join(folder, 'cli.cjs.v8'));
+    // 0644, as git or tar would leave it: ignored, and replaced by a file of the user's own.
+    chmodSync(join(folder, 'cli.cjs.v8'), 0o644);
+    expect(await validate(cwd, root)).toEqual(clean);
+    expect(statSync(join(folder, 'cli.cjs.v8')).mode & 0o777).toBe(0o600);
+    // A link to a file elsewhere: ignored, and the file it points to left as it was.
+    const elsewhere = join(cacheRoot(), 'elsewhere.v8');
+    writeFileSync(elsewhere, good, { mode: 0o600 });
+    rmSync(join(folder, 'cli.cjs.v8'));
+    symlinkSync(elsewhere, join(folder, 'cli.cjs.v8'));
+    expect(await validate(cwd, root)).toEqual(clean);
+    expect(readFileSync(elsewhere).equals(good)).toBe(true);
+    expect(lstatSync(join(folder, 'cli.cjs.v8')).isSymbolicLink()).toBe(false);
+  });
+
+  it('is off in CI unless WFSYNC_COMPILE_CACHE names a folder', async () => {
+    const home = cacheRoot();
+    const run = await runCli(['validate'], {
+      cwd: project(),
+      env: { HOME: home, XDG_CACHE_HOME: undefined, CI: 'true', WFSYNC_COMPILE_CACHE: undefined },
+    });
+    expect(run.status).toBe(3);
+    expect(readdirSync(home)).toEqual([]);
+    const without = await runCli(['validate'], {
+      cwd: project(),
+      env: { HOME: home, XDG_CACHE_HOME: undefined, WFSYNC_COMPILE_CACHE: undefined },
+    });
+    expect(without.stdout).toBe(run.stdout);
+    expect(cacheFiles(join(home, '.cache', 'wfsync', 'compile')).length).toBeGreaterThan(3);
   });
 
   it('keeps one folder per command, and nothing from help or a usage error', async () => {

@@ -1,11 +1,14 @@
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   type CompileCacheSettings,
   cacheFileName,
   commandKey,
   compileCacheLocation,
+  frameCache,
   isBuildFolderName,
   shouldSave,
+  unframeCache,
 } from '../../../src/cli/compile-cache.js';
 
 const BUILD = '1d0d4214-e5ef-45af-ace6-1b235b5fd8cc';
@@ -72,6 +75,33 @@ describe('compileCacheLocation', () => {
     });
   });
 
+  it('is off in CI unless WFSYNC_COMPILE_CACHE names a folder', () => {
+    for (const env of [{ CI: 'true' }, { CI: '1' }, { GITHUB_ACTIONS: 'true' }, { GITLAB_CI: 'true' }])
+      expect(compileCacheLocation(settings({ env }))).toEqual({
+        off: 'in CI (WFSYNC_COMPILE_CACHE=<folder> turns it on)',
+      });
+    expect(compileCacheLocation(settings({ env: { CI: 'false' } }))).toMatchObject({
+      root: expect.any(String),
+    });
+    expect(
+      compileCacheLocation(settings({ env: { CI: 'true', WFSYNC_COMPILE_CACHE: '/tmp/cc' } })),
+    ).toMatchObject({
+      root: '/tmp/cc',
+    });
+  });
+
+  it('uses no folder but the default one on Windows, where it cannot check who may write', () => {
+    for (const folder of ['C:\\wfsync-cache', '\\\\server\\share'])
+      expect(
+        compileCacheLocation(
+          settings({
+            platform: 'win32',
+            env: { LOCALAPPDATA: 'C:\\Users\\dev\\AppData\\Local', WFSYNC_COMPILE_CACHE: folder },
+          }),
+        ),
+      ).toEqual({ off: 'WFSYNC_COMPILE_CACHE names a folder: on Windows only the default one is used' });
+  });
+
   it("is off with Node's own switch, NODE_DISABLE_COMPILE_CACHE, whatever else is set", () => {
     expect(
       compileCacheLocation(
@@ -136,14 +166,43 @@ describe('shouldSave', () => {
 });
 
 describe('cacheFileName', () => {
-  it('changes with the chunk, its size and its modification time', () => {
-    const name = cacheFileName('cli.cjs', 44_468, 1_795_681_406_161.7);
-    expect(name).toBe('cli.cjs-44468-1795681406161.v8');
-    expect(cacheFileName('cli.cjs', 44_469, 1_795_681_406_161)).not.toBe(name);
-    expect(cacheFileName('cli.cjs', 44_468, 1_795_681_406_162)).not.toBe(name);
+  it('is the chunk name, kept to one path segment', () => {
+    expect(cacheFileName('cli.cjs')).toBe('cli.cjs.v8');
+    expect(cacheFileName('../x.cjs')).toBe('.._x.cjs.v8');
+    expect(cacheFileName('a/b\\c.cjs')).toBe('a_b_c.cjs.v8');
+  });
+});
+
+describe('frameCache / unframeCache', () => {
+  const source = new TextEncoder().encode('module.exports = 1;');
+  const data = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) % 256);
+  const framed = frameCache(data, source, crc32);
+
+  it("gives back V8's data for the very text it was made for", () => {
+    expect(unframeCache(framed, source, crc32)).toEqual(data);
   });
 
-  it('never names a path outside its folder', () => {
-    expect(cacheFileName('../x.cjs', 1, 1)).toBe('.._x.cjs-1-1.v8');
+  it('is a miss for another text, even one of the same length (V8 would only compare lengths)', () => {
+    const other = new TextEncoder().encode('module.exports = 2;');
+    expect(other.length).toBe(source.length);
+    expect(unframeCache(framed, other, crc32)).toBeUndefined();
+  });
+
+  it('is a miss for a damaged file: any byte changed, cut short, grown, or not a cache file at all', () => {
+    for (const at of [0, 5, 9, 13, 16, 100, framed.length - 1]) {
+      const damaged = framed.slice();
+      damaged[at] = damaged[at]! ^ 0x40;
+      expect(unframeCache(damaged, source, crc32), `byte ${at}`).toBeUndefined();
+    }
+    expect(unframeCache(framed.subarray(0, framed.length - 1), source, crc32)).toBeUndefined();
+    expect(unframeCache(Uint8Array.of(...framed, 0), source, crc32)).toBeUndefined();
+    expect(unframeCache(new Uint8Array(8), source, crc32)).toBeUndefined();
+    expect(unframeCache(new TextEncoder().encode('planted'), source, crc32)).toBeUndefined();
+  });
+
+  it('reads a frame inside a larger buffer (as Node hands out small files)', () => {
+    const pool = new Uint8Array(framed.length + 24);
+    pool.set(framed, 8);
+    expect(unframeCache(pool.subarray(8, 8 + framed.length), source, crc32)).toEqual(data);
   });
 });
