@@ -1,5 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { appendFile } from 'node:fs/promises';
 
 /**
  * The one place rendered output reaches a stream. Renderers return strings; this writes them.
@@ -77,12 +76,6 @@ export async function writeOutput(stream: NodeJS.WritableStream, text: string): 
     stream.once('close', onClose);
     stream.write(text, (error?: Error | null) => finish(error));
   });
-}
-
-/** Writes a report to a file (`--output`), replacing it and creating missing parent directories. */
-export async function writeFileText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, 'utf8');
 }
 
 /** Appends text to a file (`$GITHUB_STEP_SUMMARY`), creating it if needed. */

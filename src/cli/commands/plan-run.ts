@@ -3,9 +3,10 @@ import { type Planning, runPlanning } from '../../api/plan.js';
 import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanCommandFormat, planRenderers } from '../../report/plan/renderers.js';
-import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
+import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import { writePlanPreviews } from '../plan-previews.js';
 import { clientListener, logListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -22,6 +23,9 @@ export interface PlanFlags extends TargetCommandFlags {
 }
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
+  // 0. The files it will write: none may be (or lie under) a symbolic link, refused before the service is asked.
+  if (flags.out !== undefined) checkOutputFile(ctx.cwd, '--out', flags.out);
+  if (flags.previews !== undefined) checkOutputFile(ctx.cwd, '--previews', flags.previews);
   // 1. The plan, by the API (load, open, fetch, plan, preflight); progress and notes on stderr.
   const progress = progressFor(ctx, flags.quiet);
   let planning: Planning;
@@ -49,7 +53,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     ...comment,
   });
   await writeOutput(ctx.stdout, text);
-  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
+  if (flags.out) await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, renderPlanJson(plan)));
   if (flags.previews !== undefined) {
     const { count, shown } = await writePlanPreviews(flags.previews, plan, desired, ctx.cwd);
     if (!flags.quiet)

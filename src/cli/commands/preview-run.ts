@@ -7,7 +7,7 @@ import { buildPreviewDocument, type PreviewDocument } from '../../report/preview
 import { renderPreviewHtml } from '../../report/preview/html.js';
 import { renderPreviewHuman } from '../../report/preview/human.js';
 import { renderPreviewJson } from '../../report/preview/json.js';
-import { writeFileText, writeOutput } from '../../report/write-output.js';
+import { writeOutput } from '../../report/write-output.js';
 import { type DataOverrides, type Json, readDataFile } from '../../serve/preview-input.js';
 import {
   checkStep,
@@ -18,12 +18,14 @@ import {
   type WorkflowPreviewOptions,
 } from '../../serve/preview-project.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
+import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import type { PreviewFlags } from './preview-flags.js';
 import { selectDefinitions } from './preview-select.js';
 
 export async function runPreview(ctx: CommandContext, args: string[], flags: PreviewFlags): Promise<number> {
   if (flags.serve) return (await import('./preview-serve.js')).runPreviewServe(ctx, args, flags);
   if (flags.port !== undefined) throw new UsageError('--port needs --serve');
+  if (flags.out !== undefined) checkOutputFile(ctx.cwd, '--out', flags.out);
   // 1. Config, then the definitions asked for (invalid ones stop here: exit 3, all reported).
   const project = readProject(flags, ctx.cwd);
   const { definitions } = await selectDefinitions(args, project, ctx.cwd);
@@ -101,7 +103,7 @@ async function writePreview(
         ? renderPreviewHtml(doc, { allowImages: flags.allowImages === true })
         : renderPreviewHuman(doc, { color: !toFile && useColor(ctx), sources });
   if (flags.out === undefined) return writeOutput(ctx.stdout, text);
-  await writeFileText(flags.out, fileText(ctx, text));
+  await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, text));
   await writeOutput(ctx.stderr, `wrote ${flags.out}\n`);
 }
 

@@ -4,9 +4,10 @@ import { runSyncing, type SyncRun } from '../../api/sync.js';
 import { renderPlanJson, renderSyncJson } from '../../report/plan/json.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
-import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
+import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import type { Progress } from '../progress/index.js';
 import { clientListener, logListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -24,6 +25,8 @@ export interface SyncFlags extends TargetCommandFlags {
 }
 
 export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<number> {
+  // 0. `--out` may not be (or lie under) a symbolic link: refused before anything is applied.
+  if (flags.out !== undefined) checkOutputFile(ctx.cwd, '--out', flags.out);
   // 1. The run, by the API (load, open, lock, reconcile, plan, preflight, apply); progress and notes on stderr,
   //    Ctrl-C as the API's two signals.
   const progress = progressFor(ctx, flags.quiet);
@@ -82,7 +85,7 @@ async function reportDryRun(
     ...comment,
   };
   await writeOutput(ctx.stdout, planRenderers[flags.format](plan, options));
-  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderPlanJson(plan)));
+  if (flags.out) await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, renderPlanJson(plan)));
   return planExitCode(plan);
 }
 
@@ -102,7 +105,7 @@ async function reportSync(
       ...comment,
     }),
   );
-  if (flags.out) await writeFileText(flags.out, fileText(ctx, renderSyncJson(result)));
+  if (flags.out) await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, renderSyncJson(result)));
   if (flags.format === 'github' && ctx.env.GITHUB_STEP_SUMMARY) {
     await appendFileText(ctx.env.GITHUB_STEP_SUMMARY, fileText(ctx, renderSyncStepSummary(result, comment)));
   }

@@ -9,11 +9,12 @@ import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { renderHuman } from '../../report/human.js';
 import type { ValidateFormat, ValidateRenderer, ValidateReport } from '../../report/validate-report.js';
-import { appendFileText, writeFileText, writeOutput } from '../../report/write-output.js';
+import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
+import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
 
 interface ValidateFlags {
@@ -116,6 +117,7 @@ async function runValidate(
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   if (flags.listRules) return writeRuleList(ctx, ruleInfos());
+  if (flags.output !== undefined) checkOutputFile(ctx.cwd, '--output', flags.output);
   // 1. Config, then every file read, parsed and checked (with --cache, those that changed), by the API.
   const run = await runValidation({
     cwd: ctx.cwd,
@@ -187,7 +189,7 @@ async function writeValidateReport(
     commandMark: ctx.commandMark.get,
   });
   if (!flags.output) return writeOutput(ctx.stdout, text);
-  await writeFileText(flags.output, fileText(ctx, text));
+  await writeOutputFile(ctx.cwd, '--output', flags.output, fileText(ctx, text));
   // Watching, the terminal would otherwise show nothing but separators.
   if (flags.watch) {
     const counts = countDiagnostics(report.diagnostics);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileText, writeFileText, writeOutput } from '../../../src/report/write-output.js';
+import { appendFileText, writeOutput } from '../../../src/report/write-output.js';
 
 const BIG = 'x'.repeat(8 * 1024 * 1024);
 
@@ -97,15 +97,6 @@ describe('writeOutput', () => {
       },
     });
     await expect(writeOutput(full, 'text')).rejects.toMatchObject({ code: 'ENOSPC' });
-  });
-});
-
-describe('writeFileText', () => {
-  it('creates missing directories and replaces an existing file', async () => {
-    const path = join(dir, 'reports', 'nested', 'wfsync.sarif');
-    await writeFileText(path, 'first, longer text\n');
-    await writeFileText(path, 'second\n');
-    expect(await readFile(path, 'utf8')).toBe('second\n');
   });
 });
 
