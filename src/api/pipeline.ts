@@ -74,12 +74,13 @@ export async function loadRun(
   const only = selectionFilter(buildOnlyFilter(flags.only), paths.length > 0 ? read.definitions : undefined);
   const definitions = only ? read.definitions.filter((d) => only(d.identifier, d.file)) : read.definitions;
   // The base is read before any request too: a ref git does not know stops the run here.
-  const ref = await resolveBaseRef(flags.base, options.baseFromEnv ? env : {}, cwd);
+  const ref = await resolveBaseRef(flags.base, { cwd, env }, { fromEnv: options.baseFromEnv === true });
   const base =
     ref === undefined
       ? undefined
       : await readBaseDefinitions({
           cwd,
+          env,
           ref,
           sources: project.sources,
           rules: { severities: project.severities, notificationGroups: project.notificationGroups },
@@ -89,6 +90,7 @@ export async function loadRun(
   if (base !== undefined && project.config && target.kind === 'remote' && configured) {
     await checkKeyRouteAtBase({
       cwd,
+      env,
       commit: base.commit,
       ref: base.ref,
       configPath: project.config.path,

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { runGit } from '../git/git.js';
 import { isRecord, parseJson } from '../json.js';
 import type { ReportStamp } from '../report/plan/stamp.js';
 
@@ -7,14 +7,15 @@ import type { ReportStamp } from '../report/plan/stamp.js';
  * The stamp of a comment (report/plan/stamp.ts): the time now (or `SOURCE_DATE_EPOCH`, for reproducible output),
  * and the commit: on a pull request under GitHub Actions the head of its branch (what the reviewer sees; `GITHUB_SHA`
  * is then GitHub's temporary merge commit), else `GITHUB_SHA`, else `git rev-parse --short HEAD` in the working
- * directory, else none. Both are outside data: a value not shaped like a commit is left out.
+ * directory (git run with the run's environment, as `plan --base` runs it: git/git.ts), else none. Both are outside
+ * data: a value not shaped like a commit is left out.
  */
 export async function readStamp(env: NodeJS.ProcessEnv, cwd: string): Promise<ReportStamp> {
   const time = stampTime(env).toISOString();
   const commit =
     shortCommit(await pullRequestHead(env))?.slice(0, 7) ??
     shortCommit(env.GITHUB_SHA)?.slice(0, 7) ??
-    shortCommit(await gitHead(cwd));
+    shortCommit(await gitHead(env, cwd));
   return commit === undefined ? { time } : { time, commit };
 }
 
@@ -49,15 +50,9 @@ function shortCommit(value: string | undefined): string | undefined {
 }
 
 /** HEAD's short SHA, or undefined when git is missing, this is no repository, or it takes too long. */
-function gitHead(cwd: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['rev-parse', '--short', 'HEAD'],
-      { cwd, timeout: 5_000, windowsHide: true },
-      (error, stdout) => resolve(error ? undefined : stdout),
-    );
-  });
+async function gitHead(env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
+  const result = await runGit({ cwd, env }, ['rev-parse', '--short', 'HEAD'], { timeoutMs: 5_000 });
+  return result.ok ? result.stdout.toString('utf8') : undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { relative, sep } from 'node:path';
 import { parseDefinition } from '../definitions/parse.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { failureReason, runGit } from './git.js';
+import { failureReason, type GitContext, runGit } from './git.js';
 
 /** The target fields that decide where the key goes, as the config names them (undefined: not set). */
 export interface KeyRoute {
@@ -19,6 +19,8 @@ export interface KeyRoute {
 
 export interface BaseConfigCheck {
   cwd: string;
+  /** The run's environment, git's whole environment (GitContext). */
+  env: GitContext['env'];
   /** The merge-base the plan compares with. */
   commit: string;
   ref: string;
@@ -35,7 +37,7 @@ export interface BaseConfigCheck {
 export async function checkKeyRouteAtBase(check: BaseConfigCheck): Promise<void> {
   const path = relative(check.cwd, check.configPath).split(sep).join('/');
   const shown = path === '' ? check.configPath : path;
-  const result = await runGit(check.cwd, ['cat-file', 'blob', `${check.commit}:./${path}`]);
+  const result = await runGit(check, ['cat-file', 'blob', `${check.commit}:./${path}`]);
   const refuse = (why: string) =>
     new WfsyncError(
       `refusing to plan target "${check.target}" with this branch's ${shown}: ${why} at the base (${check.ref}, ` +

@@ -30,6 +30,7 @@ import type { RuleOptions } from '../validate/rules/index.js';
 import {
   failureReason,
   GitBaseError,
+  type GitContext,
   gitLine,
   listTree,
   openBlobReader,
@@ -39,6 +40,8 @@ import {
 
 export interface BaseOptions {
   cwd: string;
+  /** The run's environment, git's whole environment (GitContext). */
+  env: GitContext['env'];
   /** The ref as given (`--base`), or as GITHUB_BASE_REF resolved (resolveBaseRef). */
   ref: string;
   /**
@@ -67,18 +70,18 @@ const REGULAR = new Set(['100644', '100755']);
 const DEFINITION_FILE = /\.ya?ml$/i;
 
 /**
- * The base ref when none is given: GITHUB_BASE_REF (a pull request's base branch), as `origin/<name>` when that
- * resolves (a CI checkout has no local branch for it), else `<name>`. Undefined when neither is set.
+ * The base ref when none is given: with `fromEnv`, GITHUB_BASE_REF (a pull request's base branch), as `origin/<name>`
+ * when that resolves (a CI checkout has no local branch for it), else `<name>`. Undefined when neither is set.
  */
 export async function resolveBaseRef(
   given: string | undefined,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
+  at: GitContext,
+  options: { fromEnv: boolean },
 ): Promise<string | undefined> {
   if (given !== undefined) return given;
-  const name = env.GITHUB_BASE_REF?.trim();
+  const name = options.fromEnv ? at.env.GITHUB_BASE_REF?.trim() : undefined;
   if (!name) return undefined;
-  const remote = await runGit(cwd, [
+  const remote = await runGit(at, [
     'rev-parse',
     '--verify',
     '--quiet',
@@ -90,11 +93,12 @@ export async function resolveBaseRef(
 /** The definitions at the merge-base of HEAD and `options.ref`. Git problems are GitBaseError (exit 64). */
 export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDefinitions> {
   const { cwd, ref } = options;
+  const at: GitContext = { cwd, env: options.env };
   if (ref === '' || ref.startsWith('-') || /[\0\n]/.test(ref)) {
     throw new GitBaseError(`--base "${ref}" is not a git ref`);
   }
   const limits = resolveLoadLimits(options.limits);
-  const inside = await runGit(cwd, ['rev-parse', '--is-inside-work-tree']);
+  const inside = await runGit(at, ['rev-parse', '--is-inside-work-tree']);
   if (!inside.ok && inside.code === 'ENOENT')
     throw new GitBaseError(`--base ${ref}: ${failureReason(inside)}`);
   if (!inside.ok || inside.stdout.toString().trim() !== 'true') {
@@ -102,20 +106,20 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
       `--base ${ref}: ${cwd} is not inside a git work tree, so there is no base to read`,
     );
   }
-  const shallow = (await gitLine(cwd, ['rev-parse', '--is-shallow-repository'], 'cannot ask git')) === 'true';
+  const shallow = (await gitLine(at, ['rev-parse', '--is-shallow-repository'], 'cannot ask git')) === 'true';
   const fetchHint = shallow
     ? ' This is a shallow clone: fetch the base (actions/checkout with fetch-depth: 0, or git fetch origin <branch>).'
     : '';
-  const resolved = await runGit(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  const resolved = await runGit(at, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
   if (!resolved.ok) throw new GitBaseError(`--base ${ref}: git knows no commit by that name.${fetchHint}`);
-  const merged = await runGit(cwd, ['merge-base', 'HEAD', resolved.stdout.toString().trim()]);
+  const merged = await runGit(at, ['merge-base', 'HEAD', resolved.stdout.toString().trim()]);
   if (!merged.ok) {
     throw new GitBaseError(
       `--base ${ref}: HEAD and ${ref} have no common commit in this clone.${fetchHint || ' Is it the right branch?'}`,
     );
   }
   const commit = merged.stdout.toString().trim();
-  const prefix = await gitLine(cwd, ['rev-parse', '--show-prefix'], 'cannot ask git');
+  const prefix = await gitLine(at, ['rev-parse', '--show-prefix'], 'cannot ask git');
   const tree = (absolute: string): string | undefined => {
     const relative = path.relative(cwd, absolute).split(path.sep).join('/');
     const joined = path.posix.normalize(path.posix.join(prefix, relative));
@@ -126,7 +130,7 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
   const roots = options.sources.roots.flatMap((root) => tree(root) ?? []);
   if (roots.length === 0)
     return { ref, commit, definitions: [], identifiers: new Map(), unreadable: new Map() };
-  const entries = await listTree(cwd, commit, rootDir);
+  const entries = await listTree(at, commit, rootDir);
   const byPath = new Map(entries.filter((e) => REGULAR.has(e.mode)).map((e) => [e.path, e]));
   const display = (treePath: string) => path.posix.relative(prefix.replace(/\/$/, '') || '.', treePath);
   const definitionEntries = [...byPath.values()]
@@ -135,7 +139,7 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
     )
     .sort((a, b) => compareText(display(a.path), display(b.path)));
 
-  const blobs = openBlobReader(cwd);
+  const blobs = openBlobReader(at);
   try {
     const readable = definitionEntries.filter((e) => e.size <= limits.maxBytes);
     const texts = await blobs.read(readable.map((e) => e.oid));

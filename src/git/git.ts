@@ -1,7 +1,8 @@
 /**
  * The few git commands `plan --base` needs, run as child processes with argv only (never a shell), bounded output,
  * and git's own messages kept out of ours except as a reason: the base commit, the merge-base, one tree listing and
- * the blobs of one commit through one `git cat-file --batch`.
+ * the blobs of one commit through one `git cat-file --batch`. git runs in the project folder with the run's environment
+ * (GitContext), and always addresses the repository found from that folder.
  */
 import { execFile, spawn } from 'node:child_process';
 import { WfsyncError } from '../errors.js';
@@ -10,11 +11,40 @@ import { ExitCode } from '../exit-codes.js';
 /** Largest output read from one git command (a tree listing of a large repository fits). */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
-/** git in a fixed language, never asking anything, never paging, with no repository config from the environment. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY']) delete env[name];
-  return env;
+/**
+ * Where git runs: the project folder, and the whole environment of the run (the CLI's `process.env`, the API's `env`
+ * option). git gets that environment and nothing of the host's beyond it: its PATH finds git, its HOME and
+ * GIT_CONFIG_* configure it.
+ */
+export interface GitContext {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The variables that make git address a repository other than the one found from the folder (or part of one): a
+ * hook runs with GIT_DIR and GIT_INDEX_FILE set by git, a shell may hold them from another task. wfsync never reads
+ * the index or the work tree through git, only commits, so dropping them loses nothing. What only narrows the search
+ * (GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM) or configures git (GIT_CONFIG_*) is kept.
+ */
+const REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+];
+
+/**
+ * The run's environment for git: the repository found from the folder, in a fixed language, never asking anything,
+ * never paging.
+ */
+export function gitEnvironment(env: GitContext['env']): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
+  for (const name of REPOSITORY_VARIABLES) delete result[name];
+  return result;
 }
 
 /** A git problem the user can fix (not a repository, unknown ref, shallow clone, git missing): exit 64. */
@@ -26,12 +56,23 @@ export class GitBaseError extends WfsyncError {
 
 export type GitResult = { ok: true; stdout: Buffer } | { ok: false; code: number | string; stderr: string };
 
-export function runGit(cwd: string, args: readonly string[]): Promise<GitResult> {
+export function runGit(
+  at: GitContext,
+  args: readonly string[],
+  options: { timeoutMs?: number } = {},
+): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
       [...args],
-      { cwd, env: gitEnv(), encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
+      {
+        cwd: at.cwd,
+        env: gitEnvironment(at.env),
+        encoding: 'buffer',
+        maxBuffer: MAX_OUTPUT,
+        windowsHide: true,
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      },
       (error, stdout, stderr) => {
         if (error === null) return resolve({ ok: true, stdout });
         const code = (error as NodeJS.ErrnoException).code;
@@ -46,8 +87,8 @@ export function runGit(cwd: string, args: readonly string[]): Promise<GitResult>
 }
 
 /** git's stdout as one trimmed line, or a GitBaseError saying what could not be done. */
-export async function gitLine(cwd: string, args: readonly string[], what: string): Promise<string> {
-  const result = await runGit(cwd, args);
+export async function gitLine(at: GitContext, args: readonly string[], what: string): Promise<string> {
+  const result = await runGit(at, args);
   if (result.ok) return result.stdout.toString('utf8').trim();
   throw new GitBaseError(`${what}: ${failureReason(result)}`);
 }
@@ -75,10 +116,10 @@ export interface TreeEntry {
 }
 
 /** Every entry under `dir` (from the top level; '' for all) of the commit's tree. */
-export async function listTree(cwd: string, commit: string, dir: string): Promise<TreeEntry[]> {
+export async function listTree(at: GitContext, commit: string, dir: string): Promise<TreeEntry[]> {
   const args = ['ls-tree', '-r', '-l', '-z', '--full-tree', commit];
   if (dir !== '') args.push('--', dir);
-  const result = await runGit(cwd, args);
+  const result = await runGit(at, args);
   if (!result.ok) throw new GitBaseError(`cannot list the files of ${commit}: ${failureReason(result)}`);
   const entries: TreeEntry[] = [];
   for (const record of result.stdout.toString('utf8').split('\0')) {
@@ -98,10 +139,10 @@ export interface BlobReader {
   close(): void;
 }
 
-export function openBlobReader(cwd: string): BlobReader {
+export function openBlobReader(at: GitContext): BlobReader {
   const child = spawn('git', ['cat-file', '--batch'], {
-    cwd,
-    env: gitEnv(),
+    cwd: at.cwd,
+    env: gitEnvironment(at.env),
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });

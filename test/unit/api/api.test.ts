@@ -15,6 +15,7 @@ import {
 } from '../../../src/api/index.js';
 import { main } from '../../../src/cli/main.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
+import { git } from '../../helpers/git.js';
 import { jsonOutputProblems } from '../../helpers/json-output.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
@@ -283,4 +284,46 @@ describe('an AbortSignal', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
   }, 60_000);
+});
+
+describe("base: git runs with the env option, at the project's repository", () => {
+  /** The project committed on main, then a branch; returns main's commit. */
+  function commitProject(): string {
+    git(cwd, 'init', '-q', '-b', 'main');
+    git(cwd, 'add', '-A');
+    git(cwd, 'commit', '-q', '-m', 'three workflows');
+    git(cwd, 'checkout', '-q', '-b', 'change');
+    return git(cwd, 'rev-parse', 'main').trim();
+  }
+
+  it("a GIT_DIR in env pointing at another repository: the project's base is read", async () => {
+    await makeProject();
+    const mergeBase = commitProject();
+    const decoy = mkdtempSync(join(tmpdir(), 'wfsync-api-decoy-'));
+    try {
+      git(decoy, 'init', '-q', '-b', 'main');
+      git(decoy, 'commit', '-q', '--allow-empty', '-m', 'another repository');
+      const decoyEnv = {
+        GIT_DIR: join(decoy, '.git'),
+        GIT_WORK_TREE: decoy,
+        GIT_INDEX_FILE: join(decoy, 'x'),
+      };
+      const result = await plan({ cwd, base: 'main', env: { ...env, PATH: process.env.PATH, ...decoyEnv } });
+      expect(result.document.base).toEqual({ ref: 'main', commit: mergeBase });
+      expect(git(decoy, 'rev-parse', 'main').trim()).not.toBe(mergeBase);
+    } finally {
+      rmSync(decoy, { recursive: true, force: true });
+    }
+  });
+
+  it("git is looked up on env's PATH, not the process's: none there is a usage error", async () => {
+    await makeProject();
+    commitProject();
+    const error = await plan({ cwd, base: 'main', env: { ...env, PATH: '/nonexistent' } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WfsyncError);
+    expect((error as WfsyncError).exitCode).toBe(ExitCode.Usage);
+    expect((error as WfsyncError).message).toBe('--base main: git is not installed (or not on PATH)');
+  });
 });

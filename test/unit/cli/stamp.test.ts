@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readStamp } from '../../../src/cli/stamp.js';
+import { git } from '../../helpers/git.js';
 
 const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const MERGE = 'ffffeeee00001111222233334444555566667777';
@@ -54,5 +55,25 @@ describe('readStamp', () => {
   it('no commit at all outside a repository without GITHUB_SHA', async () => {
     const { cwd } = eventFile('{}');
     expect(await readStamp({ ...EPOCH }, cwd)).toEqual({ time: '2023-11-14T22:13:20.000Z' });
+  });
+
+  it("else HEAD of the folder's repository, git run with the run's environment (a GIT_DIR elsewhere ignored)", async () => {
+    const repo = (dir: string) => {
+      git(dir, 'init', '-q');
+      git(dir, 'commit', '-q', '--allow-empty', '-m', dir);
+      return git(dir, 'rev-parse', '--short=7', 'HEAD').trim();
+    };
+    const { cwd } = eventFile('{}');
+    const project = repo(cwd);
+    const decoy = mkdtempSync(join(tmpdir(), 'wfsync-stamp-decoy-'));
+    try {
+      repo(decoy);
+      const env = { ...EPOCH, PATH: process.env.PATH, GIT_DIR: join(decoy, '.git'), GIT_WORK_TREE: decoy };
+      expect((await readStamp(env, cwd)).commit).toBe(project);
+      // No git on the run's PATH: no commit (the process's PATH is not used).
+      expect((await readStamp({ ...EPOCH, PATH: '/nonexistent' }, cwd)).commit).toBeUndefined();
+    } finally {
+      rmSync(decoy, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,9 +48,15 @@ function repo(files: Record<string, string | Uint8Array>): string {
   return cwd;
 }
 
-function read(cwd: string, ref = 'main', limits?: { maxBytes: number }): Promise<BaseDefinitions> {
+function read(
+  cwd: string,
+  ref = 'main',
+  limits?: { maxBytes: number },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BaseDefinitions> {
   return readBaseDefinitions({
     cwd,
+    env,
     ref,
     sources: buildDefinitionSources({ base: cwd }),
     rules: { severities: {}, notificationGroups: {} } as never,
@@ -166,6 +173,7 @@ describe('readBaseDefinitions', () => {
     const app = join(cwd, 'app');
     const base = await readBaseDefinitions({
       cwd: app,
+      env: process.env,
       ref: 'main',
       sources: buildDefinitionSources({ base: app }),
       rules: { severities: {}, notificationGroups: {} } as never,
@@ -184,6 +192,7 @@ describe('readBaseDefinitions', () => {
     });
     const base = await readBaseDefinitions({
       cwd,
+      env: process.env,
       ref: 'main',
       sources: buildDefinitionSources({
         base: cwd,
@@ -249,26 +258,105 @@ describe('readBaseDefinitions: what git cannot give is a clear error (exit 64), 
     );
   });
 
-  it('git missing from PATH', async () => {
+  it("git missing from the run's PATH (the run's environment, not the process's)", async () => {
     const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
-    const path = process.env.PATH;
-    process.env.PATH = '/nonexistent';
-    try {
-      expect((await failure(read(cwd))).message).toBe('--base main: git is not installed (or not on PATH)');
-    } finally {
-      process.env.PATH = path;
-    }
+    const env = { ...process.env, PATH: '/nonexistent' };
+    expect((await failure(read(cwd, 'main', undefined, env))).message).toBe(
+      '--base main: git is not installed (or not on PATH)',
+    );
   });
 });
 
 describe('resolveBaseRef', () => {
   it('--base wins; else GITHUB_BASE_REF as origin/<name> when that resolves, else <name>; else none', async () => {
     const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
-    expect(await resolveBaseRef('v1', { GITHUB_BASE_REF: 'main' }, cwd)).toBe('v1');
-    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: 'main' }, cwd)).toBe('main');
-    expect(await resolveBaseRef(undefined, {}, cwd)).toBeUndefined();
-    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: '' }, cwd)).toBeUndefined();
+    const at = (env: Record<string, string>) => ({ cwd, env: { PATH: process.env.PATH, ...env } });
+    const fromEnv = { fromEnv: true };
+    expect(await resolveBaseRef('v1', at({ GITHUB_BASE_REF: 'main' }), fromEnv)).toBe('v1');
+    expect(await resolveBaseRef(undefined, at({ GITHUB_BASE_REF: 'main' }), fromEnv)).toBe('main');
+    expect(await resolveBaseRef(undefined, at({}), fromEnv)).toBeUndefined();
+    expect(await resolveBaseRef(undefined, at({ GITHUB_BASE_REF: '' }), fromEnv)).toBeUndefined();
+    // sync reads no GITHUB_BASE_REF: only a --base given.
+    expect(
+      await resolveBaseRef(undefined, at({ GITHUB_BASE_REF: 'main' }), { fromEnv: false }),
+    ).toBeUndefined();
     git(cwd, 'update-ref', 'refs/remotes/origin/main', 'main');
-    expect(await resolveBaseRef(undefined, { GITHUB_BASE_REF: 'main' }, cwd)).toBe('origin/main');
+    expect(await resolveBaseRef(undefined, at({ GITHUB_BASE_REF: 'main' }), fromEnv)).toBe('origin/main');
+  });
+});
+
+describe("git runs with the run's environment, at the project's repository", () => {
+  /** What locates a repository, pointed at `decoy` (a hook, or a shell left in another repository, sets these). */
+  const pointedAt = (decoy: string): Record<string, string> => ({
+    GIT_DIR: join(decoy, '.git'),
+    GIT_WORK_TREE: decoy,
+    GIT_COMMON_DIR: join(decoy, '.git'),
+    GIT_INDEX_FILE: join(decoy, '.git/index'),
+    GIT_OBJECT_DIRECTORY: join(decoy, '.git/objects'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(decoy, '.git/objects'),
+    GIT_NAMESPACE: 'decoy',
+  });
+
+  it('GIT_DIR and the rest pointing at another repository: the base is still read from the project', async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha', 'the project') });
+    const decoy = repo({ 'workflows/alpha.yaml': definition('alpha', 'the decoy') });
+    const base = await read(cwd, 'main', undefined, { ...process.env, ...pointedAt(decoy) });
+    expect(base.commit).toBe(git(cwd, 'rev-parse', 'main').trim());
+    expect(contentOf(base, 'alpha')).toBe('the project');
+    // The decoy is a real repository git would have read: given no project, the same variables find it.
+    expect(git(cwd, '--git-dir', join(decoy, '.git'), 'rev-parse', 'main').trim()).not.toBe(base.commit);
+  });
+
+  it("every git process gets exactly the run's environment, with wfsync's settings, and none of the host's", async () => {
+    const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    const decoy = repo({ 'workflows/alpha.yaml': definition('alpha') });
+    // A `git` first on the run's PATH that writes down its environment, then runs the real one.
+    const bin = mkdtempSync(join(tmpdir(), 'wfsync-git-bin-'));
+    dirs.push(bin);
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\n/usr/bin/env -0 > "$WFSYNC_TEST_LOG/$$"\nexec "${real}" "$@"\n`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    const given = {
+      PATH: `${bin}:${process.env.PATH}`,
+      WFSYNC_TEST_LOG: bin,
+      LC_ALL: 'fr_FR.UTF-8',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'safe.directory',
+      GIT_CONFIG_VALUE_0: '*',
+      GIT_CEILING_DIRECTORIES: tmpdir(),
+      ...pointedAt(decoy),
+    };
+    expect(process.env.HOME ?? process.env.USERPROFILE).toBeDefined(); // the host has one; the run does not
+    await read(cwd, 'main', undefined, given);
+    const seen = readdirSync(bin)
+      .filter((name) => name !== 'git')
+      .map((name) => {
+        const pairs = readFileSync(join(bin, name), 'utf8')
+          .split('\0')
+          .filter((pair) => pair !== '');
+        const env = Object.fromEntries(
+          pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        );
+        for (const shell of ['PWD', 'OLDPWD', 'SHLVL', '_']) delete env[shell];
+        return env;
+      });
+    // rev-parse (x4), merge-base, ls-tree, cat-file --batch
+    expect(seen.length).toBeGreaterThanOrEqual(7);
+    for (const env of seen) {
+      expect(env).toEqual({
+        PATH: given.PATH,
+        WFSYNC_TEST_LOG: bin,
+        LC_ALL: 'C',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_PAGER: 'cat',
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'safe.directory',
+        GIT_CONFIG_VALUE_0: '*',
+        GIT_CEILING_DIRECTORIES: tmpdir(),
+      });
+    }
   });
 });
