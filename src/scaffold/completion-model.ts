@@ -8,7 +8,13 @@ export interface CompletionOption {
   names: string[];
   description: string;
   /** What follows the option, if it takes a value. */
-  value?: { choices?: readonly string[]; dynamic?: DynamicKind; files?: boolean };
+  value?: {
+    choices?: readonly string[];
+    dynamic?: DynamicKind;
+    files?: boolean;
+    /** `--only <pattern...>`: the words after it are values too, until the next option or `--` (as commander reads them). */
+    variadic?: boolean;
+  };
 }
 
 export interface CompletionCommand {
@@ -52,6 +58,20 @@ export function valueOptionNames(model: CompletionModel): string[] {
   return [...new Set(sites(model).flatMap((s) => s.options.filter((o) => o.value).flatMap((o) => o.names)))];
 }
 
+/** Options whose value is a list: every word after them is a value until one that starts with `-` (`--` included). */
+export function variadicOptionNames(model: CompletionModel): string[] {
+  return [
+    ...new Set(
+      sites(model).flatMap((s) => s.options.filter((o) => o.value?.variadic).flatMap((o) => o.names)),
+    ),
+  ];
+}
+
+/** A `case` pattern (bash, zsh) for these words; one that matches nothing when there are none. */
+function casePattern(words: readonly string[]): string {
+  return words.length > 0 ? words.map(shQuote).join('|') : "''";
+}
+
 /** Single-quoted for bash and zsh: nothing inside is expanded. */
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -70,20 +90,32 @@ export function valueCases(site: Site): Array<{ labels: string; option: Completi
 }
 
 /**
- * The command path (`state forget`) and the words before the cursor, shared by bash and zsh: words that are not
- * options (nor an option's value) name commands while they name one.
+ * Reads the words before the cursor as commander does, shared by bash and zsh. `NAME_scan WORDS…` sets, in the
+ * caller's locals: `cmdpath`, the command path (`state forget`): words that are not options (nor an option's value)
+ * name commands while they name one; `valueof`, the option whose value the word at the cursor may be, with `need`
+ * 1 when it must be (the word right after an option that takes a value) and 0 while a variadic option still takes
+ * values (the word is then one unless it starts with `-`); `operands`, 1 after `--` (only operands follow).
  */
-export function pathFinder(model: CompletionModel, name: string): string {
+export function wordScanner(model: CompletionModel, name: string): string {
   const keys = sites(model)
     .map((s) => s.key)
     .filter((k) => k !== '');
-  return `${name}_path() {
-  # $1…: the words between the program and the cursor. Prints the command path (\`state forget\`).
-  local cmdpath='' word skip=0
+  return `${name}_scan() {
+  local word
+  cmdpath='' valueof='' need=0 operands=0
   for word in "$@"; do
-    if (( skip )); then skip=0; continue; fi
+    (( operands )) && continue
+    if (( need )); then
+      need=0
+      case "$valueof" in ${casePattern(variadicOptionNames(model))}) ;; *) valueof='' ;; esac
+      continue
+    fi
+    if [[ -n $valueof ]]; then
+      case "$word" in -?*) valueof='' ;; *) continue ;; esac
+    fi
     case "$word" in
-      ${valueOptionNames(model).map(shQuote).join('|')}) skip=1 ;;
+      --) operands=1 ;;
+      ${casePattern(valueOptionNames(model))}) valueof=$word need=1 ;;
       -*) ;;
       *)
         case "\${cmdpath:+$cmdpath }$word" in
@@ -91,7 +123,7 @@ export function pathFinder(model: CompletionModel, name: string): string {
         esac ;;
     esac
   done
-  printf '%s' "$cmdpath"
+  return 0
 }
 # The config file named on the line (-c/--config), so the project's values come from it.
 ${name}_config() {

@@ -9,11 +9,11 @@
 import { buildFish } from './completion-fish.js';
 import {
   type CompletionModel,
-  pathFinder,
   type Shell,
   shQuote,
   sites,
   valueCases,
+  wordScanner,
 } from './completion-model.js';
 
 export type {
@@ -49,7 +49,7 @@ function valueCaseLines(model: CompletionModel, actions: ShellActions, end: stri
         : value.choices
           ? actions.choices(value.choices)
           : actions.files;
-      cases.push(`    ${labels}) ${action}; ${end} ;;`);
+      cases.push(`      ${labels}) ${action}; ${end} ;;`);
     }
   }
   return cases;
@@ -76,11 +76,11 @@ function buildBash(model: CompletionModel): string {
     const subs = (site.command?.subcommands ?? (site.key === '' ? model.commands : [])).map((c) => c.name);
     const rest = subs.length > 0 ? actions.choices(subs) : argumentAction(site.command?.args, actions);
     words.push(
-      `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then ${name}_add ${options.map(shQuote).join(' ')}\n      else ${rest}; fi ;;`,
+      `    ${shQuote(site.key)})\n      if (( ! operands )) && [[ $cur == -* ]]; then ${name}_add ${options.map(shQuote).join(' ')}\n      else ${rest}; fi ;;`,
     );
   }
   return `# bash completion for ${p} (\`${p} completion bash\`). Values from the project are literal text: never evaluated.
-${pathFinder(model, name)}
+${wordScanner(model, name)}
 # Adds each argument that starts with what is typed, quoted for the command line.
 ${name}_add() {
   local word
@@ -110,13 +110,14 @@ ${name}_dynamic() {
 }
 ${name}() {
   COMPREPLY=()
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=''
-  (( COMP_CWORD > 1 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
-  local cmdpath
-  cmdpath=$(${name}_path "\${COMP_WORDS[@]:1:COMP_CWORD-1}")
-  case "$cmdpath:$prev" in
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath valueof need operands
+  ${name}_scan "\${COMP_WORDS[@]:1:COMP_CWORD-1}"
+  # The word is an option's value: right after it, or while a variadic option takes values (unless it starts with -).
+  if (( need )) || [[ -n $valueof && $cur != -* ]]; then
+    case "$cmdpath:$valueof" in
 ${cases.join('\n')}
-  esac
+    esac
+  fi
   case "$cmdpath" in
 ${words.join('\n')}
   esac
@@ -149,12 +150,12 @@ function buildZsh(model: CompletionModel): string {
         ? `local -a commands=(${described.join(' ')}); _describe -t commands command commands`
         : argumentAction(site.command?.args, actions);
     words.push(
-      `    ${shQuote(site.key)})\n      if [[ $cur == -* ]]; then local -a options=(${options.join(' ')}); _describe -t options option options\n      else ${rest}; fi ;;`,
+      `    ${shQuote(site.key)})\n      if (( ! operands )) && [[ $cur == -* ]]; then local -a options=(${options.join(' ')}); _describe -t options option options\n      else ${rest}; fi ;;`,
     );
   }
   return `#compdef ${p}
 # zsh completion for ${p} (\`${p} completion zsh\`). Values from the project are literal text: never evaluated.
-${pathFinder(model, name)}
+${wordScanner(model, name)}
 # Project values, one per line from \`${p} __complete KIND\` (no network); compadd quotes them as it inserts them.
 ${name}_dynamic() {
   local config lines
@@ -170,12 +171,14 @@ ${name}_dynamic() {
   (( \${#values} )) && compadd -- "\${(@)values}"
 }
 ${name}() {
-  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} cmdpath
-  (( CURRENT > 2 )) || prev=''
-  cmdpath=$(${name}_path "\${(@)words[2,CURRENT-1]}")
-  case "$cmdpath:$prev" in
+  local cur=\${words[CURRENT]} cmdpath valueof need operands
+  ${name}_scan "\${(@)words[2,CURRENT-1]}"
+  # The word is an option's value: right after it, or while a variadic option takes values (unless it starts with -).
+  if (( need )) || [[ -n $valueof && $cur != -* ]]; then
+    case "$cmdpath:$valueof" in
 ${cases.join('\n')}
-  esac
+    esac
+  fi
   case "$cmdpath" in
 ${words.join('\n')}
   esac

@@ -101,6 +101,26 @@ describe.runIf(available('bash'))('bash', () => {
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
     expect(existsSync(join(cwd, 'pwned-file'))).toBe(false);
   });
+
+  it('a variadic option (--only <pattern...>) takes values until the next option or --, as commander reads them', async () => {
+    const cwd = project();
+    const file = await script('bash', cwd);
+    const identifiers = ['odd\\$\\(touch\\ pwned\\)', 'order-shipped'];
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only', 'order-shipped', 'o'])).toEqual(identifiers);
+    expect(complete(cwd, file, ['wfsync', 'sync', '--only', 'a', 'b', ''])).toEqual(identifiers);
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only', 'order-shipped', '--for'])).toEqual(['--format']);
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only', 'a', '--format', 'j'])).toEqual(['json']);
+    // After another option's value, after --, and after the one value of --only=…: paths again.
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only', 'a', '--format', 'json', 'work'])).toEqual([
+      'workflows',
+    ]);
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only', 'order-shipped', '--', 'work'])).toEqual([
+      'workflows',
+    ]);
+    expect(complete(cwd, file, ['wfsync', 'plan', '--only=order-shipped', 'work'])).toEqual(['workflows']);
+    // After --, every word is a path: no options offered.
+    expect(complete(cwd, file, ['wfsync', 'plan', '--', '--for'])).toEqual(['']);
+  });
 });
 
 describe.runIf(available('zsh'))('zsh', () => {
@@ -112,6 +132,7 @@ source ${JSON.stringify(file)}
 [[ \${_comps[wfsync]} == _wfsync ]] || { print -u2 'not registered'; exit 1 }
 compadd() { local seen=0 a; for a in "$@"; do if (( seen )); then print -r -- "$a"; elif [[ $a == -- ]]; then seen=1; fi; done }
 _describe() { local name=\${@[-1]}; print -rl -- "\${(@P)name%%:*}" }
+_files() { print -r -- '(files)' }
 words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=\${#words}
 _wfsync`;
 
@@ -135,6 +156,29 @@ _wfsync`;
     expect(complete(['wfsync', 'sync', '-t', ''])).toEqual(['local', 'staging']);
     expect(complete(['wfsync', 'pull', ''])).toEqual([HOSTILE, 'order-shipped']);
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
+  });
+
+  it('a variadic option (--only <pattern...>) takes values until the next option or --, as commander reads them', async () => {
+    const cwd = project();
+    const file = await script('zsh', cwd);
+    const complete = (words: string[]) =>
+      run('zsh', ['-f', '-c', harness(file, words)], cwd)
+        .trimEnd()
+        .split('\n');
+    expect(complete(['wfsync', 'plan', '--only', 'order-shipped', ''])).toEqual([HOSTILE, 'order-shipped']);
+    expect(complete(['wfsync', 'sync', '--only', 'a', 'b', ''])).toEqual([HOSTILE, 'order-shipped']);
+    expect(complete(['wfsync', 'plan', '--only', 'a', '--'])).toContain('--format');
+    expect(complete(['wfsync', 'plan', '--only', 'a', '--format', ''])).toEqual([
+      'human',
+      'json',
+      'markdown',
+      'github',
+      'codeclimate',
+    ]);
+    expect(complete(['wfsync', 'plan', '--only', 'a', '--format', 'json', ''])).toEqual(['(files)']);
+    expect(complete(['wfsync', 'plan', '--only', 'order-shipped', '--', ''])).toEqual(['(files)']);
+    expect(complete(['wfsync', 'plan', '--only=order-shipped', ''])).toEqual(['(files)']);
+    expect(complete(['wfsync', 'plan', '--', '--'])).toEqual(['(files)']);
   });
 });
 
@@ -160,5 +204,17 @@ describe.runIf(available('fish'))('fish', () => {
     expect(complete(cwd, file, 'wfsync sync --target st')).toEqual(['staging']);
     expect(complete(cwd, file, 'wfsync pull ')).toEqual([HOSTILE, 'order-shipped']);
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
+  });
+
+  it('a variadic option (--only <pattern...>) takes values until the next option or --, as commander reads them', async () => {
+    const cwd = project();
+    const file = await script('fish', cwd);
+    expect(complete(cwd, file, 'wfsync plan --only order-shipped ')).toEqual([HOSTILE, 'order-shipped']);
+    expect(complete(cwd, file, 'wfsync sync --only a b o')).toEqual([HOSTILE, 'order-shipped']);
+    expect(complete(cwd, file, 'wfsync plan --only a --for')).toEqual(['--format']);
+    expect(complete(cwd, file, 'wfsync plan --only a --format j')).toEqual(['json']);
+    expect(complete(cwd, file, 'wfsync plan --only a --format json work')).toEqual(['workflows/']);
+    expect(complete(cwd, file, 'wfsync plan --only order-shipped -- work')).toEqual(['workflows/']);
+    expect(complete(cwd, file, 'wfsync plan --only=order-shipped work')).toEqual(['workflows/']);
   });
 });

@@ -56,6 +56,30 @@ function hostileHtml(port: number): string {
   ].join('\n');
 }
 
+/**
+ * How many times each of the selected file's errors (as /api/render gives them) appears on the page, by its message
+ * and by its `file:line:col`: a broken file's errors stand in place of its steps, once.
+ */
+async function shownOnce(page: Page): Promise<{ errors: number; counts: number[][] }> {
+  return page.evaluate(async () => {
+    const file = document.querySelector('#preview section').dataset.file;
+    const res = await fetch('/api/render', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ file }),
+    });
+    type Shown = { file: string; line: number; column: number; message: string; severity: string };
+    const answer = (await res.json()) as { diagnostics: Shown[] };
+    const text: string = document.querySelector('#preview').textContent;
+    const count = (needle: string) => text.split(needle).length - 1;
+    const errors = answer.diagnostics.filter((d) => d.severity === 'error');
+    return {
+      errors: errors.length,
+      counts: errors.map((d) => [count(d.message), count(`${d.file}:${d.line}:${d.column}`)]),
+    };
+  });
+}
+
 describe.skipIf(missing !== undefined)('preview page in headless Chromium', () => {
   let browser: Browser;
   let witness: Awaited<ReturnType<typeof startWitness>>;
@@ -224,11 +248,20 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
     writeFileSync(definition, original.replace('  - name: hostile sms', '  - name: [broken'));
     await waitVersion(v);
     const error = await page.$eval('[data-role="file-error"]', (e) => e.textContent);
-    expect(error).toMatch(/^workflows\/hostile\.yaml:\d+:\d+ /);
+    expect(error).toMatch(/^workflows\/hostile\.yaml:\d+:\d+ .+ \[yaml-syntax\]$/);
+    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]] });
     expect(
       await page.$eval('button.workflow-link[data-file="workflows/hostile.yaml"]', (b) => b.className),
     ).toContain('broken');
     await page.screenshot({ path: screenshotPath('broken-definition-in-place'), fullPage: true });
+
+    v = await version();
+    writeFileSync(definition, original.replace('      type: sms', '      type: sms\n      colour: red'));
+    await waitVersion(v);
+    expect(await page.$eval('[data-role="file-error"]', (e) => e.textContent)).toMatch(
+      /^workflows\/hostile\.yaml:\d+:\d+ .+ \[schema-[a-z-]+\]$/,
+    );
+    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]] });
 
     v = await version();
     writeFileSync(definition, original);

@@ -100,11 +100,14 @@ function optionOf(option: Option): CompletionOption {
     description: option.description,
     ...(takesValue
       ? {
-          value: dynamic
-            ? { dynamic }
-            : option.argChoices
-              ? { choices: option.argChoices }
-              : { files: FILE_OPTIONS.has(option.long ?? '') },
+          value: {
+            ...(dynamic
+              ? { dynamic }
+              : option.argChoices
+                ? { choices: option.argChoices }
+                : { files: FILE_OPTIONS.has(option.long ?? '') }),
+            ...(option.variadic ? { variadic: true } : {}),
+          },
         }
       : {}),
   };

@@ -131,6 +131,9 @@ export const PAGE_SCRIPT = String.raw`(function () {
       if (state.selected === file) $('payload').value = ed.text;
     }
     var diagnostics = (w ? w.diagnostics : answer.diagnostics) || [];
+    // A broken file's errors stand in place of its steps (below), so the list keeps only what is not shown there.
+    var inPlace = w ? [] : diagnostics.filter(function (d) { return d.severity === 'error'; });
+    diagnostics = diagnostics.filter(function (d) { return inPlace.indexOf(d) === -1; });
     if (diagnostics.length) {
       var list = el('ul', 'diagnostics');
       diagnostics.forEach(function (d) {
@@ -145,8 +148,8 @@ export const PAGE_SCRIPT = String.raw`(function () {
       // The file is broken: its error stands in place of its steps until it is fixed.
       var broken = el('div', 'render-error file-error');
       broken.dataset.role = 'file-error';
-      broken.textContent = answer.diagnostics.filter(function (d) { return d.severity === 'error'; })
-        .map(function (d) { return where(d) + ' ' + d.message; }).join('\n') || 'This file cannot be read.';
+      broken.textContent = inPlace.map(function (d) { return where(d) + ' ' + d.message + ' [' + d.code + ']'; })
+        .join('\n') || 'This file cannot be read.';
       steps.append(broken);
     } else {
       w.steps.forEach(function (s) { steps.append(drawStep(s)); });

@@ -27,6 +27,34 @@ describe('buildCompletionScript', () => {
     expect(script).not.toContain('compgen -W');
   });
 
+  it('a variadic option is read as commander reads it: its words are values until the next option or --', () => {
+    const model: CompletionModel = {
+      ...MODEL,
+      commands: [
+        {
+          name: 'plan',
+          description: 'plan',
+          options: [
+            { names: ['--only'], description: 'only', value: { dynamic: 'identifiers', variadic: true } },
+          ],
+          subcommands: [],
+        },
+      ],
+    };
+    for (const shell of ['bash', 'zsh'] as const) {
+      // Without one, the scanner's variadic pattern matches no option; with one, it names it.
+      expect(buildCompletionScript(shell, MODEL)).toContain(
+        `case "$valueof" in '') ;; *) valueof='' ;; esac`,
+      );
+      expect(buildCompletionScript(shell, model)).toContain(
+        `case "$valueof" in '--only') ;; *) valueof='' ;; esac`,
+      );
+    }
+    expect(buildCompletionScript('fish', model)).toContain(
+      `complete -c wfsync -n '__wfsync_at \\'plan\\'; and __wfsync_more \\'--only\\'' -f -a '(__wfsync_dynamic identifiers)'`,
+    );
+  });
+
   it('zsh and fish: a description with quotes and $(…) stays inside single quotes', () => {
     expect(buildCompletionScript('zsh', MODEL)).toContain(`'plan:it'\\''s $(not run)\\: \`x\`'`);
     expect(buildCompletionScript('fish', MODEL)).toContain(`-d 'it\\'s $(not run): \`x\`'`);
