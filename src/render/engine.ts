@@ -5,8 +5,14 @@
  *
  * Templates come from contributors' branches, so a render is bounded where the service's is not (RENDER_LIMITS):
  * `{{#each}}` iterations (nested, they multiply) and the characters they and the text-making helpers produce
- * (`{{json this}}` repeated). Past a limit the render throws, and the step shows that error. `{{log}}` prints nothing: the service
- * logs to its own console, never into the message, and ours is the user's terminal or a CI log.
+ * (`{{json this}}` repeated). Past a limit the render throws, and the step shows that error.
+ *
+ * Handlebars never writes to the console from here: ours is the user's terminal, a CI log (where a line starting
+ * with `::` is a command) or the stdout of `--format json`, and what it would write carries the template's text.
+ * `{{log}}` prints nothing (the service logs to its own console, never into the message), and a read of a
+ * prototype's property (`{{name.toUpperCase}}`, `{{lookup a "x"}}`) is denied as in the service but without
+ * Handlebars' "Access has been denied to resolve the property" warning, which quotes the name from the template:
+ * the service denies the same reads, and the value renders empty (a `render-empty` finding where a path says so).
  */
 import { onFirstUse } from '../derive/first-use.js';
 import { takeHandlebarsProgram } from '../derive/parse-template.js';
@@ -24,12 +30,30 @@ const compiled = new Map<string, (data: unknown) => string>();
 /** The running render's spending (renders are synchronous: one at a time). */
 const spent = { iterations: 0, characters: 0 };
 
-function engine(): Handlebars {
+/** What Handlebars logs, from wfsync's environment: nothing is written anywhere. */
+const silent = (): undefined => undefined;
+
+/**
+ * The runtime options of every render: prototype access stays denied (the service's default), said explicitly
+ * because Handlebars logs each denied name to the console only when these are left undefined.
+ */
+function runtimeOptions(): { allowProtoPropertiesByDefault: false; allowProtoMethodsByDefault: false } {
+  return { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
+}
+
+/**
+ * wfsync's Handlebars environment: a private one (`create()`) with the service's helpers, metered, and silent.
+ * Exported for the test that holds it silent.
+ */
+export function handlebarsEnvironment(): Handlebars {
   if (instance === undefined) {
     const created = handlebars().create();
     registerServiceHelpers(created);
-    // The log helper calls the environment's `log` (Handlebars' logger writes to the console).
-    created.log = () => undefined;
+    // The `log` helper calls the environment's `log`; `logger` is the module-wide object `create()` shares with
+    // every environment, which the prototype-access check logs through whatever environment rendered: silenced
+    // too, so that no path inside Handlebars reaches the console (wfsync is the only user of Handlebars here).
+    created.log = silent;
+    created.logger.log = silent;
     meterHelpers(created);
     instance = created;
   }
@@ -48,8 +72,8 @@ export function renderTemplate(template: string, data: unknown): string {
   if (run === undefined) {
     // Compiled lazily by Handlebars itself: a syntax error surfaces at the first run, as in the service.
     const program = takeHandlebarsProgram(template) as Parameters<Handlebars['compile']>[0] | undefined;
-    const template_ = engine().compile(program ?? template);
-    run = (context: unknown) => template_(context, {});
+    const template_ = handlebarsEnvironment().compile(program ?? template);
+    run = (context: unknown) => template_(context, runtimeOptions());
     if (compiled.size >= 256) compiled.delete(compiled.keys().next().value as string);
     compiled.set(template, run);
   }

@@ -32,8 +32,10 @@ describe('a hostile template', () => {
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 
-  it('cannot reach constructors or prototypes (the service denies prototype access too)', () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  it('cannot reach constructors or prototypes (the service denies prototype access too), and nothing is printed', () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => undefined),
+    );
     const data = { a: { b: 1 }, list: [1] };
     for (const template of [
       '{{a.constructor}}',
@@ -46,6 +48,7 @@ describe('a hostile template', () => {
     ]) {
       expect(renderTemplate(template, data), template).toBe('');
     }
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 
   it('nested {{#each}} over the sample arrays fails the step instead of running for ever', () => {

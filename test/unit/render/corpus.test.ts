@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { renderTemplate } from '../../../src/render/engine.js';
 import { type RenderData, renderWorkflow } from '../../../src/render/index.js';
@@ -73,4 +73,33 @@ describe('render corpus: steps', () => {
       expect(actual).toEqual(rest);
     });
   }
+});
+
+describe('render corpus: nothing on the console', () => {
+  it('a full render of every case, and of every case with its data behind a prototype, calls no console method', () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => undefined),
+    );
+    try {
+      const cases = files.flatMap((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Case[]);
+      for (const c of cases) {
+        // Behind a prototype, every top-level read is one Handlebars denies (and would log, name and all).
+        for (const data of [structuredClone(c.data), Object.create(structuredClone(c.data))]) {
+          try {
+            renderTemplate(c.template, data);
+          } catch {
+            // The corpus's failures are the service's; only the console matters here.
+          }
+        }
+      }
+      const steps = JSON.parse(readFileSync(path.join(dir, 'steps/steps.json'), 'utf8')) as StepCase[];
+      for (const c of steps) {
+        const workflow = { name: 'w', steps: [{ name: 's', template: c.template }], triggers: [] };
+        renderWorkflow(workflow as unknown as WorkflowDefinition, structuredClone(c.data));
+      }
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 });

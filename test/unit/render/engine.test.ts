@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerServiceHelpers } from '../../../src/render/helpers.js';
 
 // renderTemplate compiles the program the checks parsed (Handlebars' parser, before its whitespace pass) instead of
@@ -22,9 +22,13 @@ const cases = readdirSync(dir)
 
 async function freshModules() {
   vi.resetModules();
-  const { renderTemplate } = await import('../../../src/render/engine.js');
+  const engine = await import('../../../src/render/engine.js');
   const { parseTemplate } = await import('../../../src/derive/parse-template.js');
-  return { renderTemplate, parseTemplate };
+  return {
+    renderTemplate: engine.renderTemplate,
+    handlebarsEnvironment: engine.handlebarsEnvironment,
+    parseTemplate,
+  };
 }
 
 describe('renderTemplate from the checks’ parse', () => {
@@ -68,5 +72,42 @@ describe('renderTemplate from the checks’ parse', () => {
     expect(JSON.stringify(after.ok ? after.program : undefined)).toBe(asParsed);
     // And the program the compiler took was indeed rewritten (else this test would prove nothing).
     expect(JSON.stringify(before.ok ? before.program : undefined)).not.toBe(asParsed);
+  });
+});
+
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+function spyOnConsole() {
+  return CONSOLE_METHODS.map((method) => vi.spyOn(console, method).mockImplementation(() => undefined));
+}
+
+describe('the Handlebars environment wfsync renders with', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('is a private environment whose logger writes nothing, whatever the level', async () => {
+    const { handlebarsEnvironment } = await freshModules();
+    const env = handlebarsEnvironment();
+    expect(env).not.toBe(Handlebars);
+    const spies = spyOnConsole();
+    for (const level of ['debug', 'info', 'warn', 'error', 0, 3]) {
+      env.log(level as number, 'from the log helper');
+      env.logger.log(level as number, 'from the prototype-access check');
+    }
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('denies prototype reads as the service does, without the warning that quotes the name', async () => {
+    const { renderTemplate, handlebarsEnvironment } = await freshModules();
+    const spies = spyOnConsole();
+    const name = '\n::error::pwned\u001b]8;;http://evil\u0007';
+    const data = { a: Object.create({ [name]: 'inherited' }), s: 'abc' };
+    expect(renderTemplate(`{{lookup a "${name}"}}|{{s.toUpperCase}}|{{a.toString}}|{{s.length}}`, data)).toBe(
+      '|||3',
+    );
+    // Compiled straight from the environment (no runtime options): still nothing on the console.
+    expect(handlebarsEnvironment().compile('{{a.valueOf}}')({ a: {} })).toBe('');
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 });
