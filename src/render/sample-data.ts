@@ -127,9 +127,20 @@ function addShape(root: ShapeNode, segments: string[], type: string): void {
 /** How many elements a sample array has. */
 const ARRAY_LENGTH = 2;
 
+/**
+ * An object with the shape's keys as its own properties, whatever they are named: a template's `__proto__` segment
+ * is a key like any other, as in the JSON payload the service receives, never the object's prototype.
+ */
 function materialiseObject(node: ShapeNode, position: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, child] of node.children) out[name] = materialise(name, child, position);
+  for (const [name, child] of node.children) {
+    Object.defineProperty(out, name, {
+      value: materialise(name, child, position),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 

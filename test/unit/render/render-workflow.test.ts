@@ -166,6 +166,21 @@ describe('sampleData', () => {
     },
   );
 
+  it("keeps a template's `__proto__` segment an own key, as in JSON, never the sample object's prototype", () => {
+    const hostile = withSteps({
+      name: 'inbox',
+      template: { type: 'in_app', content: '{{order.__proto__.polluted}} {{__proto__.top}}' },
+    });
+    const { payload } = sampleData(hostile);
+    const order = payload.order as Record<string, unknown>;
+    expect(Object.getPrototypeOf(order)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+    expect(Object.hasOwn(order, '__proto__')).toBe(true);
+    expect(Object.hasOwn(payload, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(order.polluted).toBeUndefined();
+  });
+
   it('is stable and realistic by name and type', () => {
     const a = sampleData(workflow);
     expect(JSON.stringify(a)).toBe(JSON.stringify(sampleData(workflow)));
