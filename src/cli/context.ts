@@ -26,6 +26,8 @@ export interface Invocation {
   dryRun?: boolean;
   /** Something was written to stdout. */
   stdoutUsed: boolean;
+  /** `plan --codequality <file>`: where a failure's Code Quality report goes too, unless the plan's was written. */
+  codequality?: { command: string; file: string; written: boolean };
 }
 
 export interface CommandContext extends CliIO {

@@ -12,6 +12,7 @@ import { planCommentMarkers, syncCommentMarkers } from '../report/plan/markdown.
 import { renderFailureMarkdown } from '../report/plan/markdown-failure.js';
 import { appendFileText, writeOutput } from '../report/write-output.js';
 import { type CommandContext, fileText } from './context.js';
+import { writeOutputFile } from './output-file.js';
 import { readStamp } from './stamp.js';
 
 /**
@@ -79,11 +80,7 @@ export async function writeFailureDocument(
   }
   if (format === 'codeclimate' && command !== undefined) {
     // GitLab reads the artifact as the Code Quality report: a failed run still leaves one, saying it failed.
-    const failure = describeFailure(error, exitCode);
-    await writeOutput(
-      ctx.stdout,
-      renderFailureCodeClimate(failure, { command, configPath: configPathIn(ctx.cwd) }),
-    );
+    await writeOutput(ctx.stdout, failureCodeQuality(ctx, error, exitCode, command));
     return;
   }
   if ((format !== 'markdown' && format !== 'github') || (command !== 'plan' && command !== 'sync')) return;
@@ -105,6 +102,37 @@ export async function writeFailureDocument(
   });
   if (summaryFile) await appendFileText(summaryFile, fileText(ctx, text));
   else await writeOutput(ctx.stdout, text);
+}
+
+/**
+ * `plan --codequality <file>` in a run that failed before writing the plan's report there: the failure's report in
+ * the file instead (the same document `--format codeclimate` prints), so the job's Code Quality artifact says why
+ * rather than going missing or keeping an older run's findings. Never through a link: a refusal here is said once
+ * (a second time only if it is not the refusal the run already failed with).
+ */
+export async function writeFailureCodeQualityFile(
+  ctx: CommandContext,
+  error: unknown,
+  exitCode: number,
+): Promise<void> {
+  const report = ctx.invocation?.codequality;
+  if (report === undefined || report.written) return;
+  const text = fileText(ctx, failureCodeQuality(ctx, error, exitCode, report.command));
+  try {
+    await writeOutputFile(ctx.cwd, '--codequality', report.file, text);
+  } catch (refused) {
+    if (refused instanceof WfsyncError && error instanceof WfsyncError && refused.message === error.message)
+      return;
+    await writeOutput(
+      ctx.stderr,
+      `wfsync: warning: the failure's Code Quality report: ${messageOf(refused)}\n`,
+    );
+  }
+}
+
+function failureCodeQuality(ctx: CommandContext, error: unknown, exitCode: number, command: string): string {
+  const failure = describeFailure(error, exitCode);
+  return renderFailureCodeClimate(failure, { command, configPath: configPathIn(ctx.cwd) });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -66,7 +66,8 @@ function withColorFlags(args: readonly string[], io: CliIO): { argv: string[]; i
 
 /**
  * The one exit point for errors: the message on stderr, then (for a command given `--format json`, `markdown`,
- * `github` or `codeclimate`) the failure as the one document stdout promises (`github`: annotations); the exit code.
+ * `github` or `codeclimate`) the failure as the one document stdout promises (`github`: annotations), and as the
+ * Code Quality report `plan --codequality` names; the exit code.
  */
 /** The formats whose stdout is one document (or annotations) a failure still owes. */
 const DOCUMENT_FORMATS = new Set(['json', 'markdown', 'github', 'codeclimate']);
@@ -78,6 +79,10 @@ async function reportError(error: unknown, ctx: CommandContext, verbose: boolean
     // Loaded only then: the renderers are no part of start-up.
     const { writeFailureDocument } = await import('./failure.js');
     await writeFailureDocument(ctx, error, exitCode);
+  }
+  if (exitCode !== ExitCode.Ok && ctx.invocation?.codequality !== undefined) {
+    const { writeFailureCodeQualityFile } = await import('./failure.js');
+    await writeFailureCodeQualityFile(ctx, error, exitCode);
   }
   return exitCode;
 }

@@ -102,7 +102,8 @@ export function namedCommand(program: Command, args: readonly string[]): Command
 
 /**
  * Remember, as commander parses them, the options that decide what a failure prints on stdout: the command's
- * `--format` (and which command it belongs to), `--target`, `--dry-run`. A bad value never reaches the listener
+ * `--format` (and which command it belongs to), `--target`, `--dry-run`, and the file `plan --codequality` names
+ * (a failure's Code Quality report goes there too). A bad value never reaches the listener
  * (commander's own check throws first).
  */
 function listenForFormat(command: Command, invocation: Invocation | undefined): void {
@@ -116,4 +117,9 @@ function listenForFormat(command: Command, invocation: Invocation | undefined): 
   }
   if (has('target')) command.on('option:target', (value: string) => (invocation.target = value));
   if (has('dryRun')) command.on('option:dry-run', () => (invocation.dryRun = true));
+  if (has('codequality')) {
+    command.on('option:codequality', (file: string) => {
+      invocation.codequality = { command: command.name(), file, written: false };
+    });
+  }
 }

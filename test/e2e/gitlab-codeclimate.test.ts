@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonOutputProblems } from '../helpers/json-output.js';
 import { makeExampleProject, runCli } from './helpers.js';
-import { startTarget } from './plan-sync-target.js';
+import { EXAMPLE_IDENTIFIERS, startTarget } from './plan-sync-target.js';
 
 /** `--format codeclimate` through the built CLI; runCli holds stdout to schemas/codeclimate-output.schema.json. */
 
@@ -80,5 +81,65 @@ describe('plan --format codeclimate', () => {
     const result = await runCli(['sync', '--format', 'codeclimate'], { cwd: makeExampleProject() });
     expect(result.status).toBe(64);
     expect(result.stderr).toContain("argument 'codeclimate' is invalid");
+  });
+});
+
+describe('plan --codequality <file>', () => {
+  /** The file, held to schemas/codeclimate-output.schema.json. */
+  function report(path: string): Issue[] {
+    const issues = JSON.parse(readFileSync(path, 'utf8')) as Issue[];
+    expect(jsonOutputProblems('codeclimate', issues)).toEqual([]);
+    return issues;
+  }
+
+  it('one run writes the note on stdout, --out and the Code Quality report, asking the service once per workflow', async () => {
+    const target = await startTarget();
+    expect((await target.run(['sync'])).status).toBe(0);
+    target.emulator.editWorkflow('order-shipped', (w) => {
+      (w.steps[1]!.template as { content: string }).content = 'Order {{orderNumber}} left.';
+    });
+    const args = ['plan', '--format', 'markdown', '--out', 'plan.json', '--codequality', 'reports/gl.json'];
+    const run = await target.run(args);
+    expect(run.status, run.stderr).toBe(6);
+    expect(run.stdout).toContain('order-shipped');
+    expect(JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'))).toMatchObject({
+      schemaVersion: 2,
+      summary: { drifted: 1 },
+    });
+    const issues = report(join(target.cwd, 'reports/gl.json'));
+    expect(issues.map((i) => [i.check_name, i.location.path])).toEqual([
+      ['wfsync-plan/drifted', 'workflows/order-shipped.yaml'],
+    ]);
+    // One plan: each recorded workflow read once (a second plan in the run would read each twice).
+    expect(run.requests.every((r) => r.method === 'GET')).toBe(true);
+    const reads = run.requests.filter((r) => r.path.startsWith('/v1/workflows/'));
+    expect(reads).toHaveLength(EXAMPLE_IDENTIFIERS.length);
+    expect(new Set(reads.map((r) => r.path)).size).toBe(EXAMPLE_IDENTIFIERS.length);
+    expect(new Set(run.requests.map((r) => r.path)).size).toBe(run.requests.length);
+    // The same document --format codeclimate prints for the same plan.
+    const printed = await target.run(['plan', '--format', 'codeclimate']);
+    expect(readFileSync(join(target.cwd, 'reports/gl.json'), 'utf8')).toBe(printed.stdout);
+  });
+
+  it('with --format codeclimate too, the file holds exactly what stdout does', async () => {
+    const target = await startTarget();
+    const run = await target.run(['plan', '--format', 'codeclimate', '--codequality', 'gl.json']);
+    expect(run.status).toBe(2);
+    expect(readFileSync(join(target.cwd, 'gl.json'), 'utf8')).toBe(run.stdout);
+    expect(report(join(target.cwd, 'gl.json'))).toEqual([]);
+  });
+
+  it("a plan that fails as a whole writes its failure into the file (the job's artifact says why), exit 4", async () => {
+    const target = await startTarget();
+    writeFileSync(join(target.cwd, 'gl.json'), '[{"stale": "an older run"}]\n');
+    const run = await target.run(['plan', '--format', 'markdown', '--codequality', 'gl.json'], {
+      DEV_KEY: 'wrong-key',
+    });
+    expect(run.status).toBe(4);
+    expect(run.stdout).toContain('wfsync plan failed');
+    const issues = report(join(target.cwd, 'gl.json'));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ check_name: 'wfsync-plan/auth', severity: 'blocker' });
+    expect(readFileSync(join(target.cwd, 'gl.json'), 'utf8')).not.toContain('wrong-key');
   });
 });

@@ -198,9 +198,19 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     const env = mergeRequestEnv(cwd, notesApi, base);
     const script = jobScript(cwd, 'wfsync-plan');
 
+    const before = emulator.requests().length;
     const first = await runJobScript(script, cwd, env);
     expect(first.stdout).toContain('wfsync plan: merging creates what the plan note lists');
     expect(first.status, first.stderr).toBe(0);
+    // One plan run writes the note, plan.json, the previews and Code Quality: the service is read once per workflow.
+    // (Two plans, as the job once ran, ask everything twice.)
+    const asked = emulator.requests().slice(before);
+    expect(asked.every((r) => r.method === 'GET')).toBe(true);
+    expect(asked.filter((r) => r.path.startsWith('/v1/workflows/')).map((r) => r.path)).toEqual([
+      '/v1/workflows/invoice-paid',
+      expect.stringMatching(/^\/v1\/workflows\/[0-9a-f]{24}$/),
+    ]);
+    expect(new Set(asked.map((r) => r.path)).size).toBe(asked.length);
     const ours = notesApi.notes.filter((n) => n.author.id === 42);
     expect(ours).toHaveLength(1);
     expect(ours[0]!.body).toContain(MARKER);

@@ -1,6 +1,6 @@
 /**
  * Report files named on the command line (`validate --output`, `plan --out`, `sync --out`, `preview --out`,
- * `plan --previews`, `validate --cache-location`), in a CI job on a contributor's branch: the branch may commit the
+ * `plan --previews`, `plan --codequality`, `validate --cache-location`), in a CI job on a contributor's branch: the branch may commit the
  * file, or a folder on the way to it, as a symbolic link to `~/.bashrc`, a git hook or another job's file. Nothing
  * is written through one, a dangling one included; a plain path, in the project or outside it, still works.
  */
@@ -170,6 +170,46 @@ describe.each(REMOTE)('$name', ({ name, args, ok }) => {
       schemaVersion: number;
     };
     expect(written.schemaVersion).toBe(2);
+  });
+});
+
+describe('plan --codequality <file>', () => {
+  it('refuses a report file planted as a link (to a file, dangling, or a folder on the way) before asking the service, and says so once', async () => {
+    const target = await startTarget();
+    const place = outside();
+    link(place.victim, join(target.cwd, 'gl-code-quality-plan.json'));
+    link(join(place.dir, 'pre-push'), join(target.cwd, 'dangling.json'));
+    link(place.dir, join(target.cwd, 'reports'));
+    for (const [file, shown] of [
+      ['gl-code-quality-plan.json', 'gl-code-quality-plan.json: it is a symbolic link (the file itself)'],
+      ['dangling.json', 'dangling.json: it is a symbolic link (the file itself)'],
+      ['reports/gl.json', 'reports: it is a symbolic link (a folder on the way to it)'],
+    ] as const) {
+      const run = await target.run(['plan', '--format', 'markdown', '--codequality', file]);
+      expect(run.status, file).toBe(1);
+      expect(run.stderr).toContain(`--codequality ${file}: refusing to write through ${shown}`);
+      // The failure's own Code Quality report is not written through it either, and the refusal is not repeated.
+      expect(run.stderr.split('refusing to write through')).toHaveLength(2);
+      expect(run.requests, `${file}: the service is not asked`).toEqual([]);
+      expectUnchanged(place);
+    }
+    expect(lstatSync(join(target.cwd, 'dangling.json')).isSymbolicLink()).toBe(true);
+    // A link at --out fails the run too; the failure's report still goes to the plain --codequality file.
+    const outLinked = await target.run([
+      'plan',
+      '--out',
+      'gl-code-quality-plan.json',
+      '--codequality',
+      'gl.json',
+    ]);
+    expect(outLinked.status).toBe(1);
+    expect(JSON.parse(readFileSync(join(target.cwd, 'gl.json'), 'utf8'))).toMatchObject([
+      { check_name: 'wfsync-plan/failed', severity: 'blocker' },
+    ]);
+    expectUnchanged(place);
+    const plain = await target.run(['plan', '--codequality', 'out/gl.json']);
+    expect(plain.status).toBe(2);
+    expect(JSON.parse(readFileSync(join(target.cwd, 'out/gl.json'), 'utf8'))).toEqual([]);
   });
 });
 

@@ -1,5 +1,7 @@
 import { planExitCode } from '../../api/outcome.js';
 import { type Planning, runPlanning } from '../../api/plan.js';
+import type { Plan } from '../../plan/types.js';
+import { renderPlanCodeClimate } from '../../report/plan/codeclimate.js';
 import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
 import { type PlanCommandFormat, planRenderers } from '../../report/plan/renderers.js';
@@ -20,11 +22,14 @@ export interface PlanFlags extends TargetCommandFlags {
   base?: string;
   /** Write an HTML preview of each created or differing workflow (and an index) into this directory. */
   previews?: string;
+  /** Also write the Code Quality report (`--format codeclimate`'s document) to this file, from the same plan. */
+  codequality?: string;
 }
 
 export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<number> {
   // 0. The files it will write: none may be (or lie under) a symbolic link, refused before the service is asked.
   if (flags.out !== undefined) checkOutputFile(ctx.cwd, '--out', flags.out);
+  if (flags.codequality !== undefined) checkOutputFile(ctx.cwd, '--codequality', flags.codequality);
   if (flags.previews !== undefined) checkOutputFile(ctx.cwd, '--previews', flags.previews);
   // 1. The plan, by the API (load, open, fetch, plan, preflight); progress and notes on stderr.
   const progress = progressFor(ctx, flags.quiet);
@@ -53,6 +58,7 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     ...comment,
   });
   await writeOutput(ctx.stdout, text);
+  if (flags.codequality !== undefined) await writeCodeQuality(ctx, flags.codequality, plan);
   if (flags.out) await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, renderPlanJson(plan)));
   if (flags.previews !== undefined) {
     const { count, shown } = await writePlanPreviews(flags.previews, plan, desired, ctx.cwd);
@@ -64,4 +70,14 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   }
   // 3. The exit code.
   return planExitCode(plan);
+}
+
+/**
+ * `--codequality <file>`: the plan's Code Quality report, the document `--format codeclimate` prints, rendered from
+ * the same plan as stdout (one run, one set of requests: the two cannot disagree). Once it is written, a later
+ * failure (`--out`, `--previews`) leaves it alone, as it leaves stdout.
+ */
+async function writeCodeQuality(ctx: CommandContext, file: string, plan: Plan): Promise<void> {
+  await writeOutputFile(ctx.cwd, '--codequality', file, fileText(ctx, renderPlanCodeClimate(plan)));
+  if (ctx.invocation?.codequality !== undefined) ctx.invocation.codequality.written = true;
 }

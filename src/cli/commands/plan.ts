@@ -22,6 +22,11 @@ export function planCommand(ctx: CommandContext): Command {
       'also write an HTML preview of each workflow to create or that differs (steps rendered with sample data, ' +
         "the service's version beside a differing one) and an index.html into <dir>, for the plan artifact",
     )
+    .option(
+      '--codequality <file>',
+      "also write the Code Quality report --format codeclimate prints (GitLab's artifacts:reports:codequality) " +
+        'into <file>, from the same plan: one run, one set of requests (a failed run writes its failure there)',
+    )
     .option('--show-ignored', 'list the server-managed fields that are never compared')
     .option(
       '--base <git-ref>',
@@ -38,6 +43,7 @@ export function planCommand(ctx: CommandContext): Command {
         '  wfsync plan --target development --out plan.json\n' +
         '  wfsync plan --format markdown --out plan.json --previews previews/   # a PR: comment, plan, previews\n' +
         '  wfsync plan --format markdown > comment.md    # a pull-request comment\n' +
+        '  wfsync plan --format markdown --codequality gl-code-quality.json > note.md   # GitLab: note and widget\n' +
         '  wfsync plan --only "order-*"\n' +
         "  wfsync plan services/billing/workflows       # a monorepo: one service's definitions\n" +
         '  wfsync plan --base main --format markdown   # a pull request: what the change does, what it cannot\n' +

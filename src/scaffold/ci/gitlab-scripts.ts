@@ -77,9 +77,10 @@ npx wfsync validate --max-warnings 0`;
 }
 
 /**
- * plan on a merge request: compared with the merge request's diff base (the merge-base with its target branch), the
- * plan as Markdown for the note, as JSON and as HTML previews, the Code Quality report, the note upserted, then the verdict. A note
- * that could not be written fails a plan that would otherwise pass: a stale note must not read as current.
+ * plan on a merge request: compared with the merge request's diff base (the merge-base with its target branch), one
+ * plan run writing it as Markdown for the note, as JSON, as HTML previews and as the Code Quality report, the note
+ * upserted, then the verdict. A note that could not be written fails a plan that would otherwise pass: a stale note
+ * must not read as current.
  */
 export function buildPlanScript(noteScript: string): string {
   return `${EXIT_MEANING}
@@ -94,9 +95,9 @@ if [ -z "$base" ]; then
   base="origin/$target"
 fi
 code=0
-npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json --previews ${PREVIEWS_DIR} > plan.md || code=$?
-# The Code Quality report: a second read-only plan (GET requests only), whatever the first one found.
-npx wfsync plan --target ${CI_TARGET} --base "$base" --format codeclimate > ${PLAN_REPORT} || true
+# One plan, every output: the note (stdout), the JSON, the previews and the Code Quality report (a failed plan
+# writes its failure there), so they cannot disagree and the service is asked once.
+npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json --previews ${PREVIEWS_DIR} --codequality ${PLAN_REPORT} > plan.md || code=$?
 note=0
 node ${noteScript} plan.md "$code" || note=$?
 case "$code" in
