@@ -7,6 +7,7 @@ import type { SyncResult } from '../apply/result.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseJson } from '../json.js';
+import type { RunContext } from '../plan/command-line.js';
 import { checkReviewedPlan, findPlanStaleness } from '../plan/staleness.js';
 import type { Plan } from '../plan/types.js';
 import { buildSyncJson } from '../report/plan/json.js';
@@ -113,7 +114,10 @@ export type SyncInput = RunFlags &
     abort?: AbortSignal;
   };
 
-export type SyncRun = { kind: 'plan'; plan: Plan } | { kind: 'sync'; result: SyncResult };
+/** What sync did (or would do, `--dry-run`), and what the commands its report suggests must repeat of the run. */
+export type SyncRun = ({ kind: 'plan'; plan: Plan } | { kind: 'sync'; result: SyncResult }) & {
+  run: RunContext;
+};
 
 export async function runSyncing(input: SyncInput): Promise<SyncRun> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
@@ -131,7 +135,8 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     if (input.dryRun) {
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
       const planned = await planRun(loaded, { ...common, state });
-      return { kind: 'plan', plan: await checkBeforeCreating(loaded, session, planned, input) };
+      const plan = await checkBeforeCreating(loaded, session, planned, input);
+      return { kind: 'plan', plan, run: loaded.run };
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
     input.onEvent?.({ type: 'phase', phase: 'lock' });
@@ -157,8 +162,9 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
         concurrency: loaded.target.concurrency,
         onEvent: input.onEvent,
         signal: input.stop,
+        run: loaded.run,
       });
-      return { kind: 'sync', result };
+      return { kind: 'sync', result, run: loaded.run };
     });
   } finally {
     await session.close();
