@@ -7,7 +7,7 @@ import type { SyncResult } from '../apply/result.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseJson } from '../json.js';
-import type { RunContext } from '../plan/command-line.js';
+import { commandLine, type RunContext } from '../plan/command-line.js';
 import { checkReviewedPlan, findPlanStaleness } from '../plan/staleness.js';
 import type { Plan } from '../plan/types.js';
 import { buildSyncJson } from '../report/plan/json.js';
@@ -150,7 +150,7 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
         previews: false,
         signal: input.stop,
       });
-      if (reviewed) assertPlanHolds(reviewed, planned, input.plan!);
+      if (reviewed) assertPlanHolds(reviewed, planned, input.plan!, loaded.run);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
       const plan = await checkBeforeCreating(loaded, session, planned, input);
       // 4. Apply: create, verify, record.
@@ -210,13 +210,13 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   }
 }
 
-function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string): void {
+function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string, run: RunContext): void {
   const reasons = findPlanStaleness(reviewed, fresh);
   if (reasons.length === 0) return;
   const shown = reasons.slice(0, 20).map((r) => `  - ${r}`);
   if (reasons.length > 20) shown.push(`  … and ${reasons.length - 20} more`);
   throw new WfsyncError(
-    `the reviewed plan ${file} is stale; nothing was sent. Run "wfsync plan --out ${file}" again and review it:\n${shown.join('\n')}`,
+    `the reviewed plan ${file} is stale; nothing was sent. Run "${commandLine(run, 'plan', { args: ['--out', file] })}" again and review it:\n${shown.join('\n')}`,
     { exitCode: ExitCode.Changes },
   );
 }
