@@ -128,6 +128,17 @@ describe('suggested commands name the target the run used', () => {
 
     const human = await cli(['plan', '--target', 'staging', '--quiet']);
     expect(human.stdout).toContain('Run "wfsync sync --target staging" to create.');
+
+    // sync: what it leaves to a person carries the same advice.
+    const sync = await cli(['sync', '--target', 'staging', '--format', 'json', '--quiet']);
+    expect(sync.status).toBe(6);
+    const outcomes: Array<{ identifier: string; outcome: string; next?: string }> = parseJsonOutput(
+      'sync',
+      sync.stdout,
+    ).outcomes;
+    const left = outcomes.filter((o) => o.outcome !== 'created');
+    expect(left.map((o) => o.outcome).sort()).toEqual(['conflict', 'drifted', 'orphaned']);
+    for (const o of left) expect(o.next, o.identifier).toMatch(/`wfsync [^`]* --target staging`/);
   });
 
   it('WFSYNC_TARGET=staging: the same commands; the default target: none named', async () => {
