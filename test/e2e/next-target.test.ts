@@ -147,6 +147,13 @@ describe('suggested commands name the target the run used', () => {
     const items = planItems(fromEnv.stdout);
     expect(countActions(items)).toEqual(ACTIONS);
     for (const item of items) expect(item.next, item.identifier).toContain('--target staging');
+    // A plan that fails (the key refused) says how to run it again, with the target too.
+    const refused = await cli(['plan', '--format', 'markdown', '--quiet'], {
+      WFSYNC_TARGET: 'staging',
+      STAGING_KEY: 'not-the-key',
+    });
+    expect(refused.status).toBe(4);
+    expect(refused.stdout).toContain('`wfsync plan --target staging`');
 
     // production is the default: its plan reads as before (every example to create, bare `sync`).
     const production = await cli(['plan', '--target', 'production', '--format', 'json', '--quiet']);

@@ -15,7 +15,7 @@ export interface ReportStamp {
 
 export interface CommentContext {
   stamp?: ReportStamp;
-  /** The `--target` the command was given: suggested commands repeat it. */
+  /** The target the command was given (`--target`, else WFSYNC_TARGET): suggested commands repeat it. */
   targetFlag?: string;
 }
 
