@@ -5,7 +5,8 @@ import type { RunContext } from '../plan/command-line.js';
 
 /**
  * What the commands a run suggests must repeat of it (plan/command-line.ts): the target unless it is the default one,
- * the config file when one was given that discovery would not find, the state file when one was given, the base.
+ * the config file when one was given that discovery would not find, a base URL and a state file given on the command
+ * line (or WFSYNC_BASE_URL), the base.
  * Paths as the working directory sees them, so a command copied there runs as this one did.
  */
 export function buildRunContext(input: {
@@ -23,6 +24,7 @@ export function buildRunContext(input: {
   };
   const config = flags.config === undefined ? undefined : resolve(cwd, flags.config);
   if (config !== undefined && config !== findConfigFile(cwd)) run.configPath = shown(cwd, config);
+  if (target.baseUrlFrom !== undefined && target.baseUrl !== undefined) run.baseUrl = target.baseUrl;
   if (flags.state !== undefined) run.statePath = shown(cwd, resolve(cwd, flags.state));
   if (input.base !== undefined) run.base = input.base;
   return run;

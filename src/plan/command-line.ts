@@ -14,6 +14,8 @@ export interface RunContext {
   configPath?: string;
   /** `--state`, as given: the state file is not the target's. */
   statePath?: string;
+  /** The base URL given by `--base-url` or WFSYNC_BASE_URL (not the config's): without it the target is another. */
+  baseUrl?: string;
   /** The base ref the plan compared with (`--base`, or GITHUB_BASE_REF): repeated only where it changes a plan. */
   base?: string;
 }
@@ -40,8 +42,8 @@ export interface CommandLineOptions {
 }
 
 /**
- * `wfsync [-c <config>] <command> [args…] [--target <name>] [--state <file>] [--base <ref>]`: the command as this run
- * would have to be repeated. With no context, or the default target and files, it is the bare `wfsync <command>`.
+ * `wfsync [-c <config>] <command> [args…] [--target <name>] [--base-url <url>] [--state <file>] [--base <ref>]`: the
+ * command as this run would have to be repeated. With no context, or the default target and files, it is the bare `wfsync <command>`.
  */
 export function commandLine(
   run: RunContext | undefined,
@@ -53,6 +55,7 @@ export function commandLine(
   words.push(command, ...(options.args ?? []).map(shellWord));
   if (options.tail !== undefined) words.push(options.tail);
   if (run !== undefined && !run.targetIsDefault) words.push('--target', shellWord(run.target));
+  if (run?.baseUrl !== undefined) words.push('--base-url', shellWord(run.baseUrl));
   if (run?.statePath !== undefined) words.push('--state', shellWord(run.statePath));
   if (options.withBase && run?.base !== undefined) words.push('--base', shellWord(run.base));
   return words.join(' ');
@@ -61,6 +64,10 @@ export function commandLine(
 /** Whether suggested commands need more than `wfsync <command>`: where prose can say just "sync" otherwise. */
 export function needsExactCommand(run: RunContext | undefined): boolean {
   return (
-    run !== undefined && (!run.targetIsDefault || run.configPath !== undefined || run.statePath !== undefined)
+    run !== undefined &&
+    (!run.targetIsDefault ||
+      run.configPath !== undefined ||
+      run.statePath !== undefined ||
+      run.baseUrl !== undefined)
   );
 }

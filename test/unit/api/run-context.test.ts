@@ -54,6 +54,12 @@ describe('buildRunContext', () => {
       statePath: 's/x.json',
       base: 'origin/main',
     });
+    expect(contextFor({ target: 'staging', baseUrl: 'https://other.example.com' }).baseUrl).toBe(
+      'https://other.example.com',
+    );
+    expect(contextFor({}, { WFSYNC_BASE_URL: 'https://env.example.com' }).baseUrl).toBe(
+      'https://env.example.com',
+    );
     // The file discovery finds anyway is not repeated.
     expect(contextFor({ config: 'wfsync.config.yaml' }).configPath).toBeUndefined();
   });

@@ -114,6 +114,17 @@ describe('commandLine', () => {
     expect(commandLine(odd, 'pull', { args: ['a;b'] })).toBe("wfsync pull 'a;b' --target 'pre $PROD'");
   });
 
+  it('repeats a base URL given on the command line or by WFSYNC_BASE_URL', () => {
+    const run: RunContext = {
+      target: 'default',
+      targetIsDefault: true,
+      baseUrl: 'https://api.example.com/x?a=1&b',
+    };
+    expect(commandLine(run, 'pull', { args: ['welcome'] })).toBe(
+      "wfsync pull welcome --base-url 'https://api.example.com/x?a=1&b'",
+    );
+  });
+
   it('keeps a placeholder tail as written', () => {
     expect(commandLine(staging, 'plan', { tail: '--base <branch>' })).toBe(
       'wfsync plan --base <branch> --target staging',
