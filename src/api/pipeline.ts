@@ -11,6 +11,7 @@ import { ExitCode } from '../exit-codes.js';
 import { checkKeyRouteAtBase } from '../git/base-config.js';
 import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
 import { buildPlan, type PlanInput } from '../plan/build-plan.js';
+import type { RunContext } from '../plan/command-line.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
 import type { BaseVersion, DesiredWorkflow, Plan } from '../plan/types.js';
 import { fetchObservations, openTargetSession, type TargetSession } from '../remote/index.js';
@@ -20,6 +21,7 @@ import type { StateFile } from '../state/types.js';
 import { plural } from '../text.js';
 import { outsidePath } from './outside.js';
 import { addPlanDetails } from './plan-details.js';
+import { buildRunContext } from './run-context.js';
 
 /** What picks the project, the target and the definitions: the flags of every command that talks to a target. */
 export interface RunFlags extends TargetFlags, ProjectFlags {
@@ -39,6 +41,8 @@ export interface LoadedRun {
   only?: (identifier: string, file?: string) => boolean;
   /** `--base` (or GITHUB_BASE_REF for plan): the definitions at the merge-base of HEAD and the base. */
   base?: BaseDefinitions;
+  /** What the commands the run suggests must repeat of it (target, config and state file, base). */
+  run: RunContext;
 }
 
 export async function loadRun(
@@ -102,7 +106,14 @@ export async function loadRun(
       baseUrlFromJob: target.baseUrlFrom !== undefined,
     });
   }
-  return { project, target, definitions, only, ...(base === undefined ? {} : { base }) };
+  const run = buildRunContext({
+    project,
+    target,
+    flags,
+    env,
+    ...(base === undefined ? {} : { base: base.ref }),
+  });
+  return { project, target, definitions, only, run, ...(base === undefined ? {} : { base }) };
 }
 
 /**
@@ -190,6 +201,7 @@ export async function planRun(
     desired: input.desired,
     state,
     observations,
+    run: loaded.run,
     ...(input.base === undefined ? {} : { base: input.base }),
   });
   return addPlanDetails(plan, {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { ExitCode } from '../exit-codes.js';
+import type { RunContext } from '../plan/command-line.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import type { ServiceClient } from '../remote/index.js';
 import { buildPlanJson } from '../report/plan/json.js';
@@ -58,6 +59,8 @@ export type PlanningInput = RunFlags &
 export interface Planning {
   plan: Plan;
   desired: DesiredWorkflow[];
+  /** What the commands the report suggests must repeat of this run (target, config and state file, base). */
+  run: RunContext;
 }
 
 /** Load, open, plan (read-only) and ask what sync would be refused for: the plan, every detail added. */
@@ -85,7 +88,7 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
       ...(signal ? { signal } : {}),
     });
     // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
-    return { plan: await checkBeforeCreating(loaded, readOnly, planned, input), desired };
+    return { plan: await checkBeforeCreating(loaded, readOnly, planned, input), desired, run: loaded.run };
   } finally {
     await session.close();
   }

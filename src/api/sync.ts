@@ -7,6 +7,7 @@ import type { SyncResult } from '../apply/result.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseJson } from '../json.js';
+import { commandLine, type RunContext } from '../plan/command-line.js';
 import { checkReviewedPlan, findPlanStaleness } from '../plan/staleness.js';
 import type { Plan } from '../plan/types.js';
 import { buildSyncJson } from '../report/plan/json.js';
@@ -113,7 +114,10 @@ export type SyncInput = RunFlags &
     abort?: AbortSignal;
   };
 
-export type SyncRun = { kind: 'plan'; plan: Plan } | { kind: 'sync'; result: SyncResult };
+/** What sync did (or would do, `--dry-run`), and what the commands its report suggests must repeat of the run. */
+export type SyncRun = ({ kind: 'plan'; plan: Plan } | { kind: 'sync'; result: SyncResult }) & {
+  run: RunContext;
+};
 
 export async function runSyncing(input: SyncInput): Promise<SyncRun> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
@@ -131,7 +135,8 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     if (input.dryRun) {
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
       const planned = await planRun(loaded, { ...common, state });
-      return { kind: 'plan', plan: await checkBeforeCreating(loaded, session, planned, input) };
+      const plan = await checkBeforeCreating(loaded, session, planned, input);
+      return { kind: 'plan', plan, run: loaded.run };
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
     input.onEvent?.({ type: 'phase', phase: 'lock' });
@@ -145,7 +150,7 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
         previews: false,
         signal: input.stop,
       });
-      if (reviewed) assertPlanHolds(reviewed, planned, input.plan!);
+      if (reviewed) assertPlanHolds(reviewed, planned, input.plan!, loaded.run);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
       const plan = await checkBeforeCreating(loaded, session, planned, input);
       // 4. Apply: create, verify, record.
@@ -157,8 +162,9 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
         concurrency: loaded.target.concurrency,
         onEvent: input.onEvent,
         signal: input.stop,
+        run: loaded.run,
       });
-      return { kind: 'sync', result };
+      return { kind: 'sync', result, run: loaded.run };
     });
   } finally {
     await session.close();
@@ -204,13 +210,13 @@ async function readReviewedPlan(file: string): Promise<Plan> {
   }
 }
 
-function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string): void {
+function assertPlanHolds(reviewed: Plan, fresh: Plan, file: string, run: RunContext): void {
   const reasons = findPlanStaleness(reviewed, fresh);
   if (reasons.length === 0) return;
   const shown = reasons.slice(0, 20).map((r) => `  - ${r}`);
   if (reasons.length > 20) shown.push(`  … and ${reasons.length - 20} more`);
   throw new WfsyncError(
-    `the reviewed plan ${file} is stale; nothing was sent. Run "wfsync plan --out ${file}" again and review it:\n${shown.join('\n')}`,
+    `the reviewed plan ${file} is stale; nothing was sent. Run "${commandLine(run, 'plan', { args: ['--out', file] })}" again and review it:\n${shown.join('\n')}`,
     { exitCode: ExitCode.Changes },
   );
 }

@@ -1,9 +1,16 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
+import { commandLine, type RunContext } from '../plan/command-line.js';
 import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
-import { AGAIN, failedOutcome, type ItemOutcome, type StopReason, skippedMessage } from './create-failure.js';
+import {
+  buildSyncAdvice,
+  failedOutcome,
+  type ItemOutcome,
+  type StopReason,
+  skippedMessage,
+} from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
 import type { ApplyEvent } from './events.js';
 import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
@@ -16,6 +23,8 @@ export interface ApplyPlanInput {
   store: ApplyStore;
   concurrency: number;
   onEvent?: (event: ApplyEvent) => void;
+  /** What the commands its advice names must repeat of this run (target, config, state file). */
+  run?: RunContext;
   /** Stops STARTING creates (the rest are `skipped`); creates in flight finish and are recorded. */
   signal?: AbortSignal;
 }
@@ -36,6 +45,7 @@ const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
+  const advice = buildSyncAdvice(input.run);
   const emit = guarded(input.onEvent);
   const now = () => new Date();
   const desired = new Map(input.desired.map((d) => [d.identifier, d]));
@@ -49,7 +59,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
     else if (item.action === 'in-sync') {
       // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
       adoptions.push(
-        adopt(store, initial, item, now).then((adopted) => {
+        adopt(store, initial, item, now, advice.again).then((adopted) => {
           results[index] = adopted.result;
           stop ??= adopted.stop;
         }),
@@ -61,12 +71,12 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   if (orphaned > 0) {
     emit({
       type: 'notice',
-      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'}: the API cannot delete workflows, so delete them in the dashboard, then \`wfsync state forget <identifier>\``,
+      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'}: the API cannot delete workflows, so delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
     });
   }
 
   emit({ type: 'phase', phase: 'create', total: creates.length });
-  const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit };
+  const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit, advice };
   const limit = pLimit(input.concurrency);
   let interrupted = false;
   await Promise.all(
@@ -81,7 +91,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
             identifier: item.identifier,
             outcome: 'skipped',
             message: skippedMessage(stop),
-            next: AGAIN,
+            next: advice.again,
           };
           if (item.file !== undefined) result.file = item.file;
         } else {
@@ -126,7 +136,7 @@ async function createChecked(
     return failedOutcome(
       base,
       'an earlier create of this workflow may have reached the service and could not be checked; it is not sent again until a run can tell',
-      'run `wfsync sync` again when the service can be reached',
+      `${ctx.advice.again} when the service can be reached`,
     );
   }
   return createOne(ctx, item, desired);
@@ -138,6 +148,7 @@ async function adopt(
   initial: StateFile,
   item: PlanItem,
   now: () => Date,
+  again: string,
 ): Promise<ItemOutcome> {
   const result = reportOnly(item);
   const entry = Object.hasOwn(initial.workflows, item.identifier)
@@ -158,7 +169,7 @@ async function adopt(
     });
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
-    return failedOutcome(result, message, AGAIN, 'state');
+    return failedOutcome(result, message, again, 'state');
   }
   result.message =
     origin === 'adopted'

@@ -1,5 +1,6 @@
 import { type Diagnostic, FILE_START } from '../diagnostic.js';
 import { messageOf } from '../errors.js';
+import { commandLine, type RunContext } from '../plan/command-line.js';
 import { RemoteError } from '../remote/index.js';
 import type { SyncItemResult } from './result.js';
 
@@ -40,11 +41,28 @@ export function failedOutcome(
   return stop === undefined ? { result } : { result, stop };
 }
 
-export const AGAIN = 'run `wfsync sync` again';
+/** The commands apply's advice names, exact for the run that gives it (plan/command-line.ts). */
+export interface SyncAdvice {
+  /** `run \`wfsync sync\` again`, with this run's target, config and state file. */
+  again: string;
+  /** `\`wfsync <command> <args…>\``, likewise. */
+  cli: (command: string, ...args: string[]) => string;
+}
+
+export function buildSyncAdvice(run?: RunContext): SyncAdvice {
+  const cli = (command: string, ...args: string[]) => `\`${commandLine(run, command, { args })}\``;
+  return { again: `run ${cli('sync')} again`, cli };
+}
 
 /** What a failed `createWorkflow` call means for this workflow, the journal and the rest of the run. */
-export function describeCreateFailure(error: unknown, identifier: string, file: string): CreateFailure {
+export function describeCreateFailure(
+  error: unknown,
+  identifier: string,
+  file: string,
+  advice: SyncAdvice = buildSyncAdvice(),
+): CreateFailure {
   const base = { identifier, file };
+  const AGAIN = advice.again;
   if (!(error instanceof RemoteError)) {
     // A bug, not the service: stop, and keep the journal entry since nobody knows what was sent.
     const message = `unexpected error while creating: ${messageOf(error)}; it stays in the journal and will be reconciled by the next run`;
@@ -61,7 +79,7 @@ export function describeCreateFailure(error: unknown, identifier: string, file: 
       return { ...failedOutcome(base, message, next), keepPending: true };
     }
     case 'validation': {
-      const next = 'fix the definition, then run `wfsync sync` again';
+      const next = `fix the definition, then ${AGAIN}`;
       const rejected = failed(next, undefined, `the service rejected it: ${error.message}`);
       rejected.result.diagnostics = serviceDiagnostics(error, file);
       return rejected;

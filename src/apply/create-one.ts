@@ -8,7 +8,7 @@ import {
   type ServiceClient,
   type WorkflowResponse,
 } from '../remote/index.js';
-import { AGAIN, describeCreateFailure, failedOutcome, type ItemOutcome } from './create-failure.js';
+import { describeCreateFailure, failedOutcome, type ItemOutcome, type SyncAdvice } from './create-failure.js';
 import type { ApplyEvent } from './events.js';
 import { buildIdempotencyKey, lookupIdentifiersFor } from './idempotency.js';
 import type { ApplyStore } from './store.js';
@@ -19,6 +19,8 @@ export interface CreateContext {
   target: string;
   now: () => Date;
   emit: (event: ApplyEvent) => void;
+  /** The commands failures suggest, exact for this run. */
+  advice: SyncAdvice;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function createOne(
     return failedOutcome(
       { identifier, file },
       message,
-      `fix the state file's directory, then ${AGAIN}`,
+      `fix the state file's directory, then ${ctx.advice.again}`,
       'state',
     );
   }
@@ -65,7 +67,7 @@ export async function createOne(
       }),
     );
   } catch (error) {
-    const failure = describeCreateFailure(error, identifier, file);
+    const failure = describeCreateFailure(error, identifier, file, ctx.advice);
     // Best effort: a journal entry left behind is looked up again by the next run, which is safe.
     if (!failure.keepPending) await ctx.store.clearPending(identifier).catch(() => undefined);
     return { result: failure.result, ...(failure.stop === undefined ? {} : { stop: failure.stop }) };
@@ -102,7 +104,7 @@ async function identifierMismatch(
     return failedOutcome(
       base,
       `the identifier ${identifier} is taken by another workflow (id ${holder._id}), so the service created a duplicate: workflow ${id} with the identifier ${shown}`,
-      `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with \`wfsync pull ${identifier}\``,
+      `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with ${ctx.advice.cli('pull', identifier)}`,
     );
   }
   const unrecorded = await record(ctx, desired, id, hash);
@@ -110,7 +112,7 @@ async function identifierMismatch(
   return failedOutcome(
     base,
     `the service gave workflow ${id} the identifier ${shown}, not ${identifier}: triggers of ${identifier} will not reach it`,
-    `rename the workflow so the service derives ${identifier}, delete workflow ${id} in the dashboard, then \`wfsync state forget ${identifier}\``,
+    `rename the workflow so the service derives ${identifier}, delete workflow ${id} in the dashboard, then ${ctx.advice.cli('state forget', identifier)}`,
   );
 }
 
@@ -128,11 +130,16 @@ async function verify(
     actual = await runForWorkflow(identifier, () => ctx.client.getWorkflow(id));
   } catch (error) {
     const message = `created (id ${id}) and recorded, but reading it back failed: ${messageOf(error)}`;
-    return failedOutcome(base, message, 'run `wfsync plan` to compare it', commandEndingKind(error));
+    return failedOutcome(
+      base,
+      message,
+      `run ${ctx.advice.cli('plan')} to compare it`,
+      commandEndingKind(error),
+    );
   }
   if (actual === undefined) {
     const message = `created (id ${id}) and recorded, but the service finds no workflow with that id`;
-    return failedOutcome(base, message, 'run `wfsync plan` to see what the service holds');
+    return failedOutcome(base, message, `run ${ctx.advice.cli('plan')} to see what the service holds`);
   }
   const { changes, diff } = compareWorkflow(desired, actual);
   if (changes.length > 0) {
@@ -170,6 +177,6 @@ async function record(
   } catch (error) {
     // The journal entry on disk still names this create: the next run's reconcile records it.
     const message = `created (id ${id}), but recording it failed (${messageOf(error)}); the journal entry lets the next run recover it`;
-    return failedOutcome({ identifier, file, remoteId: id }, message, AGAIN, 'state');
+    return failedOutcome({ identifier, file, remoteId: id }, message, ctx.advice.again, 'state');
   }
 }

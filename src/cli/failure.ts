@@ -97,8 +97,8 @@ export async function writeFailureDocument(
     command,
     markers: format === 'github' ? [] : markers,
     stamp: await readStamp(ctx.env, ctx.cwd),
-    ...(target === undefined ? {} : { target }),
-    ...(nonEmpty(invocation.target) === undefined ? {} : { targetFlag: invocation.target }),
+    // Named in the commands it suggests whether given by flag or by WFSYNC_TARGET: a reader's shell has neither.
+    ...(target === undefined ? {} : { target, targetFlag: target }),
   });
   if (summaryFile) await appendFileText(summaryFile, fileText(ctx, text));
   else await writeOutput(ctx.stdout, text);

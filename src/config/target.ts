@@ -49,10 +49,7 @@ export function resolveTarget(
   const configured = project.config?.config.targets ?? {};
   const baseUrlOverride = nonEmpty(flags.baseUrl) ?? nonEmpty(env.WFSYNC_BASE_URL);
   const name =
-    nonEmpty(flags.target) ??
-    nonEmpty(env.WFSYNC_TARGET) ??
-    project.config?.config.defaultTarget ??
-    (baseUrlOverride ? 'default' : LOCAL_TARGET);
+    nonEmpty(flags.target) ?? nonEmpty(env.WFSYNC_TARGET) ?? defaultTargetName(project, flags, env);
   const config: TargetConfig | undefined = configured[name];
   const root = project.config?.dir ?? project.cwd;
   const known = [LOCAL_TARGET, ...Object.keys(configured).filter((t) => t !== LOCAL_TARGET)];
@@ -102,6 +99,19 @@ export function resolveTarget(
   if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
   if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');
   return resolved;
+}
+
+/**
+ * The target a command given no `--target` and no WFSYNC_TARGET uses: the config's `defaultTarget`, else `default`
+ * when a base URL is given, else the built-in `local`. A suggested command names any other one.
+ */
+export function defaultTargetName(
+  project: ProjectOptions,
+  flags: TargetFlags,
+  env: NodeJS.ProcessEnv,
+): string {
+  const baseUrlOverride = nonEmpty(flags.baseUrl) ?? nonEmpty(env.WFSYNC_BASE_URL);
+  return project.config?.config.defaultTarget ?? (baseUrlOverride ? 'default' : LOCAL_TARGET);
 }
 
 /**

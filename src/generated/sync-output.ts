@@ -177,7 +177,7 @@ export interface PlanItem {
    */
   diagnostics?: Diagnostic[];
   /**
-   * What a person (or sync) should do next, one sentence.
+   * What a person (or sync) should do next, one sentence; a command it names is the one this run would be repeated with (its --target when not the default, -c, --state), quoted for a POSIX shell.
    */
   next: string;
   preview?: CreatePreview;
@@ -494,7 +494,7 @@ export interface SyncItemResult {
   diff?: string;
   diagnostics?: Diagnostic[];
   /**
-   * What a person should do next, one sentence.
+   * What a person should do next, one sentence; a command it names is the one this run would be repeated with (its --target when not the default, -c, --state), quoted for a POSIX shell.
    */
   next?: string;
 }

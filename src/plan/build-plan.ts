@@ -7,8 +7,9 @@ import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { SERVER_MANAGED_FIELDS } from '../validate/server-managed.js';
+import type { RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
-import { duplicateNote, NEXT } from './next-steps.js';
+import { buildNextSteps, duplicateNote, type NextSteps } from './next-steps.js';
 import type {
   BaseVersion,
   DesiredWorkflow,
@@ -43,6 +44,8 @@ export interface PlanInput {
    * `versions` had no definition there). Without state, it tells which side changed.
    */
   base?: PlanBase & { versions: ReadonlyMap<string, BaseVersion> };
+  /** What the commands each item's `next` suggests must repeat of this run (its target, config, state file). */
+  run?: RunContext;
 }
 
 /** How a definition's base version is looked up: undefined without `--base`. */
@@ -50,6 +53,7 @@ type BaseOf = (identifier: string) => BaseVersion | undefined;
 
 export function buildPlan(input: PlanInput): Plan {
   const { desired, state, observations, base } = input;
+  const say = buildNextSteps(input.run);
   const baseOf: BaseOf = (identifier) =>
     base === undefined ? undefined : (base.versions.get(identifier) ?? { status: 'absent' });
   const filesById = new Map<string, string[]>();
@@ -58,13 +62,15 @@ export function buildPlan(input: PlanInput): Plan {
     .sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file, b.file))
     .map((d) => {
       const files = filesById.get(d.identifier)!;
-      if (files.length > 1) return duplicateItem(d, files);
-      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier), baseOf);
+      if (files.length > 1) return duplicateItem(d, files, say);
+      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier), baseOf, say);
     });
   const orphans = Object.keys(state.workflows)
     .filter((identifier) => !filesById.has(identifier))
     .sort(compareText)
-    .map((identifier) => planOrphan(identifier, entryOf(state, identifier)!, observations.get(identifier)));
+    .map((identifier) =>
+      planOrphan(identifier, entryOf(state, identifier)!, observations.get(identifier), say),
+    );
   const items = [...planned, ...orphans];
   return {
     version: 1,
@@ -97,6 +103,7 @@ function planDesired(
   entry: StateEntry | undefined,
   observation: RemoteObservation | undefined,
   baseOf: BaseOf,
+  say: NextSteps,
 ): PlanItem {
   const base: ItemBase = {
     identifier: desired.identifier,
@@ -109,25 +116,25 @@ function planDesired(
   const byId = observation?.byId;
   const byIdentifier = observation?.byIdentifier;
   if (entry !== undefined) {
-    if (byId?.status === 'found') return compared(base, desired, byId.workflow, { entry });
-    if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id');
+    if (byId?.status === 'found') return compared(base, desired, byId.workflow, { entry }, say);
+    if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id', say);
     // The recorded id is gone: a workflow with the identifier may still exist (recreated in the dashboard).
     if (byIdentifier?.status === 'found') {
-      return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) });
+      return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) }, say);
     }
     // Missing-remotely is a claim about the service: only a 404 on both lookups makes it.
-    if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
+    if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier', say);
     return {
       ...base,
       action: 'missing-remotely',
-      next: NEXT.missingRemotely(desired.identifier, entry.id, desired.file),
+      next: say.missingRemotely(desired.identifier, entry.id, desired.file),
     };
   }
   if (byIdentifier?.status === 'found') {
-    return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) });
+    return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) }, say);
   }
-  if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier');
-  return { ...base, action: 'create', body: desired.body, next: NEXT.create() };
+  if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier', say);
+  return { ...base, action: 'create', body: desired.body, next: say.create() };
 }
 
 /**
@@ -140,18 +147,21 @@ function compared(
   desired: DesiredWorkflow,
   workflow: WorkflowResponse,
   known: { entry?: StateEntry; atBase?: BaseVersion },
+  say: NextSteps,
 ): PlanItem {
   const { changes, diff } = compareWorkflow(desired, workflow);
   const found = { ...base, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow), changes };
   const { entry } = known;
   if (changes.length === 0) {
-    let next = NEXT.inSyncAdopt();
-    if (entry !== undefined) next = entry.hash === desired.hash ? NEXT.inSync() : NEXT.inSyncNewHash();
-    else if (base.stateId !== undefined) next = NEXT.inSyncReplaced(base.stateId, workflow._id);
+    let next = say.inSyncAdopt();
+    if (entry !== undefined) next = entry.hash === desired.hash ? say.inSync() : say.inSyncNewHash();
+    else if (base.stateId !== undefined) next = say.inSyncReplaced(base.stateId, workflow._id);
     return { ...found, action: 'in-sync', next };
   }
   const { action, attribution, next } =
-    entry === undefined ? classifyByBase(desired, workflow, known.atBase) : classifyByState(desired, entry);
+    entry === undefined
+      ? classifyByBase(desired, workflow, known.atBase, say)
+      : classifyByState(desired, entry, say);
   const note = duplicateNote(desired.identifier, changes);
   return { ...found, action, attribution, diff, next: note === undefined ? next : `${note} ${next}` };
 }
@@ -163,10 +173,10 @@ interface Classified {
 }
 
 /** State recorded the hash of the body it created: the file is unchanged since (drifted) or not (changed locally). */
-function classifyByState(desired: DesiredWorkflow, entry: StateEntry): Classified {
+function classifyByState(desired: DesiredWorkflow, entry: StateEntry, say: NextSteps): Classified {
   if (entry.hash === desired.hash)
-    return { action: 'drifted', attribution: 'state', next: NEXT.drifted(desired.identifier, 'state') };
-  return { action: 'changed-locally', attribution: 'state', next: NEXT.changedLocally('state') };
+    return { action: 'drifted', attribution: 'state', next: say.drifted(desired.identifier, 'state') };
+  return { action: 'changed-locally', attribution: 'state', next: say.changedLocally('state') };
 }
 
 /**
@@ -178,31 +188,32 @@ function classifyByBase(
   desired: DesiredWorkflow,
   workflow: WorkflowResponse,
   atBase: BaseVersion | undefined,
+  say: NextSteps,
 ): Classified {
   const { identifier } = desired;
   if (atBase === undefined || atBase.status === 'unreadable') {
     const why =
       atBase === undefined ? undefined : `its definition at the base could not be read: ${atBase.reason}`;
-    return { action: 'conflict', attribution: 'unknown', next: NEXT.conflictUnknown(identifier, why) };
+    return { action: 'conflict', attribution: 'unknown', next: say.conflictUnknown(identifier, why) };
   }
   if (atBase.status === 'absent')
-    return { action: 'conflict', attribution: 'base', next: NEXT.conflictNew(identifier) };
+    return { action: 'conflict', attribution: 'base', next: say.conflictNew(identifier) };
   if (atBase.desired.hash === desired.hash)
-    return { action: 'drifted', attribution: 'base', next: NEXT.drifted(identifier, 'base') };
+    return { action: 'drifted', attribution: 'base', next: say.drifted(identifier, 'base') };
   if (compareWorkflow(atBase.desired, workflow).changes.length === 0)
-    return { action: 'changed-locally', attribution: 'base', next: NEXT.changedLocally('base') };
-  return { action: 'conflict', attribution: 'base', next: NEXT.conflictBoth() };
+    return { action: 'changed-locally', attribution: 'base', next: say.changedLocally('base') };
+  return { action: 'conflict', attribution: 'base', next: say.conflictBoth() };
 }
 
-function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string): PlanItem {
+function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string, say: NextSteps): PlanItem {
   const error =
     lookup?.status === 'error'
       ? lookup.message
       : `the service was not asked for this workflow ${how} (a wfsync bug: please report it)`;
-  return { ...base, action: 'error', error, next: NEXT.error() };
+  return { ...base, action: 'error', error, next: say.error() };
 }
 
-function duplicateItem(desired: DesiredWorkflow, files: readonly string[]): PlanItem {
+function duplicateItem(desired: DesiredWorkflow, files: readonly string[], say: NextSteps): PlanItem {
   return {
     identifier: desired.identifier,
     action: 'error',
@@ -211,7 +222,7 @@ function duplicateItem(desired: DesiredWorkflow, files: readonly string[]): Plan
     desiredHash: desired.hash,
     changes: [],
     error: `${files.length} definitions declare identifier ${desired.identifier}: ${files.join(', ')}`,
-    next: NEXT.duplicate(),
+    next: say.duplicate(),
   };
 }
 
@@ -219,6 +230,7 @@ function planOrphan(
   identifier: string,
   entry: StateEntry,
   observation: RemoteObservation | undefined,
+  say: NextSteps,
 ): PlanItem {
   const base: PlanItem = {
     identifier,
@@ -226,10 +238,10 @@ function planOrphan(
     stateId: entry.id,
     stateHash: entry.hash,
     changes: [],
-    next: NEXT.orphaned(identifier),
+    next: say.orphaned(identifier),
   };
   const byId = observation?.byId;
-  if (byId?.status === 'not-found') return { ...base, next: NEXT.orphanedGone(identifier) };
+  if (byId?.status === 'not-found') return { ...base, next: say.orphanedGone(identifier) };
   if (byId?.status !== 'found') return base;
   const { workflow } = byId;
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };

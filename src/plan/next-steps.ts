@@ -1,58 +1,71 @@
-/** The one sentence each plan item ends with: what sync will do, or exactly what a person should run. Pure. */
+/**
+ * The one sentence each plan item ends with: what sync will do, or exactly what a person should run. Every command
+ * named is the one this run would have to be repeated with (its target, config and state file: command-line.ts), and
+ * "sync" alone stands for `wfsync sync` only when that bare command is the exact one. Pure.
+ */
+import { commandLine, needsExactCommand, type RunContext } from './command-line.js';
 import type { FieldChange } from './types.js';
 
 const code = (text: string): string => `\`${text}\``;
 
-export const NEXT = {
-  create: (): string => 'sync will create it.',
-  inSync: (): string => 'nothing to do.',
-  inSyncNewHash: (): string =>
-    'nothing to change on the service (it already matches the changed file): sync will record the new hash in state.',
-  inSyncAdopt: (): string =>
-    'the service already has it as the file says: sync will record it in state without creating it.',
-  inSyncReplaced: (staleId: string, id: string): string =>
-    `the recorded workflow ${staleId} is gone, but ${id} matches the file: sync will record ${id} in state.`,
-  /** The file did not change (since the workflow was created, or since the base): the service's workflow did. */
-  drifted: (identifier: string, since: 'state' | 'base'): string =>
-    `${since === 'base' ? 'this change does not touch the file' : 'the file has not changed since the workflow was created'}, ` +
-    "but the service's workflow differs (edited in the dashboard?): accept it into the file with " +
-    `${code(`wfsync pull ${identifier}`)} in a change of its own, or change it back in the dashboard; wfsync cannot ` +
-    'update workflows.',
-  /** The file changed (since the workflow was created, or in this change); the service holds the version before. */
-  changedLocally: (since: 'state' | 'base'): string =>
-    `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
-    'which sync cannot update: once the change is approved, make the same edit in the dashboard (sync then finds ' +
-    'them equal and records it), or give the workflow a new name and identifier so sync creates it as a new one.',
-  missingRemotely: (identifier: string, staleId: string, file: string): string =>
-    `the service has no workflow ${staleId} any more (deleted in the dashboard?): run ` +
-    `${code(`wfsync state forget ${identifier}`)} and sync will create it again, or delete ${file} if it should ` +
-    'stay deleted.',
-  /** `plan --base`: the file is new in this change, and the identifier is taken on the service by another version. */
-  conflictNew: (identifier: string): string =>
-    `this change adds the file, but the service already has a workflow ${code(identifier)} that differs from it: ` +
-    "give this one a new name and identifier so sync creates it, or make the dashboard's workflow match the file " +
-    '(sync then records it); wfsync cannot update workflows.',
-  /** `plan --base`: the file changed in this change, and the service's workflow matches neither version. */
-  conflictBoth: (): string =>
-    "this change edits the file and the service's workflow was changed too (it matches neither the file nor the " +
-    "base's version): reconcile them by hand, bringing the dashboard's edits into the file and the file's into the " +
-    'dashboard until they match; wfsync cannot update workflows.',
-  /** Neither state nor a base tells which side changed: say so, and how to know, without advice that loses either. */
-  conflictUnknown: (identifier: string, why?: string): string =>
-    `the service's workflow ${code(identifier)} differs from the file, and wfsync cannot tell whether the file or ` +
-    `the service changed (${why ?? 'no state records it and no base was given'}): run ` +
-    `${code('wfsync plan --base <branch>')} (in a pull request, the base branch; CI sets GITHUB_BASE_REF), or ` +
-    'commit the state file, to know; until then overwrite neither side.',
-  orphaned: (identifier: string): string =>
-    'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
-    `dashboard, then run ${code(`wfsync state forget ${identifier}`)}.`,
-  orphanedGone: (identifier: string): string =>
-    `no definition has this identifier and the service no longer has it: run ${code(`wfsync state forget ${identifier}`)}.`,
-  error: (): string =>
-    'nothing will be created or recorded for it: run the plan again once the service answers.',
-  duplicate: (): string =>
-    'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
-};
+export type NextSteps = ReturnType<typeof buildNextSteps>;
+
+/** The sentences for a run: with no context (or the default target and files), the bare `wfsync <command>`. */
+export function buildNextSteps(run?: RunContext) {
+  const cli = (command: string, ...args: string[]) => code(commandLine(run, command, { args }));
+  /** "sync", or the exact sync command when the bare one would act on another target or file. */
+  const sync = needsExactCommand(run) ? cli('sync') : 'sync';
+  return {
+    create: (): string => `${sync} will create it.`,
+    inSync: (): string => 'nothing to do.',
+    inSyncNewHash: (): string =>
+      `nothing to change on the service (it already matches the changed file): ${sync} will record the new hash in state.`,
+    inSyncAdopt: (): string =>
+      `the service already has it as the file says: ${sync} will record it in state without creating it.`,
+    inSyncReplaced: (staleId: string, id: string): string =>
+      `the recorded workflow ${staleId} is gone, but ${id} matches the file: ${sync} will record ${id} in state.`,
+    /** The file did not change (since the workflow was created, or since the base): the service's workflow did. */
+    drifted: (identifier: string, since: 'state' | 'base'): string =>
+      `${since === 'base' ? 'this change does not touch the file' : 'the file has not changed since the workflow was created'}, ` +
+      "but the service's workflow differs (edited in the dashboard?): accept it into the file with " +
+      `${cli('pull', identifier)} in a change of its own, or change it back in the dashboard; wfsync cannot ` +
+      'update workflows.',
+    /** The file changed (since the workflow was created, or in this change); the service holds the version before. */
+    changedLocally: (since: 'state' | 'base'): string =>
+      `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
+      'which sync cannot update: once the change is approved, make the same edit in the dashboard (sync then finds ' +
+      'them equal and records it), or give the workflow a new name and identifier so sync creates it as a new one.',
+    missingRemotely: (identifier: string, staleId: string, file: string): string =>
+      `the service has no workflow ${staleId} any more (deleted in the dashboard?): run ` +
+      `${cli('state forget', identifier)} and ${sync} will create it again, or delete ${file} if it should ` +
+      'stay deleted.',
+    /** `plan --base`: the file is new in this change, and the identifier is taken on the service by another version. */
+    conflictNew: (identifier: string): string =>
+      `this change adds the file, but the service already has a workflow ${code(identifier)} that differs from it: ` +
+      "give this one a new name and identifier so sync creates it, or make the dashboard's workflow match the file " +
+      '(sync then records it); wfsync cannot update workflows.',
+    /** `plan --base`: the file changed in this change, and the service's workflow matches neither version. */
+    conflictBoth: (): string =>
+      "this change edits the file and the service's workflow was changed too (it matches neither the file nor the " +
+      "base's version): reconcile them by hand, bringing the dashboard's edits into the file and the file's into the " +
+      'dashboard until they match; wfsync cannot update workflows.',
+    /** Neither state nor a base tells which side changed: say so, and how to know, without advice that loses either. */
+    conflictUnknown: (identifier: string, why?: string): string =>
+      `the service's workflow ${code(identifier)} differs from the file, and wfsync cannot tell whether the file or ` +
+      `the service changed (${why ?? 'no state records it and no base was given'}): run ` +
+      `${code(commandLine(run, 'plan', { tail: '--base <branch>' }))} (in a pull request, the base branch; CI sets GITHUB_BASE_REF), or ` +
+      'commit the state file, to know; until then overwrite neither side.',
+    orphaned: (identifier: string): string =>
+      'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
+      `dashboard, then run ${cli('state forget', identifier)}.`,
+    orphanedGone: (identifier: string): string =>
+      `no definition has this identifier and the service no longer has it: run ${cli('state forget', identifier)}.`,
+    error: (): string =>
+      'nothing will be created or recorded for it: run the plan again once the service answers.',
+    duplicate: (): string =>
+      'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
+  };
+}
 
 /**
  * When the service's identifier is the file's plus `-<suffix>`, it created this workflow while the identifier was

@@ -30,7 +30,7 @@ describe('a pull request planned against its base', () => {
     );
     expect(human.stdout).toContain(
       "next: this change does not touch the file, but the service's workflow differs (edited in the dashboard?): " +
-        'accept it into the file with `wfsync pull trial-ending` in a change of its own',
+        'accept it into the file with `wfsync pull trial-ending --target dev` in a change of its own',
     );
     expect(human.stdout).not.toContain('wfsync pull order-shipped');
     expect(human.stdout).toContain('Plan: 1 to create, 1 in sync, 1 drifted, 1 changed locally.');
@@ -85,12 +85,12 @@ describe('a pull request planned against its base', () => {
     ]);
     for (const item of differing) {
       expect(item.next).toContain('wfsync cannot tell whether the file or the service changed');
-      expect(item.next).toContain('`wfsync plan --base <branch>`');
+      expect(item.next).toContain('`wfsync plan --base <branch> --target dev`');
       expect(item.next).not.toContain('wfsync pull');
     }
     const human = await target.run(['plan']);
     expect(human.status).toBe(6);
-    expect(human.stdout).toContain('run `wfsync plan --base <branch>`');
+    expect(human.stdout).toContain('run `wfsync plan --base <branch> --target dev`');
   });
 
   it('a base git does not know: exit 64 with one line, nothing asked of the service', async () => {

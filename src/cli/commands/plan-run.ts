@@ -47,9 +47,9 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   } finally {
     await progress.done();
   }
-  const { plan, desired } = planning;
-  // 2. Report (a comment says when, at which commit, and repeats the --target given).
-  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
+  const { plan, desired, run } = planning;
+  // 2. Report (a comment says when, at which commit; every suggested command repeats the run's target and files).
+  const comment = { ...(await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target)), run };
   const text = planRenderers[flags.format](plan, {
     color: useColor(ctx),
     command: 'plan',

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { planExitCode, syncExitCode } from '../../api/outcome.js';
 import { runSyncing, type SyncRun } from '../../api/sync.js';
+import type { RunContext } from '../../plan/command-line.js';
 import { renderPlanJson, renderSyncJson } from '../../report/plan/json.js';
 import { renderSyncStepSummary } from '../../report/plan/markdown.js';
 import { type PlanFormat, planRenderers, syncRenderers } from '../../report/plan/renderers.js';
@@ -48,7 +49,9 @@ export async function runSync(ctx: CommandContext, flags: SyncFlags): Promise<nu
     await progress.done();
   }
   // 2. Report in `--format` (`--dry-run`: the plan `plan` would print, under sync's name), and the exit code.
-  return run.kind === 'plan' ? reportDryRun(ctx, flags, run.plan) : reportSync(ctx, flags, run.result);
+  return run.kind === 'plan'
+    ? reportDryRun(ctx, flags, run.plan, run.run)
+    : reportSync(ctx, flags, run.result, run.run);
 }
 
 /**
@@ -76,8 +79,9 @@ async function reportDryRun(
   ctx: CommandContext,
   flags: SyncFlags,
   plan: Extract<SyncRun, { kind: 'plan' }>['plan'],
+  run: RunContext,
 ): Promise<number> {
-  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
+  const comment = { ...(await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target)), run };
   const options = {
     color: useColor(ctx),
     command: 'sync' as const,
@@ -94,8 +98,9 @@ async function reportSync(
   ctx: CommandContext,
   flags: SyncFlags,
   result: Extract<SyncRun, { kind: 'sync' }>['result'],
+  run: RunContext,
 ): Promise<number> {
-  const comment = await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target);
+  const comment = { ...(await readCommentContext(ctx.env, ctx.cwd, flags.format, flags.target)), run };
   await writeOutput(
     ctx.stdout,
     syncRenderers[flags.format](result, {

@@ -35,11 +35,11 @@ const MAX_MESSAGE_LENGTH = 1_000;
 type GithubOptions = Omit<PlanRenderOptions, 'color'>;
 
 export function renderPlanGithub(plan: Plan, options: GithubOptions): string {
-  return renderViewGithub(buildPlanView(plan, options.command), options);
+  return renderViewGithub(buildPlanView(plan, options.command, options.run), options);
 }
 
 export function renderSyncGithub(result: SyncResult, options: GithubOptions): string {
-  return renderViewGithub(buildSyncView(result), options);
+  return renderViewGithub(buildSyncView(result, options.run), options);
 }
 
 interface Annotation {

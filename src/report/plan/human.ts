@@ -49,11 +49,11 @@ export const MAX_IN_SYNC_LINES = 20;
 const INDENT = '    ';
 
 export function renderPlanHuman(plan: Plan, options: PlanRenderOptions): string {
-  return renderViewHuman(buildPlanView(plan, options.command), options);
+  return renderViewHuman(buildPlanView(plan, options.command, options.run), options);
 }
 
 export function renderSyncHuman(result: SyncResult, options: PlanRenderOptions): string {
-  return renderViewHuman(buildSyncView(result), options);
+  return renderViewHuman(buildSyncView(result, options.run), options);
 }
 
 export function renderViewHuman(

@@ -6,6 +6,7 @@
  */
 
 import type { SyncResult } from '../../apply/result.js';
+import { commandLine } from '../../plan/command-line.js';
 import type { CreatePreview, Plan } from '../../plan/types.js';
 import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
 import { escapeMarkdown, STEP_SUMMARY_MAX_BYTES, utf8Length } from '../github-summary.js';
@@ -54,6 +55,9 @@ const MAX_DIAGNOSTICS_LISTED = 20;
 /** What the plan and sync comments are told: the render options, the stamp and the `--target` given. */
 export type MarkdownOptions = Omit<PlanRenderOptions, 'color'> & CommentContext;
 
+/** What a step summary is told: the comment's context, and the run its suggested commands repeat. */
+export type StepSummaryContext = CommentContext & Pick<PlanRenderOptions, 'run'>;
+
 /** The markers of a plan comment: the plan's, then the target's when it is known. */
 export function planCommentMarkers(target: string | undefined): string[] {
   return target === undefined ? [PR_COMMENT_MARKER] : [PR_COMMENT_MARKER, prCommentMarker(target)];
@@ -67,14 +71,14 @@ export function syncCommentMarkers(target: string | undefined): string[] {
 }
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
-  const view = buildPlanView(plan, options.command);
+  const view = buildPlanView(plan, options.command, options.run);
   const markers = planCommentMarkers(plan.target.name);
   return renderViewMarkdown(view, { ...options, markers, nextSteps: 'plan', ...COMMENT_BUDGET });
 }
 
 export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions): string {
   const markers = syncCommentMarkers(result.plan.target.name);
-  return renderViewMarkdown(buildSyncView(result), {
+  return renderViewMarkdown(buildSyncView(result, options.run), {
     ...options,
     markers,
     nextSteps: 'sync',
@@ -83,13 +87,13 @@ export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions)
 }
 
 /** Markdown for `$GITHUB_STEP_SUMMARY`: the comment's content, no marker, within the step summary's 1 MiB. */
-export function renderPlanStepSummary(plan: Plan, context: CommentContext = {}): string {
-  const view = buildPlanView(plan, 'plan');
+export function renderPlanStepSummary(plan: Plan, context: StepSummaryContext = {}): string {
+  const view = buildPlanView(plan, 'plan', context.run);
   return renderViewMarkdown(view, { ...context, markers: [], nextSteps: 'plan', ...STEP_SUMMARY_BUDGET });
 }
 
-export function renderSyncStepSummary(result: SyncResult, context: CommentContext = {}): string {
-  const view = buildSyncView(result);
+export function renderSyncStepSummary(result: SyncResult, context: StepSummaryContext = {}): string {
+  const view = buildSyncView(result, context.run);
   return renderViewMarkdown(view, { ...context, markers: [], nextSteps: 'sync', ...STEP_SUMMARY_BUDGET });
 }
 
@@ -111,7 +115,7 @@ const STEP_SUMMARY_BUDGET: Budget = {
   where: 'a step summary',
 };
 
-export interface ViewMarkdownOptions extends Budget, CommentContext {
+export interface ViewMarkdownOptions extends Budget, CommentContext, Pick<PlanRenderOptions, 'run'> {
   markers: readonly string[];
   showIgnored?: boolean;
   /** The closing next steps: for a plan (a reviewer's), for a sync result, or none. */
@@ -119,13 +123,15 @@ export interface ViewMarkdownOptions extends Budget, CommentContext {
 }
 
 export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOptions): string {
-  const local = view.command === 'sync' ? 'the sync log' : 'the plan artifact, or run `wfsync plan` locally';
+  const planCommand = commandLine(options.run, 'plan', { withBase: true });
+  const local =
+    view.command === 'sync' ? 'the sync log' : `the plan artifact, or run \`${planCommand}\` locally`;
   // A person must act on these: first, and open. Then what merging creates; in-sync ones last, in one list.
   const creates = view.entries.filter(isCreate);
   const people = view.entries.filter((entry) => !isCreate(entry));
   const details = [
-    ...people.map((entry) => expanded(detailsBlock(entry, options.where))),
-    ...creates.map((entry) => detailsBlock(entry, options.where)),
+    ...people.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
+    ...creates.map((entry) => detailsBlock(entry, options.where, planCommand)),
   ];
   const footer = options.nextSteps && buildNextSteps(view, { ...options, kind: options.nextSteps });
   return fitMarkdown({
@@ -190,7 +196,8 @@ function buildHead(view: ReportView, options: ViewMarkdownOptions): string {
   return lines.join('\n');
 }
 
-function detailsBlock(entry: ViewEntry, where: string): FitBlock {
+/** `planCommand`: the exact `wfsync plan` that shows what was left out. */
+function detailsBlock(entry: ViewEntry, where: string, planCommand: string): FitBlock {
   const file = entry.file === undefined ? '' : ` · ${escapeHtml(fileAt(entry.file, entry))}`;
   const summary = `<summary>${escapeHtml(`${entry.symbol} ${entry.label}`)} · <code>${escapeHtml(entry.identifier)}</code>${file}</summary>`;
   const before: string[] = [];
@@ -214,7 +221,7 @@ function detailsBlock(entry: ViewEntry, where: string): FitBlock {
   const diff: OptionalPart | undefined = hasDiff
     ? {
         shown: [...note, fencedBlock(diffLines(entry.diff ?? ''), 'diff')].join('\n\n'),
-        omitted: `_Diff left out to fit ${where}; run \`wfsync plan\` to see it._`,
+        omitted: `_Diff left out to fit ${where}; run \`${planCommand}\` to see it._`,
       }
     : undefined;
   const flow = entry.flow === undefined ? undefined : flowchartPart(entry.flow, where);

@@ -1,17 +1,20 @@
 /**
  * The closing section of a plan or sync comment: what the reader does next. For a plan, a reviewer's: what must
  * happen before merging (workflows that need a person, workflows that could not be checked) and what main's sync
- * will do after merging. For a sync result, what is left. Suggested commands repeat the `--target` given. Pure.
+ * will do after merging. For a sync result, what is left. Suggested commands are the run's own (its target, config
+ * and state file; a plan's base): `options.run`, else the `--target` given. Pure.
  */
+
+import { commandLine, type RunContext } from '../../plan/command-line.js';
 import { escapeProse } from './markdown-text.js';
-import { type CommentContext, targetArgument } from './stamp.js';
-import { PLAN_ACTION_LABELS, type ReportView } from './view.js';
+import type { CommentContext } from './stamp.js';
+import { PLAN_ACTION_LABELS, type PlanRenderOptions, type ReportView } from './view.js';
 
 /** The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow). */
 const NEEDS_A_PERSON = new Set(['drifted', 'changed-locally', 'missing-remotely', 'conflict', 'orphaned']);
 const MAX_NAMED = 10;
 
-export interface NextStepsOptions extends CommentContext {
+export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions, 'run'> {
   kind: 'plan' | 'sync';
 }
 
@@ -19,12 +22,15 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
   const count = (keys: (key: string) => boolean) =>
     view.counts.reduce((sum, row) => sum + (keys(row.key) ? row.count : 0), 0);
   const people = count((key) => NEEDS_A_PERSON.has(key));
-  const target = targetArgument(options);
-  const steps = options.kind === 'plan' ? planSteps(view, people, target) : syncSteps(view, people, target);
+  const run: RunContext | undefined =
+    options.run ?? (options.targetFlag ? { target: options.targetFlag, targetIsDefault: false } : undefined);
+  const commands = { plan: commandLine(run, 'plan', { withBase: true }), sync: commandLine(run, 'sync') };
+  const steps =
+    options.kind === 'plan' ? planSteps(view, people, commands) : syncSteps(view, people, commands);
   return ['### Next steps', '', ...steps.map((step) => `- ${escapeProse(step)}`)].join('\n');
 }
 
-function planSteps(view: ReportView, people: number, target: string): string[] {
+function planSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries
     .filter((e) => e.label === PLAN_ACTION_LABELS.create.label)
@@ -41,13 +47,11 @@ function planSteps(view: ReportView, people: number, target: string): string[] {
   }
   if (errors > 0) {
     steps.push(
-      `Before merging: ${workflows(errors)} could not be checked on the service: run \`wfsync plan${target}\` again.`,
+      `Before merging: ${workflows(errors)} could not be checked on the service: run \`${commands.plan}\` again.`,
     );
   }
   if (creates.length > 0) {
-    steps.push(
-      `${sync} (\`wfsync sync${target}\`) will create ${workflows(creates.length)}: ${named(creates)}.`,
-    );
+    steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
   } else if (people === 0 && errors === 0) {
     steps.push(
       view.total === 0
@@ -58,7 +62,7 @@ function planSteps(view: ReportView, people: number, target: string): string[] {
   return steps;
 }
 
-function syncSteps(view: ReportView, people: number, target: string): string[] {
+function syncSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const unfinished = row('failed') + row('skipped');
   const steps: string[] = [];
@@ -71,11 +75,17 @@ function syncSteps(view: ReportView, people: number, target: string): string[] {
   if (unfinished > 0) {
     steps.push(
       `${workflows(unfinished)} ${unfinished === 1 ? 'was' : 'were'} not created: fix what each one says, then run ` +
-        `\`wfsync sync${target}\` again (it creates only what is still missing).`,
+        `\`${commands.sync}\` again (it creates only what is still missing).`,
     );
   }
   if (steps.length === 0) steps.push('Nothing left to do.');
   return steps;
+}
+
+/** The exact commands the steps suggest. */
+interface Commands {
+  plan: string;
+  sync: string;
 }
 
 function workflows(n: number): string {

@@ -2,6 +2,7 @@
  * What the CLI tells the comment renderers about the run (src/cli reads the clock, `GITHUB_SHA` and git; the
  * renderers stay pure): the stamp line under a comment's title, and the `--target` to repeat in suggested commands.
  */
+import { shellWord } from '../../plan/command-line.js';
 import { inlineCode } from './markdown-text.js';
 import { truncateText } from './text.js';
 
@@ -14,7 +15,7 @@ export interface ReportStamp {
 
 export interface CommentContext {
   stamp?: ReportStamp;
-  /** The `--target` the command was given: suggested commands repeat it. */
+  /** The target the command was given (`--target`, else WFSYNC_TARGET): suggested commands repeat it. */
   targetFlag?: string;
 }
 
@@ -37,9 +38,9 @@ function formatTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : inlineCode(iso);
 }
 
-/** ` --target production` when the command was given one (quoted when it is not a plain name), else ``. */
+/** ` --target production` when the command was given one (quoted for a POSIX shell when it must be), else ``. */
 export function targetArgument(context: CommentContext): string {
   const name = context.targetFlag;
   if (name === undefined || name === '') return '';
-  return ` --target ${/^[A-Za-z0-9._-]+$/.test(name) ? name : JSON.stringify(name)}`;
+  return ` --target ${shellWord(name)}`;
 }

@@ -6,6 +6,7 @@
 import type { SyncOutcome, SyncResult } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import { commandLine, type RunContext } from '../../plan/command-line.js';
 import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
 import { plural } from '../../text.js';
 
@@ -65,6 +66,11 @@ export interface PlanRenderOptions {
    * only by the renderers that make some (the CLI's is made on first use); none by default.
    */
   commandMark?: () => string;
+  /**
+   * What the commands the output suggests must repeat of the run (its target, config and state file): made by the
+   * CLI from argv, the environment and the config, never read here. None: the bare `wfsync <command>`.
+   */
+  run?: RunContext;
 }
 
 /**
@@ -118,7 +124,7 @@ export interface ReportView {
 }
 
 /** The view of a plan. `command` is the command printing it: `sync` prints its plan without telling to run sync. */
-export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView {
+export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunContext): ReportView {
   const s = plan.summary;
   const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEYS[action]]);
   let closing: string;
@@ -131,7 +137,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
       if (row.key !== 'create' && row.key !== 'in-sync')
         parts.push(countPhrase(row.key, row.count, row.label));
     }
-    const hint = s.create > 0 && command === 'plan' ? ' Run "wfsync sync" to create.' : '';
+    const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
@@ -147,7 +153,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync'): ReportView 
 }
 
 /** The view of a sync result: same layout, outcomes instead of actions. */
-export function buildSyncView(result: SyncResult): ReportView {
+export function buildSyncView(result: SyncResult, run?: RunContext): ReportView {
   const s = result.summary;
   // Always listed, so scripts and eyes find them in the same place; the rest only when they happened.
   const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
@@ -158,12 +164,16 @@ export function buildSyncView(result: SyncResult): ReportView {
 
   const notes: string[] = [];
   if (result.interrupted) {
-    notes.push('Interrupted: no create was started after the signal. Run "wfsync sync" again to finish.');
+    notes.push(
+      `Interrupted: no create was started after the signal. Run "${commandLine(run, 'sync')}" again to finish.`,
+    );
   }
   if (result.status === 'auth') {
     notes.push('Stopped: the service refused the API key for this target (see the failure above).');
   } else if (result.status === 'rate-limited') {
-    notes.push('Stopped: the service kept rate-limiting requests. Run "wfsync sync" again later.');
+    notes.push(
+      `Stopped: the service kept rate-limiting requests. Run "${commandLine(run, 'sync')}" again later.`,
+    );
   }
   notes.push(...attentionNotes(counts));
   const entries = result.outcomes.map((item) => ({

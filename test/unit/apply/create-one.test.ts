@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildSyncAdvice } from '../../../src/apply/create-failure.js';
 import { type CreateContext, createOne } from '../../../src/apply/create-one.js';
 import type { ApplyEvent } from '../../../src/apply/events.js';
 import { clientEventsForProgress } from '../../../src/apply/workflow-context.js';
@@ -50,6 +51,7 @@ function setup(script: WorldScript) {
     target: 'dev',
     now: () => new Date(NOW),
     emit: w.emit,
+    advice: buildSyncAdvice(),
   };
   return { ...w, ctx };
 }
