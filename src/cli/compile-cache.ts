@@ -3,7 +3,7 @@
  *
  * Most of a short `wfsync validate` is not validating: it is V8 compiling wfsync's code, once when a chunk loads and
  * again, function by function, the first time each runs. Node 20 offers no cache for that (module.enableCompileCache
- * arrives in 22.1, and keeps only what was compiled when a module loaded). boot.ts compiles the CLI's chunks with
+ * arrives in 22.1; tried on Node 24 with the ES module build, it saved about 1%). boot.ts compiles the CLI's chunks with
  * vm.Script and, once the command has run, writes each chunk's code cache, the functions that ran included, so the
  * next run of the same command starts with them compiled.
  *
