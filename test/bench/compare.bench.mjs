@@ -23,7 +23,7 @@ const count = Number(process.env.BENCH_COUNT ?? 2000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-if (!existsSync(join(root, 'dist/cli.js'))) throw new Error('build this tree first: npm run build');
+if (!existsSync(join(root, 'dist/cli.cjs'))) throw new Error('build this tree first: npm run build');
 const { startEmulator } = await import(pathToFileURL(join(root, 'dist/emulator.js')).href);
 
 /** The other commit, built in a temporary worktree that shares this tree's node_modules. */
@@ -37,7 +37,8 @@ function checkoutBase() {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'ignore' });
   return {
     commit,
-    bin: join(dir, 'bin/wfsync.cjs'),
+    // The entry was bin/wfsync.js before the CLI became CommonJS.
+    bin: ['bin/wfsync.cjs', 'bin/wfsync.js'].map((file) => join(dir, file)).find((file) => existsSync(file)),
     remove: () => git('worktree', 'remove', '--force', dir),
   };
 }
