@@ -114,9 +114,20 @@ function isAbsolutePath(path: string, platform: NodeJS.Platform): boolean {
  * `validate`.
  */
 export function commandKey(args: readonly string[]): string {
-  const first = args.find((arg) => !arg.startsWith('-'));
-  return first !== undefined && /^[a-z][a-z-]{0,31}$/.test(first) ? first : 'other';
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (GLOBAL_VALUE_OPTIONS.includes(arg))
+      i++; // `-c ci plan`: `ci` is the config file, not the command
+    else if (!arg.startsWith('-')) return /^[a-z][a-z-]{0,31}$/.test(arg) ? arg : 'other';
+  }
+  return 'other';
 }
+
+/**
+ * The program's global options that take a value as the next word (src/cli/program.ts; a test holds the two equal:
+ * boot.cjs loads none of the CLI to know them).
+ */
+export const GLOBAL_VALUE_OPTIONS: readonly string[] = ['-c', '--config'];
 
 /** Whether a run's compiled code is worth keeping: it did the command's work (not help, not a usage error). */
 export function shouldSave(args: readonly string[], exitCode: number): boolean {

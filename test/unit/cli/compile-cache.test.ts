@@ -1,15 +1,18 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { createCommandMark } from '../../../src/cli/command-mark.js';
 import {
   type CompileCacheSettings,
   cacheFileName,
   commandKey,
   compileCacheLocation,
   frameCache,
+  GLOBAL_VALUE_OPTIONS,
   isBuildFolderName,
   shouldSave,
   unframeCache,
 } from '../../../src/cli/compile-cache.js';
+import { buildProgram } from '../../../src/cli/program.js';
 
 const BUILD = '1d0d4214-e5ef-45af-ace6-1b235b5fd8cc';
 
@@ -140,6 +143,31 @@ describe('commandKey', () => {
     expect(commandKey(['validate'])).toBe('validate');
     expect(commandKey(['--no-color', 'plan', '--target', 'prod'])).toBe('plan');
     expect(commandKey(['__complete', 'x'])).toBe('other');
+  });
+
+  it("skips a global option's value, given as the next word", () => {
+    expect(commandKey(['-c', 'ci', 'plan'])).toBe('plan');
+    expect(commandKey(['--config', 'staging', '--verbose', 'sync'])).toBe('sync');
+    expect(commandKey(['--config=ci', 'plan'])).toBe('plan');
+    expect(commandKey(['-c'])).toBe('other');
+  });
+
+  it('knows every global option of the program that takes a value, and no other', () => {
+    const program = buildProgram(
+      {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: {},
+        cwd: '/',
+        commandMark: createCommandMark(() => 'm:'),
+        exitCode: 0,
+      },
+      'all',
+    );
+    const taking = program.options
+      .filter((option) => option.required || option.optional)
+      .flatMap((option) => [option.short, option.long].filter((flag): flag is string => flag !== undefined));
+    expect([...GLOBAL_VALUE_OPTIONS].sort()).toEqual(taking.sort());
   });
 
   it('is `other` for anything not shaped like a command (a path, a value, nothing)', () => {
