@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/apply/apply-plan.js';
 import { withPlanDetails } from '../../../src/apply/result.js';
@@ -111,5 +112,27 @@ describe('withPlanDetails', () => {
     expect(
       withPlanDetails(item, { identifier: 'welcome', outcome: 'failed', file: 'workflows/other.yaml' }),
     ).toMatchObject({ file: 'workflows/other.yaml', line: 12 });
+  });
+});
+
+describe('the sync schema', () => {
+  const read = (name: string) =>
+    JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as {
+      $defs: Record<
+        string,
+        { properties: Record<string, { enum?: unknown[]; type?: string; minimum?: number }> }
+      >;
+    };
+  it("gives an outcome's location and class fields the plan item's types and classes", () => {
+    const plan = read('plan-output.schema.json').$defs.PlanItem!.properties;
+    const sync = read('sync-output.schema.json').$defs.SyncItemResult!.properties;
+    for (const key of ['file', 'line', 'endLine', 'attribution', 'diffKind']) {
+      const { enum: values, type, minimum } = plan[key]!;
+      expect({ enum: sync[key]?.enum, type: sync[key]?.type, minimum: sync[key]?.minimum }, key).toEqual({
+        enum: values,
+        type,
+        minimum,
+      });
+    }
   });
 });
