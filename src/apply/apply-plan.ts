@@ -13,7 +13,13 @@ import {
 } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
 import type { ApplyEvent } from './events.js';
-import { buildSyncStatus, type SyncItemResult, type SyncResult, summarizeOutcomes } from './result.js';
+import {
+  buildSyncStatus,
+  type SyncItemResult,
+  type SyncResult,
+  summarizeOutcomes,
+  withPlanDetails,
+} from './result.js';
 import type { ApplyStore } from './store.js';
 
 export interface ApplyPlanInput {
@@ -93,14 +99,13 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
             message: skippedMessage(stop),
             next: advice.again,
           };
-          if (item.file !== undefined) result.file = item.file;
         } else {
           const outcome = await createChecked(ctx, item, desired.get(item.identifier), initial);
           result = outcome.result;
           stop ??= outcome.stop;
           if (outcome.stop === 'cancelled') interrupted = true;
         }
-        results[index] = result;
+        results[index] = withPlanDetails(item, result);
         emit({
           type: 'workflow',
           identifier: item.identifier,
@@ -183,10 +188,9 @@ function reportOnly(item: PlanItem): SyncItemResult {
   const outcome = item.action === 'error' || item.action === 'create' ? 'failed' : item.action;
   const message =
     item.action === 'error' ? (item.error ?? 'the service could not be asked') : MESSAGES[item.action];
-  return {
+  return withPlanDetails(item, {
     identifier: item.identifier,
     outcome,
-    ...(item.file === undefined ? {} : { file: item.file }),
     ...(item.remoteId === undefined ? {} : { remoteId: item.remoteId }),
     ...(message === undefined ? {} : { message }),
     ...(item.changes.length === 0 ? {} : { changes: item.changes }),
@@ -195,5 +199,5 @@ function reportOnly(item: PlanItem): SyncItemResult {
       ? {}
       : { diagnostics: item.diagnostics }),
     next: item.next,
-  };
+  });
 }

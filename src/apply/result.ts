@@ -1,6 +1,6 @@
 /** What `sync` returns (SyncResult, for the report renderers), and how its summary and status are built. */
 import type { Diagnostic } from '../diagnostic.js';
-import type { FieldChange, Plan } from '../plan/types.js';
+import type { FieldChange, Plan, PlanItem } from '../plan/types.js';
 
 /** Every outcome of one workflow, in the order reports list them. */
 export const SYNC_OUTCOMES = [
@@ -35,10 +35,12 @@ export interface SyncResult {
   status: SyncStatus;
 }
 
-export interface SyncItemResult {
+/** Where a workflow is and what kind of difference its plan item found: the same fields, the same names. */
+export type PlanItemDetails = Pick<PlanItem, 'file' | 'line' | 'endLine' | 'attribution' | 'diffKind'>;
+
+export interface SyncItemResult extends PlanItemDetails {
   identifier: string;
   outcome: SyncOutcome;
-  file?: string;
   remoteId?: string;
   message?: string;
   changes?: FieldChange[];
@@ -46,6 +48,20 @@ export interface SyncItemResult {
   diagnostics?: Diagnostic[];
   /** What a person should do next, one sentence. */
   next?: string;
+}
+
+const DETAIL_KEYS = ['file', 'line', 'endLine', 'attribution', 'diffKind'] as const;
+
+/**
+ * `result` with the location and difference class of the plan item it executed (file, line and endLine of the first
+ * change, attribution, diffKind), so a reader of a sync's outcome need not look them up in its plan. What the result
+ * already says (a create's file) is kept.
+ */
+export function withPlanDetails(item: PlanItem, result: SyncItemResult): SyncItemResult {
+  const details = Object.fromEntries(
+    DETAIL_KEYS.filter((key) => item[key] !== undefined).map((key) => [key, item[key]]),
+  ) as PlanItemDetails;
+  return { ...details, ...result };
 }
 
 /** Exact count per outcome; every outcome is present. */

@@ -487,10 +487,29 @@ export interface SyncItemResult {
     | 'orphaned'
     | 'failed'
     | 'skipped';
+  /**
+   * As the plan item's (drifted, changed-locally and conflict): what told the class. `state`: the hash state recorded; `base`: the definition at the git base; `unknown`: neither, so which side changed cannot be known.
+   */
+  attribution?: 'state' | 'base' | 'unknown';
+  /**
+   * The definition file, as the plan item's (absent for orphaned).
+   */
   file?: string;
+  /**
+   * As the plan item's: 1-based line of the first changed line in the definition file, where known (the first entry of `changes` names the differing field's JSON pointer).
+   */
+  line?: number;
+  /**
+   * As the plan item's: 1-based last line of the first hunk's change in the definition file (GitHub annotations span line to endLine).
+   */
+  endLine?: number;
   remoteId?: string;
   message?: string;
   changes?: FieldChange[];
+  /**
+   * As the plan item's: `file`, `diff` is on the definition file's own lines; `projection`, the compared fields as YAML (an include, an anchor): its line numbers are not the file's.
+   */
+  diffKind?: 'file' | 'projection';
   diff?: string;
   diagnostics?: Diagnostic[];
   /**
