@@ -59,8 +59,43 @@ export async function runCli(args: readonly string[]): Promise<number> {
   const loader = new ChunkLoader(dist, folder);
   const { main } = loader.load(entry) as CliModule;
   const exitCode = await main(args);
-  if (shouldSave(args, exitCode)) loader.save();
+  if (shouldSave(args, exitCode)) {
+    // The first run of each outcome (all valid; errors found; a failure) saves every chunk again: its data then
+    // holds what that run compiled besides what the cache already had (a pre-commit hook's first commit with an
+    // invalid file adds the error paths once, not on every such commit). Otherwise only chunks that had no data.
+    const outcomes = new OutcomesSeen(folder);
+    loader.save(outcomes.isNew(exitCode) ? 'all' : 'missing');
+    outcomes.remember(exitCode);
+  }
   return exitCode;
+}
+
+/**
+ * The exit codes whose runs already saved this command's cache, in a small file beside it (written like the cache
+ * files; a file that is not the user's own, or unreadable, counts as empty: at worst one save too many).
+ */
+class OutcomesSeen {
+  private readonly file: string;
+  private readonly seen: Set<string>;
+
+  constructor(folder: string) {
+    this.file = join(folder, 'outcomes');
+    this.seen = new Set(readPrivateFile(this.file)?.toString('latin1').split(',').filter(Boolean) ?? []);
+  }
+
+  isNew(exitCode: number): boolean {
+    return !this.seen.has(String(exitCode));
+  }
+
+  remember(exitCode: number): void {
+    if (!this.isNew(exitCode)) return;
+    this.seen.add(String(exitCode));
+    try {
+      writeAtomically(this.file, Buffer.from([...this.seen].sort().join(','), 'latin1'));
+    } catch {
+      // The next run of this outcome saves again.
+    }
+  }
 }
 
 /** This build's cache folder for this command, made private and checked; undefined when there must be none. */
@@ -162,7 +197,8 @@ interface LoadedChunk {
 export class ChunkLoader {
   private readonly chunks = new Map<string, LoadedChunk>();
   /** Scripts compiled without usable cached data, with the file their cache goes to. */
-  private readonly unsaved: Array<{ script: Script; file: string; source: Uint8Array }> = [];
+  /** Every script compiled, with the file its cache goes to and whether it came with usable data. */
+  private readonly scripts: Array<{ script: Script; file: string; source: Uint8Array; cached: boolean }> = [];
 
   constructor(
     private readonly dist: string,
@@ -184,8 +220,12 @@ export class ChunkLoader {
         ? { importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
         : {}),
     });
-    if (!cachedData || script.cachedDataRejected)
-      this.unsaved.push({ script, file: cacheFile, source: bytes });
+    this.scripts.push({
+      script,
+      file: cacheFile,
+      source: bytes,
+      cached: cachedData !== undefined && !script.cachedDataRejected,
+    });
     const chunk: LoadedChunk = { exports: {} };
     this.chunks.set(path, chunk);
     const packages = createRequire(path);
@@ -221,9 +261,13 @@ export class ChunkLoader {
     return packages(id);
   }
 
-  /** Write the code cache of every chunk that had none (or had one V8 turned down), the functions that ran included. */
-  save(): void {
-    for (const { script, file, source } of this.unsaved) {
+  /**
+   * Write the code cache of the chunks that had none (or had data V8 turned down), or with `all` of every chunk
+   * loaded: each time with the functions that ran included.
+   */
+  save(which: 'missing' | 'all' = 'missing'): void {
+    for (const { script, file, source, cached } of this.scripts) {
+      if (cached && which === 'missing') continue;
       try {
         writeAtomically(file, frameCache(script.createCachedData(), source, this.checksum));
       } catch {
@@ -238,12 +282,18 @@ export class ChunkLoader {
  * private to the user, whole, and made for this very text; undefined otherwise.
  */
 function readCache(file: string, source: Uint8Array, checksum: Checksum): Uint8Array | undefined {
+  const bytes = readPrivateFile(file);
+  return bytes === undefined ? undefined : unframeCache(bytes, source, checksum);
+}
+
+/** `file`'s bytes when it is a regular file (not a link, one name) private to the user; undefined otherwise. */
+function readPrivateFile(file: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
     const stat = fstatSync(fd);
     if (!stat.isFile() || stat.nlink !== 1 || !isPrivate(stat)) return undefined;
-    return unframeCache(readFileSync(fd), source, checksum);
+    return readFileSync(fd);
   } catch {
     return undefined;
   } finally {
