@@ -45,10 +45,16 @@ export async function runPreviewServe(
   const controller = new AbortController();
   const restore = onInterrupt(() => controller.abort());
   try {
-    await writeOutput(
-      ctx.stderr,
-      `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
-    );
+    // Said once the first watchers are in place: a save made after this line is seen.
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      void writeOutput(
+        ctx.stderr,
+        `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
+      );
+    };
     // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it. A config file that
     //    comes, changes or goes (where discovery looks, or the --config file) reloads the project (severities,
     //    workflowsDir); when what is watched changes, so does the watcher.
@@ -68,6 +74,7 @@ export async function runPreviewServe(
           filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
           signal: watching.signal,
           debounceMs: 10,
+          onReady: announce,
           onChange: async (changed) => {
             if (changed.some((path) => isConfig.has(path))) {
               const project = await rereadProject(ctx, flags);
