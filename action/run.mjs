@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
 import { CommentForbidden, commentMarker, upsertComment } from './comment.mjs';
-import { buildVerdict, needingAPerson } from './verdict.mjs';
+import { buildVerdict, escapeData, needingAPerson } from './verdict.mjs';
 
 const FORMATS = {
   validate: ['human', 'json', 'github', 'junit', 'sarif'],
@@ -43,8 +43,6 @@ class UsageError extends Error {}
 const env = process.env;
 const input = (name) => (env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
 const say = (line) => process.stdout.write(`${line}\n`);
-/** Workflow-command text: `%`, CR and LF encoded so a message cannot start another command. */
-const escapeData = (text) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 
 function setOutput(name, value) {
   if (!env.GITHUB_OUTPUT) return;
@@ -299,6 +297,7 @@ function verdict() {
     command,
     code: Number(recorded),
     target: target.replace(/[^A-Za-z0-9._-]/g, '?'),
+    targetInput: input('target'),
     pullRequest: isPullRequest(),
     who: needingAPerson(plan),
   });

@@ -49,13 +49,49 @@ export function safeName(text) {
   return text.replace(/[^A-Za-z0-9._-]/g, '?');
 }
 
+/** Characters a POSIX shell reads as themselves in an unquoted word (as src/plan/command-line.ts `PLAIN_WORD`). */
+const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
+
 /**
- * What the job says and how the step ends, for one run of a command.
- * @param {{ command: string, code: number, target: string, pullRequest: boolean, who: string }} run
+ * `value` as one word a POSIX shell reads back as exactly `value`: as it is when it holds only plain characters, else
+ * in single quotes, each `'` written `'\''`; the empty string is `''`. The same answers as src/plan/command-line.ts
+ * `shellWord` (a unit test holds them together): the action's scripts use node built-ins only.
+ * @param {string} value
+ */
+export function shellWord(value) {
+  if (PLAIN_WORD.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * An annotation message's data as GitHub's workflow commands escape it (`%`, CR, LF): the line cannot be ended or
+ * forged, and GitHub shows the text as it was.
+ * @param {string} text
+ */
+export function escapeData(text) {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/**
+ * `wfsync <command>` as the action's run would have to be repeated: with `--target <t>` (shell-quoted) when the
+ * step was given a `target` input, bare when it used the config's default target.
+ * @param {string} command
+ * @param {string} targetInput
+ */
+export function suggestedCommand(command, targetInput) {
+  return targetInput === '' ? `wfsync ${command}` : `wfsync ${command} --target ${shellWord(targetInput)}`;
+}
+
+/**
+ * What the job says and how the step ends, for one run of a command. `target` names the target in prose (made safe
+ * by the caller); `targetInput` is the step's `target` input as given ('' for the config's default), repeated in
+ * the commands the verdict suggests.
+ * @param {{ command: string, code: number, target: string, targetInput?: string, pullRequest: boolean, who: string }} run
  * @returns {{ lines: string[], exitCode: number }}
  */
 export function buildVerdict(run) {
   const { command, code, target, pullRequest, who } = run;
+  const targetInput = run.targetInput ?? '';
   const title = `wfsync ${command}`;
   if (code === 0) {
     const said = {
@@ -68,7 +104,7 @@ export function buildVerdict(run) {
   if (code === 2 && command === 'plan') {
     const line = pullRequest
       ? 'wfsync plan: merging creates what the plan lists; the sync after the merge applies it.'
-      : `::warning title=${title}::workflows in the definitions are not on ${target} yet: wfsync sync creates them (did the last sync fail?).`;
+      : `::warning title=${title}::workflows in the definitions are not on ${target} yet: ${escapeData(suggestedCommand('sync', targetInput))} creates them (did the last sync fail?).`;
     return { lines: [line], exitCode: 0 };
   }
   if (code === 6 && command === 'plan') {

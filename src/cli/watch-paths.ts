@@ -1,6 +1,6 @@
 import { type FSWatcher, type Stats, watch } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 
 export interface WatchOptions {
   /** Absolute files or directories. A directory is watched with everything below it. */
@@ -73,8 +73,17 @@ export function watchPaths(options: WatchOptions): Promise<void> {
       // No filename (rare, platform-dependent): something in dir changed.
       const path = filename === null ? dir : join(dir, filename.toString());
       if (filename === null || relevant(path)) changed.add(path);
+      else if (!mayMatter(dir, path)) return;
       schedule();
     };
+    // In a folder watched only for the file roots in it (a config's folder, the folders above the project where a
+    // config may appear), other names cost nothing: no rescan. Only a folder on the way to a missing root, or the
+    // folder itself going away, needs one.
+    const mayMatter = (dir: string, path: string): boolean =>
+      inRoots(dir) ||
+      path === dir ||
+      basename(path) === basename(dir) ||
+      options.roots.some((root) => root.startsWith(path + sep));
     const schedule = (): void => {
       if (options.signal.aborted) return;
       clearTimeout(timer);

@@ -269,7 +269,7 @@ describe('the GitHub Action outside a pull request', () => {
     });
     expect(plan.status).toBe(0);
     expect(plan.stdout).toContain(
-      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: wfsync sync creates them',
+      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: wfsync sync --target dev creates them',
     );
     expect(plan.summary).toContain('wfsync plan'); // --format github writes the summary itself
   });

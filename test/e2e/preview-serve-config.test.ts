@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validNumbered } from '../fixtures/workflow-texts.js';
@@ -99,5 +99,52 @@ describe('preview --serve and the config file', () => {
     const back = await until(served, (l) => l.workflows.some((w) => w.file === 'workflows/hello.yaml'));
     expect(back.workflows.map((w) => w.file)).toEqual(['workflows/hello.yaml']);
     expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+  });
+
+  it('follows a config file that appears, goes and comes back by rename (the project had none)', {
+    timeout: 120_000,
+  }, async () => {
+    const cwd = makeProject({
+      'workflows/hello.yaml': NICKNAME,
+      'services/billing/bye.yaml': validNumbered(2),
+    });
+    const config = join(cwd, 'wfsync.config.yaml');
+    const served = await startServe(cwd);
+    running.push(served);
+    const first = await listing(served);
+    expect(first.workflows.map((w) => w.file)).toEqual(['workflows/hello.yaml']);
+    expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+
+    // Created: its rules apply.
+    writeFileSync(config, 'rules:\n  render-empty: off\n');
+    const created = await until(served, (l) => l.version > first.version);
+    expect(await findings(served, 'workflows/hello.yaml')).not.toContain('render-empty:warning');
+
+    // Deleted: the defaults again.
+    rmSync(config);
+    const gone = await until(served, (l) => l.version > created.version);
+    expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+
+    // Back, saved by rename, with another workflowsDir: listed, and a save there seen.
+    writeFileSync(join(cwd, '.wfsync.config.yaml.new'), 'workflowsDir: services/billing\n');
+    renameSync(join(cwd, '.wfsync.config.yaml.new'), config);
+    const moved = await until(served, (l) => l.version > gone.version);
+    expect(moved.workflows.map((w) => w.file)).toEqual(['services/billing/bye.yaml']);
+    writeFileSync(join(cwd, 'services/billing/bye.yaml'), 'name: [unclosed\n');
+    const broken = await until(served, (l) => l.workflows.some((w) => w.broken));
+    expect(broken.workflows).toMatchObject([{ file: 'services/billing/bye.yaml', broken: true }]);
+
+    // Deleted and re-created once more: still followed.
+    rmSync(config);
+    await until(served, (l) => l.workflows.some((w) => w.file === 'workflows/hello.yaml'));
+    writeFileSync(join(cwd, 'wfsync.config.yaml~'), 'rules:\n  render-empty: error\n');
+    renameSync(join(cwd, 'wfsync.config.yaml~'), config);
+    const deadline = Date.now() + 20_000;
+    let seen = await findings(served, 'workflows/hello.yaml');
+    while (!seen.includes('render-empty:error') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await findings(served, 'workflows/hello.yaml');
+    }
+    expect(seen).toContain('render-empty:error');
   });
 });

@@ -1,8 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, makeExampleProject, runCli } from './helpers.js';
+import { validNumbered } from '../fixtures/workflow-texts.js';
+import { BIN, makeExampleProject, makeProject, runCli } from './helpers.js';
 
 /** The built CLI left running, with its output so far and a way to wait for what comes next. */
 interface Running {
@@ -90,6 +91,16 @@ function start(args: string[], cwd: string): Running {
       return closed;
     },
   };
+}
+
+/** Wait (at most 20 s, never asserted on) until `check` holds for the process's output so far. */
+async function waitFor(check: () => boolean, run: Running): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`never came; stdout:\n${run.stdout()}\nstderr:\n${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const SEPARATOR = (what: string) =>
@@ -208,6 +219,100 @@ describe('wfsync validate --watch (the built CLI)', () => {
     await run.next(
       /^workflows\/order-shipped\.notice\.txt:1:\d+ warning `courier` is used in steps\[1\]\.template\.content/,
     );
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
+  it('a config file that appears, goes, comes back by rename or moves workflowsDir is followed', async () => {
+    // No config: the defaults (workflows/, render-empty a warning). Discovery looks from cwd upwards.
+    const cwd = makeProject({
+      'workflows/hello.yaml': validNumbered(1).replace(
+        'Order {{orderId}} shipped',
+        'Hi {{subscriber.nickname}}: {{orderId}}',
+      ),
+      'services/bye.yaml': validNumbered(2),
+    });
+    const config = join(cwd, 'wfsync.config.yaml');
+    const run = start(['validate', '--watch'], cwd);
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ warning .*\[render-empty\]$/);
+    await run.stderrHas('watching workflows/ for changes (Ctrl-C to stop)\n');
+
+    // Created (as `wfsync init` in another terminal would): its rules apply, and it is watched from then on.
+    writeFileSync(config, 'rules:\n  render-empty: off\n');
+    await run.next(SEPARATOR('wfsync.config.yaml'));
+    await run.next(/^✔ 1 file valid$/);
+    await run.stderrHas('watching workflows/, wfsync.config.yaml for changes (Ctrl-C to stop)\n');
+
+    // Deleted: the defaults again.
+    rmSync(config);
+    await run.next(SEPARATOR('wfsync.config.yaml'));
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ warning .*\[render-empty\]$/);
+    await waitFor(() => run.stderr().split('watching workflows/ for changes').length === 3, run);
+
+    // Saved by rename (a temp file moved over the name), moving workflowsDir: the new folder is listed and watched.
+    writeFileSync(join(cwd, '.wfsync.config.yaml.new'), 'workflowsDir: services\n');
+    renameSync(join(cwd, '.wfsync.config.yaml.new'), config);
+    await run.next(SEPARATOR('wfsync.config.yaml'));
+    await run.next(/^✔ 1 file valid$/);
+    await run.stderrHas('watching services/, wfsync.config.yaml for changes (Ctrl-C to stop)\n');
+    writeFileSync(join(cwd, 'services/bye.yaml'), 'name: [unclosed\n');
+    await run.next(SEPARATOR('services/bye.yaml'));
+    await run.next(/^services\/bye\.yaml:\d+:\d+ error .*\[yaml-syntax\]$/);
+
+    // Deleted and created again in another save by rename: still followed.
+    rmSync(config);
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ warning .*\[render-empty\]$/);
+    await waitFor(() => run.stderr().split('watching workflows/ for changes').length === 4, run);
+    writeFileSync(join(cwd, 'wfsync.config.yaml~'), 'rules:\n  render-empty: error\n');
+    renameSync(join(cwd, 'wfsync.config.yaml~'), config);
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ error .*\[render-empty\]$/);
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
+  it('a config created in a folder above cwd, where discovery finds it, is followed too', async () => {
+    const root = makeProject({
+      'app/workflows/hello.yaml': validNumbered(1).replace(
+        'Order {{orderId}} shipped',
+        'Hi {{subscriber.nickname}}: {{orderId}}',
+      ),
+    });
+    const run = start(['validate', '--watch'], join(root, 'app'));
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ warning .*\[render-empty\]$/);
+    await run.stderrHas('watching workflows/ for changes (Ctrl-C to stop)\n');
+    // Relative to the config's folder: app/workflows seen from above.
+    writeFileSync(
+      join(root, 'wfsync.config.yaml'),
+      'workflowsDir: app/workflows\nrules:\n  render-empty: error\n',
+    );
+    await run.next(SEPARATOR('../wfsync.config.yaml'));
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ error .*\[render-empty\]$/);
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
+  it('-c <file>: that file is followed through deletion and re-creation by rename', async () => {
+    const cwd = makeProject({
+      'conf/wfsync.yaml': 'workflowsDir: ../workflows\nrules:\n  render-empty: off\n',
+      'workflows/hello.yaml': validNumbered(1).replace(
+        'Order {{orderId}} shipped',
+        'Hi {{subscriber.nickname}}: {{orderId}}',
+      ),
+    });
+    const config = join(cwd, 'conf/wfsync.yaml');
+    const run = start(['validate', '--watch', '-c', 'conf/wfsync.yaml'], cwd);
+    await run.next(/^✔ 1 file valid$/);
+    await run.stderrHas('watching workflows/, conf/wfsync.yaml for changes (Ctrl-C to stop)\n');
+    rmSync(config);
+    await run.next(SEPARATOR('conf/wfsync.yaml'));
+    await run.stderrHas('conf/wfsync.yaml');
+    // A default-named config beside cwd is not the one -c names: it changes nothing.
+    writeFileSync(join(cwd, 'wfsync.config.yaml'), 'rules:\n  render-empty: error\n');
+    writeFileSync(
+      join(cwd, 'conf/.wfsync.yaml.tmp'),
+      'workflowsDir: ../workflows\nrules:\n  render-empty: warning\n',
+    );
+    renameSync(join(cwd, 'conf/.wfsync.yaml.tmp'), config);
+    await run.next(SEPARATOR('conf/wfsync.yaml'));
+    await run.next(/^workflows\/hello\.yaml:\d+:\d+ warning .*\[render-empty\]$/);
+    expect(run.stdout()).not.toMatch(/· wfsync\.config\.yaml ──/);
     expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
   });
 

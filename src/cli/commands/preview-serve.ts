@@ -5,6 +5,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
 import { startPreviewServer } from '../../serve/server.js';
 import { PreviewStore } from '../../serve/store.js';
+import { configWatchFiles } from '../config-watch.js';
 import { type CommandContext, writeWfsyncError } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { watchPaths } from '../watch-paths.js';
@@ -44,14 +45,26 @@ export async function runPreviewServe(
   const controller = new AbortController();
   const restore = onInterrupt(() => controller.abort());
   try {
-    await writeOutput(
-      ctx.stderr,
-      `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
-    );
-    // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it. A change to the
-    //    config reloads the project (severities, workflowsDir); when what is watched changes, so does the watcher.
+    // Said once the first watchers are in place: a save made after this line is seen.
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      void writeOutput(
+        ctx.stderr,
+        `wfsync preview: ${store.list().length} workflows on ${server.url} (loopback only; Ctrl-C to stop)\n`,
+      );
+    };
+    // 3. Live: a short quiet time, since a save is one burst of events and the page waits on it. A config file that
+    //    comes, changes or goes (where discovery looks, or the --config file) reloads the project (severities,
+    //    workflowsDir); when what is watched changes, so does the watcher.
+    const watchSet = () => {
+      const configFiles = configWatchFiles(ctx.cwd, flags.config, store.configFile);
+      return { configFiles, roots: [...new Set([...store.roots, ...configFiles])] };
+    };
     while (!controller.signal.aborted) {
-      const roots = store.roots;
+      const { roots, configFiles } = watchSet();
+      const isConfig = new Set(configFiles);
       const watching = new AbortController();
       const stop = () => watching.abort();
       controller.signal.addEventListener('abort', stop, { once: true });
@@ -61,13 +74,14 @@ export async function runPreviewServe(
           filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
           signal: watching.signal,
           debounceMs: 10,
+          onReady: announce,
           onChange: async (changed) => {
-            const config = store.configFile;
-            if (config !== undefined && changed.includes(config)) {
+            if (changed.some((path) => isConfig.has(path))) {
               const project = await rereadProject(ctx, flags);
               if (project !== undefined) {
                 server.notify(await store.reloadProject(project));
-                if (!sameList(store.roots, roots)) watching.abort();
+                if (!sameList(watchSet().roots, roots)) watching.abort();
+                // Definitions saved in the same burst were checked again with the rest.
                 return;
               }
             }

@@ -13,6 +13,7 @@ import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
+import { configWatchFiles } from '../config-watch.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
@@ -95,16 +96,23 @@ async function watchValidate(
   flags: ValidateFlags,
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
-  const project = readProject(globals, ctx.cwd);
-  const roots = paths.length > 0 ? paths.map((path) => resolve(ctx.cwd, path)) : [...project.sources.roots];
-  // The config is read again on each run, so rule severities edited there apply at once.
-  if (project.config) roots.push(project.config.path);
   // Loaded only for --watch: the watcher is no part of a one-off run's start-up.
   const { runWatching } = await import('../watch.js');
+  const given = paths.map((path) => resolve(ctx.cwd, path));
   await runWatching(ctx, {
-    roots,
-    filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
-    skipDirectory: (dir) => project.sources.excludes(dir),
+    // The config is read again on each run, so rule severities edited there apply at once; one that comes, goes or
+    // moves workflowsDir or exclude changes what is watched too.
+    watched: () => {
+      const project = readProject(globals, ctx.cwd);
+      const roots = given.length > 0 ? [...given] : [...project.sources.roots];
+      if (project.config) roots.push(project.config.path);
+      return {
+        roots,
+        configFiles: configWatchFiles(ctx.cwd, globals.config, project.config?.path),
+        filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
+        skipDirectory: (dir) => project.sources.excludes(dir),
+      };
+    },
     run: () => runValidate(ctx, paths, flags, globals),
   });
   return ExitCode.Ok;

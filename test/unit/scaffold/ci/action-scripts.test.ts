@@ -61,14 +61,37 @@ describe('the comment marker', () => {
 });
 
 describe('the verdict', () => {
-  const verdict = (command: string, code: number, extra: { pullRequest?: boolean; who?: string } = {}) =>
-    buildVerdict({ command, code, target: 'dev', pullRequest: false, who: '', ...extra });
+  const verdict = (
+    command: string,
+    code: number,
+    extra: { pullRequest?: boolean; who?: string; targetInput?: string } = {},
+  ) => buildVerdict({ command, code, target: 'dev', pullRequest: false, who: '', ...extra });
 
   it('0 and 2 pass; 2 outside a pull request is a warning', () => {
     expect(verdict('plan', 0)).toEqual({ lines: ['wfsync plan: nothing to change on dev.'], exitCode: 0 });
     expect(verdict('plan', 2, { pullRequest: true }).exitCode).toBe(0);
     expect(verdict('plan', 2).lines[0]).toMatch(/^::warning title=wfsync plan::/);
     expect(verdict('validate', 0).exitCode).toBe(0);
+  });
+
+  it("suggests sync with the step's target input, shell-quoted, and bare for the default target", () => {
+    expect(verdict('plan', 2).lines[0]).toBe(
+      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: wfsync sync creates them (did the last sync fail?).',
+    );
+    expect(verdict('plan', 2, { targetInput: 'development' }).lines[0]).toContain(
+      'not on dev yet: wfsync sync --target development creates them',
+    );
+    expect(verdict('plan', 2, { targetInput: "my team's" }).lines[0]).toContain(
+      "wfsync sync --target 'my team'\\''s' creates them",
+    );
+    // Still one annotation line: a newline or `%` in the input is escaped as workflow commands escape data.
+    const odd = verdict('plan', 2, { targetInput: 'a\n::error::x%' }).lines;
+    expect(odd).toHaveLength(1);
+    expect(odd[0]).not.toContain('\n');
+    expect(odd[0]).toContain("wfsync sync --target 'a%0A::error::x%25' creates them");
+    expect(verdict('plan', 2, { targetInput: 'development', pullRequest: true }).lines[0]).not.toContain(
+      '--target',
+    );
   });
 
   it('6 fails naming the workflows, their identifiers made safe for the annotation line', () => {
