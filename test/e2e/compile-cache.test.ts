@@ -72,7 +72,7 @@ describe('the compile cache', () => {
 
     const first = await validate(cwd, root);
     const files = snapshot(root);
-    const written = [...files.keys()];
+    const written = [...files.keys()].filter((f) => !f.endsWith('outcomes'));
     expect(written.length).toBeGreaterThan(3);
     expect(written.every((f) => /^[^/\\]+[/\\]validate[/\\][\w.-]+\.cjs\.v8$/.test(f))).toBe(true);
     expect(written.some((f) => /[/\\]cli\.cjs\.v8$/.test(f))).toBe(true);
@@ -85,6 +85,34 @@ describe('the compile cache', () => {
       expect(run.stdout).toBe(off.stdout);
       expect(run.stderr).toBe(off.stderr);
     }
+  });
+
+  it('saves every chunk again on the first run of a new outcome, and only then', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': validNumbered(1), 'workflows/b.yaml': validNumbered(2) });
+    const root = cacheRoot();
+    expect((await validate(cwd, root)).status).toBe(0);
+    const folder = join(buildFolder(root), 'validate');
+    const valid = snapshot(folder);
+    expect(readFileSync(join(folder, 'outcomes'), 'utf8')).toBe('0');
+    expect((await validate(cwd, root)).status).toBe(0);
+    expect(snapshot(folder)).toEqual(valid);
+    // Errors found: code the valid runs never ran (diagnostics, code frames) joins the cache, once.
+    writeFileSync(join(cwd, 'workflows/broken.yaml'), BROKEN_DEFINITIONS['syntax.yaml'] as string);
+    const broken = await validate(cwd, root);
+    expect(broken.status).toBe(3);
+    const afterErrors = snapshot(folder);
+    const size = (files: Map<string, Buffer>) =>
+      [...files].filter(([f]) => f.endsWith('.v8')).reduce((sum, [, bytes]) => sum + bytes.length, 0);
+    expect(size(afterErrors)).toBeGreaterThan(size(valid));
+    // Saved again, not only added to: chunks the valid runs had cached now hold more.
+    const grown = [...valid].filter(
+      ([file, bytes]) => file.endsWith('.v8') && afterErrors.get(file)!.length > bytes.length,
+    );
+    expect(grown.length).toBeGreaterThan(0);
+    expect(readFileSync(join(folder, 'outcomes'), 'utf8')).toBe('0,3');
+    const again = await validate(cwd, root);
+    expect(again).toEqual(broken);
+    expect(snapshot(folder)).toEqual(afterErrors);
   });
 
   it('keeps folders and files private to the user', async () => {
@@ -265,7 +293,10 @@ describe('the compile cache', () => {
       expect(run.status).toBe(3);
       expect(run.stdout).toBe(runs[0]!.stdout);
     }
-    expect([...snapshot(root).keys()].filter((f) => !f.endsWith('.v8'))).toEqual([]);
+    // Nothing but cache files and the outcomes seen: no temporary file left behind.
+    expect([...snapshot(root).keys()].filter((f) => !f.endsWith('.v8') && !f.endsWith('outcomes'))).toEqual(
+      [],
+    );
     expect(existsSync(root)).toBe(true);
   });
 });
