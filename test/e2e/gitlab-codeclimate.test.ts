@@ -143,3 +143,62 @@ describe('plan --codequality <file>', () => {
     expect(readFileSync(join(target.cwd, 'gl.json'), 'utf8')).not.toContain('wrong-key');
   });
 });
+
+describe('validate --codequality <file>', () => {
+  /** The file, held to schemas/codeclimate-output.schema.json. */
+  function report(path: string): Issue[] {
+    const issues = JSON.parse(readFileSync(path, 'utf8')) as Issue[];
+    expect(jsonOutputProblems('codeclimate', issues)).toEqual([]);
+    return issues;
+  }
+
+  it('one run prints the human report and writes the Code Quality report --format codeclimate prints, exit 3', async () => {
+    const cwd = makeExampleProject();
+    const file = join(cwd, 'workflows/order-shipped.yaml');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, `${text}colour: blue\n`);
+    const run = await runCli(['validate', '--max-warnings', '0', '--codequality', 'reports/gl.json'], {
+      cwd,
+    });
+    expect(run.status).toBe(3);
+    // The log: the human report, the problem at its line.
+    const line = text.split('\n').length;
+    expect(run.stdout).toContain(`workflows/order-shipped.yaml:${line}:1 error`);
+    expect(run.stdout).toContain('[schema-additional-property]');
+    // The file: the same problem as a Code Quality issue, exactly what --format codeclimate prints.
+    const written = readFileSync(join(cwd, 'reports/gl.json'), 'utf8');
+    expect(report(join(cwd, 'reports/gl.json')).map((i) => [i.check_name, i.location.lines.begin])).toEqual([
+      ['schema-additional-property', line],
+    ]);
+    const printed = await runCli(['validate', '--format', 'codeclimate'], { cwd });
+    expect(written).toBe(printed.stdout);
+  });
+
+  it('writes [] for valid definitions, exit 0; with --format codeclimate too the file holds exactly stdout', async () => {
+    const cwd = makeExampleProject();
+    const human = await runCli(['validate', '--codequality', 'gl.json'], { cwd });
+    expect(human.status).toBe(0);
+    expect(readFileSync(join(cwd, 'gl.json'), 'utf8')).toBe('[]\n');
+    writeFileSync(join(cwd, 'workflows/order-shipped.yaml'), 'name: [\n');
+    const both = await runCli(['validate', '--format', 'codeclimate', '--codequality', 'gl.json'], { cwd });
+    expect(both.status).toBe(3);
+    expect(report(join(cwd, 'gl.json')).length).toBeGreaterThan(0);
+    expect(readFileSync(join(cwd, 'gl.json'), 'utf8')).toBe(both.stdout);
+  });
+
+  it('a run that fails as a whole (an invalid config) writes its failure into the file, exit 3', async () => {
+    const cwd = makeExampleProject();
+    writeFileSync(join(cwd, 'wfsync.config.yaml'), 'targets: [\n');
+    writeFileSync(join(cwd, 'gl.json'), '[{"stale": "an older run"}]\n');
+    const run = await runCli(['validate', '--codequality', 'gl.json'], { cwd });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain('invalid config file wfsync.config.yaml');
+    const issues = report(join(cwd, 'gl.json'));
+    expect(issues[0]).toMatchObject({
+      check_name: 'wfsync-validate/invalid',
+      severity: 'blocker',
+      location: { path: 'wfsync.config.yaml' },
+    });
+    expect(issues.slice(1).map((i) => i.check_name)).toEqual(['yaml-syntax']);
+  });
+});

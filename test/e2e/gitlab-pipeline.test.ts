@@ -281,7 +281,9 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     expect(notesApi.requests).toEqual([]);
   });
 
-  it('validate writes the Code Quality report and fails on a problem', { timeout: 120_000 }, async () => {
+  it('validate, one run, shows the problem in the log, writes the Code Quality report and fails', {
+    timeout: 120_000,
+  }, async () => {
     const cwd = await project();
     const welcome = join(cwd, 'workflows/welcome.yaml');
     writeFileSync(welcome, `${readFileSync(welcome, 'utf8')}colour: blue\n`);
@@ -290,6 +292,9 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
       npm_config_cache: join(cwd, '.npm'),
     });
     expect(result.status).toBe(3);
+    // The log: the human report, once (one run, not one per output).
+    expect(result.stdout.split('[schema-additional-property]')).toHaveLength(2);
+    expect(result.stdout).toMatch(/workflows\/welcome\.yaml:\d+:1 error .*`colour`/);
     const issues = codeQuality(cwd, 'gl-code-quality-validate.json');
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ location: { path: 'workflows/welcome.yaml' }, severity: 'major' });

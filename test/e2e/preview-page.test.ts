@@ -57,10 +57,11 @@ function hostileHtml(port: number): string {
 }
 
 /**
- * How many times each of the selected file's errors (as /api/render gives them) appears on the page, by its message
- * and by its `file:line:col`: a broken file's errors stand in place of its steps, once.
+ * How many times each of the selected file's errors (as /api/render gives them: the file's, or the workflow's with its
+ * render findings) appears on the page, by its message and by its `file:line:col`, and how many times each failing
+ * step's own error does: a broken file's errors stand in place of its steps, a failing step's in its box, once.
  */
-async function shownOnce(page: Page): Promise<{ errors: number; counts: number[][] }> {
+async function shownOnce(page: Page): Promise<{ errors: number; counts: number[][]; stepErrors: number[] }> {
   return page.evaluate(async () => {
     const file = document.querySelector('#preview section').dataset.file;
     const res = await fetch('/api/render', {
@@ -69,13 +70,19 @@ async function shownOnce(page: Page): Promise<{ errors: number; counts: number[]
       body: JSON.stringify({ file }),
     });
     type Shown = { file: string; line: number; column: number; message: string; severity: string };
-    const answer = (await res.json()) as { diagnostics: Shown[] };
+    const answer = (await res.json()) as {
+      diagnostics: Shown[];
+      workflow?: { diagnostics: Shown[]; steps: Array<{ error?: string }> };
+    };
     const text: string = document.querySelector('#preview').textContent;
     const count = (needle: string) => text.split(needle).length - 1;
-    const errors = answer.diagnostics.filter((d) => d.severity === 'error');
+    const errors = (answer.workflow?.diagnostics ?? answer.diagnostics).filter((d) => d.severity === 'error');
     return {
       errors: errors.length,
       counts: errors.map((d) => [count(d.message), count(`${d.file}:${d.line}:${d.column}`)]),
+      stepErrors: (answer.workflow?.steps ?? []).flatMap((step) =>
+        step.error === undefined ? [] : [count(step.error)],
+      ),
     };
   });
 }
@@ -249,7 +256,7 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
     await waitVersion(v);
     const error = await page.$eval('[data-role="file-error"]', (e) => e.textContent);
     expect(error).toMatch(/^workflows\/hostile\.yaml:\d+:\d+ .+ \[yaml-syntax\]$/);
-    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]] });
+    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]], stepErrors: [] });
     expect(
       await page.$eval('button.workflow-link[data-file="workflows/hostile.yaml"]', (b) => b.className),
     ).toContain('broken');
@@ -261,13 +268,51 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
     expect(await page.$eval('[data-role="file-error"]', (e) => e.textContent)).toMatch(
       /^workflows\/hostile\.yaml:\d+:\d+ .+ \[schema-[a-z-]+\]$/,
     );
-    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]] });
+    expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]], stepErrors: [] });
 
     v = await version();
     writeFileSync(definition, original);
     await waitVersion(v);
     expect(await page.$('[data-role="file-error"]')).toBeNull();
     expect(await page.$eval('.phone .bubble', (e) => e.textContent)).toBe('Hi Ada Lovelace <b>not bold</b>');
+    await page.close();
+  });
+
+  it("shows a failing step's error once, in the step's box, not again in the list above", async () => {
+    const page = await open(served.url);
+    await choose(page, 'workflows/hostile.yaml');
+    const version = () => page.evaluate(() => Number(document.body.dataset.version));
+    const waitVersion = (n: number) =>
+      page.waitForFunction((v) => Number(document.body.dataset.version) > v, { timeout: 15_000 }, n);
+    const definition = join(dir, 'workflows/hostile.yaml');
+    const original = readFileSync(definition, 'utf8');
+    const boxOf = (index: number) =>
+      page.$eval(`[data-step="${index}"] [data-role="step-error"]`, (e) => e.textContent as string);
+    try {
+      // A date pattern the service refuses: the renderer's located finding explains the failure.
+      let v = await version();
+      writeFileSync(definition, original.replace('Hi {{name}}', "Hi {{dateFormat '2024-01-02' 'YYYY-DD'}}"));
+      await waitVersion(v);
+      expect(await boxOf(1)).toMatch(
+        /^workflows\/hostile\.yaml:\d+:\d+ .*date-fns refuses the pattern `YYYY-DD`.* \[render-date-format\]$/,
+      );
+      expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]], stepErrors: [0] });
+      expect(await page.$('ul.diagnostics')).toBeNull();
+      await page.screenshot({ path: screenshotPath('failing-step-in-place'), fullPage: true });
+      // A step the engine fails on with no located finding: its error, once, with where it is.
+      v = await version();
+      writeFileSync(definition, original.replace('Hi {{name}}', 'Hi {{#each}}{{/each}}'));
+      await waitVersion(v);
+      expect(await boxOf(1)).toMatch(
+        /^workflows\/hostile\.yaml:\d+:\d+ .*Must pass iterator to #each \[render-failed\]$/,
+      );
+      expect(await shownOnce(page)).toEqual({ errors: 1, counts: [[1, 1]], stepErrors: [1] });
+      // The other step still renders.
+      const frame = await (await page.waitForSelector('iframe.email-body'))!.contentFrame();
+      await frame.waitForSelector('#marker');
+    } finally {
+      writeFileSync(definition, original);
+    }
     await page.close();
   });
 });

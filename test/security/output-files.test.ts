@@ -1,8 +1,9 @@
 /**
  * Report files named on the command line (`validate --output`, `plan --out`, `sync --out`, `preview --out`,
- * `plan --previews`, `plan --codequality`, `validate --cache-location`), in a CI job on a contributor's branch: the branch may commit the
- * file, or a folder on the way to it, as a symbolic link to `~/.bashrc`, a git hook or another job's file. Nothing
- * is written through one, a dangling one included; a plain path, in the project or outside it, still works.
+ * `plan --previews`, `plan --codequality`, `validate --codequality`, `validate --cache-location`), in a CI job on a
+ * contributor's branch: the branch may commit the file, or a folder on the way to it, as a symbolic link to
+ * `~/.bashrc`, a git hook or another job's file. Nothing is written through one, a dangling one included; a plain
+ * path, in the project or outside it, still works.
  */
 import {
   existsSync,
@@ -66,6 +67,7 @@ function exampleProject(): string {
 const LOCAL: Array<{ name: string; args: (file: string) => string[]; ok: number }> = [
   { name: 'validate --output', args: (file) => ['validate', '--format', 'sarif', '--output', file], ok: 0 },
   { name: 'validate -o', args: (file) => ['validate', '-o', file], ok: 0 },
+  { name: 'validate --codequality', args: (file) => ['validate', '--codequality', file], ok: 0 },
   { name: 'preview --out', args: (file) => ['preview', '--format', 'html', '--out', file], ok: 0 },
 ];
 
@@ -210,6 +212,35 @@ describe('plan --codequality <file>', () => {
     const plain = await target.run(['plan', '--codequality', 'out/gl.json']);
     expect(plain.status).toBe(2);
     expect(JSON.parse(readFileSync(join(target.cwd, 'out/gl.json'), 'utf8'))).toEqual([]);
+  });
+});
+
+describe('validate --codequality <file>', () => {
+  it('is refused before the run: nothing checked, no other report written, the refusal said once', async () => {
+    const place = outside();
+    const cwd = exampleProject();
+    link(place.victim, join(cwd, 'gl-code-quality-validate.json'));
+    const run = await runCli(
+      [
+        'validate',
+        '--output',
+        'report.sarif',
+        '--format',
+        'sarif',
+        '--codequality',
+        'gl-code-quality-validate.json',
+      ],
+      { cwd },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      '--codequality gl-code-quality-validate.json: refusing to write through gl-code-quality-validate.json: it is a symbolic link (the file itself)',
+    );
+    // The failure's own Code Quality report is not written through it either, and the refusal is not repeated.
+    expect(run.stderr.split('refusing to write through')).toHaveLength(2);
+    expect(existsSync(join(cwd, 'report.sarif'))).toBe(false);
+    expect(run.stdout).toBe('');
+    expectUnchanged(place);
   });
 });
 

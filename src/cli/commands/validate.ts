@@ -24,6 +24,8 @@ interface ValidateFlags {
   cacheLocation?: string;
   maxWarnings?: number;
   output?: string;
+  /** Also write the Code Quality report (`--format codeclimate`'s document) to this file, from the same run. */
+  codequality?: string;
   quiet?: boolean;
   listRules?: boolean;
   watch?: boolean;
@@ -48,6 +50,11 @@ export function validateCommand(ctx: CommandContext): Command {
     .addOption(formatOption(['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']))
     .option('--max-warnings <n>', 'fail (exit 3) when there are more than n warnings', parseNonNegativeInt)
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option(
+      '--codequality <file>',
+      "also write the Code Quality report --format codeclimate prints (GitLab's artifacts:reports:codequality) " +
+        'into <file>, from the same run (a run that fails as a whole writes its failure there)',
+    )
     .option('-q, --quiet', 'report errors only')
     .option('--list-rules', 'list every rule with its code and default severity, then exit')
     .option('-w, --watch', 'validate again on every change (Ctrl-C to stop); invalid files never end it')
@@ -66,6 +73,7 @@ export function validateCommand(ctx: CommandContext): Command {
         '  wfsync validate workflows/order.yaml     # one file\n' +
         '  wfsync validate --format github          # annotations in GitHub Actions\n' +
         '  wfsync validate --format sarif -o wfsync.sarif\n' +
+        '  wfsync validate --codequality gl-code-quality.json   # GitLab: the log and the Code Quality report\n' +
         '  wfsync validate --watch                  # again on every save, until Ctrl-C\n' +
         '  wfsync validate --cache                  # unchanged files are not checked again\n' +
         '\nThe --cache file never changes the report and is safe to delete; --cache cannot be combined\n' +
@@ -125,7 +133,9 @@ async function runValidate(
   globals: { config?: string; verbose?: boolean },
 ): Promise<number> {
   if (flags.listRules) return writeRuleList(ctx, ruleInfos());
+  // The files it will write: neither may be (or lie under) a symbolic link, refused before anything is read.
   if (flags.output !== undefined) checkOutputFile(ctx.cwd, '--output', flags.output);
+  if (flags.codequality !== undefined) checkOutputFile(ctx.cwd, '--codequality', flags.codequality);
   // 1. Config, then every file read, parsed and checked (with --cache, those that changed), by the API.
   const run = await runValidation({
     cwd: ctx.cwd,
@@ -143,6 +153,7 @@ async function runValidate(
   if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
   // 2. Render and write.
   await writeValidateReport(ctx, run.report, flags);
+  if (flags.codequality !== undefined) await writeCodeQuality(ctx, flags.codequality, run.report);
   // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
   const warning = await run.saveCache();
   if (warning) await writeOutput(ctx.stderr, warning);
@@ -206,6 +217,17 @@ async function writeValidateReport(
       `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
     );
   }
+}
+
+/**
+ * `--codequality <file>`: the Code Quality report, the document `--format codeclimate` prints, rendered from the same
+ * report as the one on stdout (or `--output`): one run, so the two cannot disagree. Once written, a run that fails
+ * later leaves it alone; a run that fails before it writes its failure there (cli/failure.ts).
+ */
+async function writeCodeQuality(ctx: CommandContext, file: string, report: ValidateReport): Promise<void> {
+  const { renderValidateCodeClimate } = await import('../../report/codeclimate.js');
+  await writeOutputFile(ctx.cwd, '--codequality', file, fileText(ctx, renderValidateCodeClimate(report)));
+  if (ctx.invocation?.codequality !== undefined) ctx.invocation.codequality.written = true;
 }
 
 /**

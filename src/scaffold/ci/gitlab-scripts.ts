@@ -69,11 +69,13 @@ const ADD_THE_KEY =
   "Add the Development environment's API key in Settings > CI/CD > Variables (masked) once the " +
   `${CI_TARGET} target is set up in wfsync.config.yaml.`;
 
-/** validate: the Code Quality report to its file, then the report in the log; the second run decides the job. */
+/**
+ * validate: one run, the report in the log and the Code Quality report in its file (a run that fails as a whole
+ * writes its failure there); its exit code decides the job.
+ */
 export function buildValidateScript(): string {
   return `${INSTALL}
-npx wfsync validate --format codeclimate --output ${VALIDATE_REPORT} --max-warnings 0 || true
-npx wfsync validate --max-warnings 0`;
+npx wfsync validate --max-warnings 0 --codequality ${VALIDATE_REPORT}`;
 }
 
 /**

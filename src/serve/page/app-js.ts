@@ -133,6 +133,15 @@ export const PAGE_SCRIPT = String.raw`(function () {
     var diagnostics = (w ? w.diagnostics : answer.diagnostics) || [];
     // A broken file's errors stand in place of its steps (below), so the list keeps only what is not shown there.
     var inPlace = w ? [] : diagnostics.filter(function (d) { return d.severity === 'error'; });
+    // So do a failing step's errors, in its box: the renderer's findings there explain why the step fails.
+    var failing = {};
+    if (w) w.steps.forEach(function (s) { if (s.error !== undefined) failing[s.index] = []; });
+    diagnostics.forEach(function (d) {
+      var step = /^\/steps\/(\d+)(\/|$)/.exec(d.pointer || '');
+      if (d.severity !== 'error' || !step || !failing[step[1]]) return;
+      failing[step[1]].push(d);
+      inPlace.push(d);
+    });
     diagnostics = diagnostics.filter(function (d) { return inPlace.indexOf(d) === -1; });
     if (diagnostics.length) {
       var list = el('ul', 'diagnostics');
@@ -148,24 +157,28 @@ export const PAGE_SCRIPT = String.raw`(function () {
       // The file is broken: its error stands in place of its steps until it is fixed.
       var broken = el('div', 'render-error file-error');
       broken.dataset.role = 'file-error';
-      broken.textContent = inPlace.map(function (d) { return where(d) + ' ' + d.message + ' [' + d.code + ']'; })
-        .join('\n') || 'This file cannot be read.';
+      broken.textContent = located(inPlace) || 'This file cannot be read.';
       steps.append(broken);
     } else {
-      w.steps.forEach(function (s) { steps.append(drawStep(s)); });
+      w.steps.forEach(function (s) { steps.append(drawStep(s, failing[s.index] || [])); });
     }
     section.append(steps);
     root.replaceChildren(section);
   }
 
-  function drawStep(s) {
+  function located(diagnostics) {
+    return diagnostics.map(function (d) { return where(d) + ' ' + d.message + ' [' + d.code + ']'; }).join('\n');
+  }
+
+  // A failing step's box: its located errors when the renderer explains the failure, else the render's own error.
+  function drawStep(s, errors) {
     var article = el('article', 'step ' + s.type);
     article.dataset.step = String(s.index);
     var heading = el('h3', null, '#' + s.index + ' ' + s.name);
     heading.append(el('span', 'type', s.type));
     article.append(heading);
     if (s.error !== undefined) {
-      var error = el('div', 'render-error', s.error);
+      var error = el('div', 'render-error', located(errors) || s.error);
       error.dataset.role = 'step-error';
       article.append(error);
       return article;

@@ -29,6 +29,20 @@ describe('the GitLab pipeline', () => {
     expect(jobs).toEqual(['.wfsync', 'wfsync-validate', 'wfsync-plan', 'wfsync-sync', 'wfsync-drift']);
   });
 
+  it('validates once: the job log and the Code Quality report from the same run, whose exit code decides the job', () => {
+    const jobs = parseDocument(buildGitlabPipeline()).toJS() as Record<
+      string,
+      { script: string[]; artifacts: { reports: { codequality: string } } }
+    >;
+    const job = jobs['wfsync-validate']!;
+    const script = job.script.join('\n');
+    expect(script.match(/wfsync validate/g)).toHaveLength(1);
+    expect(script).toContain(
+      `npx wfsync validate --max-warnings 0 --codequality ${job.artifacts.reports.codequality}`,
+    );
+    expect(script).not.toContain('|| true');
+  });
+
   it("gives the note script the plan's marker for the development target", () => {
     const note = buildGitlabFiles().find((f) => f.path === '.gitlab/wfsync-mr-note.mjs');
     expect(note?.text).toContain(`const marker = ${JSON.stringify(prCommentMarker('development'))};`);
