@@ -4,7 +4,8 @@
  *
  * Built as its own entry (dist/boot.cjs) that imports nothing but Node's built-ins (scripts/build.mjs checks), so no
  * chunk is ever loaded twice: once by Node's require and once by the loader here. Every failure of the cache (a
- * folder that cannot be made or is not private, a file that cannot be read or written, data V8 rejects) falls back
+ * folder that cannot be made or is not private, a file that cannot be read or written, data whose checksums do not
+ * match or that V8 rejects) falls back
  * to compiling as usual, silently: the cache only ever saves time. `--verbose` loads the chunks with Node's own
  * require, so stack traces go through the source maps.
  */
@@ -196,7 +197,6 @@ interface LoadedChunk {
  */
 export class ChunkLoader {
   private readonly chunks = new Map<string, LoadedChunk>();
-  /** Scripts compiled without usable cached data, with the file their cache goes to. */
   /** Every script compiled, with the file its cache goes to and whether it came with usable data. */
   private readonly scripts: Array<{ script: Script; file: string; source: Uint8Array; cached: boolean }> = [];
 
