@@ -5,9 +5,8 @@
  * Built as its own entry (dist/boot.cjs) that imports nothing but Node's built-ins (scripts/build.mjs checks), so no
  * chunk is ever loaded twice: once by Node's require and once by the loader here. Every failure of the cache (a
  * folder that cannot be made or is not private, a file that cannot be read or written, data whose checksums do not
- * match or that V8 rejects) falls back
- * to compiling as usual, silently: the cache only ever saves time. `--verbose` loads the chunks with Node's own
- * require, so stack traces go through the source maps.
+ * match or that V8 rejects) falls back to compiling as usual, silently: the cache only ever saves time. `--verbose`
+ * loads the chunks with Node's own require, so stack traces go through the source maps.
  */
 import {
   closeSync,
