@@ -26,7 +26,7 @@ export interface Invocation {
   dryRun?: boolean;
   /** Something was written to stdout. */
   stdoutUsed: boolean;
-  /** `plan --codequality <file>`: where a failure's Code Quality report goes too, unless the plan's was written. */
+  /** `--codequality <file>` (validate, plan): where a failure's report goes too, unless the command's was written. */
   codequality?: { command: string; file: string; written: boolean };
 }
 

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CommanderError } from 'commander';
+import { configFileNameIn } from '../config/project.js';
 import { messageOf, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
 import { RemoteError } from '../remote/errors.js';
 import { renderFailureCodeClimate } from '../report/codeclimate.js';
 import type { CommandFailure, FailureCode } from '../report/failure.js';
@@ -132,14 +130,9 @@ export async function writeFailureCodeQualityFile(
 
 function failureCodeQuality(ctx: CommandContext, error: unknown, exitCode: number, command: string): string {
   const failure = describeFailure(error, exitCode);
-  return renderFailureCodeClimate(failure, { command, configPath: configPathIn(ctx.cwd) });
+  return renderFailureCodeClimate(failure, { command, configPath: configFileNameIn(ctx.cwd) });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
-}
-
-/** The config file a failure is reported at in a Code Quality report: the one that exists, else the default name. */
-function configPathIn(cwd: string): string {
-  return CONFIG_FILE_NAMES.find((name) => existsSync(join(cwd, name))) ?? CONFIG_FILE_NAMES[0];
 }

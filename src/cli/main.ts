@@ -64,14 +64,14 @@ function withColorFlags(args: readonly string[], io: CliIO): { argv: string[]; i
   };
 }
 
-/**
- * The one exit point for errors: the message on stderr, then (for a command given `--format json`, `markdown`,
- * `github` or `codeclimate`) the failure as the one document stdout promises (`github`: annotations), and as the
- * Code Quality report `plan --codequality` names; the exit code.
- */
 /** The formats whose stdout is one document (or annotations) a failure still owes. */
 const DOCUMENT_FORMATS = new Set(['json', 'markdown', 'github', 'codeclimate']);
 
+/**
+ * The one exit point for errors: the message on stderr, then (for a command given `--format json`, `markdown`,
+ * `github` or `codeclimate`) the failure as the one document stdout promises (`github`: annotations), and as the
+ * Code Quality report `--codequality` names; the exit code.
+ */
 async function reportError(error: unknown, ctx: CommandContext, verbose: boolean): Promise<number> {
   const exitCode = await reportErrorText(error, ctx, verbose);
   const format = ctx.invocation?.format;

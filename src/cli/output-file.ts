@@ -17,6 +17,7 @@ import {
   shownPath,
 } from '../fs-boundary.js';
 import { fsFailure, writeFileAtomically } from '../state/atomic-write.js';
+import { type CommandContext, fileText } from './context.js';
 
 /**
  * Refuses, before the command does anything, a report path that is a symbolic link or has one on the way to it (a
@@ -50,4 +51,14 @@ function worded(cwd: string, flag: string, file: string, error: unknown): Wfsync
   if (error instanceof BoundaryError) return new BoundaryError(`${flag} ${shown}: ${error.message}`);
   if (error instanceof WfsyncError) return error;
   return fsFailure(`write ${flag} ${shown}`, error);
+}
+
+/**
+ * `validate` and `plan --codequality <file>`: the command's Code Quality report (the document `--format codeclimate`
+ * prints), rendered from the same run as stdout, so the two cannot disagree. Once it is written, a later failure
+ * leaves it alone, as it leaves stdout; a run that fails before writes its failure there instead (cli/failure.ts).
+ */
+export async function writeCodeQualityFile(ctx: CommandContext, file: string, report: string): Promise<void> {
+  await writeOutputFile(ctx.cwd, '--codequality', file, fileText(ctx, report));
+  if (ctx.invocation?.codequality !== undefined) ctx.invocation.codequality.written = true;
 }

@@ -61,6 +61,11 @@ function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefine
   return [...first!].filter((name) => rest.every((set) => set.has(name))).sort();
 }
 
+/** The config file's name in `dir`: the one there, else the default (wfsync.config.yaml). */
+export function configFileNameIn(dir: string): string {
+  return CONFIG_FILE_NAMES.find((name) => existsSync(join(dir, name))) ?? CONFIG_FILE_NAMES[0];
+}
+
 /** Walk up from `cwd` to the filesystem root; the first wfsync.config.yaml found wins. */
 export function findConfigFile(cwd: string): string | undefined {
   return findUp(cwd, CONFIG_FILE_NAMES);

@@ -61,6 +61,23 @@ function argumentAction(args: string | undefined, actions: ShellActions): string
   return args ? actions.dynamic(args) : ':';
 }
 
+/**
+ * The body bash and zsh share once the words are scanned: an option's value first (right after the option, or while
+ * a variadic option takes values, unless the word starts with -), then the options, commands or operands of the
+ * command path.
+ */
+function dispatch(cases: readonly string[], words: readonly string[]): string {
+  return `  # The word is an option's value: right after it, or while a variadic option takes values (unless it starts with -).
+  if (( need )) || [[ -n $valueof && $cur != -* ]]; then
+    case "$cmdpath:$valueof" in
+${cases.join('\n')}
+    esac
+  fi
+  case "$cmdpath" in
+${words.join('\n')}
+  esac`;
+}
+
 function buildBash(model: CompletionModel): string {
   const p = model.program;
   const name = `_${p.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -112,15 +129,7 @@ ${name}() {
   COMPREPLY=()
   local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath valueof need operands
   ${name}_scan "\${COMP_WORDS[@]:1:COMP_CWORD-1}"
-  # The word is an option's value: right after it, or while a variadic option takes values (unless it starts with -).
-  if (( need )) || [[ -n $valueof && $cur != -* ]]; then
-    case "$cmdpath:$valueof" in
-${cases.join('\n')}
-    esac
-  fi
-  case "$cmdpath" in
-${words.join('\n')}
-  esac
+${dispatch(cases, words)}
   return 0
 }
 complete -F ${name} ${p}
@@ -173,15 +182,7 @@ ${name}_dynamic() {
 ${name}() {
   local cur=\${words[CURRENT]} cmdpath valueof need operands
   ${name}_scan "\${(@)words[2,CURRENT-1]}"
-  # The word is an option's value: right after it, or while a variadic option takes values (unless it starts with -).
-  if (( need )) || [[ -n $valueof && $cur != -* ]]; then
-    case "$cmdpath:$valueof" in
-${cases.join('\n')}
-    esac
-  fi
-  case "$cmdpath" in
-${words.join('\n')}
-  esac
+${dispatch(cases, words)}
 }
 if [[ \${zsh_eval_context[-1]} == loadautofunc ]]; then
   ${name} "$@"

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_WORKFLOWS_DIR, findUp } from '../../config/project.js';
+import { configFileNameIn, DEFAULT_WORKFLOWS_DIR, findUp } from '../../config/project.js';
 import { scanDefinitionFiles } from '../../definitions/find.js';
 import { readProjectText } from '../../definitions/read-capped.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { CONFIG_FILE_NAMES, createFsBoundary } from '../../fs-boundary.js';
+import { createFsBoundary } from '../../fs-boundary.js';
 import { jsonText } from '../../report/channel.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXAMPLE_FILE_NAME } from '../../scaffold/example-workflow.js';
@@ -35,7 +35,7 @@ export interface InitFlags {
 export async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   const root = ctx.cwd;
   // 1. Where things go: flags, else what an existing config says, else the defaults.
-  const configPath = CONFIG_FILE_NAMES.find((name) => existsSync(join(root, name))) ?? CONFIG_FILE_NAMES[0];
+  const configPath = configFileNameIn(root);
   const configured = readConfiguredWorkflowsDir(root, configPath);
   const workflowsDir =
     flags.dir !== undefined

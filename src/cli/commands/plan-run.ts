@@ -1,6 +1,5 @@
 import { planExitCode } from '../../api/outcome.js';
 import { type Planning, runPlanning } from '../../api/plan.js';
-import type { Plan } from '../../plan/types.js';
 import { renderPlanCodeClimate } from '../../report/plan/codeclimate.js';
 import { renderPlanJson } from '../../report/plan/json.js';
 import { renderPlanStepSummary } from '../../report/plan/markdown.js';
@@ -8,7 +7,7 @@ import { type PlanCommandFormat, planRenderers } from '../../report/plan/rendere
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
-import { checkOutputFile, writeOutputFile } from '../output-file.js';
+import { checkOutputFile, writeCodeQualityFile, writeOutputFile } from '../output-file.js';
 import { writePlanPreviews } from '../plan-previews.js';
 import { clientListener, logListener, progressFor } from '../run-helpers.js';
 import type { TargetCommandFlags } from '../run-options.js';
@@ -58,7 +57,8 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
     ...comment,
   });
   await writeOutput(ctx.stdout, text);
-  if (flags.codequality !== undefined) await writeCodeQuality(ctx, flags.codequality, plan);
+  if (flags.codequality !== undefined)
+    await writeCodeQualityFile(ctx, flags.codequality, renderPlanCodeClimate(plan));
   if (flags.out) await writeOutputFile(ctx.cwd, '--out', flags.out, fileText(ctx, renderPlanJson(plan)));
   if (flags.previews !== undefined) {
     const { count, shown } = await writePlanPreviews(flags.previews, plan, desired, ctx.cwd);
@@ -70,14 +70,4 @@ export async function runPlan(ctx: CommandContext, flags: PlanFlags): Promise<nu
   }
   // 3. The exit code.
   return planExitCode(plan);
-}
-
-/**
- * `--codequality <file>`: the plan's Code Quality report, the document `--format codeclimate` prints, rendered from
- * the same plan as stdout (one run, one set of requests: the two cannot disagree). Once it is written, a later
- * failure (`--out`, `--previews`) leaves it alone, as it leaves stdout.
- */
-async function writeCodeQuality(ctx: CommandContext, file: string, plan: Plan): Promise<void> {
-  await writeOutputFile(ctx.cwd, '--codequality', file, fileText(ctx, renderPlanCodeClimate(plan)));
-  if (ctx.invocation?.codequality !== undefined) ctx.invocation.codequality.written = true;
 }

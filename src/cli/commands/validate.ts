@@ -15,7 +15,7 @@ import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { configWatchFiles } from '../config-watch.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
-import { checkOutputFile, writeOutputFile } from '../output-file.js';
+import { checkOutputFile, writeCodeQualityFile, writeOutputFile } from '../output-file.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
 
 interface ValidateFlags {
@@ -153,7 +153,10 @@ async function runValidate(
   if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
   // 2. Render and write.
   await writeValidateReport(ctx, run.report, flags);
-  if (flags.codequality !== undefined) await writeCodeQuality(ctx, flags.codequality, run.report);
+  if (flags.codequality !== undefined) {
+    const { renderValidateCodeClimate } = await import('../../report/codeclimate.js');
+    await writeCodeQualityFile(ctx, flags.codequality, renderValidateCodeClimate(run.report));
+  }
   // After the report, which does not wait for it; a cache that cannot be written costs a warning, not the run.
   const warning = await run.saveCache();
   if (warning) await writeOutput(ctx.stderr, warning);
@@ -217,17 +220,6 @@ async function writeValidateReport(
       `wrote ${flags.output}: ${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')} in ${plural(report.files.length, 'file')}\n`,
     );
   }
-}
-
-/**
- * `--codequality <file>`: the Code Quality report, the document `--format codeclimate` prints, rendered from the same
- * report as the one on stdout (or `--output`): one run, so the two cannot disagree. Once written, a run that fails
- * later leaves it alone; a run that fails before it writes its failure there (cli/failure.ts).
- */
-async function writeCodeQuality(ctx: CommandContext, file: string, report: ValidateReport): Promise<void> {
-  const { renderValidateCodeClimate } = await import('../../report/codeclimate.js');
-  await writeOutputFile(ctx.cwd, '--codequality', file, fileText(ctx, renderValidateCodeClimate(report)));
-  if (ctx.invocation?.codequality !== undefined) ctx.invocation.codequality.written = true;
 }
 
 /**
