@@ -12,7 +12,9 @@ import { buildFixturePlan, buildFixtureSync } from '../report/plan/fixture-plan.
 describe('output schemas', () => {
   it('are the ones the README links, every one of them', () => {
     const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-    const linked = new Set([...readme.matchAll(/\(schemas\/([a-z-]+-output\.schema\.json)\)/g)].map((m) => m[1]));
+    const linked = new Set(
+      [...readme.matchAll(/\(schemas\/([a-z-]+-output\.schema\.json)\)/g)].map((m) => m[1]),
+    );
     expect([...linked].sort()).toEqual([...OUTPUT_SCHEMA_FILES].sort());
     expect(OUTPUT_SCHEMA_FILES).toContain('plan-output.schema.json');
     expect(OUTPUT_SCHEMA_FILES.length).toBeGreaterThanOrEqual(10);
