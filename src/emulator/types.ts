@@ -1,8 +1,8 @@
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 
 /**
- * Public types of the local emulator of the service's two workflow operations, the dashboard's edit and the
- * read-only routes about the key's environment.
+ * Public types of the local emulator of the service's workflow API: the two operations, the writing routes, promotion
+ * and the read-only routes about the key's environment.
  */
 
 export interface EmulatorOptions {
@@ -66,7 +66,7 @@ export interface FaultOptions {
   errorRate?: number;
   /** Destroy the socket before processing: nothing is stored. */
   resetBeforeRate?: number;
-  /** Process (store the workflow) then destroy the socket: the lost-response case. */
+  /** Process (store the write) then destroy the socket: the lost-response case. */
   resetAfterRate?: number;
   /** Send the headers, then dribble the body over this long. */
   slowBodyMs?: number;
@@ -77,7 +77,7 @@ export interface FaultOptions {
   /** A proxy's HTML 502 page instead of the service's answer (nothing stored). */
   htmlErrorRate?: number;
   /** Apply faults only to these methods (default: all). */
-  only?: Array<'POST' | 'GET'>;
+  only?: Array<'POST' | 'GET' | 'PUT' | 'DELETE'>;
 }
 
 /** A change as the changes API shows it (`enabled` false while pending). */

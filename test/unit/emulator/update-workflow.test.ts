@@ -211,6 +211,16 @@ describe('PUT /v1/workflows/{workflowId}', () => {
     expect((await put(emulator, created._id, { name: 'x' }, 'wrong')).body.message).toBe('API Key not found');
   });
 
+  it('a response lost after processing (a fault on PUT only) still leaves the edit stored', async () => {
+    const emulator = await start({ seed: 11 });
+    const { _id } = (await post(emulator, workflowBody(emulator))).body.data;
+    emulator.setFaults({ resetAfterRate: 1, only: ['PUT'] });
+    await expect(put(emulator, _id, { description: 'Landed.' })).rejects.toThrow();
+    emulator.setFaults(undefined);
+    expect((await get(emulator, _id)).body.data.description).toBe('Landed.');
+    expect(emulator.requests().at(-2)).toMatchObject({ method: 'PUT', status: 200, fault: 'reset-after' });
+  });
+
   it('persists the edit to the data file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-put-'));
     try {
