@@ -92,7 +92,15 @@ function findProblem(data: unknown): string | undefined {
       return `workflows[${i}].triggers must be an array of triggers with an identifier`;
     }
   }
-  if (data.changes !== undefined && !Array.isArray(data.changes)) return '"changes" must be an array';
+  if (data.changes !== undefined) {
+    if (!Array.isArray(data.changes)) return '"changes" must be an array';
+    for (const [i, c] of data.changes.entries()) {
+      const fields =
+        isRecord(c) && ['_id', '_entityId', '_environmentId', 'type'].every((k) => typeof c[k] === 'string');
+      if (!fields || typeof c.enabled !== 'boolean' || !isRecord(c.item))
+        return `changes[${i}] must be a change {_id, _entityId, _environmentId, type, enabled, item}`;
+    }
+  }
   const production = data.production;
   if (production !== undefined) {
     if (

@@ -90,6 +90,10 @@ describe('promotion to Production', () => {
     expect((await call(emulator, 'DELETE', `/v1/workflows/${dev._id}`)).body).toEqual({ data: true });
     await applyAll(emulator);
     expect(emulator.productionWorkflows()).toEqual([]);
+    await post(emulator, workflowBody(emulator));
+    emulator.reset();
+    expect(emulator.pendingChanges()).toEqual([]);
+    expect((await call(emulator, 'GET', '/v1/changes?promoted=true')).body.totalCount).toBe(0);
   });
 
   it('checks the list’s query as the service does and answers unknown changes with 404', async () => {
