@@ -8,7 +8,7 @@ import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
 import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from '../derive/service-helpers.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
-import { formatDate, UnsupportedToken } from './date-format.js';
+import { formatDate } from './date-format.js';
 import type { RenderFinding } from './types.js';
 
 const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
@@ -234,21 +234,12 @@ function checkDatePattern(
   } catch (error) {
     const start = walk.offsetOf(pattern);
     const where = { pointer: walk.pointer, start, end: start + pattern.original.length + 2 };
-    if (error instanceof UnsupportedToken) {
-      walk.findings.push({
-        code: 'render-unsupported',
-        severity: 'info',
-        message: `${error.message}: the preview shows the token as written`,
-        ...where,
-      });
-    } else {
-      walk.findings.push({
-        code: 'render-date-format',
-        severity: 'error',
-        message: `date-fns refuses the pattern \`${pattern.original}\` (the step fails to render): ${error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error)}`,
-        ...where,
-      });
-    }
+    walk.findings.push({
+      code: 'render-date-format',
+      severity: 'error',
+      message: `date-fns refuses the pattern \`${pattern.original}\` (the step fails to render): ${error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error)}`,
+      ...where,
+    });
   }
   void at;
 }
