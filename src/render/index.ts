@@ -4,5 +4,5 @@
  * randomness). The rules, and where each was learned, are in docs/rendering.md.
  */
 export { checkWorkflow, renderWorkflow } from './render-workflow.js';
-export { sampleData, sampleDataFromVariables } from './sample-data.js';
+export { sampleData, sampleDataFromVariables, withPayload } from './sample-data.js';
 export type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';
