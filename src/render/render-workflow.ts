@@ -5,6 +5,7 @@ import { isRecord } from '../json.js';
 import { contextKeys, stepContext } from './context.js';
 import { layoutBlocks } from './email-blocks.js';
 import { renderTemplate } from './engine.js';
+import { hiddenPayloadReads, notANumber } from './render-surprises.js';
 import { sampleSystemData } from './sample-data.js';
 import { checkTemplate } from './template-check.js';
 import type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';
@@ -94,35 +95,19 @@ class StepRenderer {
     if (source !== '') {
       const found = checkTemplate(source, at, contextOnce, { systemOnly: this.systemOnly });
       for (const finding of found) this.findings.push(finding);
-      this.shadowed(source, at, this.shadowedOf(body));
+      for (const finding of hiddenPayloadReads(source, at, this.shadowedOf(body)))
+        this.findings.push(finding);
     }
     if (!this.run) return source;
     try {
-      return renderTemplate(source, contextOnce());
+      const rendered = renderTemplate(source, contextOnce());
+      const nan = notANumber(rendered, source, at);
+      if (nan !== undefined) this.findings.push(nan);
+      return rendered;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.fail(message, at, source, before);
       return undefined;
-    }
-  }
-
-  /**
-   * A `render-surprise` where the template reads a payload key that the service's own context hides: the service
-   * renders its value, never the payload's (context.ts contextKeys).
-   */
-  shadowed(source: string, pointer: string, keys: ReadonlySet<string>): void {
-    if (keys.size === 0) return;
-    for (const usage of scanTemplate(source).usages) {
-      const first = usage.name.split('.')[0] as string;
-      if (!keys.has(first)) continue;
-      this.findings.push({
-        code: 'render-surprise',
-        severity: 'warning',
-        message: `\`${usage.name}\` reads the service's own \`${first}\`, not the payload's: the service puts \`${first}\` over the payload's field of that name, so the payload's value never renders here (rename the payload field)`,
-        pointer,
-        start: usage.offset,
-        end: usage.offset + usage.name.length,
-      });
     }
   }
 
