@@ -33,6 +33,22 @@ export function formatDate(date: Date, pattern: unknown): string {
   }
 }
 
+/**
+ * What date-fns says of `pattern` when it refuses it (undefined when it formats): whether a pattern is refused does not
+ * depend on the zone, so this asks date-fns in the local one (no change of TZ), on a fixed date. The message leaves
+ * out the date the refusal quotes.
+ */
+export function datePatternError(pattern: string): string | undefined {
+  try {
+    format()(PROBE_DATE, pattern);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error);
+  }
+}
+
+const PROBE_DATE = new Date(Date.UTC(2024, 2, 14, 9, 26, 53));
+
 /** Whether the local zone shows `date` with UTC's fields (an invalid date: date-fns refuses it in any zone). */
 function inUtcAlready(date: Date): boolean {
   const time = date.getTime();
