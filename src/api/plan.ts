@@ -11,7 +11,7 @@ import { asAbortError, throwIfAborted } from './errors.js';
 import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } from './options.js';
 import { planExitCode } from './outcome.js';
 import { loadRun, openRun, planRun, stateIdentity } from './pipeline.js';
-import { checkBeforeCreating } from './preflight.js';
+import { checkBeforeCreating, startPreflightReads } from './preflight.js';
 
 /** `wfsync plan`'s options, camelCase. */
 export interface PlanOptions extends TargetApiOptions, RunHooks {
@@ -96,6 +96,7 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
     const readOnly = { ...session, client: readOnlyClient(session.client) };
+    const early = startPreflightReads(loaded, readOnly, desired, state);
     const planned = await planRun(loaded, {
       session: readOnly,
       desired,
@@ -105,7 +106,8 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
       ...(signal ? { signal } : {}),
     });
     // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
-    return { plan: await checkBeforeCreating(loaded, readOnly, planned, input), desired, run: loaded.run };
+    const plan = await checkBeforeCreating(loaded, readOnly, planned, input, early);
+    return { plan, desired, run: loaded.run };
   } finally {
     await session.close();
   }

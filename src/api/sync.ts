@@ -20,7 +20,7 @@ import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } 
 import { syncExitCode } from './outcome.js';
 import { loadRun, openRun, planRun, stateIdentity, withLockedState } from './pipeline.js';
 import { linkedSignal, logDetails, type PlanResult, planResult, readOnlyClient } from './plan.js';
-import { checkBeforeCreating } from './preflight.js';
+import { checkBeforeCreating, startPreflightReads } from './preflight.js';
 
 /** `wfsync sync`'s options, camelCase. */
 export interface SyncOptions extends TargetApiOptions, RunHooks {
@@ -145,8 +145,9 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     if (input.dryRun) {
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
       const readOnly = { ...session, client: readOnlyClient(session.client) };
+      const early = startPreflightReads(loaded, readOnly, desired, state);
       const planned = await planRun(loaded, { ...common, session: readOnly, state });
-      const plan = await checkBeforeCreating(loaded, readOnly, planned, input);
+      const plan = await checkBeforeCreating(loaded, readOnly, planned, input, early);
       return { kind: 'plan', plan, run: loaded.run };
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
@@ -154,7 +155,8 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     const lock = syncLockOptions(input.lockTimeout, input.stop, input.onEvent);
     return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: input.onEvent });
-      // 3. What the service holds, and the plan.
+      // 3. What the service holds, and the plan (the preflight's reads beside its lookups).
+      const early = startPreflightReads(loaded, session, desired, store.snapshot);
       const planned = await planRun(loaded, {
         ...common,
         state: store.snapshot,
@@ -163,7 +165,7 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
       });
       if (reviewed) assertPlanHolds(reviewed, planned, input.plan!, loaded.run);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
-      const plan = await checkBeforeCreating(loaded, session, planned, input);
+      const plan = await checkBeforeCreating(loaded, session, planned, input, early);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
         plan,
