@@ -1,0 +1,111 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import { createCommandMark } from '../../../src/cli/command-mark.js';
+import type { PlanArguments } from '../../../src/cli/commands/plan-run.js';
+import type { SyncArguments } from '../../../src/cli/commands/sync-run.js';
+import type { CommandContext } from '../../../src/cli/context.js';
+import { buildProgram } from '../../../src/cli/program.js';
+
+/**
+ * argv → one typed value per command: the real program parses, lazyAction merges the global options once, and the
+ * run module's parser makes the command's arguments (the run itself replaced, to see what it would get).
+ */
+
+const parsed = vi.hoisted(() => ({ value: undefined as unknown }));
+vi.mock('../../../src/cli/commands/plan-run.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/cli/commands/plan-run.js')>();
+  return {
+    ...actual,
+    runPlan: async (_ctx: unknown, paths: string[], values: Parameters<typeof actual.runPlan>[2]) => {
+      parsed.value = actual.parsePlanArguments(paths, values);
+      return 0;
+    },
+  };
+});
+vi.mock('../../../src/cli/commands/sync-run.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/cli/commands/sync-run.js')>();
+  return {
+    ...actual,
+    runSync: async (_ctx: unknown, paths: string[], values: Parameters<typeof actual.runSync>[2]) => {
+      parsed.value = actual.parseSyncArguments(paths, values);
+      return 0;
+    },
+  };
+});
+
+const sink = () =>
+  new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
+
+async function parse(args: string[]): Promise<unknown> {
+  const ctx: CommandContext = {
+    stdout: sink(),
+    stderr: sink(),
+    env: {},
+    cwd: '/',
+    commandMark: createCommandMark(() => 'mark:'),
+    exitCode: 0,
+  };
+  parsed.value = undefined;
+  await buildProgram(ctx, args).parseAsync(args, { from: 'user' });
+  return parsed.value;
+}
+
+describe('the arguments of a command that talks to a target, parsed once', () => {
+  it('plan: every flag, the global ones included, in its place of one typed value', async () => {
+    const args = await parse([
+      ...['--config', 'c.yaml', '--verbose', 'plan', 'workflows/a', 'workflows/b'],
+      ...['--target', 'dev', '--base-url', 'https://api.example.com', '--state', 's.json'],
+      ...['--concurrency', '3', '--allow-insecure-http', '--only', 'order-*', '-q'],
+      ...['--format', 'json', '--out', 'plan.json', '--show-ignored', '--base', 'main'],
+      ...['--previews', 'previews', '--codequality', 'cq.json'],
+    ]);
+    expect(args).toEqual({
+      options: {
+        config: 'c.yaml',
+        target: 'dev',
+        baseUrl: 'https://api.example.com',
+        state: 's.json',
+        concurrency: 3,
+        allowInsecureHttp: true,
+        only: ['order-*'],
+        paths: ['workflows/a', 'workflows/b'],
+      },
+      quiet: true,
+      verbose: true,
+      format: 'json',
+      out: 'plan.json',
+      showIgnored: true,
+      base: 'main',
+      previews: 'previews',
+      codequality: 'cq.json',
+    } satisfies PlanArguments);
+  });
+
+  it('plan with no flag: the defaults, and nothing the user did not give', async () => {
+    expect(await parse(['plan'])).toStrictEqual({
+      options: { paths: [] },
+      quiet: false,
+      verbose: false,
+      format: 'human',
+      showIgnored: false,
+    } satisfies PlanArguments);
+  });
+
+  it("sync: its own flags beside the target's", async () => {
+    expect(
+      await parse(['sync', '--dry-run', '--lock-timeout', '5', '--plan', 'p.json', '-t', 'prod']),
+    ).toStrictEqual({
+      options: { target: 'prod', paths: [] },
+      quiet: false,
+      verbose: false,
+      format: 'human',
+      dryRun: true,
+      lockTimeout: 5,
+      plan: 'p.json',
+    } satisfies SyncArguments);
+  });
+});
