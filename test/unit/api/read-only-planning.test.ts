@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { plan, sync } from '../../../src/api/index.js';
+import type * as Api from '../../../src/api/index.js';
 import type { ServiceClient } from '../../../src/remote/index.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
@@ -12,9 +12,23 @@ import { aWorkflowNamed } from '../../helpers/workflow.js';
  * preflight get refuses to create, by construction. Seen by wrapping the two remote reads they make.
  */
 
-const seen = vi.hoisted(() => [] as ServiceClient[]);
-vi.mock('../../../src/remote/index.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/remote/index.js')>();
+const seen: ServiceClient[] = [];
+const REMOTE = '../../../src/remote/index.js';
+let api: typeof Api;
+// The unit project shares modules between files (isolate: false): the API is imported afresh over the wrapped module,
+// and the module registry reset again after.
+beforeAll(async () => {
+  vi.doMock(REMOTE, wrapRemoteReads);
+  vi.resetModules();
+  api = await import('../../../src/api/index.js');
+});
+afterAll(() => {
+  vi.doUnmock(REMOTE);
+  vi.resetModules();
+});
+
+async function wrapRemoteReads(importOriginal: () => Promise<unknown>) {
+  const actual = (await importOriginal()) as typeof import('../../../src/remote/index.js');
   return {
     ...actual,
     fetchObservations: (input: Parameters<typeof actual.fetchObservations>[0]) => {
@@ -26,7 +40,7 @@ vi.mock('../../../src/remote/index.js', async (importOriginal) => {
       return actual.fetchPreflightFacts(client, ask);
     },
   };
-});
+}
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,8 +59,8 @@ function makeProject(): string {
 
 describe('the client plan and sync --dry-run read through', () => {
   it.each([
-    ['plan', (cwd: string) => plan({ cwd, env: {} })],
-    ['sync --dry-run', (cwd: string) => sync({ cwd, env: {}, dryRun: true })],
+    ['plan', (cwd: string) => api.plan({ cwd, env: {} })],
+    ['sync --dry-run', (cwd: string) => api.sync({ cwd, env: {}, dryRun: true })],
   ])('%s: every read and the preflight go through a client that refuses to create', async (_, run) => {
     const result = await run(makeProject());
     expect(result.exitCode).toBe(2);

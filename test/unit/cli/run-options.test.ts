@@ -1,19 +1,36 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCommandMark } from '../../../src/cli/command-mark.js';
 import type { PlanArguments } from '../../../src/cli/commands/plan-run.js';
 import type { SyncArguments } from '../../../src/cli/commands/sync-run.js';
 import type { CommandContext } from '../../../src/cli/context.js';
-import { buildProgram } from '../../../src/cli/program.js';
+import type * as Program from '../../../src/cli/program.js';
 
 /**
  * argv → one typed value per command: the real program parses, lazyAction merges the global options once, and the
  * run module's parser makes the command's arguments (the run itself replaced, to see what it would get).
  */
 
-const parsed = vi.hoisted(() => ({ value: undefined as unknown }));
-vi.mock('../../../src/cli/commands/plan-run.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/cli/commands/plan-run.js')>();
+const parsed = { value: undefined as unknown };
+const PLAN_RUN = '../../../src/cli/commands/plan-run.js';
+const SYNC_RUN = '../../../src/cli/commands/sync-run.js';
+let program: typeof Program;
+// The unit project shares modules between files (isolate: false): the program is imported afresh over the replaced
+// run modules, and the module registry reset again after.
+beforeAll(async () => {
+  vi.doMock(PLAN_RUN, replacePlanRun);
+  vi.doMock(SYNC_RUN, replaceSyncRun);
+  vi.resetModules();
+  program = await import('../../../src/cli/program.js');
+});
+afterAll(() => {
+  vi.doUnmock(PLAN_RUN);
+  vi.doUnmock(SYNC_RUN);
+  vi.resetModules();
+});
+
+async function replacePlanRun(importOriginal: () => Promise<unknown>) {
+  const actual = (await importOriginal()) as typeof import('../../../src/cli/commands/plan-run.js');
   return {
     ...actual,
     runPlan: async (_ctx: unknown, paths: string[], values: Parameters<typeof actual.runPlan>[2]) => {
@@ -21,9 +38,10 @@ vi.mock('../../../src/cli/commands/plan-run.js', async (importOriginal) => {
       return 0;
     },
   };
-});
-vi.mock('../../../src/cli/commands/sync-run.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/cli/commands/sync-run.js')>();
+}
+
+async function replaceSyncRun(importOriginal: () => Promise<unknown>) {
+  const actual = (await importOriginal()) as typeof import('../../../src/cli/commands/sync-run.js');
   return {
     ...actual,
     runSync: async (_ctx: unknown, paths: string[], values: Parameters<typeof actual.runSync>[2]) => {
@@ -31,7 +49,7 @@ vi.mock('../../../src/cli/commands/sync-run.js', async (importOriginal) => {
       return 0;
     },
   };
-});
+}
 
 const sink = () =>
   new Writable({
@@ -50,7 +68,7 @@ async function parse(args: string[]): Promise<unknown> {
     exitCode: 0,
   };
   parsed.value = undefined;
-  await buildProgram(ctx, args).parseAsync(args, { from: 'user' });
+  await program.buildProgram(ctx, args).parseAsync(args, { from: 'user' });
   return parsed.value;
 }
 
