@@ -31,6 +31,8 @@ interface Walker {
 interface Scope {
   contexts: Array<string[] | null>;
   blockParams: Array<Map<string, string[] | null>>;
+  /** Inside an `if`/`unless` (either branch): what is read here is read only under a condition. */
+  guarded?: true;
 }
 
 type BlockKind = 'each' | 'with' | 'if' | 'section' | 'helper';
@@ -71,14 +73,16 @@ function walkBlock(walker: Walker, node: HbsNode, scope: Scope): void {
     let context: string[] | null = null;
     if (subject?.type === 'PathExpression') {
       context = resolve(subject, scope)?.segments ?? null;
-      if (kind !== 'with') record(walker, subject, kind === 'each' ? 'Array' : 'Boolean', scope);
+      if (kind === 'each') record(walker, subject, 'Array', scope);
+      else if (kind === 'if') record(walker, subject, 'Boolean', { ...scope, guarded: true });
     } else if (subject?.type === 'SubExpression') {
       walkCall(walker, subject, scope);
     }
     for (const param of rest) walkExpression(walker, param, scope);
     walkHash(walker, node, scope);
-    // `each` and `with` run their body in the element / object; `if` and `unless` stay where they are.
+    // `each` and `with` run their body in the element / object; `if` and `unless` stay where they are, guarded.
     if (kind !== 'if') inner = enter(scope, context, node.program, [context, null]);
+    else inner = { ...scope, guarded: true };
   } else if (kind === 'section') {
     // `{{#xs}}…{{/xs}}` (Mustache style): the body runs inside xs; xs itself is not recorded (nor by the service).
     inner = enter(scope, resolve(node.path, scope)?.segments ?? null, node.program, []);
@@ -88,7 +92,8 @@ function walkBlock(walker: Walker, node: HbsNode, scope: Scope): void {
     inner = enter(scope, undefined, node.program, []);
   }
   walkProgram(walker, node.program, inner);
-  walkProgram(walker, node.inverse, scope); // `{{else}}` runs in the block's own context
+  // `{{else}}` runs in the block's own context (an `if`'s under its condition too)
+  walkProgram(walker, node.inverse, kind === 'if' ? inner : scope);
 }
 
 function blockKind(node: HbsNode, params: HbsNode[]): BlockKind {
@@ -112,12 +117,13 @@ function enter(
 ): Scope {
   const contexts = context === undefined ? scope.contexts : [...scope.contexts, context];
   const names = Array.isArray(program?.blockParams) ? program.blockParams : [];
-  if (names.length === 0) return { contexts, blockParams: scope.blockParams };
+  const guard = scope.guarded ? { guarded: true as const } : {};
+  if (names.length === 0) return { contexts, blockParams: scope.blockParams, ...guard };
   const declared = new Map<string, string[] | null>();
   names.forEach((name, i) => {
     if (typeof name === 'string') declared.set(name, meanings[i] ?? null);
   });
-  return { contexts, blockParams: [...scope.blockParams, declared] };
+  return { contexts, blockParams: [...scope.blockParams, declared], ...guard };
 }
 
 /** A helper call: the helper's name is not a variable; its arguments are. */
@@ -144,7 +150,9 @@ function walkExpression(walker: Walker, node: HbsNode | undefined, scope: Scope)
 function record(walker: Walker, path: HbsNode | undefined, type: VariableType, scope: Scope): void {
   const read = resolve(path, scope);
   if (read === null || read.itself || read.segments.length === 0) return;
-  walker.usages.push({ name: read.segments.join('.'), type, offset: walker.offsetOf(path) });
+  const usage: VariableUsage = { name: read.segments.join('.'), type, offset: walker.offsetOf(path) };
+  if (scope.guarded) usage.guarded = true;
+  walker.usages.push(usage);
 }
 
 /**

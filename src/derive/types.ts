@@ -11,6 +11,11 @@ export interface VariableUsage {
   type: VariableType;
   /** 0-based offset of the use inside the scanned string (start of the path expression). */
   offset: number;
+  /**
+   * Only read under a condition: the subject of an `{{#if}}`/`{{#unless}}`, or a use inside one (either branch).
+   * A template renders without it, so a payload may leave it out. Absent when the use is unconditional.
+   */
+  guarded?: true;
 }
 
 export interface TemplateScan {
