@@ -7,6 +7,7 @@
  *   make objects; fields read inside an `{{#each list}}` make the list's elements objects.
  * - A field is required when some use reads it (or a field under it) outside any `{{#if}}`/`{{#unless}}`; one read
  *   only under a condition, or only by a payload filter, or declared and never read, is optional.
+ * - Every rendered string counts, a customHtml email's subject too (the service does not scan it; it renders it).
  * - Fields the digested events' payloads are read for (`{{#each step.events}}{{payload.title}}`) are payload fields
  *   too: each event is a trigger call's payload.
  */
@@ -67,8 +68,8 @@ export function buildWorkflowTypes({ identifier, file, workflow }: TypedDefiniti
   const steps: unknown[] = Array.isArray(workflow.steps) ? workflow.steps : [];
   // 1. What the templates read, step by step, each use with whether a condition guards it.
   for (const step of steps) {
-    for (const source of textSourcesOfStep(step)) {
-      for (const usage of scanTemplate(source.text).usages) {
+    for (const text of renderedTextsOf(step)) {
+      for (const usage of scanTemplate(text).usages) {
         const segments = usage.name.split('.');
         if (!isSystemVariable(usage.name)) addUse(root, segments, usage.type, usage.guarded !== true);
         else if (startsWith(segments, EVENT_PAYLOAD) && segments.length > EVENT_PAYLOAD.length)
@@ -140,6 +141,19 @@ function typeOf(node: ShapeNode): PayloadType {
   if (type === 'Array') return { kind: 'array', element: object ?? { kind: 'string' } };
   if (object !== undefined) return object;
   return type === 'Boolean' ? { kind: 'boolean' } : { kind: 'string' };
+}
+
+/**
+ * Every string of a step that is rendered: those the service scans for variables, and the subject of an email whose
+ * content is one HTML string (rendered, though the service does not scan it).
+ */
+function renderedTextsOf(step: unknown): string[] {
+  const texts = textSourcesOfStep(step).map((source) => source.text);
+  const template = isRecord(step) ? step.template : undefined;
+  if (isRecord(template) && template.type === 'email' && typeof template.content === 'string') {
+    if (typeof template.subject === 'string') texts.unshift(template.subject);
+  }
+  return texts;
 }
 
 function startsWith(segments: string[], prefix: string[]): boolean {

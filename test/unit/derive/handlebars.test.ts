@@ -193,6 +193,29 @@ describe('scanTemplate: blocks', () => {
     expect(uses('{{^if a}}{{x}}{{/if}}')).toEqual(['a:Boolean', 'x:String']);
   });
 
+  it('marks the uses only a condition reads: the if/unless subject and both branches, not the rest', () => {
+    const guarded = (source: string) =>
+      scanTemplate(source).usages.map((u) => `${u.name}${u.guarded ? '?' : ''}`);
+    expect(guarded('{{#if a}}{{x}}{{else if b}}{{y}}{{else}}{{z}}{{/if}}{{w}}')).toEqual([
+      'a?',
+      'x?',
+      'b?',
+      'y?',
+      'z?',
+      'w',
+    ]);
+    expect(
+      guarded(
+        '{{#unless paid}}{{#each xs}}{{y}}{{/each}}{{/unless}}{{#each xs}}{{#with o}}{{k}}{{/with}}{{/each}}',
+      ),
+    ).toEqual(['paid?', 'xs?', 'xs.y?', 'xs', 'xs.o.k']);
+    expect(guarded('{{#if a as |b|}}{{#each list as |item|}}{{item.n}}{{/each}}{{/if}}')).toEqual([
+      'a?',
+      'list?',
+      'list.n?',
+    ]);
+  });
+
   it('{{#if (helper …)}}: the sub-expression arguments are String', () => {
     expect(uses('{{#if (gt total 100)}}{{bonus}}{{/if}}')).toEqual(['total:String', 'bonus:String']);
   });
