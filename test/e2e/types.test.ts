@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { makeExampleProject, makeProject, ROOT, runCli } from './helpers.js';
+import { extractBlocks } from './readme-blocks.js';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -63,6 +64,18 @@ describe('wfsync types (the built CLI, then the real tsc --strict)', () => {
     );
     expect(errors['missing.ts']?.join('\n')).toMatch(/TS2741: Property 'trackingUrl' is missing/);
     expect(errors['unknown.ts']?.join('\n')).toMatch(/TS2820: Type '"order-shiped"' is not assignable/);
+  }, 120_000);
+
+  it("the README's example (section Typed payloads) compiles, each @ts-expect-error line failing as it says", async () => {
+    const example = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((block) =>
+      block.directives.some((d) => d.kind === 'write' && d.file === 'notify.ts'),
+    );
+    expect(example?.body).toContain('@ts-expect-error');
+    const cwd = makeExampleProject();
+    expect((await runCli(['types'], { cwd })).status).toBe(0);
+    writeFileSync(join(cwd, 'notify.ts'), example?.body ?? '');
+    // An unused @ts-expect-error is itself an error (TS2578): each rejection is real.
+    expect(await tscStrict(cwd, ['notify.ts'])).toEqual({ 'notify.ts': [] });
   }, 120_000);
 
   it('--check: up to date, stale after a definition edit (exit 3), up to date again after writing', async () => {
