@@ -5,8 +5,9 @@
  * - A field's type is the declared one (`triggers[0].variables`), else the one its uses give: an `{{#each}}` list is
  *   an array, an `{{#if}}` subject never printed is a boolean, anything else a string. Dotted uses (`{{order.id}}`)
  *   make objects; fields read inside an `{{#each list}}` make the list's elements objects.
- * - A field is required when some use reads it (or a field under it) outside any `{{#if}}`/`{{#unless}}`; one read
- *   only under a condition, or only by a payload filter, or declared and never read, is optional.
+ * - A field is required when some use reads it (or a field under it) outside any `{{#if}}`/`{{#unless}}`, or under
+ *   conditions on the object it belongs to (`{{#if order}}{{order.id}}{{/if}}`: `order?: {id: string}`); one read
+ *   only under other conditions, only by a payload filter, or declared and never read, is optional.
  * - Every rendered string counts, a customHtml email's subject too (the service does not scan it; it renders it).
  * - Fields the digested events' payloads are read for (`{{#each step.events}}{{payload.title}}`) are payload fields
  *   too: each event is a trigger call's payload.
@@ -71,9 +72,10 @@ export function buildWorkflowTypes({ identifier, file, workflow }: TypedDefiniti
     for (const text of renderedTextsOf(step)) {
       for (const usage of scanTemplate(text).usages) {
         const segments = usage.name.split('.');
-        if (!isSystemVariable(usage.name)) addUse(root, segments, usage.type, usage.guarded !== true);
+        const from = requiredFrom(segments, usage.conditions);
+        if (!isSystemVariable(usage.name)) addUse(root, segments, usage.type, from);
         else if (startsWith(segments, EVENT_PAYLOAD) && segments.length > EVENT_PAYLOAD.length)
-          addUse(root, segments.slice(EVENT_PAYLOAD.length), usage.type, usage.guarded !== true);
+          addUse(root, segments.slice(EVENT_PAYLOAD.length), usage.type, from - EVENT_PAYLOAD.length);
         else if (firstSegmentIs(usage.name, 'subscriber') && segments.length > 1)
           subscriber.add(segments.slice(1).join('.'));
       }
@@ -84,12 +86,12 @@ export function buildWorkflowTypes({ identifier, file, workflow }: TypedDefiniti
   // delay's delayPath and a digest's digestKey are needed.
   for (const variable of deriveTrigger(workflow).variables) {
     if (variable.pointer.includes('/template/')) continue;
-    addUse(root, variable.name.split('.'), variable.type, !variable.pointer.includes('/filters/'));
+    addUse(root, variable.name.split('.'), variable.type, variable.pointer.includes('/filters/') ? NEVER : 0);
   }
   // 3. The declared types win; a declared field nobody reads is optional.
   const declared = workflow.triggers?.[0]?.variables ?? [];
   for (const variable of declared) {
-    const node = addUse(root, variable.name.split('.'), undefined, false);
+    const node = addUse(root, variable.name.split('.'), undefined, NEVER);
     node.declared = variable.type ?? 'String';
   }
   for (const { name } of subscriberVariablesOf(steps)) subscriber.add(name);
@@ -107,23 +109,44 @@ function newNode(): ShapeNode {
   return { required: false, children: new Map() };
 }
 
-/** Adds one use of `segments` (the node it ends at is returned); `required` marks every node on the way. */
+/** A use that makes no field required. */
+const NEVER = Number.POSITIVE_INFINITY;
+
+/**
+ * The first segment (index) of a use that the use makes required: 0 when it is read unconditionally; past its
+ * conditions when each is a path the use is under (`{{#if order}}{{order.id}}{{/if}}` needs `id` once there is an
+ * `order`); never when a condition is something else (`{{#if vip}}{{discount}}{{/if}}`).
+ */
+function requiredFrom(
+  segments: readonly string[],
+  conditions: ReadonlyArray<readonly string[] | null> = [],
+): number {
+  let from = 0;
+  for (const condition of conditions) {
+    if (condition === null || condition.length >= segments.length || !startsWith(segments, condition))
+      return NEVER;
+    from = Math.max(from, condition.length);
+  }
+  return from;
+}
+
+/** Adds one use of `segments` (the node it ends at is returned), marking required its nodes from index `from` on. */
 function addUse(
   root: ShapeNode,
   segments: string[],
   type: VariableType | undefined,
-  required: boolean,
+  from: number,
 ): ShapeNode {
   let node = root;
-  for (const segment of segments) {
+  segments.forEach((segment, i) => {
     let child = node.children.get(segment);
     if (child === undefined) {
       child = newNode();
       node.children.set(segment, child);
     }
-    if (required) child.required = true;
+    if (i >= from) child.required = true;
     node = child;
-  }
+  });
   // An array stays an array whatever else reads it; a printed value is a string even if an `{{#if}}` tests it.
   if (type !== undefined && node.used !== 'Array' && !(type === 'Boolean' && node.used === 'String'))
     node.used = type;
@@ -156,7 +179,7 @@ function renderedTextsOf(step: unknown): string[] {
   return texts;
 }
 
-function startsWith(segments: string[], prefix: string[]): boolean {
+function startsWith(segments: readonly string[], prefix: readonly string[]): boolean {
   return prefix.every((segment, i) => segments[i] === segment);
 }
 

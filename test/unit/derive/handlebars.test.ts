@@ -193,26 +193,34 @@ describe('scanTemplate: blocks', () => {
     expect(uses('{{^if a}}{{x}}{{/if}}')).toEqual(['a:Boolean', 'x:String']);
   });
 
-  it('marks the uses only a condition reads: the if/unless subject and both branches, not the rest', () => {
-    const guarded = (source: string) =>
-      scanTemplate(source).usages.map((u) => `${u.name}${u.guarded ? '?' : ''}`);
-    expect(guarded('{{#if a}}{{x}}{{else if b}}{{y}}{{else}}{{z}}{{/if}}{{w}}')).toEqual([
-      'a?',
-      'x?',
-      'b?',
-      'y?',
-      'z?',
+  it('gives the uses only conditions read their conditions: the path known truthy there, or null', () => {
+    const conditioned = (source: string) =>
+      scanTemplate(source).usages.map(
+        (u) =>
+          `${u.name}${u.conditions ? ` [${u.conditions.map((c) => c?.join('.') ?? '-').join(', ')}]` : ''}`,
+      );
+    expect(conditioned('{{#if a}}{{x}}{{else if b}}{{y}}{{else}}{{z}}{{/if}}{{w}}')).toEqual([
+      'a [-]',
+      'x [a]',
+      'b [-, -]',
+      'y [-, b]',
+      'z [-, -]',
       'w',
     ]);
+    expect(conditioned('{{#unless paid}}{{due}}{{else}}{{paid.at}}{{/unless}}')).toEqual([
+      'paid [-]',
+      'due [-]',
+      'paid.at [paid]',
+    ]);
     expect(
-      guarded(
-        '{{#unless paid}}{{#each xs}}{{y}}{{/each}}{{/unless}}{{#each xs}}{{#with o}}{{k}}{{/with}}{{/each}}',
+      conditioned(
+        '{{#each xs}}{{#if note}}{{note}}{{/if}}{{#with o}}{{k}}{{/with}}{{/each}}{{#if (f a)}}{{b}}{{/if}}',
       ),
-    ).toEqual(['paid?', 'xs?', 'xs.y?', 'xs', 'xs.o.k']);
-    expect(guarded('{{#if a as |b|}}{{#each list as |item|}}{{item.n}}{{/each}}{{/if}}')).toEqual([
-      'a?',
-      'list?',
-      'list.n?',
+    ).toEqual(['xs', 'xs.note [-]', 'xs.note [xs.note]', 'xs.o.k', 'a', 'b [-]']);
+    expect(conditioned('{{#if a as |b|}}{{#each a.list as |item|}}{{item.n}}{{/each}}{{/if}}')).toEqual([
+      'a [-]',
+      'a.list [a]',
+      'a.list.n [a]',
     ]);
   });
 

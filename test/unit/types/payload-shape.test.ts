@@ -56,6 +56,19 @@ describe('buildWorkflowTypes: the payload the templates read', () => {
     ).toBe('note?: string, order: {gift?: boolean, id?: string, total: string}');
   });
 
+  it('under a condition on the object itself, its fields are required once it is there', () => {
+    expect(
+      picture(
+        fieldsOf(
+          '{{#if order}}{{order.id}} {{#each order.lines}}{{sku}}{{/each}}{{/if}}{{#if x}}{{y.z}}{{/if}}',
+        ),
+      ),
+    ).toBe('order?: {id: string, lines: [{sku: string}]}, x?: boolean, y?: {z?: string}');
+    expect(picture(fieldsOf('{{#if coupon}}{{coupon.code}}{{else}}{{coupon.reason}}{{/if}}'))).toBe(
+      'coupon?: {code: string, reason?: string}',
+    );
+  });
+
   it('conditions inside a loop guard the element field, not the list', () => {
     expect(picture(fieldsOf('{{#each items}}{{#if note}}{{note}}{{/if}}{{name}}{{/each}}'))).toBe(
       'items: [{note?: string, name: string}]',
