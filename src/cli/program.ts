@@ -9,6 +9,7 @@ import { previewCommand } from './commands/preview.js';
 import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
+import { typesCommand } from './commands/types.js';
 import { validateCommand } from './commands/validate.js';
 import type { CommandContext, Invocation } from './context.js';
 
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'completion', build: completionCommand },
   { name: '__complete', build: completeCommand, hidden: true, readsProgram: true },
   { name: 'preview', build: previewCommand },
+  { name: 'types', build: typesCommand },
 ];
 
 /**
