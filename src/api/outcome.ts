@@ -1,32 +1,44 @@
-import type { SyncResult } from '../apply/result.js';
-import { ExitCode } from '../exit-codes.js';
+import { SYNC_OUTCOMES, SYNC_STATUSES, type SyncResult } from '../apply/result.js';
+import { EXIT_MEANINGS, ExitCode, worstExitCode } from '../exit-codes.js';
+import { PLAN_ACTIONS } from '../plan/actions.js';
 import type { Plan } from '../plan/types.js';
 
 /**
- * 1 when the service could not be asked about some; else 6 when a workflow needs a person (sync cannot settle it);
- * else 2 when sync has something to do (create, or record in state); else 0.
+ * The worst of the items' exit codes (plan/actions.ts): 1 when the service could not be asked about some; else 6
+ * when a workflow needs a person (sync cannot settle it); else 2 when sync has something to create; else 0.
  */
 export function planExitCode(plan: Plan): ExitCode {
-  const s = plan.summary;
-  if (s.error > 0) return ExitCode.Failure;
-  if (s.drifted + s.changedLocally + s.missingRemotely + s.conflict + s.orphaned > 0)
-    return ExitCode.NeedsPerson;
-  // Recording an identity the service already holds as the file says changes nothing a reviewer must see: 0.
-  return s.create > 0 ? ExitCode.Changes : ExitCode.Ok;
+  return worstExitCode(plan.items.map((item) => PLAN_ACTIONS[item.action].exitCode));
 }
-
-const SYNC_EXIT_CODES = {
-  ok: ExitCode.Ok,
-  'action-needed': ExitCode.NeedsPerson,
-  failed: ExitCode.Failure,
-  auth: ExitCode.Auth,
-  'rate-limited': ExitCode.RateLimited,
-} as const;
 
 /** The sync's status as an exit code; interrupted with nothing worse wrong is a failure (1). */
 export function syncExitCode(result: SyncResult): ExitCode {
-  const code = SYNC_EXIT_CODES[result.status];
+  const code = SYNC_STATUSES[result.status];
   // Interrupted with nothing worse wrong still must not look like success, nor like a person's job alone.
   const interrupted = result.interrupted && (code === ExitCode.Ok || code === ExitCode.NeedsPerson);
   return interrupted ? ExitCode.Failure : code;
+}
+
+/** What a plan or sync document says of itself: its exit code, who needs a person, and what the code means. */
+export interface Verdict {
+  exitCode: ExitCode;
+  /** The identifiers of the workflows a person must act on, in the document's order. */
+  needsPerson: string[];
+  meaning: string;
+}
+
+export function planVerdict(plan: Plan): Verdict {
+  const exitCode = planExitCode(plan);
+  const needsPerson = plan.items
+    .filter((item) => PLAN_ACTIONS[item.action].needsPerson)
+    .map((item) => item.identifier);
+  return { exitCode, needsPerson, meaning: EXIT_MEANINGS[exitCode] };
+}
+
+export function syncVerdict(result: SyncResult): Verdict {
+  const exitCode = syncExitCode(result);
+  const needsPerson = result.outcomes
+    .filter((outcome) => SYNC_OUTCOMES[outcome.outcome].needsPerson)
+    .map((outcome) => outcome.identifier);
+  return { exitCode, needsPerson, meaning: EXIT_MEANINGS[exitCode] };
 }

@@ -4,7 +4,7 @@ import { buildCreatePreview } from '../plan/preview.js';
 import { buildRenderedChanges } from '../plan/rendered-changes.js';
 import { buildStepFlow } from '../plan/step-flow.js';
 import { withStepNames } from '../plan/step-names.js';
-import type { DesiredWorkflow, Plan } from '../plan/types.js';
+import { type DesiredWorkflow, isDiffering, type Plan } from '../plan/types.js';
 import { withFileDiff } from '../pull/file-diff.js';
 import type { TargetSession } from '../remote/index.js';
 
@@ -47,7 +47,8 @@ export function addPlanDetails(
       const flow = buildStepFlow(item.identifier, wanted.definition);
       return { ...item, preview: buildCreatePreview(wanted), flow };
     }
-    if (item.changes.length === 0) return item;
+    // Only a differing workflow has changes (an in-sync one compared equal).
+    if (!isDiffering(item)) return item;
     const shown = withFileDiff(item, definitions.get(at), groupsOf());
     const wanted = desired.get(at);
     if (wanted === undefined) return shown;

@@ -7,8 +7,8 @@
  * Sync: `{schemaVersion, plan, outcomes, summary, interrupted, status}` (schemas/sync-output.schema.json), its plan the
  * plan document itself and its summary keyed by the outcomes in camelCase (`inSync`, `changedLocally`).
  */
-import { SYNC_OUTCOMES, type SyncOutcome, type SyncResult } from '../../apply/result.js';
-import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import { SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
+import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../plan/actions.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { Plan } from '../../plan/types.js';
 import { jsonText } from '../channel.js';
@@ -108,9 +108,8 @@ function isObject(v: unknown): v is object {
 const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
-/** Sync's summary keys: the outcomes in camelCase (the values in `outcomes` keep their spelling). */
-const summaryKey = (outcome: SyncOutcome): string =>
-  outcome.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** The plan summary's keys, in the table's order. */
+const PLAN_SUMMARY_KEYS = PLAN_ACTION_NAMES.map((action) => PLAN_ACTIONS[action].summaryKey);
 
 /**
  * The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. The
@@ -120,7 +119,7 @@ export function buildPlanJson(plan: Plan): Json {
   const { version: _inMemory, ...data } = plan;
   return ordered({ ...data, schemaVersion: SCHEMA_VERSION }, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
-    summary: objectOrdered(Object.values(SUMMARY_KEYS)),
+    summary: objectOrdered(PLAN_SUMMARY_KEYS),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
   });
 }
@@ -131,7 +130,10 @@ export function renderPlanJson(plan: Plan): string {
 
 /** The sync result as the JSON format writes it (the CLI's and the API's one builder). */
 export function buildSyncJson(result: SyncResult): Json {
-  const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [summaryKey(o), result.summary[o]]));
+  // Keyed by the outcomes in camelCase (the values in `outcomes` keep their spelling).
+  const summary = Object.fromEntries(
+    SYNC_OUTCOME_NAMES.map((o) => [SYNC_OUTCOMES[o].summaryKey, result.summary[o]]),
+  );
   return ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
     plan: (plan) => buildPlanJson(plan as Plan),
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),

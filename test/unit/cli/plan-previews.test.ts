@@ -35,7 +35,7 @@ function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] 
   const plan: Plan = {
     version: 1,
     target: { name: 'dev', baseUrl: 'http://127.0.0.1' },
-    items: [{ identifier, action: 'create', file: desired.file, changes: [], next: '' }],
+    items: [{ identifier, action: 'create', file: desired.file, body: desired.body, changes: [], next: '' }],
     summary: {
       create: 1,
       inSync: 0,
