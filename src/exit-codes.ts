@@ -50,8 +50,8 @@ const PRECEDENCE: readonly ExitCode[] = [
 ];
 
 /** The code that wins among `codes` (see PRECEDENCE); 0 when there is none. */
-export function worstExitCode(codes: Iterable<ExitCode>): ExitCode {
-  let worst: ExitCode = ExitCode.Ok;
+export function worstExitCode<C extends ExitCode>(codes: Iterable<C>): C | typeof ExitCode.Ok {
+  let worst: C | typeof ExitCode.Ok = ExitCode.Ok;
   for (const code of codes) if (PRECEDENCE.indexOf(code) < PRECEDENCE.indexOf(worst)) worst = code;
   return worst;
 }

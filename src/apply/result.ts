@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { ExitCode, worstExitCode } from '../exit-codes.js';
 import { PLAN_ACTIONS, type StatusMeta } from '../plan/actions.js';
 import type { FieldChange, Plan, PlanItemFields } from '../plan/types.js';
+import { buildVerdict, type Verdict } from '../plan/verdict.js';
 
 export interface SyncOutcomeMeta extends StatusMeta {
   /** The outcome's key in the JSON document's summary (camelCase). */
@@ -151,4 +152,25 @@ export function buildSyncStatus(
   const worst = worstExitCode(outcomes.map((o) => SYNC_OUTCOMES[o.outcome].exitCode));
   if (worst === ExitCode.Failure) return 'failed';
   return worst === ExitCode.NeedsPerson ? 'action-needed' : 'ok';
+}
+
+/** The sync's status as an exit code; interrupted with nothing worse wrong is a failure (1). */
+export function syncExitCode(result: Pick<SyncResult, 'status' | 'interrupted'>): SyncExitCode {
+  const code = SYNC_STATUSES[result.status];
+  // Interrupted with nothing worse wrong still must not look like success, nor like a person's job alone.
+  const interrupted = result.interrupted && (code === ExitCode.Ok || code === ExitCode.NeedsPerson);
+  return interrupted ? ExitCode.Failure : code;
+}
+
+/** What a sync says of itself (plan/verdict.ts): its exit code, the workflows that need a person, the meaning. */
+/** The codes a sync that ran ends with. */
+export type SyncExitCode = (typeof SYNC_STATUSES)[SyncStatus];
+
+export function buildSyncVerdict(
+  result: Pick<SyncResult, 'status' | 'interrupted' | 'outcomes'>,
+): Verdict<SyncExitCode> {
+  return buildVerdict(
+    syncExitCode(result),
+    result.outcomes.filter((o) => SYNC_OUTCOMES[o.outcome].needsPerson).map((o) => o.identifier),
+  );
 }

@@ -23,7 +23,7 @@ export interface DesiredWorkflow {
 export interface CreateWorkflowBody {
   name: string;
   notificationGroupId: string;
-  steps: unknown[];
+  steps: Array<Record<string, unknown>>;
   description?: string;
   tags?: string[];
   active?: boolean;
@@ -174,7 +174,8 @@ export function isDiffering(item: PlanItem): item is DifferingItem {
 export interface RenderedChanges {
   /** The trigger payload both sides were rendered with (the sample built from the file's variables). */
   payload: Record<string, unknown>;
-  steps: RenderedStepChange[];
+  /** At least one: a differing workflow whose messages render the same has no `rendered`. */
+  steps: [RenderedStepChange, ...RenderedStepChange[]];
 }
 
 export interface RenderedStepChange {

@@ -3,13 +3,7 @@
  * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
  */
 
-import {
-  SYNC_OUTCOME_NAMES,
-  SYNC_OUTCOMES,
-  type SyncOutcome,
-  type SyncResult,
-  syncOutcomeMeta,
-} from '../../apply/result.js';
+import { SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult, syncOutcomeMeta } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS, type StatusMeta, type Tone } from '../../plan/actions.js';
 import { commandLine, type RunContext } from '../../plan/command-line.js';
