@@ -29,7 +29,11 @@ function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] 
     identifier,
     file: `workflows/${identifier}.yaml`,
     definition,
-    body: { name: definition.name, notificationGroupId: 'g', steps: definition.steps },
+    body: {
+      name: definition.name,
+      notificationGroupId: 'g',
+      steps: definition.steps.map((step) => ({ ...step })),
+    },
     hash: `sha256:${'0'.repeat(64)}`,
   };
   const plan: Plan = {

@@ -9,9 +9,15 @@ import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../../src/plan/actions.js';
  * users validate against) and the README's exit-code table are held to them here, enums and key order alike.
  */
 
+interface SchemaNode {
+  enum?: string[];
+  required?: string[];
+  properties?: Record<string, SchemaNode>;
+}
+
 const schema = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as {
-    $defs: Record<string, { properties: Record<string, { enum?: string[]; required?: string[] }> }>;
+    $defs: Record<string, { properties: Record<string, SchemaNode> }>;
   };
 const plan = schema('plan-output.schema.json').$defs;
 const sync = schema('sync-output.schema.json').$defs;
@@ -54,7 +60,10 @@ describe('the sync-outcome table', () => {
 describe('the exit-code table', () => {
   it("lists the README's codes, no more, no fewer", () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1));
+    const section = readme.slice(
+      readme.indexOf('## Exit codes'),
+      readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1),
+    );
     const codes = [...section.matchAll(/^\| (\d+) +\|/gm)].map((m) => Number(m[1]));
     expect(codes).toEqual(Object.keys(EXIT_MEANINGS).map(Number));
   });
