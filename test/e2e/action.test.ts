@@ -291,7 +291,10 @@ describe('the GitHub Action outside a pull request', () => {
     expect(run.stdout).toMatch(
       /^::error file=workflows\/order-shipped\.yaml,line=\d+,.*title=wfsync \(variable-typo\)::/m,
     );
-    expect(run.stdout).toContain('(exit 3: invalid definitions or config)');
+    // validate writes no plan or sync document: the code, and wfsync's own annotations above say why.
+    expect(run.stdout).toContain(
+      '::error title=wfsync validate::wfsync validate failed (exit 3); the output above says why.',
+    );
   });
 });
 

@@ -86,9 +86,13 @@ describe('sync --plan and the plan document version', () => {
   ])('applies a plan written with %s', async (_name, version) => {
     const target = await startTarget();
     expect((await target.run(['plan', '--out', 'plan.json', '--quiet'])).status).toBe(2);
-    const { schemaVersion: _, exitCode: _c, needsPerson: _w, meaning: _m, ...rest } = JSON.parse(
-      readFileSync(join(target.cwd, 'plan.json'), 'utf8'),
-    );
+    const {
+      schemaVersion: _,
+      exitCode: _c,
+      needsPerson: _w,
+      meaning: _m,
+      ...rest
+    } = JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
     writeFileSync(join(target.cwd, 'old.json'), JSON.stringify({ ...version, ...rest }));
     const applied = await target.run(['sync', '--plan', 'old.json', '--quiet']);
     expect(applied.status, applied.stderr).toBe(0);
