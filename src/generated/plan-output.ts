@@ -107,11 +107,11 @@ export interface PlanItem {
    */
   file?: string;
   /**
-   * 1-based line of the first changed line in the definition file, where known.
+   * 1-based line of the first changed line in the definition file, where known; for a create, the line its definition starts on.
    */
   line?: number;
   /**
-   * 1-based last line of the first hunk's change in the definition file (GitHub annotations span line to endLine).
+   * 1-based last line of the first hunk's change in the definition file (GitHub annotations span line to endLine); for a create, the definition's last line.
    */
   endLine?: number;
   /**
