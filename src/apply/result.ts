@@ -1,7 +1,7 @@
 /** What `sync` returns (SyncResult, for the report renderers), and how its summary and status are built. */
 import type { Diagnostic } from '../diagnostic.js';
 import { ExitCode, worstExitCode } from '../exit-codes.js';
-import { PLAN_ACTIONS, type StatusMeta } from '../plan/actions.js';
+import { PLAN_ACTIONS, type PlanActionMeta, type StatusMeta } from '../plan/actions.js';
 import type { FieldChange, Plan, PlanItemFields } from '../plan/types.js';
 import { buildVerdict, type Verdict } from '../plan/verdict.js';
 
@@ -18,8 +18,10 @@ export interface SyncOutcomeMeta extends StatusMeta {
 
 /** A plan action that sync only reports, read from the plan's table: the same label, symbol and class. */
 function asPlanned(action: keyof typeof PLAN_ACTIONS, alwaysCounted = false): SyncOutcomeMeta {
-  const { symbol, label, tone, annotation, summaryKey, needsPerson, exitCode } = PLAN_ACTIONS[action];
-  return { symbol, label, tone, annotation, summaryKey, needsPerson, exitCode, alwaysCounted };
+  const row: PlanActionMeta = PLAN_ACTIONS[action];
+  const { symbol, label, tone, annotation, summaryKey, needsPerson, exitCode } = row;
+  const shared = { symbol, label, tone, annotation, summaryKey, needsPerson, exitCode, alwaysCounted };
+  return row.noun ? { ...shared, noun: true } : shared;
 }
 
 /** Every outcome of one workflow, in the order reports list them. */

@@ -17,6 +17,8 @@ export interface StatusMeta {
   label: string;
   tone: Tone;
   annotation: AnnotationKind;
+  /** The label is a noun, so a count takes its plural (`2 conflicts`, but `2 drifted`). */
+  noun?: true;
 }
 
 /** What sync does with an item: POST it, record the workflow the service already matches, or report it. */
@@ -107,6 +109,7 @@ export const PLAN_ACTIONS = {
     summaryKey: 'conflict',
     symbol: '✖',
     label: 'conflict',
+    noun: true,
     tone: 'error',
     annotation: 'warning',
     needsPerson: true,
@@ -134,6 +137,7 @@ export const PLAN_ACTIONS = {
     summaryKey: 'error',
     symbol: '✖',
     label: 'error',
+    noun: true,
     tone: 'error',
     annotation: 'error',
     needsPerson: false,

@@ -71,6 +71,8 @@ export interface CountRow {
   tone: Tone;
   /** The workflows counted wait on a person (the statuses plan and sync share). */
   needsPerson: boolean;
+  /** The label takes a plural (StatusMeta). */
+  noun?: true;
   count: number;
 }
 
@@ -107,8 +109,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync')
-        parts.push(countPhrase(row.key, row.count, row.label));
+      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
     }
     const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
@@ -134,7 +135,7 @@ export function buildSyncView(result: SyncResult, run?: RunContext): ReportView 
   // Some always listed, so scripts and eyes find them in the same place; the rest only when they happened.
   const parts = SYNC_OUTCOME_NAMES.filter(
     (outcome) => syncOutcomeMeta(outcome).alwaysCounted || s[outcome] > 0,
-  ).map((outcome) => countPhrase(outcome, s[outcome], SYNC_OUTCOMES[outcome].label));
+  ).map((outcome) => countPhrase(syncOutcomeMeta(outcome), s[outcome]));
   const counts = countRows(
     SYNC_OUTCOME_NAMES.map((outcome) => [outcome, SYNC_OUTCOMES[outcome]]),
     (outcome) => s[outcome],
@@ -195,15 +196,15 @@ function countRows<K extends string>(
 ): CountRow[] {
   return rows
     .map(([key, row]) => {
-      const { symbol, label, tone, needsPerson } = row;
-      return { key, symbol, label, tone, needsPerson, count: count(key) };
+      const { symbol, label, tone, needsPerson, noun } = row;
+      return { key, symbol, label, tone, needsPerson, ...(noun ? { noun } : {}), count: count(key) };
     })
     .filter((row) => row.count > 0);
 }
 
 /** `2 conflicts`, `1 error`, but `2 drifted`: only the labels that are nouns take a plural. */
-function countPhrase(key: string, count: number, label: string): string {
-  return key === 'conflict' || key === 'error' ? plural(count, label) : `${count} ${label}`;
+function countPhrase(row: Pick<StatusMeta, 'label' | 'noun'>, count: number): string {
+  return row.noun ? plural(count, row.label) : `${count} ${row.label}`;
 }
 
 /** The note when workflows need a person (exit 6): the statuses plan and sync share for that. */
