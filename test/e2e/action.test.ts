@@ -174,7 +174,7 @@ describe('the GitHub Action on a pull request', () => {
     expect(github.comments).toEqual([]);
   });
 
-  it('the plan fails (a refused key): the comment says so and the step fails with what the code means', async () => {
+  it('the plan fails (a refused key): the comment says so and the step fails naming the code', async () => {
     const target = await project();
     const github = await fakeGithub();
     const run = await runAction({
