@@ -41,7 +41,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 2;
+  schemaVersion: 3;
   workflows: PreviewWorkflow[];
 }
 
@@ -83,7 +83,7 @@ function buildPreviewStep(step: RenderedStep, payload: Record<string, unknown>):
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 2, workflows };
+  return { schemaVersion: 3, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */
