@@ -94,8 +94,16 @@ export class RateLimiter {
 }
 
 /**
+ * How much slower than the rate the pace runs: 2%, 20 ms of each second. A service counting whole windows sees
+ * requests spaced exactly 1/rate apart pile up at a window's edge, where one request delayed on the way by less
+ * than the spacing lands in the next window and makes it one too many: 20 ms of every second to spare absorbs that.
+ */
+const JITTER_SPARE = 0.02;
+
+/**
  * Client-side pacing: GCRA, the token bucket expressed as "theoretical arrival time". `burst` requests may start
- * at once, then one every 1/rate s. Slots are reserved synchronously, so concurrent callers never share one.
+ * at once, then one every 1/rate s (and a little: JITTER_SPARE). Slots are reserved synchronously, so concurrent
+ * callers never share one.
  */
 class Pacing {
   #intervalMs = 0;
@@ -112,14 +120,14 @@ class Pacing {
    * new rate (the first answer's policy slows the second request, not only the third).
    */
   set(requestsPerSecond: number, burst = 1): void {
-    const intervalMs = requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
+    const intervalMs = requestsPerSecond > 0 ? (1000 / requestsPerSecond) * (1 + JITTER_SPARE) : 0;
     if (this.#theoreticalArrival > 0) this.#theoreticalArrival += intervalMs - this.#intervalMs;
     this.#intervalMs = intervalMs;
     this.#toleranceMs = (Math.max(1, Math.floor(burst)) - 1) * intervalMs;
   }
 
   get requestsPerSecond(): number {
-    return this.#intervalMs > 0 ? 1000 / this.#intervalMs : 0;
+    return this.#intervalMs > 0 ? (1000 * (1 + JITTER_SPARE)) / this.#intervalMs : 0;
   }
 
   /** Reserve the next slot; returns how long to wait for it (0: go now). */

@@ -44,7 +44,8 @@ describe('RateLimiter', () => {
     expect(starts).toHaveLength(12);
     expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(2 + 5 - 1);
     expect(starts.slice(0, 2)).toEqual([t0, t0]);
-    expect(Math.max(...starts) - t0).toBe(10 * 200);
+    // 200 ms and 2% to spare for the network's jitter.
+    expect(Math.max(...starts) - t0).toBe(10 * 204);
   });
 
   it('a configured rate holds whatever the service advertises', async () => {
@@ -52,7 +53,7 @@ describe('RateLimiter', () => {
     const t0 = clock.now();
     await go({ 'ratelimit-policy': '1000;w=1' });
     await Promise.all(Array.from({ length: 5 }, () => go()));
-    expect(starts.map((t) => t - t0)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(starts.map((t) => t - t0)).toEqual([0, 204, 408, 612, 816, 1020]);
   });
 
   it('with no rate configured: 20/s, a second’s worth at once, while the service says nothing', async () => {
@@ -61,7 +62,7 @@ describe('RateLimiter', () => {
     await Promise.all(Array.from({ length: 40 }, () => go()));
     expect(starts.filter((t) => t === t0)).toHaveLength(20);
     expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(20 + 20 - 1);
-    expect(Math.max(...starts) - t0).toBe(20 * 50);
+    expect(Math.max(...starts) - t0).toBe(20 * 51);
   });
 
   it('with no rate configured: the advertised policy, evenly spaced (its burst is not used)', async () => {
@@ -69,8 +70,8 @@ describe('RateLimiter', () => {
     await go({ 'ratelimit-policy': '10;w=2;burst=3' });
     const t1 = clock.now();
     await Promise.all(Array.from({ length: 9 }, () => go()));
-    // 5 per second, one every 200 ms, counted from the first request (sent at the 20/s of the unknown).
-    expect(starts.slice(1).map((t) => t - t1)).toEqual([200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800]);
+    // 5 per second, one every 204 ms (2% to spare), counted from the first request (sent at the 20/s of the unknown).
+    expect(starts.slice(1).map((t) => t - t1)).toEqual([204, 408, 612, 816, 1020, 1224, 1428, 1632, 1836]);
     expect(reasons.at(-1)).toBe('pacing requests to 5/s');
   });
 
@@ -84,7 +85,8 @@ describe('RateLimiter', () => {
       await go({ 'ratelimit-policy': policy });
       await Promise.all(Array.from({ length: 400 }, () => go({ 'ratelimit-policy': policy })));
       expect(busiestWindow(starts.slice(1), windowMs)).toBeLessThanOrEqual(quota);
-      expect(busiestWindow(starts.slice(1), windowMs)).toBeGreaterThanOrEqual(quota - 1);
+      // 2% to spare for the network's jitter, not more.
+      expect(busiestWindow(starts.slice(1), windowMs)).toBeGreaterThanOrEqual(Math.floor(quota / 1.02));
     },
   );
 
