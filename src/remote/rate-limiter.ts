@@ -130,12 +130,17 @@ class Pacing {
     return this.#intervalMs > 0 ? (1000 * (1 + JITTER_SPARE)) / this.#intervalMs : 0;
   }
 
-  /** Reserve the next slot; returns how long to wait for it (0: go now). */
+  /**
+   * Reserve the next slot; returns how long to wait for it (0: go now). Evenly spaced, the first request is
+   * followed by one interval more: it opens the connection, so it reaches the service late and starts the
+   * service's first window late, and the requests after it would otherwise crowd that window's end.
+   */
   reserve(now: number): number {
     if (this.#intervalMs === 0) return 0;
+    const first = this.#theoreticalArrival === 0 && this.#toleranceMs === 0;
     const arrival = Math.max(this.#theoreticalArrival, now);
     const startAt = arrival - this.#toleranceMs;
-    this.#theoreticalArrival = arrival + this.#intervalMs;
+    this.#theoreticalArrival = arrival + this.#intervalMs * (first ? 2 : 1);
     return startAt > now ? Math.ceil(startAt - now) : 0;
   }
 }
