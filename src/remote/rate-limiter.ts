@@ -43,6 +43,8 @@ export class RateLimiter {
   /** Hold everything until then (after a 429 that said when to come back). */
   #holdUntil = 0;
   #limitedSeen = 0;
+  /** Settles when the first request ends: until then it goes alone (see acquire). */
+  #first: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: RateLimiterOptions) {
     this.#followsService = options.requestsPerSecond === undefined;
@@ -55,6 +57,10 @@ export class RateLimiter {
   }
 
   async acquire(wait: Wait): Promise<Ticket> {
+    // The first request goes alone: it opens the connection and starts the service's count, both late by a time no
+    // pace can know, and the requests after it would crowd the end of the service's first window.
+    if (this.#first === undefined) this.#first = settledSignal();
+    else await this.#first.promise;
     for (;;) {
       // A hold first: the pace then spaces the requests it kept waiting from its end, not all at once.
       for (let now = this.#now(); now < this.#holdUntil; now = this.#now()) {
@@ -68,6 +74,11 @@ export class RateLimiter {
       // Another answer may have asked for a hold meanwhile.
       if (this.#now() >= this.#holdUntil) return { limitedBefore: this.#limitedSeen };
     }
+  }
+
+  /** The request ended, answered or not (its answer, if any, goes to `observe` first). */
+  settle(): void {
+    this.#first?.resolve();
   }
 
   /**
@@ -91,6 +102,14 @@ export class RateLimiter {
     this.#limitedSeen++;
     return limited;
   }
+}
+
+function settledSignal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }
 
 /**
@@ -130,17 +149,12 @@ class Pacing {
     return this.#intervalMs > 0 ? (1000 * (1 + JITTER_SPARE)) / this.#intervalMs : 0;
   }
 
-  /**
-   * Reserve the next slot; returns how long to wait for it (0: go now). Evenly spaced, the first request is
-   * followed by one interval more: it opens the connection, so it reaches the service late and starts the
-   * service's first window late, and the requests after it would otherwise crowd that window's end.
-   */
+  /** Reserve the next slot; returns how long to wait for it (0: go now). */
   reserve(now: number): number {
     if (this.#intervalMs === 0) return 0;
-    const first = this.#theoreticalArrival === 0 && this.#toleranceMs === 0;
     const arrival = Math.max(this.#theoreticalArrival, now);
     const startAt = arrival - this.#toleranceMs;
-    this.#theoreticalArrival = arrival + this.#intervalMs * (first ? 2 : 1);
+    this.#theoreticalArrival = arrival + this.#intervalMs;
     return startAt > now ? Math.ceil(startAt - now) : 0;
   }
 }

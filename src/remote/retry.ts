@@ -12,7 +12,7 @@ import {
   statusOf,
 } from './session.js';
 import { exchange, type ReceivedResponse } from './transport.js';
-import type { Problem, WorkflowResponse } from './types.js';
+import type { Problem, RateLimitWait, WorkflowResponse } from './types.js';
 
 /**
  * One operation's attempts: each waits for the rate limiter, is sent and interpreted; transient problems are
@@ -63,13 +63,20 @@ export async function attempt<O extends { type: string; problem?: Problem }>(
   const ticket = await session.limiter.acquire((ms, reason) =>
     pause(session, call, ms, { type: 'wait', reason }),
   );
-  ensureStillGoing(session, call);
-  emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
-  const result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
+  let result: Awaited<ReturnType<typeof exchange>>;
+  let limited: RateLimitWait | undefined;
+  try {
+    ensureStillGoing(session, call);
+    emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
+    result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
+    if (result.type !== 'failure') limited = session.limiter.observe(ticket, result.status, result.header);
+  } finally {
+    // Answered (and observed), failed or never sent: the requests waiting for the first may go.
+    session.limiter.settle();
+  }
   if (result.type === 'failure') {
     return { type: 'problem', problem: interpretFailure(result, session) };
   }
-  const limited = session.limiter.observe(ticket, result.status, result.header);
   session.rateLimitWaits.record(result.status, limited);
   emit(session, {
     type: 'response',

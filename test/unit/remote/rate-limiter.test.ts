@@ -18,10 +18,12 @@ function setup(options: Partial<RateLimiterOptions> = {}) {
     starts.push(clock.now());
     return ticket;
   };
-  /** A request answered at once, with `headers`. */
+  /** A request answered at once, with `headers`, and ended. */
   const go = async (headers: Headers = {}, status = 200) => {
     const ticket = await acquire();
-    return limiter.observe(ticket, status, (name) => headers[name]);
+    const limited = limiter.observe(ticket, status, (name) => headers[name]);
+    limiter.settle();
+    return limited;
   };
   return { clock, limiter, starts, reasons, acquire, go };
 }
@@ -48,13 +50,26 @@ describe('RateLimiter', () => {
     expect(Math.max(...starts) - t0).toBe(10 * 204);
   });
 
+  it('the first request goes alone: the others wait for it to end, answered or not', async () => {
+    const { limiter, acquire, starts, clock } = setup({ requestsPerSecond: 0 });
+    const first = acquire();
+    const others = Promise.all([acquire(), acquire()]);
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(starts).toHaveLength(1);
+    await clock.sleep(500);
+    limiter.settle();
+    await others;
+    expect(starts).toEqual([starts[0], clock.now(), clock.now()]);
+  });
+
   it('a configured rate holds whatever the service advertises', async () => {
     const { go, starts, clock } = setup({ requestsPerSecond: 5 });
     const t0 = clock.now();
     await go({ 'ratelimit-policy': '1000;w=1' });
     await Promise.all(Array.from({ length: 5 }, () => go()));
-    // One every 204 ms (200 and 2% to spare), and one interval more after the first (it opens the connection).
-    expect(starts.map((t) => t - t0)).toEqual([0, 408, 612, 816, 1020, 1224]);
+    // One every 204 ms: 200 and 2% to spare.
+    expect(starts.map((t) => t - t0)).toEqual([0, 204, 408, 612, 816, 1020]);
   });
 
   it('with no rate configured: 20/s, a second’s worth at once, while the service says nothing', async () => {
