@@ -82,6 +82,15 @@ export function validateCommand(ctx: CommandContext): Command {
     )
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
       const globals = command.optsWithGlobals();
+      // --list-rules checks nothing, so a report file would stay unwritten: said, not silently skipped.
+      const reportFile =
+        flags.codequality !== undefined ? '--codequality' : flags.output !== undefined ? '--output' : '';
+      if (flags.listRules && reportFile !== '') {
+        throw new UsageError(
+          `--list-rules lists the rules and checks no file, so ${reportFile} would have nothing to write: ` +
+            `run "wfsync validate ${reportFile} <file>" without --list-rules`,
+        );
+      }
       if (flags.cacheLocation !== undefined && !flags.cache) {
         throw new UsageError('--cache-location needs --cache');
       }
