@@ -6,9 +6,9 @@
  *   `Bearer <token>`;
  * - the service's key shape: 32 or more hex digits in a row (its keys are 32 hex digits; the emulator's
  *   `wfs_local_<32 hex>` too). The service's 24-hex ids are not secrets and stay visible;
- * - a long high-entropy token: 20 or more characters of the base64/base64url/JWT alphabet holding both letters and
- *   digits, with at least 3.3 bits of entropy per character (a random key has over 4; words and kebab-case names
- *   have no digits or far less entropy).
+ * - a long random token: a run of the base64/base64url/JWT alphabet with 20 or more letters and digits (separators,
+ *   the service's ids and UUIDs aside) that switches between upper case, lower case and digits as random text does
+ *   (names and paths made of words do not), with some entropy.
  */
 
 const MASK = '*';
@@ -18,9 +18,20 @@ const SCHEME_TOKEN = /\b(ApiKey|Bearer)([ \t]+)([^\s"'`,;{}()[\]<>]+)/gi;
 const SERVICE_KEY = /(?<![0-9A-Fa-f])[0-9A-Fa-f]{32,}(?![0-9A-Fa-f])/g;
 /** Runs of the token alphabet (base64, base64url, JWT dots) long enough to be a key. */
 const TOKEN_RUN = /[A-Za-z0-9+/=_.~-]{20,}/g;
-/** The service's ids (24 lowercase hex): identifiers, not credentials. */
-const SERVICE_ID = /^[0-9a-f]{24}$/;
-const MIN_ENTROPY_BITS = 3.3;
+const PATH_SEGMENT = /[^/]{20,}/g;
+/** The service's ids (24 hex) and UUIDs (step uuids): identifiers, not credentials, wherever they sit in a run. */
+const IDENTIFIERS =
+  /(?<![0-9A-Fa-f])(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9A-Fa-f])/gi;
+/** What separates words in names and paths, and pads base64: not counted when a run is measured. */
+const SEPARATORS = /[+/=_.~-]/g;
+const MIN_TOKEN_CHARACTERS = 20;
+/**
+ * How often a random key switches between upper case, lower case and digits from one character to the next: about
+ * 0.6 for base64, 0.5 for hex; names made of words (`OrderShipped2024`, `weekly-digest-v2`, paths) switch at word
+ * boundaries only, under 0.25.
+ */
+const MIN_CLASS_SWITCHES = 0.4;
+const MIN_ENTROPY_BITS = 3;
 
 /** `text` with every credential-looking value replaced by `*`, one per UTF-16 unit, so columns stay where they were. */
 export function maskCredentials(text: string): string {
@@ -31,7 +42,12 @@ export function maskCredentials(text: string): string {
       (_all, scheme: string, space: string, token: string) => scheme + space + stars(token),
     )
     .replace(SERVICE_KEY, stars)
-    .replace(TOKEN_RUN, (run) => (looksLikeToken(run) ? stars(run) : run));
+    .replace(TOKEN_RUN, (run) =>
+      // A URL's path holds words and a token (`…/hooks/sk_live_…`): its segments are looked at one by one too.
+      looksLikeToken(run)
+        ? stars(run)
+        : run.replace(PATH_SEGMENT, (segment) => (looksLikeToken(segment) ? stars(segment) : segment)),
+    );
 }
 
 /** Whether `text` holds anything maskCredentials would hide. */
@@ -44,9 +60,17 @@ function stars(text: string): string {
 }
 
 function looksLikeToken(run: string): boolean {
-  if (SERVICE_ID.test(run)) return false;
-  if (!/[0-9]/.test(run) || !/[A-Za-z]/.test(run)) return false;
-  return entropyBits(run) >= MIN_ENTROPY_BITS;
+  const core = run.replace(IDENTIFIERS, '').replace(SEPARATORS, '');
+  if (core.length < MIN_TOKEN_CHARACTERS || !/[0-9]/.test(core) || !/[A-Za-z]/.test(core)) return false;
+  return classSwitches(core) >= MIN_CLASS_SWITCHES && entropyBits(core) >= MIN_ENTROPY_BITS;
+}
+
+/** The share of neighbouring characters of different classes (upper case, lower case, digit). */
+function classSwitches(text: string): number {
+  const classOf = (ch: string) => (ch >= '0' && ch <= '9' ? 0 : ch >= 'a' && ch <= 'z' ? 1 : 2);
+  let switches = 0;
+  for (let i = 1; i < text.length; i++) if (classOf(text[i - 1]!) !== classOf(text[i]!)) switches++;
+  return switches / (text.length - 1);
 }
 
 /** Shannon entropy per character. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holdsCredential } from '../../src/credentials.js';
 import { type RunResult, runCli } from './helpers.js';
 import { startTarget, type Target } from './plan-sync-target.js';
 
@@ -34,8 +35,9 @@ function base64url(bytes: Buffer | string): string {
 
 function makeCredentials(): Credentials {
   let token = '';
-  // A random key of this length holds letters and digits but for a chance in thousands; draw again in that case.
-  while (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) token = base64url(randomBytes(30));
+  // A random key of this length looks random (letters, digits and cases mixed) but for a chance in a thousand, when
+  // it is no credential-looking value: draw again then.
+  while (!holdsCredential(token)) token = base64url(randomBytes(40));
   const jwt = [
     base64url('{"alg":"HS256","typ":"JWT"}'),
     base64url(`{"sub":"${randomBytes(6).toString('hex')}"}`),
@@ -126,7 +128,7 @@ function expectNoCredential(where: string, text: string, c: Credentials): void {
 }
 
 describe('a credential in a project file never leaves wfsync', () => {
-  it.each(SCENARIOS)('$name', async (scenario) => {
+  it.each(SCENARIOS)('$name', { timeout: 240_000 }, async (scenario) => {
     const target = await startTarget();
     const c = makeCredentials();
     scenario.plant(target, c);
