@@ -89,8 +89,9 @@ await build({
 // file on every run (js-yaml alone is twenty files). So is p-limit (with yocto-queue, its one dependency): an ES
 // module only, whose default export rolldown's CommonJS output would take from `require()` as the whole namespace.
 // And the runtime helpers of the generated validators, from ajv (with fast-deep-equal): two
-// small files. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
-const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal'];
+// small files. And undici, the HTTP client of every run that talks to a service: about a hundred files that Node's
+// require would compile on every such run before its first request. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
+const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal', 'undici'];
 const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 await build({
   ...shared,

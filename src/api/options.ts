@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
+import type { TargetOptions } from '../config/target.js';
 import type { ClientEvent } from '../remote/index.js';
-import type { RunFlags } from './pipeline.js';
 
 /** What every API function takes: where the project is, its config file, and the environment it reads. */
 export interface ProjectApiOptions {
@@ -17,26 +17,11 @@ export interface ProjectApiOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The options of every function that talks to a target: the CLI's target flags, camelCase. */
-export interface TargetApiOptions extends ProjectApiOptions {
-  /** `--target`: a target of wfsync.config.yaml (default: `defaultTarget`, else the built-in `local`). */
-  target?: string;
-  /** `--base-url`: the service's base URL, overriding the target's. */
-  baseUrl?: string;
-  /** `--state`: the state file (default: the target's, `.wfsync/state/<target>.json`). */
-  state?: string;
-  /** `--concurrency`: requests in parallel (default: the target's, else 4). */
-  concurrency?: number;
-  /** `--allow-insecure-http`: allow `http://` to a host other than loopback (the key travels in clear text). */
-  allowInsecureHttp?: boolean;
-  /** `--only`: identifiers, or globs over identifiers or file paths (`order-*`, `workflows/billing/**`). */
-  only?: string[];
-  /**
-   * plan and sync's `[paths...]`: only the definitions in these files or folders (relative to `cwd`), as `only`
-   * does; each must be a definition of the project (else a `usage` error).
-   */
-  paths?: string[];
-}
+/**
+ * The options of every function that talks to a target: the CLI's target flags, camelCase (config/target.ts's
+ * TargetOptions, the one shape the CLI's flags are parsed into too).
+ */
+export interface TargetApiOptions extends ProjectApiOptions, TargetOptions {}
 
 /** What a run reports as it goes, instead of printing: nothing is written to stdout or stderr. */
 export interface RunHooks {
@@ -55,18 +40,18 @@ export interface RunHooks {
   verbose?: boolean;
 }
 
-/** The API's options as the flags the pipeline reads; the paths resolved from `cwd` (the CLI's are from its own). */
-export function runFlags(options: TargetApiOptions, cwd: string): RunFlags {
-  const flags: RunFlags = {};
-  if (options.config !== undefined) flags.config = resolve(cwd, options.config);
-  if (options.target !== undefined) flags.target = options.target;
-  if (options.baseUrl !== undefined) flags.baseUrl = options.baseUrl;
-  if (options.state !== undefined) flags.state = resolve(cwd, options.state);
-  if (options.concurrency !== undefined) flags.concurrency = options.concurrency;
-  if (options.allowInsecureHttp !== undefined) flags.allowInsecureHttp = options.allowInsecureHttp;
-  if (options.only !== undefined) flags.only = options.only;
-  if (options.paths !== undefined) flags.paths = options.paths;
-  return flags;
+/** The target options among the API's, paths resolved from `cwd` (the CLI's are from its own): built once per call. */
+export function targetOptions(options: TargetApiOptions, cwd: string): TargetOptions {
+  const picked: TargetOptions = {};
+  if (options.config !== undefined) picked.config = resolve(cwd, options.config);
+  if (options.target !== undefined) picked.target = options.target;
+  if (options.baseUrl !== undefined) picked.baseUrl = options.baseUrl;
+  if (options.state !== undefined) picked.state = resolve(cwd, options.state);
+  if (options.concurrency !== undefined) picked.concurrency = options.concurrency;
+  if (options.allowInsecureHttp !== undefined) picked.allowInsecureHttp = options.allowInsecureHttp;
+  if (options.only !== undefined) picked.only = options.only;
+  if (options.paths !== undefined) picked.paths = options.paths;
+  return picked;
 }
 
 /** `cwd` and `env`, defaulted: the only places the API reads the process's own. */

@@ -2,8 +2,8 @@ import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { hashBody } from '../cache/hash.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
-import { type ProjectFlags, type ProjectOptions, readProject } from '../config/project.js';
-import { type ResolvedTarget, resolveTarget, type TargetFlags } from '../config/target.js';
+import { type ProjectOptions, readProject } from '../config/project.js';
+import { type ResolvedTarget, resolveTarget, type TargetOptions } from '../config/target.js';
 import type { OutsidePath } from '../definitions/find.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { UsageError, WfsyncError } from '../errors.js';
@@ -23,14 +23,6 @@ import { outsidePath } from './outside.js';
 import { addPlanDetails } from './plan-details.js';
 import { buildRunContext } from './run-context.js';
 
-/** What picks the project, the target and the definitions: the flags of every command that talks to a target. */
-export interface RunFlags extends TargetFlags, ProjectFlags {
-  /** `--only`: identifiers or globs over identifiers or file paths. */
-  only?: string[];
-  /** plan and sync's `[paths...]`: only the definitions in these files and folders (as `--only`). */
-  paths?: string[];
-}
-
 /** Step 1–3 of plan/sync/pull/state: config, target, definitions validated. No network yet. */
 export interface LoadedRun {
   project: ProjectOptions;
@@ -45,16 +37,20 @@ export interface LoadedRun {
   run: RunContext;
 }
 
-export async function loadRun(
-  flags: RunFlags & { base?: string },
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  options: { baseFromEnv?: boolean } = {},
-): Promise<LoadedRun> {
-  const project = readProject(flags, cwd);
-  const target = resolveTarget(project, flags, env);
+/** Where and how a run loads: the process's parts, and `--base` (for plan, GITHUB_BASE_REF without it). */
+export interface LoadContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  base?: string;
+  baseFromEnv?: boolean;
+}
+
+export async function loadRun(options: TargetOptions, context: LoadContext): Promise<LoadedRun> {
+  const { cwd, env } = context;
+  const project = readProject(options, cwd);
+  const target = resolveTarget(project, options, env);
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
-  const paths = flags.paths ?? [];
+  const paths = options.paths ?? [];
   const read = await checkDefinitions(paths, {
     cwd,
     defaultDir,
@@ -75,10 +71,13 @@ export async function loadRun(
       },
     );
   }
-  const only = selectionFilter(buildOnlyFilter(flags.only), paths.length > 0 ? read.definitions : undefined);
+  const only = selectionFilter(
+    buildOnlyFilter(options.only),
+    paths.length > 0 ? read.definitions : undefined,
+  );
   const definitions = only ? read.definitions.filter((d) => only(d.identifier, d.file)) : read.definitions;
   // The base is read before any request too: a ref git does not know stops the run here.
-  const ref = await resolveBaseRef(flags.base, { cwd, env }, { fromEnv: options.baseFromEnv === true });
+  const ref = await resolveBaseRef(context.base, { cwd, env }, { fromEnv: context.baseFromEnv === true });
   const base =
     ref === undefined
       ? undefined
@@ -109,8 +108,7 @@ export async function loadRun(
   const run = buildRunContext({
     project,
     target,
-    flags,
-    env,
+    options,
     ...(base === undefined ? {} : { base: base.ref }),
   });
   return { project, target, definitions, only, run, ...(base === undefined ? {} : { base }) };

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { TargetOptions } from '../config/target.js';
 import { ExitCode } from '../exit-codes.js';
 import type { RunContext } from '../plan/command-line.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
@@ -7,10 +8,10 @@ import { buildPlanJson } from '../report/plan/json.js';
 import { readState } from '../state/read.js';
 import type { PlanDocument } from './documents.js';
 import { asAbortError, throwIfAborted } from './errors.js';
-import { processDefaults, type RunHooks, runFlags, type TargetApiOptions } from './options.js';
+import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } from './options.js';
 import { planExitCode } from './outcome.js';
-import { loadRun, openRun, planRun, type RunFlags, stateIdentity } from './pipeline.js';
-import { checkBeforeCreating } from './preflight.js';
+import { loadRun, openRun, planRun, stateIdentity } from './pipeline.js';
+import { checkBeforeCreating, startPreflightReads } from './preflight.js';
 
 /** `wfsync plan`'s options, camelCase. */
 export interface PlanOptions extends TargetApiOptions, RunHooks {
@@ -34,9 +35,20 @@ export interface PlanResult {
 export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
   const { cwd, env } = processDefaults(options);
   throwIfAborted(options.signal);
-  const flags = { ...runFlags(options, cwd), ...(options.base === undefined ? {} : { base: options.base }) };
   try {
-    return planResult((await runPlanning({ ...options, ...flags, cwd, env })).plan);
+    const { base, signal, onEvent, onClientEvent, onLog, verbose } = options;
+    const planning = await runPlanning({
+      options: targetOptions(options, cwd),
+      base,
+      cwd,
+      env,
+      signal,
+      onEvent,
+      onClientEvent,
+      onLog,
+      verbose,
+    });
+    return planResult(planning.plan);
   } catch (error) {
     throw asAbortError(error, options.signal);
   }
@@ -45,15 +57,19 @@ export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
 export function planResult(planned: Plan): PlanResult {
   const exitCode = planExitCode(planned);
   return {
-    document: buildPlanJson(planned) as unknown as PlanDocument,
+    document: buildPlanJson(planned),
     exitCode,
     needsPerson: exitCode === ExitCode.NeedsPerson,
   };
 }
 
-/** What the CLI's plan and the API's share: the options as flags, with the process's parts given. */
-export type PlanningInput = RunFlags &
-  Omit<RunHooks, 'signal'> & { base?: string; cwd: string; env: NodeJS.ProcessEnv; signal?: AbortSignal };
+/** What the CLI's plan and the API's share: the target options (parsed once, passed as they are), the process's parts. */
+export type PlanningInput = RunHooks & {
+  options: TargetOptions;
+  base?: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+};
 
 /** A plan, and the bodies it compared the service with (what `plan --previews` renders). */
 export interface Planning {
@@ -66,7 +82,8 @@ export interface Planning {
 /** Load, open, plan (read-only) and ask what sync would be refused for: the plan, every detail added. */
 export async function runPlanning(input: PlanningInput): Promise<Planning> {
   // 1. Config, target and definitions, all validated before anything goes out.
-  const loaded = await loadRun(input, input.cwd, input.env, { baseFromEnv: true });
+  const { cwd, env, base: ref } = input;
+  const loaded = await loadRun(input.options, { cwd, env, base: ref, baseFromEnv: true });
   const signal = input.signal && linkedSignal(input.signal);
   // 2. The target (and for `local`, the embedded service) and the bodies that would be sent.
   const { session, desired, base } = await openRun(loaded, {
@@ -79,6 +96,7 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
     // 3. State (read-only: plan takes no lock and writes nothing), then what the service holds.
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
     const readOnly = { ...session, client: readOnlyClient(session.client) };
+    const early = startPreflightReads(loaded, readOnly, desired, state);
     const planned = await planRun(loaded, {
       session: readOnly,
       desired,
@@ -88,7 +106,8 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
       ...(signal ? { signal } : {}),
     });
     // 4. What sync would be refused for (the key's environment, missing groups): asked now, read-only.
-    return { plan: await checkBeforeCreating(loaded, readOnly, planned, input), desired, run: loaded.run };
+    const plan = await checkBeforeCreating(loaded, readOnly, planned, input, early);
+    return { plan, desired, run: loaded.run };
   } finally {
     await session.close();
   }

@@ -1,6 +1,6 @@
 import type { ProjectOptions } from '../config/project.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { processDefaults, runFlags, type TargetApiOptions } from './options.js';
+import { processDefaults, type TargetApiOptions, targetOptions } from './options.js';
 import { loadRun } from './pipeline.js';
 
 /** `loadProject`'s options: the target flags, and `base` as plan takes it. */
@@ -40,8 +40,7 @@ export interface LoadedProject {
  */
 export async function loadProject(options: LoadProjectOptions = {}): Promise<LoadedProject> {
   const { cwd, env } = processDefaults(options);
-  const flags = { ...runFlags(options, cwd), ...(options.base === undefined ? {} : { base: options.base }) };
-  const loaded = await loadRun(flags, cwd, env);
+  const loaded = await loadRun(targetOptions(options, cwd), { cwd, env, base: options.base });
   const { target } = loaded;
   return {
     cwd,

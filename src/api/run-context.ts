@@ -1,31 +1,26 @@
 import { relative, resolve } from 'node:path';
-import { findConfigFile, type ProjectOptions } from '../config/project.js';
-import { defaultTargetName, type ResolvedTarget, type TargetFlags } from '../config/target.js';
+import type { ProjectOptions } from '../config/project.js';
+import type { ResolvedTarget, TargetOptions } from '../config/target.js';
 import type { RunContext } from '../plan/command-line.js';
 
 /**
  * What the commands a run suggests must repeat of it (plan/command-line.ts): the target unless it is the default one,
  * the config file when one was given that discovery would not find, a base URL and a state file given on the command
- * line (or WFSYNC_BASE_URL), the base.
+ * line (or WFSYNC_BASE_URL), the base. Read from what the run resolved once: nothing is looked up again.
  * Paths as the working directory sees them, so a command copied there runs as this one did.
  */
 export function buildRunContext(input: {
   project: ProjectOptions;
   target: ResolvedTarget;
-  flags: TargetFlags & { config?: string };
-  env: NodeJS.ProcessEnv;
+  options: Pick<TargetOptions, 'state'>;
   base?: string;
 }): RunContext {
-  const { project, target, flags, env } = input;
+  const { project, target, options } = input;
   const cwd = project.cwd;
-  const run: RunContext = {
-    target: target.name,
-    targetIsDefault: target.name === defaultTargetName(project, flags, env),
-  };
-  const config = flags.config === undefined ? undefined : resolve(cwd, flags.config);
-  if (config !== undefined && config !== findConfigFile(cwd)) run.configPath = shown(cwd, config);
+  const run: RunContext = { target: target.name, targetIsDefault: target.isDefault };
+  if (project.configNamed && project.config) run.configPath = shown(cwd, project.config.path);
   if (target.baseUrlFrom !== undefined && target.baseUrl !== undefined) run.baseUrl = target.baseUrl;
-  if (flags.state !== undefined) run.statePath = shown(cwd, resolve(cwd, flags.state));
+  if (options.state !== undefined) run.statePath = shown(cwd, resolve(cwd, options.state));
   if (input.base !== undefined) run.base = input.base;
   return run;
 }

@@ -4,6 +4,7 @@ import { applyPlan } from '../apply/apply-plan.js';
 import type { ApplyEvent } from '../apply/events.js';
 import { reconcilePending } from '../apply/reconcile-pending.js';
 import type { SyncResult } from '../apply/result.js';
+import type { TargetOptions } from '../config/target.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseJson } from '../json.js';
@@ -15,11 +16,11 @@ import type { LockOptions } from '../state/lock.js';
 import { readState } from '../state/read.js';
 import type { SyncDocument } from './documents.js';
 import { AbortError, asAbortError, throwIfAborted } from './errors.js';
-import { processDefaults, type RunHooks, runFlags, type TargetApiOptions } from './options.js';
+import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } from './options.js';
 import { syncExitCode } from './outcome.js';
-import { loadRun, openRun, planRun, type RunFlags, stateIdentity, withLockedState } from './pipeline.js';
-import { linkedSignal, logDetails, type PlanResult, planResult } from './plan.js';
-import { checkBeforeCreating } from './preflight.js';
+import { loadRun, openRun, planRun, stateIdentity, withLockedState } from './pipeline.js';
+import { linkedSignal, logDetails, type PlanResult, planResult, readOnlyClient } from './plan.js';
+import { checkBeforeCreating, startPreflightReads } from './preflight.js';
 
 /** `wfsync sync`'s options, camelCase. */
 export interface SyncOptions extends TargetApiOptions, RunHooks {
@@ -64,11 +65,17 @@ export async function sync(options: SyncOptions = {}): Promise<SyncRunResult | P
       ? AbortSignal.any([options.signal, options.stopSignal])
       : (options.signal ?? options.stopSignal ?? new AbortController().signal),
   );
+  const { dryRun, base, onEvent, onClientEvent, onLog, verbose } = options;
   const input: SyncInput = {
-    ...options,
-    ...runFlags(options, cwd),
+    options: targetOptions(options, cwd),
     cwd,
     env,
+    dryRun,
+    base,
+    onEvent,
+    onClientEvent,
+    onLog,
+    verbose,
     lockTimeout: options.lockTimeout ?? 60,
     ...(options.plan === undefined ? {} : { plan: resolve(cwd, options.plan) }),
     stop,
@@ -92,27 +99,30 @@ export async function sync(options: SyncOptions = {}): Promise<SyncRunResult | P
 
 export function syncRunResult(result: SyncResult): SyncRunResult {
   return {
-    document: buildSyncJson(result) as unknown as SyncDocument,
+    document: buildSyncJson(result),
     exitCode: syncExitCode(result),
     needsPerson: result.status === 'action-needed',
   };
 }
 
-/** The CLI's sync and the API's: the flags, the process's parts, and the two signals (stop, then abort). */
-export type SyncInput = RunFlags &
-  Omit<RunHooks, 'signal'> & {
-    cwd: string;
-    env: NodeJS.ProcessEnv;
-    dryRun?: boolean;
-    /** The reviewed plan's path, as given (the CLI's from its working directory). */
-    plan?: string;
-    base?: string;
-    lockTimeout: number;
-    /** No new creates; the ones in flight finish and are recorded. Also ends fetching and the wait for the lock. */
-    stop: AbortSignal;
-    /** Requests in flight are aborted (the journal settles them next run). */
-    abort?: AbortSignal;
-  };
+/**
+ * The CLI's sync and the API's: the target options (parsed once, passed as they are), sync's own, the process's
+ * parts, and the two signals (stop, then abort).
+ */
+export type SyncInput = Omit<RunHooks, 'signal'> & {
+  options: TargetOptions;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  dryRun?: boolean;
+  /** The reviewed plan's path, as given (the CLI's from its working directory). */
+  plan?: string;
+  base?: string;
+  lockTimeout: number;
+  /** No new creates; the ones in flight finish and are recorded. Also ends fetching and the wait for the lock. */
+  stop: AbortSignal;
+  /** Requests in flight are aborted (the journal settles them next run). */
+  abort?: AbortSignal;
+};
 
 /** What sync did (or would do, `--dry-run`), and what the commands its report suggests must repeat of the run. */
 export type SyncRun = ({ kind: 'plan'; plan: Plan } | { kind: 'sync'; result: SyncResult }) & {
@@ -121,7 +131,7 @@ export type SyncRun = ({ kind: 'plan'; plan: Plan } | { kind: 'sync'; result: Sy
 
 export async function runSyncing(input: SyncInput): Promise<SyncRun> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
-  const loaded = await loadRun(input, input.cwd, input.env);
+  const loaded = await loadRun(input.options, { cwd: input.cwd, env: input.env, base: input.base });
   const reviewed = input.plan ? await readReviewedPlan(input.plan) : undefined;
   const { session, desired, base } = await openRun(loaded, {
     env: input.env,
@@ -134,8 +144,10 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     // 2a. Dry run: exactly what `plan` does.
     if (input.dryRun) {
       const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-      const planned = await planRun(loaded, { ...common, state });
-      const plan = await checkBeforeCreating(loaded, session, planned, input);
+      const readOnly = { ...session, client: readOnlyClient(session.client) };
+      const early = startPreflightReads(loaded, readOnly, desired, state);
+      const planned = await planRun(loaded, { ...common, session: readOnly, state });
+      const plan = await checkBeforeCreating(loaded, readOnly, planned, input, early);
       return { kind: 'plan', plan, run: loaded.run };
     }
     // 2. One sync per target at a time; then settle creates an earlier run left unfinished.
@@ -143,7 +155,8 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     const lock = syncLockOptions(input.lockTimeout, input.stop, input.onEvent);
     return await withLockedState(loaded.target, lock, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: input.onEvent });
-      // 3. What the service holds, and the plan.
+      // 3. What the service holds, and the plan (the preflight's reads beside its lookups).
+      const early = startPreflightReads(loaded, session, desired, store.snapshot);
       const planned = await planRun(loaded, {
         ...common,
         state: store.snapshot,
@@ -152,7 +165,7 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
       });
       if (reviewed) assertPlanHolds(reviewed, planned, input.plan!, loaded.run);
       // What the service would refuse (a key that may not create, missing groups): stops before the first POST.
-      const plan = await checkBeforeCreating(loaded, session, planned, input);
+      const plan = await checkBeforeCreating(loaded, session, planned, input, early);
       // 4. Apply: create, verify, record.
       const result = await applyPlan({
         plan,

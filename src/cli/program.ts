@@ -9,6 +9,7 @@ import { previewCommand } from './commands/preview.js';
 import { pullCommand } from './commands/pull.js';
 import { stateCommand } from './commands/state.js';
 import { syncCommand } from './commands/sync.js';
+import { typesCommand } from './commands/types.js';
 import { validateCommand } from './commands/validate.js';
 import type { CommandContext, Invocation } from './context.js';
 
@@ -16,9 +17,9 @@ import type { CommandContext, Invocation } from './context.js';
 export interface CommandEntry {
   name: string;
   build: (ctx: CommandContext) => Command;
-  /** Left out of the help and the completion scripts. */
+  /** Left out of the help and of what Tab offers. */
   hidden?: true;
-  /** Its action reads the whole program (the completion scripts are built from it). */
+  /** Its action reads the whole program (`__complete` answers from it). */
   readsProgram?: true;
 }
 
@@ -32,9 +33,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'emulate', build: emulateCommand },
   { name: 'init', build: initCommand },
   { name: 'new', build: newCommand },
-  { name: 'completion', build: completionCommand, readsProgram: true },
-  { name: '__complete', build: completeCommand, hidden: true },
+  { name: 'completion', build: completionCommand },
+  { name: '__complete', build: completeCommand, hidden: true, readsProgram: true },
   { name: 'preview', build: previewCommand },
+  { name: 'types', build: typesCommand },
 ];
 
 /**

@@ -1,16 +1,38 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { ProjectFlags } from '../config/project.js';
-import type { TargetFlags } from '../config/target.js';
+import type { TargetOptions } from '../config/target.js';
 import type { CommandContext } from './context.js';
 
-/** Options shared by every command that talks to a target, the global ones included. */
-export interface TargetCommandFlags extends TargetFlags, ProjectFlags {
-  only?: string[];
-  /** plan and sync's `[paths...]`: only the definitions in these files and folders. */
-  paths?: string[];
-  quiet?: boolean;
+/**
+ * What every command that talks to a target reads from argv, parsed once (parseTargetArguments): the target options,
+ * handed to the API as they are, and how the run reports.
+ */
+export interface TargetArguments {
+  /** `--config`, the target flags, `--only` and the `[paths...]`: what picks the project, target and definitions. */
+  options: TargetOptions;
+  /** `-q, --quiet`: no progress output. */
+  quiet: boolean;
   /** Global `--verbose`. */
+  verbose: boolean;
+}
+
+/** Commander's values of the options addTargetOptions and addOnlyOption declare, with the global ones. */
+export interface TargetValues extends Omit<TargetOptions, 'paths'> {
+  quiet?: boolean;
   verbose?: boolean;
+}
+
+/** The one step from commander's values (and a command's `[paths...]`) to the typed target arguments. */
+export function parseTargetArguments(values: TargetValues, paths?: string[]): TargetArguments {
+  const options: TargetOptions = {};
+  if (values.config !== undefined) options.config = values.config;
+  if (values.target !== undefined) options.target = values.target;
+  if (values.baseUrl !== undefined) options.baseUrl = values.baseUrl;
+  if (values.state !== undefined) options.state = values.state;
+  if (values.concurrency !== undefined) options.concurrency = values.concurrency;
+  if (values.allowInsecureHttp !== undefined) options.allowInsecureHttp = values.allowInsecureHttp;
+  if (values.only !== undefined) options.only = values.only;
+  if (paths !== undefined) options.paths = paths;
+  return { options, quiet: values.quiet === true, verbose: values.verbose === true };
 }
 
 export function addTargetOptions(command: Command): Command {
@@ -40,12 +62,13 @@ export function formatOption(formats: string[]): Option {
   return new Option('-f, --format <format>', 'output format').choices(formats).default('human');
 }
 
-/** A command's run function: the context, the command's arguments, then its flags (global ones included). */
+/** A command's run function: the context, the command's arguments, then its option values (global ones included). */
 type RunFunction = (ctx: CommandContext, ...args: never[]) => Promise<number>;
 
 /**
  * The action of a command whose work lives in its run module, loaded only when the command runs (start-up loads
- * no command's dependencies). The run function gets the command's arguments, then its flags over the global ones.
+ * no command's dependencies). The run function gets the command's arguments, then its option values over the global
+ * ones; a command that talks to a target parses them once into its typed arguments (parseTargetArguments).
  */
 export function lazyAction(
   ctx: CommandContext,
@@ -53,10 +76,11 @@ export function lazyAction(
 ): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
     const command = args.pop() as Command;
-    const flags = args.pop() as object;
-    const merged = { ...command.optsWithGlobals(), ...flags };
+    args.pop(); // commander's values of the command's own options: in `values` below
+    // The one merge: the program's (and a parent command's) options, then the command's own over them.
+    const values = { ...command.parent?.optsWithGlobals(), ...command.opts() };
     const run = await load();
-    ctx.exitCode = await run(ctx, ...(args as never[]), merged as never);
+    ctx.exitCode = await run(ctx, ...(args as never[]), values as never);
   };
 }
 

@@ -13,6 +13,11 @@ export interface ProjectOptions {
   cwd: string;
   config?: LoadedConfig;
   /**
+   * The config was named (`--config`) and is not the file discovery finds from `cwd`: a command the run suggests must
+   * name it too.
+   */
+  configNamed: boolean;
+  /**
    * Absolute path of the folder new definitions go to (`new`, `pull`): config `workflowsDir` (relative to the
    * config file), its first plain folder when it lists several, else its first pattern's fixed part.
    */
@@ -47,6 +52,8 @@ export function readProject(flags: ProjectFlags, cwd: string): ProjectOptions {
   return {
     cwd,
     config,
+    // Discovery is asked once either way: for the file to read, or whether it finds the one named.
+    configNamed: config !== undefined && flags.config !== undefined && config.path !== findConfigFile(cwd),
     workflowsDir: firstFolder(base, config?.config.workflowsDir),
     sources,
     severities: { ...config?.config.rules } as Record<string, SeverityOverride>,

@@ -2,23 +2,42 @@ import { resolve } from 'node:path';
 import { ConfigError, UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { TargetConfig } from '../generated/config.js';
-import type { ProjectOptions } from './project.js';
+import type { ProjectFlags, ProjectOptions } from './project.js';
 
 const LOCAL_TARGET = 'local';
 const DEFAULT_API_KEY_ENV = 'WFSYNC_API_KEY';
 
-/** Flags that override config for the target (environment variables sit between flags and config). */
-export interface TargetFlags {
+/**
+ * What picks the project, the target and the definitions of a run: the one shape of these options for every command
+ * that talks to a target. The CLI parses argv into it once (cli/run-options.ts), the API's options are it
+ * (api/options.ts), and readProject, resolveTarget and the run context read it as it is. Flags override the
+ * environment, which overrides wfsync.config.yaml.
+ */
+export interface TargetOptions extends ProjectFlags {
+  /** `--target`: a target of wfsync.config.yaml (default: `defaultTarget`, else the built-in `local`). */
   target?: string;
+  /** `--base-url`: the service's base URL, overriding the target's. */
   baseUrl?: string;
+  /** `--state`: the state file (default: the target's, `.wfsync/state/<target>.json`). */
   state?: string;
+  /** `--concurrency`: requests in parallel (default: the target's, else 4). */
   concurrency?: number;
+  /** `--allow-insecure-http`: allow `http://` to a host other than loopback (the key travels in clear text). */
   allowInsecureHttp?: boolean;
+  /** `--only`: identifiers, or globs over identifiers or file paths (`order-*`, `workflows/billing/**`). */
+  only?: string[];
+  /**
+   * plan and sync's `[paths...]`: only the definitions in these files or folders (relative to `cwd`), as `only`
+   * does; each must be a definition of the project (else a `usage` error).
+   */
+  paths?: string[];
 }
 
 /** One target, every option resolved: flags > environment > wfsync.config.yaml > defaults. No secrets inside. */
 export interface ResolvedTarget {
   name: string;
+  /** The target a run given no `--target` and no WFSYNC_TARGET uses: a suggested command need not name it. */
+  isDefault: boolean;
   /** `local`: the embedded emulator, started in-process; `remote`: a real service at baseUrl. */
   kind: 'local' | 'remote';
   /** Remote only. */
@@ -43,13 +62,13 @@ export interface ResolvedTarget {
 
 export function resolveTarget(
   project: ProjectOptions,
-  flags: TargetFlags,
+  flags: TargetOptions,
   env: NodeJS.ProcessEnv,
 ): ResolvedTarget {
   const configured = project.config?.config.targets ?? {};
   const baseUrlOverride = nonEmpty(flags.baseUrl) ?? nonEmpty(env.WFSYNC_BASE_URL);
-  const name =
-    nonEmpty(flags.target) ?? nonEmpty(env.WFSYNC_TARGET) ?? defaultTargetName(project, flags, env);
+  const defaultName = defaultTargetName(project, baseUrlOverride);
+  const name = nonEmpty(flags.target) ?? nonEmpty(env.WFSYNC_TARGET) ?? defaultName;
   const config: TargetConfig | undefined = configured[name];
   const root = project.config?.dir ?? project.cwd;
   const known = [LOCAL_TARGET, ...Object.keys(configured).filter((t) => t !== LOCAL_TARGET)];
@@ -75,6 +94,7 @@ export function resolveTarget(
   }
   const resolved: ResolvedTarget = {
     name,
+    isDefault: name === defaultName,
     kind,
     apiKeyEnv: config?.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
     notificationGroups: Object.fromEntries(
@@ -105,12 +125,7 @@ export function resolveTarget(
  * The target a command given no `--target` and no WFSYNC_TARGET uses: the config's `defaultTarget`, else `default`
  * when a base URL is given, else the built-in `local`. A suggested command names any other one.
  */
-export function defaultTargetName(
-  project: ProjectOptions,
-  flags: TargetFlags,
-  env: NodeJS.ProcessEnv,
-): string {
-  const baseUrlOverride = nonEmpty(flags.baseUrl) ?? nonEmpty(env.WFSYNC_BASE_URL);
+function defaultTargetName(project: ProjectOptions, baseUrlOverride: string | undefined): string {
   return project.config?.config.defaultTarget ?? (baseUrlOverride ? 'default' : LOCAL_TARGET);
 }
 

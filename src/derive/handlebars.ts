@@ -31,6 +31,8 @@ interface Walker {
 interface Scope {
   contexts: Array<string[] | null>;
   blockParams: Array<Map<string, string[] | null>>;
+  /** The enclosing `if`/`unless` conditions, outermost first (VariableUsage.conditions). */
+  conditions?: Array<readonly string[] | null>;
 }
 
 type BlockKind = 'each' | 'with' | 'if' | 'section' | 'helper';
@@ -66,19 +68,28 @@ function walkBlock(walker: Walker, node: HbsNode, scope: Scope): void {
   const params = Array.isArray(node.params) ? node.params : [];
   const kind = blockKind(node, params);
   let inner = scope;
+  let otherwise = scope; // where `{{else}}` runs: the block's own context
   if (kind === 'each' || kind === 'with' || kind === 'if') {
     const [subject, ...rest] = params;
     let context: string[] | null = null;
     if (subject?.type === 'PathExpression') {
       context = resolve(subject, scope)?.segments ?? null;
-      if (kind !== 'with') record(walker, subject, kind === 'each' ? 'Array' : 'Boolean', scope);
+      if (kind === 'each') record(walker, subject, 'Array', scope);
+      else if (kind === 'if') record(walker, subject, 'Boolean', underCondition(scope, null));
     } else if (subject?.type === 'SubExpression') {
       walkCall(walker, subject, scope);
     }
     for (const param of rest) walkExpression(walker, param, scope);
     walkHash(walker, node, scope);
-    // `each` and `with` run their body in the element / object; `if` and `unless` stay where they are.
+    // `each` and `with` run their body in the element / object; `if` and `unless` stay where they are, under their
+    // condition: an `if`'s body where the subject is truthy, an `unless`'s `{{else}}`; the other branch where it
+    // is falsy (null: no path is known truthy there).
     if (kind !== 'if') inner = enter(scope, context, node.program, [context, null]);
+    else {
+      const unless = simpleName(node.path) === 'unless';
+      inner = underCondition(scope, unless ? null : context);
+      otherwise = underCondition(scope, unless ? context : null);
+    }
   } else if (kind === 'section') {
     // `{{#xs}}…{{/xs}}` (Mustache style): the body runs inside xs; xs itself is not recorded (nor by the service).
     inner = enter(scope, resolve(node.path, scope)?.segments ?? null, node.program, []);
@@ -88,7 +99,7 @@ function walkBlock(walker: Walker, node: HbsNode, scope: Scope): void {
     inner = enter(scope, undefined, node.program, []);
   }
   walkProgram(walker, node.program, inner);
-  walkProgram(walker, node.inverse, scope); // `{{else}}` runs in the block's own context
+  walkProgram(walker, node.inverse, otherwise);
 }
 
 function blockKind(node: HbsNode, params: HbsNode[]): BlockKind {
@@ -103,6 +114,11 @@ function blockKind(node: HbsNode, params: HbsNode[]): BlockKind {
   return 'helper';
 }
 
+/** `scope` one condition deeper: `path` is truthy there (null: nothing known). */
+function underCondition(scope: Scope, path: string[] | null): Scope {
+  return { ...scope, conditions: [...(scope.conditions ?? []), path] };
+}
+
 /** A new scope for a block body: a context level when `context` is given, and its block params. */
 function enter(
   scope: Scope,
@@ -112,12 +128,13 @@ function enter(
 ): Scope {
   const contexts = context === undefined ? scope.contexts : [...scope.contexts, context];
   const names = Array.isArray(program?.blockParams) ? program.blockParams : [];
-  if (names.length === 0) return { contexts, blockParams: scope.blockParams };
+  const guard = scope.conditions ? { conditions: scope.conditions } : {};
+  if (names.length === 0) return { contexts, blockParams: scope.blockParams, ...guard };
   const declared = new Map<string, string[] | null>();
   names.forEach((name, i) => {
     if (typeof name === 'string') declared.set(name, meanings[i] ?? null);
   });
-  return { contexts, blockParams: [...scope.blockParams, declared] };
+  return { contexts, blockParams: [...scope.blockParams, declared], ...guard };
 }
 
 /** A helper call: the helper's name is not a variable; its arguments are. */
@@ -144,7 +161,9 @@ function walkExpression(walker: Walker, node: HbsNode | undefined, scope: Scope)
 function record(walker: Walker, path: HbsNode | undefined, type: VariableType, scope: Scope): void {
   const read = resolve(path, scope);
   if (read === null || read.itself || read.segments.length === 0) return;
-  walker.usages.push({ name: read.segments.join('.'), type, offset: walker.offsetOf(path) });
+  const usage: VariableUsage = { name: read.segments.join('.'), type, offset: walker.offsetOf(path) };
+  if (scope.conditions) usage.conditions = scope.conditions;
+  walker.usages.push(usage);
 }
 
 /**

@@ -11,6 +11,13 @@ export interface VariableUsage {
   type: VariableType;
   /** 0-based offset of the use inside the scanned string (start of the path expression). */
   offset: number;
+  /**
+   * Present when the use is read only under conditions (inside `{{#if}}`/`{{#unless}}` blocks, or as the subject of
+   * one): per enclosing condition, outermost first, the path (segments from the root) that is truthy wherever the use
+   * is read, or null when the condition is anything else (a falsy value, a helper's answer, the subject itself, whose
+   * absence is an answer). A template renders without such a use, so a payload may leave it out.
+   */
+  conditions?: Array<readonly string[] | null>;
 }
 
 export interface TemplateScan {

@@ -84,7 +84,7 @@ export function buildWorkflow(
   };
 }
 
-function buildSteps(steps: readonly Json[], ctx: BuildContext): Json[] {
+export function buildSteps(steps: readonly Json[], ctx: BuildContext): Json[] {
   let parentId: string | null = null;
   return steps.map((step) => {
     const built = buildStep(step, parentId, ctx);
@@ -93,8 +93,9 @@ function buildSteps(steps: readonly Json[], ctx: BuildContext): Json[] {
   });
 }
 
-function buildStep(step: Json, parentId: string | null, ctx: BuildContext): Json {
-  const templateId = ctx.newId();
+/** A stored step; `template`, when given, is its already stored message template (an update keeps its id). */
+export function buildStep(step: Json, parentId: string | null, ctx: BuildContext, template?: Json): Json {
+  const templateId = template === undefined ? ctx.newId() : (template._id as string);
   const variants = Array.isArray(step.variants) ? buildSteps(step.variants.filter(isRecord), ctx) : [];
   return {
     _id: templateId,
@@ -106,12 +107,12 @@ function buildStep(step: Json, parentId: string | null, ctx: BuildContext): Json
     ...pick(step, STEP_FIELDS),
     filters: buildFilters(step.filters, ctx),
     metadata: buildMetadata(step.metadata),
-    template: buildTemplate(step.template as Json, templateId, ctx),
+    template: template ?? buildTemplate(step.template as Json, templateId, ctx),
     ...(variants.length > 0 ? { variants } : {}),
   };
 }
 
-function buildTemplate(template: Json, id: string, ctx: BuildContext): Json {
+export function buildTemplate(template: Json, id: string, ctx: BuildContext): Json {
   const { identity } = ctx;
   const timestamp = new Date(ctx.now).toISOString();
   const layoutId = template.layoutId ?? (template.type === 'email' ? identity.layoutId : null);
@@ -136,7 +137,7 @@ function buildTemplate(template: Json, id: string, ctx: BuildContext): Json {
   };
 }
 
-function buildVariable(variable: Json, ctx: BuildContext): Json {
+export function buildVariable(variable: Json, ctx: BuildContext): Json {
   const id = ctx.newId();
   return {
     ...pick(variable, ['name', 'type', 'defaultValue']),
@@ -161,7 +162,7 @@ function buildMetadata(metadata: unknown): Json {
   return { ...sent, timed: { weekDays: [], monthDays: [], ...timed } };
 }
 
-function buildTrigger(
+export function buildTrigger(
   trigger: TriggerParts & { identifier: string },
   ctx: BuildContext,
 ): Json & { identifier: string } {

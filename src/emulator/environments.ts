@@ -26,7 +26,8 @@ export interface EmulatedEnvironment {
   _parentId?: string;
   /** The keys that authenticate as this environment (what `apiKeys` lists). */
   keys: readonly string[];
-  groups: readonly NotificationGroupDoc[];
+  /** Production's grow as promotion copies Development's groups over. */
+  groups: NotificationGroupDoc[];
   createdAt: string;
   updatedAt: string;
 }

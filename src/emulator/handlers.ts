@@ -1,6 +1,9 @@
 import { deriveTrigger } from '../derive/trigger.js';
 import type { DerivedTrigger } from '../derive/types.js';
+import type { Json } from '../json.js';
 import { buildNotificationGroup, buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
+import type { ChangeContext, ChangeLog } from './changes.js';
+import type { Environments } from './environments.js';
 import { badRequest, notFound } from './http-error.js';
 import { type Random, shortId, shortSlugId } from './random.js';
 import type { WorkflowStore } from './store.js';
@@ -12,11 +15,15 @@ import {
   validateCreateRequest,
 } from './validate-request.js';
 
-/** The two operations, past routing, auth, rate limiting and idempotency. */
+/** The two operations, past routing, auth, rate limiting and idempotency, and the state every handler shares. */
 
 export interface ServiceState {
+  /** Development's ids (`environmentId` is Development's). */
   identity: EnvironmentIdentity;
+  /** Both environments; Production's groups grow as promotion copies groups over. */
+  environments: Environments;
   store: WorkflowStore;
+  changes: ChangeLog;
   generation: Generation;
   newId: () => string;
   suffixes: Random;
@@ -35,6 +42,7 @@ export function createWorkflow(state: ServiceState, body: unknown): { data: Reco
     { newId: state.newId, now: state.clock(), identity: state.identity },
   );
   state.store.add(workflow);
+  recordWorkflowWrite(state, state.identity.environmentId, workflow, workflow.steps.map(templateOf));
   // Only the environment's own default group is known to the emulator, so only that one can be populated.
   const group =
     workflow._notificationGroupId === state.identity.notificationGroupId
@@ -88,3 +96,51 @@ export function touched(workflow: StoredWorkflow, now: number): StoredWorkflow {
   const version = typeof workflow.__v === 'number' ? workflow.__v : 0;
   return { ...workflow, updatedAt: new Date(now).toISOString(), __v: version + 1 };
 }
+
+/** Who writes, where and when, for the changes log. */
+export function changeContext(state: ServiceState, environmentId: string): ChangeContext {
+  return {
+    environmentId,
+    organizationId: state.identity.organizationId,
+    creatorId: state.identity.creatorId,
+    newId: state.newId,
+    now: state.clock(),
+  };
+}
+
+/**
+ * A workflow write in the changes log: each message template written (created, updated or deleted) as a child of
+ * the workflow's one pending change, then that change, folded or opened.
+ */
+export function recordWorkflowWrite(
+  state: ServiceState,
+  environmentId: string,
+  workflow: StoredWorkflow,
+  templates: readonly Json[],
+): void {
+  const parentId = recordTemplateWrites(state, environmentId, workflow._id, templates);
+  const ctx = changeContext(state, environmentId);
+  state.changes.record(
+    ctx,
+    { type: 'NotificationTemplate', entityId: workflow._id, item: workflow },
+    parentId,
+  );
+}
+
+/** Message templates written for a workflow, as children of its pending change (whose id this returns). */
+export function recordTemplateWrites(
+  state: ServiceState,
+  environmentId: string,
+  workflowId: string,
+  templates: readonly Json[],
+): string {
+  const ctx = changeContext(state, environmentId);
+  const parentId = state.changes.pendingId(environmentId, 'NotificationTemplate', workflowId, state.newId);
+  for (const template of templates) {
+    const entityId = template._id as string;
+    state.changes.record(ctx, { type: 'MessageTemplate', entityId, item: template, parentId });
+  }
+  return parentId;
+}
+
+export const templateOf = (step: Json): Json => step.template as Json;

@@ -5,19 +5,27 @@ import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
 import { writeFileAtomically } from '../state/atomic-write.js';
 import { OBJECT_ID } from '../state/check.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
+import type { StoredChange } from './changes.js';
+import type { NotificationGroupDoc } from './environments.js';
 import type { StoredIdempotencyEntry } from './idempotency.js';
 import type { StoredWorkflow } from './types.js';
 
 /**
  * `--data <file>`: what the emulator stored, so a restart finds it again. JSON `{version: 1, identity, workflows,
- * idempotency}`; the API key is never written. Writes are atomic (temp file + fsync + rename) and serialized.
+ * idempotency, changes?, production?}` (the last two were added within version 1: a file without them still reads);
+ * the API key is never written. Writes are atomic (temp file + fsync + rename) and serialized.
  */
 export interface EmulatorData {
   version: 1;
   /** The environment's ids, kept so that a restart serves the same environment. */
   identity: EnvironmentIdentity;
+  /** Both environments' workflows, deleted ones included. */
   workflows: StoredWorkflow[];
   idempotency: StoredIdempotencyEntry[];
+  /** The changes log (promotion). */
+  changes?: StoredChange[];
+  /** Production's id and groups (its `General` and those promoted since). */
+  production?: { environmentId: string; groups: NotificationGroupDoc[] };
 }
 
 const IDENTITY_KEYS = [
@@ -83,6 +91,24 @@ function findProblem(data: unknown): string | undefined {
     ) {
       return `workflows[${i}].triggers must be an array of triggers with an identifier`;
     }
+  }
+  if (data.changes !== undefined) {
+    if (!Array.isArray(data.changes)) return '"changes" must be an array';
+    for (const [i, c] of data.changes.entries()) {
+      const fields =
+        isRecord(c) && ['_id', '_entityId', '_environmentId', 'type'].every((k) => typeof c[k] === 'string');
+      if (!fields || typeof c.enabled !== 'boolean' || !isRecord(c.item))
+        return `changes[${i}] must be a change {_id, _entityId, _environmentId, type, enabled, item}`;
+    }
+  }
+  const production = data.production;
+  if (production !== undefined) {
+    if (
+      !isRecord(production) ||
+      typeof production.environmentId !== 'string' ||
+      !Array.isArray(production.groups)
+    )
+      return '"production" must be {environmentId, groups}';
   }
   if (!Array.isArray(data.idempotency)) return '"idempotency" must be an array';
   for (const [i, e] of data.idempotency.entries()) {

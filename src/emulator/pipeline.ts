@@ -1,27 +1,27 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Environments, environmentAnswer, groupsAnswer } from './environments.js';
+import { dispatch } from './dispatch.js';
+import type { Environments } from './environments.js';
 import type { FaultPlan } from './faults.js';
-import { createWorkflow, getWorkflow, type ServiceState } from './handlers.js';
+import { createWorkflow, type ServiceState } from './handlers.js';
 import {
-  badRequest,
   buildErrorBody,
   EmulatorHttpError,
   INTERNAL_ERROR_MESSAGE,
-  notFound,
   RATE_LIMIT_MESSAGE,
   unauthorized,
 } from './http-error.js';
 import { type Answer, errorAnswer, HTML_502, jsonAnswer, parseJsonBody, readBody } from './http-io.js';
 import type { IdempotencyRegistry } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
-import { updateWorkflow } from './update-workflow.js';
+import { DEVELOPMENT_ONLY, matchRoute, WRITES } from './routes.js';
 
 /**
  * One request through the service's layers, in the service's order: body parser (413, invalid JSON) → router
- * (404) → API-key guard (401) → Development-only guard for creates and edits (401) → rate limiter (429, and its
- * headers on everything after it) → idempotency (400/409/422/replay) → processing time → handler.
+ * (404) → API-key guard (401) → Development-only guard for creates, deletes and status changes (401) → rate
+ * limiter (429, and its headers on everything after it) → idempotency (400/409/422/replay) → processing time →
+ * handler (dispatch.ts).
  */
 
 export interface PipelineDeps {
@@ -30,7 +30,7 @@ export interface PipelineDeps {
   environments: Environments;
   rateLimiter: RateLimiter | undefined;
   idempotency: IdempotencyRegistry | undefined;
-  /** Called after every POST or PUT that reached the handler (data file). */
+  /** Called after every write that reached the handler (data file). */
   persist: () => Promise<void>;
   /** Aborted when the emulator closes: cuts processing time short. */
   closing: AbortSignal;
@@ -50,11 +50,10 @@ export async function answerRequest(
     if (plan.early !== undefined) return earlyFaultAnswer(plan.early, url, clock());
     if (tooLarge) throw new EmulatorHttpError(413, 'request entity too large');
     const body = parseJsonBody(req.headers['content-type'], text);
-    const route = matchRoute(method, url);
+    const { route, query } = matchRoute(method, url);
     const environment = authenticate(header(req, 'authorization'), deps.environments);
     const environmentId = deps.environments[environment]._id;
-    // Creates and edits only in Development, as the service's guard has it.
-    if ((route.kind === 'create' || route.kind === 'update') && environment !== 'development') {
+    if (DEVELOPMENT_ONLY.has(route.kind) && environment !== 'development') {
       throw unauthorized('This action is only allowed in Development environment');
     }
     if (deps.rateLimiter !== undefined) {
@@ -68,22 +67,13 @@ export async function answerRequest(
       return await processCreate(deps, body, url, plan, headers, idempotent ? key : undefined);
     }
     await delay(plan.latencyMs, undefined, { signal: deps.closing });
-    if (route.kind === 'get') {
-      return jsonAnswer(200, getWorkflow(deps.service, environmentId, route.workflowId), headers);
+    const request = { route, query, body, environment: deps.environments[environment] };
+    try {
+      const [status, data] = dispatch(deps.service, request);
+      return jsonAnswer(status, data, headers);
+    } finally {
+      if (WRITES.has(route.kind)) await deps.persist();
     }
-    if (route.kind === 'update') {
-      try {
-        return jsonAnswer(200, updateWorkflow(deps.service, environmentId, route.workflowId, body), headers);
-      } finally {
-        await deps.persist();
-      }
-    }
-    const env = deps.environments[environment];
-    const data =
-      route.kind === 'environment'
-        ? environmentAnswer(env, deps.service.identity.creatorId)
-        : groupsAnswer(env);
-    return jsonAnswer(200, data, headers);
   } catch (error) {
     return toErrorAnswer(error, url, clock(), headers);
   }
@@ -151,42 +141,6 @@ function toErrorAnswer(error: unknown, url: string, now: number, headers: Record
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/**
- * The two operations and their deprecated twins under `/v1/notification-templates`, the dashboard's edit (PUT), and
- * the two read-only routes about the key's environment. Express routing as the service has it: case-insensitive,
- * an optional trailing slash, the query ignored. Anything else, including another method on a known path, is
- * Nest's 404 `Cannot <METHOD> <url>`.
- */
-type Route =
-  | { kind: 'create' }
-  | { kind: 'get' | 'update'; workflowId: string }
-  | { kind: 'environment' }
-  | { kind: 'groups' };
-
-const COLLECTION = /^\/v1\/(?:workflows|notification-templates)\/?$/i;
-const ITEM = /^\/v1\/(?:workflows|notification-templates)\/([^/]+)\/?$/i;
-const ENVIRONMENT = /^\/v1\/environments\/me\/?$/i;
-const GROUPS = /^\/v1\/notification-groups\/?$/i;
-
-function matchRoute(method: string, url: string): Route {
-  const path = url.split('?')[0]!;
-  if (method === 'POST' && COLLECTION.test(path)) return { kind: 'create' };
-  if (method === 'GET' && ENVIRONMENT.test(path)) return { kind: 'environment' };
-  if (method === 'GET' && GROUPS.test(path)) return { kind: 'groups' };
-  const item = method === 'GET' || method === 'PUT' ? ITEM.exec(path) : null;
-  if (item !== null) return { kind: method === 'GET' ? 'get' : 'update', workflowId: decodeParam(item[1]!) };
-  throw notFound(`Cannot ${method} ${url}`);
-}
-
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    // Express answers an undecodable parameter with 400.
-    throw badRequest(`Failed to decode param '${raw}'`);
-  }
 }
 
 /**

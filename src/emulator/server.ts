@@ -4,9 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP } from 'node:net';
 import { UsageError, WfsyncError } from '../errors.js';
 import type { EnvironmentIdentity } from './build-workflow.js';
+import { ChangeLog, publicChange } from './changes.js';
 import { buildEnvironments } from './environments.js';
 import { FaultInjector } from './faults.js';
-import { type ServiceState, touched } from './handlers.js';
+import { recordWorkflowWrite, type ServiceState, touched } from './handlers.js';
 import { sendAnswer } from './http-io.js';
 import { IdempotencyRegistry } from './idempotency.js';
 import { dataFileWriter, objectIdsIn, readEmulatorData } from './persistence.js';
@@ -39,19 +40,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   // Groups draw their ids from a stream of their own, so configuring one never shifts the ids of workflows.
   const groupId = objectIdFactory(mulberry32(seed ^ 0x960c), idTime, objectIdsIn(data));
+  const productionEnvironmentId = data?.production?.environmentId ?? newId();
   const environments = buildEnvironments({
     identity,
-    productionEnvironmentId: newId(),
+    productionEnvironmentId,
     developmentKeys: [apiKey, ...(options.developmentKeys ?? [])],
     productionKeys: options.productionKeys ?? [],
     groups: (options.notificationGroups ?? []).map((g) => ({ id: g.id ?? groupId(), name: g.name })),
     productionGroupId: groupId(),
     now: clock(),
   });
+  const initialProductionGroups = structuredClone(environments.production.groups);
+  if (data?.production !== undefined) environments.production.groups = data.production.groups;
   const store = new WorkflowStore(data?.workflows);
+  const changes = new ChangeLog(data?.changes);
   const service: ServiceState = {
     identity,
+    environments,
     store,
+    changes,
     generation: options.slugGeneration ?? 'v1',
     newId,
     suffixes: streams.suffixes,
@@ -67,8 +74,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await writer?.write({
       version: 1,
       identity,
-      workflows: store.list(),
+      workflows: store.all(),
       idempotency: idempotency?.stored() ?? [],
+      changes: changes.all(),
+      production: { environmentId: productionEnvironmentId, groups: environments.production.groups },
     });
   };
   const closing = new AbortController();
@@ -141,6 +150,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await writer?.flush();
     },
     workflows: () => store.list(identity.environmentId),
+    productionWorkflows: () => store.list(productionEnvironmentId),
+    pendingChanges: () => changes.topLevel(identity.environmentId, false).map(publicChange),
     requests: () => records.map((r) => ({ ...r })),
     setFaults: (next) => faults.set(next),
     editWorkflow(idOrIdentifier, mutate) {
@@ -152,11 +163,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       });
       if (edited === undefined)
         throw new Error(`editWorkflow: no workflow ${JSON.stringify(idOrIdentifier)}`);
+      // A dashboard edit is a write like any other: it leaves (or folds into) the workflow's pending change.
+      recordWorkflowWrite(service, identity.environmentId, edited, []);
       persist().catch(() => undefined);
       return edited;
     },
     reset() {
       store.clear();
+      changes.clear();
+      environments.production.groups = structuredClone(initialProductionGroups);
       idempotency?.clear();
       rateLimiter?.clear();
       records.length = 0;

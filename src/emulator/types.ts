@@ -1,8 +1,8 @@
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 
 /**
- * Public types of the local emulator of the service's two workflow operations, the dashboard's edit and the
- * read-only routes about the key's environment.
+ * Public types of the local emulator of the service's workflow API: the two operations, the writing routes, promotion
+ * and the read-only routes about the key's environment.
  */
 
 export interface EmulatorOptions {
@@ -13,8 +13,9 @@ export interface EmulatorOptions {
   /** Default: generated (`wfs_local_` + 32 hex). */
   apiKey?: string;
   /**
-   * Keys that authenticate but belong to a Production environment (derived from Development): create and edit →
-   * 401, GET sees that (empty) environment, `GET /v1/environments/me` says `Production`.
+   * Keys of the Production environment (derived from Development): create, delete and status → 401, apply → 404;
+   * GET, the list and PUT see that environment (what promotion put there), `GET /v1/environments/me` says
+   * `Production`.
    */
   productionKeys?: string[];
   /** More keys of the Development environment besides `apiKey` (listed with it in `apiKeys` of its environment). */
@@ -65,7 +66,7 @@ export interface FaultOptions {
   errorRate?: number;
   /** Destroy the socket before processing: nothing is stored. */
   resetBeforeRate?: number;
-  /** Process (store the workflow) then destroy the socket: the lost-response case. */
+  /** Process (store the write) then destroy the socket: the lost-response case. */
   resetAfterRate?: number;
   /** Send the headers, then dribble the body over this long. */
   slowBodyMs?: number;
@@ -76,7 +77,18 @@ export interface FaultOptions {
   /** A proxy's HTML 502 page instead of the service's answer (nothing stored). */
   htmlErrorRate?: number;
   /** Apply faults only to these methods (default: all). */
-  only?: Array<'POST' | 'GET'>;
+  only?: Array<'POST' | 'GET' | 'PUT' | 'DELETE'>;
+}
+
+/** A change as the changes API shows it (`enabled` false while pending). */
+export interface PendingChange {
+  _id: string;
+  _entityId: string;
+  type: string;
+  enabled: boolean;
+  change: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** A workflow as GET returns it (the full document). */
@@ -111,18 +123,26 @@ export interface RunningEmulator {
   notificationGroups: Array<{ id: string; name: string }>;
   environmentId: string;
   close(): Promise<void>;
-  /** What is stored in the Development environment, oldest first (full documents as GET returns them). */
+  /** The live workflows of the Development environment, oldest first (full documents as GET returns them). */
   workflows(): StoredWorkflow[];
+  /** The live workflows of the Production environment (promoted copies), oldest first. */
+  productionWorkflows(): StoredWorkflow[];
+  /** Development's pending top-level changes, newest first, as `GET /v1/changes?promoted=false` lists them. */
+  pendingChanges(): PendingChange[];
   /** Every request answered so far, oldest first. Never holds the Authorization header. */
   requests(): RequestRecord[];
   setFaults(faults: FaultOptions | undefined): void;
   /**
    * For tests: simulate an edit made in the dashboard. `mutate` changes a copy of the Development environment's
    * workflow (by `_id` or trigger identifier, as GET looks it up); `_id` and `_environmentId` are kept, `updatedAt`
-   * is set to now and `__v` bumped, as the service's update does. Returns the stored result (and persists it).
+   * is set to now and `__v` bumped, as the service's update does, and the edit folds into the workflow's pending
+   * change. Returns the stored result (and persists it).
    * Throws when there is no such workflow.
    */
   editWorkflow(idOrIdentifier: string, mutate: (workflow: StoredWorkflow) => void): StoredWorkflow;
-  /** Forget workflows, idempotency keys, rate-limit state, requests and fault counters (and persist that). */
+  /**
+   * Forget workflows, changes, promoted groups, idempotency keys, rate-limit state, requests and fault counters (and
+   * persist that).
+   */
   reset(): void;
 }

@@ -124,7 +124,8 @@ export function checkSteps(steps: readonly Json[], generation: Generation): void
   }
 }
 
-function checkTemplate(template: unknown, missing: string, generation: Generation): void {
+/** One template's checks: present, a known `type`, a non-empty `cta.action`. */
+export function checkTemplate(template: unknown, missing: string, generation: Generation): void {
   // The service tests `!template`; a JSON value is falsy only as null, "", false or 0.
   if (!template) throw badRequest(missing);
   const type = isRecord(template) ? template.type : undefined;

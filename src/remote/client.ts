@@ -27,7 +27,10 @@ const DEFAULTS = {
  * `options.proxy` names (CONNECT tunnels, same timeouts).
  */
 export function createClient(options: ClientOptions): ServiceClient {
-  const endpoint = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
+  const endpoint =
+    typeof options.baseUrl === 'string'
+      ? parseBaseUrl(options.baseUrl, options.allowInsecureHttp)
+      : options.baseUrl;
   const apiKey = options.apiKey.trim();
   const advice = { name: options.name, baseUrlFrom: options.baseUrlFrom, apiKeyEnv: options.apiKeyEnv };
   if (apiKey === '') throw new ConfigError(`no API key: ${keyName(advice)} is empty`);

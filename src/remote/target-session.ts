@@ -1,5 +1,4 @@
 import { type ResolvedTarget, readApiKey } from '../config/target.js';
-import { startEmulator } from '../emulator/index.js';
 import { createClient } from './client.js';
 import { chooseProxyRoute, describeRoute } from './proxy.js';
 import { parseBaseUrl } from './transport.js';
@@ -43,7 +42,9 @@ export async function openTargetSession(
 ): Promise<TargetSession> {
   const runtime = { onEvent: options.onClientEvent, signal: options.signal };
   if (target.kind === 'local') {
-    // The embedded service: in-process, loopback, persisted so the next run sees what this one created.
+    // The embedded service: in-process, loopback, persisted so the next run sees what this one created. Loaded
+    // only here: a remote run loads no emulator code (test/e2e/remote-loads-no-emulator.test.ts).
+    const { startEmulator } = await import('../emulator/index.js');
     const emulator = await startEmulator({ ...(target.dataFile ? { dataFile: target.dataFile } : {}) });
     const client = createClient({
       ...target,
@@ -73,9 +74,11 @@ export async function openTargetSession(
   }
   const baseUrl = target.baseUrl!;
   const apiKey = readApiKey(target, options.env);
-  const { origin } = parseBaseUrl(baseUrl, target.allowInsecureHttp);
+  // Parsed once: its origin picks the route, and the client takes it as it is.
+  const endpoint = parseBaseUrl(baseUrl, target.allowInsecureHttp);
+  const { origin } = endpoint;
   const proxy = chooseProxyRoute(origin, options.env);
-  const client = createClient({ ...target, ...runtime, baseUrl, apiKey, proxy });
+  const client = createClient({ ...target, ...runtime, baseUrl: endpoint, apiKey, proxy });
   return {
     target,
     baseUrl,

@@ -2,13 +2,7 @@ import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
 import type { ProxyInUse } from './proxy.js';
-import type { HttpMethod } from './types.js';
-
-/** Where the service lives: the origin the pool connects to, and an optional path prefix (`''` or `/api`). */
-export interface Endpoint {
-  origin: string;
-  basePath: string;
-}
+import type { Endpoint, HttpMethod } from './types.js';
 
 /**
  * Parse and check the base URL. https is required except for loopback hosts, where plain http cannot leak the

@@ -26,9 +26,18 @@ export interface ClientEvent {
  * How to reach the service and how hard to try. The resolved target (config/target.ts `ResolvedTarget`) fits as it
  * is: `createClient({ ...target, baseUrl, apiKey })`. Unset settings take the defaults in client.ts (`DEFAULTS`).
  */
+/** Where the service lives: the origin the pool connects to, and an optional path prefix (`''` or `/api`). */
+export interface Endpoint {
+  origin: string;
+  basePath: string;
+}
+
 export interface ClientOptions {
-  /** https required; http only for loopback hosts (127.0.0.0/8, ::1, localhost) unless `allowInsecureHttp`. */
-  baseUrl: string;
+  /**
+   * https required; http only for loopback hosts (127.0.0.0/8, ::1, localhost) unless `allowInsecureHttp`. Or the
+   * Endpoint parseBaseUrl already made of it, for a caller that needed its origin first (the target session).
+   */
+  baseUrl: string | Endpoint;
   /** Sent as `Authorization: ApiKey <key>`; never in any message, event or error. */
   apiKey: string;
   /** Name of the environment variable the key came from, for auth error messages (e.g. `NOVU_API_KEY`). */

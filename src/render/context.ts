@@ -26,6 +26,24 @@ export function baseContext(data: RenderData, fresh = true): Record<string, unkn
   };
 }
 
+/**
+ * The names the service sets over the payload in a step of `type` (`send-message.base.ts` `getCompilePayload` spreads
+ * them after it; in-app and email add `branding`, email `preheader` and `blocks`, and its body `subject` and `body`):
+ * a payload key of one of these names never renders there. `tenant` and `actor` only when the trigger names them.
+ */
+export function contextKeys(
+  type: string,
+  data: RenderData,
+  { body = false }: { body?: boolean } = {},
+): string[] {
+  const keys = ['subscriber', 'step'];
+  if (data.tenant) keys.push('tenant');
+  if (data.actor) keys.push('actor');
+  if (type === 'in_app' || type === 'email') keys.push('branding');
+  if (type === 'email') keys.push('preheader', 'blocks', ...(body ? ['subject', 'body'] : []));
+  return keys;
+}
+
 /** The context of a step of `type` (a fresh copy: helpers like sortBy sort the payload's arrays in place). */
 export function stepContext(
   type: string,

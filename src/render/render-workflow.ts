@@ -2,9 +2,10 @@
 import { scanTemplate } from '../derive/handlebars.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
-import { stepContext } from './context.js';
+import { contextKeys, stepContext } from './context.js';
 import { layoutBlocks } from './email-blocks.js';
 import { renderTemplate } from './engine.js';
+import { hiddenPayloadReads, notANumber } from './render-surprises.js';
 import { sampleSystemData } from './sample-data.js';
 import { checkTemplate } from './template-check.js';
 import type { RenderData, RenderedStep, RenderedWorkflow, RenderFinding, RenderOptions } from './types.js';
@@ -67,6 +68,8 @@ class StepRenderer {
     readonly run: boolean,
     /** Check only the service's own variables for emptiness (checkWorkflow on the sample). */
     readonly systemOnly = false,
+    /** The payload's keys the service's own context hides in this step (the email body hides two more). */
+    readonly shadowedOf: (body: boolean) => ReadonlySet<string> = () => new Set(),
   ) {}
 
   get context(): Record<string, unknown> {
@@ -79,6 +82,7 @@ class StepRenderer {
     text: unknown,
     pointer: string,
     context: () => Record<string, unknown> = () => this.context,
+    { body = false }: { body?: boolean } = {},
   ): string | undefined {
     const source = typeof text === 'string' ? text : '';
     const at = `${this.base}${pointer}`;
@@ -91,10 +95,15 @@ class StepRenderer {
     if (source !== '') {
       const found = checkTemplate(source, at, contextOnce, { systemOnly: this.systemOnly });
       for (const finding of found) this.findings.push(finding);
+      for (const finding of hiddenPayloadReads(source, at, this.shadowedOf(body)))
+        this.findings.push(finding);
     }
     if (!this.run) return source;
     try {
-      return renderTemplate(source, contextOnce());
+      const rendered = renderTemplate(source, contextOnce());
+      const nan = notANumber(rendered, source, at);
+      if (nan !== undefined) this.findings.push(nan);
+      return rendered;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.fail(message, at, source, before);
@@ -158,9 +167,22 @@ function renderStep(
   const out: RenderedStep = { index, name, type };
   // The context is copied only for a step that sorts (sortBy sorts the payload's arrays in place); checking only reads.
   const fresh = run && mutates(template);
-  const context = () =>
-    stepContext(type, typeof data === 'function' ? data() : data, { preheader: template.preheader, fresh });
-  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run, systemOnly);
+  const dataOf = () => (typeof data === 'function' ? data() : data);
+  const context = () => stepContext(type, dataOf(), { preheader: template.preheader, fresh });
+  // The sample's payload holds no name of the service's own (derive keeps them off the trigger): only given data can.
+  const shadowed = new Map<boolean, ReadonlySet<string>>();
+  const shadowedOf = (body: boolean): ReadonlySet<string> => {
+    let keys = shadowed.get(body);
+    if (keys === undefined) {
+      const payload = systemOnly ? undefined : dataOf().payload;
+      keys = isRecord(payload)
+        ? new Set(contextKeys(type, dataOf(), { body }).filter((key) => Object.hasOwn(payload, key)))
+        : new Set<string>();
+      shadowed.set(body, keys);
+    }
+    return keys;
+  };
+  const r = new StepRenderer(out, context, findings, `/steps/${index}/template`, run, systemOnly, shadowedOf);
   switch (type) {
     case 'email':
       renderEmail(r, template);
@@ -228,7 +250,7 @@ function renderEmail(r: StepRenderer, template: Record<string, unknown>): void {
   });
   // No contentType means the editor, as in the service.
   if (template.contentType === 'customHtml') {
-    r.out.content = r.render(template.content, '/content', body);
+    r.out.content = r.render(template.content, '/content', body, { body: true });
     return;
   }
   if (typeof template.content === 'string' && template.content !== '') {

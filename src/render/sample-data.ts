@@ -81,6 +81,20 @@ export function sampleDataFromVariables(
   return data;
 }
 
+/**
+ * `data` rendered with `payload` as the trigger's payload (a user's, in place of the sample's). The sample names an
+ * actor (a tenant) when the templates read `actor.*` (`tenant.*`); a payload with its own `actor` (`tenant`) key is
+ * previewed as a trigger that names none, where the service renders the payload's value: the worker adds `actor` and
+ * `tenant` to the context only when the trigger names them (`send-message.usecase.ts` `buildCompileContext`), and
+ * then over the payload's (`send-message.base.ts` `getCompilePayload`).
+ */
+export function withPayload(data: RenderData, payload: Record<string, unknown>): RenderData {
+  const result: RenderData = { ...data, payload };
+  if (isRecord(payload) && Object.hasOwn(payload, 'actor')) delete result.actor;
+  if (isRecord(payload) && Object.hasOwn(payload, 'tenant')) delete result.tenant;
+  return result;
+}
+
 function newShape(): ShapeNode {
   return { type: 'String', children: new Map() };
 }

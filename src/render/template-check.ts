@@ -8,11 +8,10 @@ import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
 import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from '../derive/service-helpers.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
-import { formatDate, UnsupportedToken } from './date-format.js';
+import { checkCall, helperName, isCall, type Walk } from './template-calls.js';
 import type { RenderFinding } from './types.js';
 
 const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
-const PROBE_DATE = new Date(Date.UTC(2024, 2, 14, 9, 26, 53));
 
 // A mustache that can call no helper: `{{path}}`, `{{{path}}}`, `{{&path}}`, `{{#each path}}` (each/if/unless/with),
 // `{{else}}`, `{{/name}}`. Anything else (arguments, sub-expressions, partials, comments…) takes the full walk.
@@ -26,21 +25,13 @@ function mayCallHelpers(source: string): boolean {
   MUSTACHE.lastIndex = 0;
   for (let match = MUSTACHE.exec(source); match !== null; match = MUSTACHE.exec(source)) {
     const inner = match[1] as string;
+    if (inner.includes('../')) return true; // a climb is checked against the blocks around it
     const plain = PLAIN.exec(inner);
     if (plain === null) return true;
     if (plain[1] !== undefined && (SERVICE_HELPERS.has(plain[1]) || HANDLEBARS_HELPERS.has(plain[1])))
       return true;
   }
   return false;
-}
-
-interface Walk {
-  pointer: string;
-  findings: RenderFinding[];
-  offsetOf: (node: HbsNode | undefined) => number;
-  source: string;
-  /** Offsets of paths read inside a comparison block (reported as a surprise, not as empty). */
-  hidden: Set<number>;
 }
 
 /**
@@ -60,7 +51,7 @@ export function checkTemplate(
     const parsed = parseTemplate(source);
     if (!parsed.ok) return [];
     walk.offsetOf = parsed.offsetOf;
-    walkProgram(walk, parsed.program, false);
+    walkProgram(walk, parsed.program, { inComparison: false, levels: 0 });
   }
   // systemOnly: the payload was sampled from these very templates, so only the service's own variables can be empty.
   if (context === undefined) return walk.findings;
@@ -114,38 +105,89 @@ function readsOnlySampleSubscriber(source: string): boolean {
   return true;
 }
 
-function walkProgram(walk: Walk, program: HbsProgram | undefined, inComparison: boolean): void {
-  if (!Array.isArray(program?.body)) return;
-  for (const node of program.body) walkNode(walk, node, inComparison);
+/**
+ * Where a walk stands: inside a comparison block (whose body has no payload), and how many blocks above it gave their
+ * body a new context (`../` climbs one each; undefined once a block of unknown kind was entered).
+ */
+interface Scope {
+  inComparison: boolean;
+  levels: number | undefined;
 }
 
-function walkNode(walk: Walk, node: HbsNode | undefined, inComparison: boolean): void {
+/** Block helpers that run their body with a new context (each item, the `with` value, the comparisons' module). */
+const NEW_CONTEXT = new Set(['each', 'with', ...COMPARISONS]);
+/** Block helpers that run both branches with the context they are in: no `../` step is added. */
+const SAME_CONTEXT = new Set(['if', 'unless', 'equals']);
+
+function walkProgram(walk: Walk, program: HbsProgram | undefined, scope: Scope): void {
+  if (!Array.isArray(program?.body)) return;
+  for (const node of program.body) walkNode(walk, node, scope);
+}
+
+function walkNode(walk: Walk, node: HbsNode | undefined, scope: Scope): void {
   if (node === undefined) return;
   const type = node.type;
   if (type === 'MustacheStatement' || type === 'SubExpression' || type === 'BlockStatement') {
     const block = type === 'BlockStatement';
     const name = helperName(node.path);
     checkCall(walk, node, name, block);
-    if (node.path?.type === 'SubExpression') walkNode(walk, node.path, inComparison);
-    for (const param of node.params ?? []) walkExpression(walk, param, inComparison);
-    for (const pair of node.hash?.pairs ?? []) walkExpression(walk, pair.value, inComparison);
-    if (!block && node.path?.type === 'PathExpression' && !isCall(node) && inComparison)
+    if (node.path?.type === 'SubExpression') walkNode(walk, node.path, scope);
+    else climbs(walk, node.path, scope);
+    for (const param of node.params ?? []) walkExpression(walk, param, scope);
+    for (const pair of node.hash?.pairs ?? []) walkExpression(walk, pair.value, scope);
+    if (!block && node.path?.type === 'PathExpression' && !isCall(node) && scope.inComparison)
       hide(walk, node.path);
     if (block) {
       const entersComparison = name !== undefined && COMPARISONS.has(name);
       // `each`/`with` inside a comparison block start from whatever they name, which is itself hidden.
-      walkProgram(walk, node.program, inComparison || entersComparison);
-      walkProgram(walk, node.inverse, inComparison || entersComparison);
+      const inComparison = scope.inComparison || entersComparison;
+      const known = name !== undefined && (NEW_CONTEXT.has(name) || SAME_CONTEXT.has(name)) && isCall(node);
+      const levels = known ? scope.levels : undefined;
+      const adds = name !== undefined && NEW_CONTEXT.has(name) ? 1 : 0;
+      walkProgram(walk, node.program, {
+        inComparison,
+        levels: levels === undefined ? undefined : levels + adds,
+      });
+      // `{{else}}` of each and with runs with the context they are in; of a comparison, with its module as well.
+      const elseAdds = entersComparison ? 1 : 0;
+      walkProgram(walk, node.inverse, {
+        inComparison,
+        levels: levels === undefined ? undefined : levels + elseAdds,
+      });
     }
     return;
   }
   if (type === 'PartialStatement' || type === 'PartialBlockStatement')
-    walkProgram(walk, node.program, inComparison);
+    walkProgram(walk, node.program, { inComparison: scope.inComparison, levels: undefined });
 }
 
-function walkExpression(walk: Walk, node: HbsNode | undefined, inComparison: boolean): void {
-  if (node?.type === 'SubExpression') walkNode(walk, node, inComparison);
-  else if (node?.type === 'PathExpression' && inComparison) hide(walk, node);
+function walkExpression(walk: Walk, node: HbsNode | undefined, scope: Scope): void {
+  if (node?.type === 'SubExpression') walkNode(walk, node, scope);
+  else if (node?.type === 'PathExpression') {
+    climbs(walk, node, scope);
+    if (scope.inComparison) hide(walk, node);
+  }
+}
+
+/**
+ * A `../` path that climbs past the template's top: Handlebars adds a `../` step only for a block that gives its body
+ * a new context, so inside `{{#equals}}`, `{{#if}}` or `{{#unless}}` at the top `../name` reads nothing and renders
+ * empty in the service (`{{name}}` and `{{@root.name}}` read the payload there).
+ */
+function climbs(walk: Walk, path: HbsNode | undefined, scope: Scope): void {
+  if (path?.type !== 'PathExpression' || path.data === true || scope.levels === undefined) return;
+  if (typeof path.depth !== 'number' || path.depth <= scope.levels) return;
+  const start = walk.offsetOf(path);
+  const original = String(path.original);
+  walk.hidden.add(start);
+  walk.findings.push({
+    code: 'render-surprise',
+    severity: 'warning',
+    message: `\`${original}\` renders empty: \`../\` climbs one block that gives its body a new context (each, with, gt/gte/lt/lte/eq/ne), and \`equals\`, \`if\` and \`unless\` give none, so this climbs past the top; write \`@root.${original.replace(/^(\.\.\/)+/, '')}\``,
+    pointer: walk.pointer,
+    start,
+    end: start + original.length,
+  });
 }
 
 /** A path read where the comparison block's context stands in for the payload. */
@@ -163,94 +205,6 @@ function hide(walk: Walk, path: HbsNode): void {
     start,
     end: start + original.length,
   });
-}
-
-function checkCall(walk: Walk, node: HbsNode, name: string | undefined, block: boolean): void {
-  if (name === undefined) return;
-  const spec = SERVICE_HELPERS.get(name);
-  // `{{x}}` alone reads a variable unless x is a helper; a service helper alone is called with no arguments.
-  if (spec === undefined && !isCall(node)) return;
-  const start = walk.offsetOf(node.path);
-  const end = start + name.length;
-  const at = { pointer: walk.pointer, start, end };
-  if (spec === undefined) {
-    if (HANDLEBARS_HELPERS.has(name)) return;
-    walk.findings.push({
-      code: 'render-helper-unknown',
-      severity: 'error',
-      message: `Missing helper: "${name}" (the service has no helper \`${name}\`: the step fails to render)`,
-      ...at,
-    });
-    return;
-  }
-  const count = node.params?.length ?? 0;
-  if (count < spec.min || count > spec.max) {
-    const wanted = spec.min === spec.max ? `${spec.min}` : `${spec.min} to ${spec.max}`;
-    walk.findings.push({
-      code: 'render-helper-arity',
-      severity: 'error',
-      message: `\`${name}\` takes ${wanted} argument${spec.max === 1 ? '' : 's'}, given ${count}`,
-      ...at,
-    });
-  } else if (spec.block === 'required' && !block) {
-    walk.findings.push({
-      code: 'render-helper-arity',
-      severity: 'error',
-      message: `\`${name}\` is a block helper (\`{{#${name} a b}}…{{/${name}}}\`); inline, the service fails with "options.fn is not a function"`,
-      ...at,
-    });
-  }
-  if (name === 'i18n') {
-    walk.findings.push({
-      code: 'render-unsupported',
-      severity: 'info',
-      message: 'translations are not previewed: `i18n` shows its key (or its block as the default text)',
-      ...at,
-    });
-  }
-  if (name === 'dateFormat') checkDatePattern(walk, node, at);
-  if (
-    name === 'numberFormat' &&
-    numberLiteral(node.hash?.pairs?.find((p) => p.key === 'decimalLength')?.value) === 0
-  ) {
-    walk.findings.push({
-      code: 'render-surprise',
-      severity: 'warning',
-      message: '`decimalLength=0` gives 2 decimals: the service treats 0 as "not given"',
-      ...at,
-    });
-  }
-}
-
-function checkDatePattern(
-  walk: Walk,
-  node: HbsNode,
-  at: { pointer: string; start: number; end: number },
-): void {
-  const pattern = node.params?.[1];
-  if (pattern?.type !== 'StringLiteral' || typeof pattern.original !== 'string') return;
-  try {
-    formatDate(PROBE_DATE, pattern.original);
-  } catch (error) {
-    const start = walk.offsetOf(pattern);
-    const where = { pointer: walk.pointer, start, end: start + pattern.original.length + 2 };
-    if (error instanceof UnsupportedToken) {
-      walk.findings.push({
-        code: 'render-unsupported',
-        severity: 'info',
-        message: `${error.message}: the preview shows the token as written`,
-        ...where,
-      });
-    } else {
-      walk.findings.push({
-        code: 'render-date-format',
-        severity: 'error',
-        message: `date-fns refuses the pattern \`${pattern.original}\` (the step fails to render): ${error instanceof Error ? error.message.replace(/ to the input `[^`]*`/, '') : String(error)}`,
-        ...where,
-      });
-    }
-  }
-  void at;
 }
 
 const SYSTEM_MENTION = /subscriber|step|branding|tenant|actor|preheader/;
@@ -291,19 +245,4 @@ function rendersEmpty(value: unknown, segments: string[]): boolean {
     current = next;
   }
   return current.some((v) => v === undefined || v === null || v === '');
-}
-
-function helperName(path: HbsNode | undefined): string | undefined {
-  if (path?.type !== 'PathExpression' || path.data === true || path.depth !== 0) return undefined;
-  const parts = path.parts;
-  if (!Array.isArray(parts) || parts.length !== 1 || path.original !== parts[0]) return undefined;
-  return parts[0] as string;
-}
-
-function isCall(node: HbsNode): boolean {
-  return (node.params?.length ?? 0) > 0 || (node.hash?.pairs?.length ?? 0) > 0;
-}
-
-function numberLiteral(node: HbsNode | undefined): number | undefined {
-  return node?.type === 'NumberLiteral' && typeof node.original === 'number' ? node.original : undefined;
 }

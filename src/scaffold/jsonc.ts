@@ -1,206 +1,152 @@
 /**
- * A small parser for JSON with comments and trailing commas (what VS Code accepts in settings.json) that keeps
- * the offsets of every node, so a setting can be added without rewriting (and losing the comments of) the rest.
- * Strict otherwise: anything VS Code itself would complain about is an error, never a guess. Pure.
+ * JSON with comments and trailing commas (what VS Code accepts in settings.json), read and edited with VS Code's own
+ * `jsonc-parser`: an edit changes only the text it adds, so comments, order and every other setting are kept. Strict
+ * on reading: anything the parser reports is an error, never a recovered guess. Pure.
  */
+import {
+  applyEdits,
+  createScanner,
+  findNodeAtLocation,
+  format,
+  type JSONPath,
+  modify,
+  type Node,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
 
-export interface Span {
-  /** Offset of the node's first character. */
-  start: number;
-  /** Offset just past its last character. */
-  end: number;
-}
+export type { Node as JsoncNode } from 'jsonc-parser';
 
-export interface JsoncProperty {
-  key: string;
-  keyStart: number;
-  value: JsoncNode;
-}
+export type JsoncRead =
+  | { ok: true; root: Node }
+  | { ok: false; message: string; line: number; column: number };
 
-export interface JsoncObject extends Span {
-  kind: 'object';
-  properties: JsoncProperty[];
-}
-
-export interface JsoncArray extends Span {
-  kind: 'array';
-  items: JsoncNode[];
-}
-
-export interface JsoncScalar extends Span {
-  kind: 'scalar';
-  value: string | number | boolean | null;
-}
-
-export type JsoncNode = JsoncObject | JsoncArray | JsoncScalar;
-
-export type JsoncParse = { ok: true; root: JsoncNode } | { ok: false; message: string; offset: number };
-
-/** Deeper nesting than any settings file has: refuse rather than risk the stack. */
+/** Deeper nesting than any settings file has: refused, as the parser recurses per level. */
 const MAX_DEPTH = 200;
 
-class JsoncSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
-    super(message);
+/** A byte order mark, which VS Code accepts and the parser does not: read as a space, kept in edits. */
+const BOM = '\uFEFF';
+const blankBom = (text: string): string => (text.startsWith(BOM) ? ` ${text.slice(1)}` : text);
+
+/** The parser's error codes, in words. */
+const MESSAGES: Record<ReturnType<typeof printParseErrorCode>, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name or "}"',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'unexpected text after the value',
+  InvalidCommentToken: 'invalid comment',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in a string',
+  '<unknown ParseErrorCode>': 'syntax error',
+};
+
+/** The syntax tree of `text`, or its first error (1-based line and column). */
+export function readJsonc(text: string): JsoncRead {
+  const errors: ParseError[] = [];
+  const deep = tooDeepAt(blankBom(text));
+  if (deep !== undefined) return { ok: false, message: 'nested too deeply', ...lineColumnOf(text, deep) };
+  const root = parseTree(blankBom(text), errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined || root === undefined) {
+    const offset = first?.offset ?? 0;
+    const message = first === undefined ? 'no value' : MESSAGES[printParseErrorCode(first.error)];
+    return { ok: false, message, ...lineColumnOf(text, offset) };
   }
+  return { ok: true, root };
 }
 
-export function parseJsonc(text: string): JsoncParse {
-  const parser = new Parser(text);
-  try {
-    return { ok: true, root: parser.parseDocument() };
-  } catch (error) {
-    if (error instanceof JsoncSyntaxError) return { ok: false, message: error.message, offset: error.offset };
-    throw error;
+/** The offset of the first bracket that opens a level past MAX_DEPTH, if any (the scanner skips strings, comments). */
+function tooDeepAt(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  // A token's first character tells a bracket from a string or anything else (the scanner's kinds are a const enum).
+  for (scanner.scan(); scanner.getTokenLength() > 0; scanner.scan()) {
+    const char = text[scanner.getTokenOffset()];
+    if (char === '{' || char === '[') {
+      if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (char === '}' || char === ']') depth--;
   }
-}
-
-/** The plain value of a node (for a duplicate key, the last one wins, as in JSON.parse and VS Code). */
-export function jsoncValue(node: JsoncNode): unknown {
-  if (node.kind === 'scalar') return node.value;
-  if (node.kind === 'array') return node.items.map(jsoncValue);
-  // fromEntries defines own properties: a `__proto__` key stays data, never a prototype.
-  return Object.fromEntries(node.properties.map((p) => [p.key, jsoncValue(p.value)]));
-}
-
-/** 1-based line and column of an offset, for messages. */
-export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const LITERALS: ReadonlyArray<[string, boolean | null]> = [
-  ['true', true],
-  ['false', false],
-  ['null', null],
-];
-
-class Parser {
-  private pos = 0;
-
-  constructor(private readonly text: string) {
-    if (text.charCodeAt(0) === 0xfeff) this.pos = 1;
-  }
-
-  parseDocument(): JsoncNode {
-    this.skipTrivia();
-    if (this.pos >= this.text.length) throw new JsoncSyntaxError('no value', this.pos);
-    const root = this.parseValue(0);
-    this.skipTrivia();
-    if (this.pos < this.text.length) throw new JsoncSyntaxError('unexpected text after the value', this.pos);
-    return root;
-  }
-
-  private parseValue(depth: number): JsoncNode {
-    if (depth > MAX_DEPTH) throw new JsoncSyntaxError('nested too deeply', this.pos);
-    const char = this.text[this.pos];
-    if (char === '{') return this.parseObject(depth);
-    if (char === '[') return this.parseArray(depth);
-    const start = this.pos;
-    if (char === '"') return { kind: 'scalar', value: this.parseString(), start, end: this.pos };
-    NUMBER.lastIndex = this.pos;
-    const number = NUMBER.exec(this.text);
-    if (number) {
-      this.pos += number[0].length;
-      return { kind: 'scalar', value: Number(number[0]), start, end: this.pos };
-    }
-    for (const [word, value] of LITERALS) {
-      if (this.text.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return { kind: 'scalar', value, start, end: this.pos };
-      }
-    }
-    throw new JsoncSyntaxError(char === undefined ? 'unexpected end of file' : 'expected a value', this.pos);
-  }
-
-  private parseObject(depth: number): JsoncObject {
-    const start = this.pos++;
-    const properties: JsoncProperty[] = [];
-    for (;;) {
-      this.skipTrivia();
-      if (this.text[this.pos] === '}') break;
-      if (this.text[this.pos] !== '"')
-        throw new JsoncSyntaxError('expected a property name or "}"', this.pos);
-      const keyStart = this.pos;
-      const key = this.parseString();
-      this.skipTrivia();
-      this.expect(':');
-      this.skipTrivia();
-      properties.push({ key, keyStart, value: this.parseValue(depth + 1) });
-      this.skipTrivia();
-      if (this.text[this.pos] === ',') this.pos++;
-      else if (this.text[this.pos] !== '}') throw new JsoncSyntaxError('expected "," or "}"', this.pos);
-    }
-    this.pos++;
-    return { kind: 'object', properties, start, end: this.pos };
-  }
-
-  private parseArray(depth: number): JsoncArray {
-    const start = this.pos++;
-    const items: JsoncNode[] = [];
-    for (;;) {
-      this.skipTrivia();
-      if (this.text[this.pos] === ']') break;
-      items.push(this.parseValue(depth + 1));
-      this.skipTrivia();
-      if (this.text[this.pos] === ',') this.pos++;
-      else if (this.text[this.pos] !== ']') throw new JsoncSyntaxError('expected "," or "]"', this.pos);
-    }
-    this.pos++;
-    return { kind: 'array', items, start, end: this.pos };
-  }
-
-  /** A JSON string literal; JSON.parse checks its escapes. */
-  private parseString(): string {
-    const start = this.pos++;
-    for (;;) {
-      const char = this.text[this.pos];
-      if (char === undefined || char === '\n') throw new JsoncSyntaxError('unterminated string', start);
-      if (char === '\\') this.pos += 2;
-      else {
-        this.pos++;
-        if (char === '"') break;
-      }
-    }
-    try {
-      return JSON.parse(this.text.slice(start, this.pos)) as string;
-    } catch {
-      throw new JsoncSyntaxError('invalid string', start);
-    }
-  }
-
-  private expect(char: string): void {
-    if (this.text[this.pos] !== char) throw new JsoncSyntaxError(`expected "${char}"`, this.pos);
-    this.pos++;
-  }
-
-  private skipTrivia(): void {
-    this.pos = skipTrivia(this.text, this.pos);
-    if (this.text.startsWith('/*', this.pos)) throw new JsoncSyntaxError('unterminated comment', this.pos);
-  }
+  return undefined;
 }
 
 /**
- * The offset of the first character at or after `pos` that is not whitespace or a comment (`// line`,
- * `/* block *\/`). A block comment that is never closed is not skipped: the offset is that of its `/*`.
+ * The plain value of a node. A duplicate key: the last one wins (as in JSON.parse and VS Code); fromEntries defines
+ * own properties, so a `__proto__` key stays data, never a prototype.
  */
-export function skipTrivia(text: string, pos: number): number {
-  let at = pos;
-  for (;;) {
-    const char = text[at];
-    if (char === ' ' || char === '\t' || char === '\n' || char === '\r') at++;
-    else if (text.startsWith('//', at)) {
-      const end = text.indexOf('\n', at);
-      at = end === -1 ? text.length : end;
-    } else if (text.startsWith('/*', at)) {
-      const end = text.indexOf('*/', at + 2);
-      if (end === -1) return at;
-      at = end + 2;
-    } else return at;
+export function jsoncValue(node: Node): unknown {
+  if (node.type === 'object') {
+    return Object.fromEntries(
+      (node.children ?? []).map((p) => [p.children?.[0]?.value, jsoncValue(p.children?.[1] as Node)]),
+    );
   }
+  if (node.type === 'array') return (node.children ?? []).map(jsoncValue);
+  return node.value;
+}
+
+/** The properties of an object node: each key with its value node. */
+export function propertiesOf(node: Node): Array<{ key: string; value: Node }> {
+  return (node.children ?? []).map((p) => ({
+    key: p.children?.[0]?.value as string,
+    value: p.children?.[1] as Node,
+  }));
+}
+
+/**
+ * `text` with the value at `path` set (a path ending in -1 appends to an array). Every byte but the edit's stays as
+ * it was (the parser's own formatting of an edit reformats the whole lines it touches, a neighbour's value
+ * included). What is added is laid out in the file's indentation and line ending, except in a container written on
+ * one line with members already, which stays on one line (`["a", "b"]` → `["a", "b", "c"]`).
+ */
+export function setJsonc(text: string, path: JSONPath, value: unknown): string {
+  const body = blankBom(text);
+  const root = parseTree(body);
+  const parent = root && findNodeAtLocation(root, path.slice(0, -1));
+  const oneLine =
+    parent !== undefined && !body.slice(parent.offset, parent.offset + parent.length).includes('\n');
+  const edits = modify(body, path, value, { isArrayInsertion: path.at(-1) === -1 });
+  let edited: string;
+  if (oneLine && (parent.children?.length ?? 0) > 0) {
+    edited = applyEdits(
+      body,
+      edits.map((edit) => ({ ...edit, content: edit.content.replace(/^,/, ', ') })),
+    );
+  } else {
+    const added = applyEdits(body, edits);
+    // The added text and the blank before it; an empty one-line container (`{}`) as a whole.
+    const ranges = edits.map((edit) =>
+      oneLine
+        ? { offset: parent.offset, length: parent.length + edit.content.length - edit.length }
+        : { offset: edit.offset - 1, length: edit.content.length + 1 },
+    );
+    edited = applyEdits(
+      added,
+      ranges.flatMap((range) => format(added, range, layoutOf(body))),
+    );
+  }
+  return body === text ? edited : BOM + edited.slice(1);
+}
+
+/** The file's indent (from its first indented key) and line ending; two spaces and LF by default. */
+function layoutOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return indent.startsWith('\t')
+    ? { insertSpaces: false, tabSize: 4, eol }
+    : { insertSpaces: true, tabSize: indent.length, eol };
+}
+
+function lineColumnOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
 }

@@ -1,12 +1,12 @@
 /**
  * `.vscode/settings.json`: map the workflow files to wfsync's schema (`yaml.schemas`, read by the Red Hat YAML
- * extension) by merging one entry into whatever the file holds. Comments, order and every other setting are kept;
- * when the file cannot be edited with certainty (not parseable, an unexpected shape, the files already mapped
- * to another schema) it is left alone and the caller tells the user what to add by hand. Pure.
+ * extension) by merging one entry into whatever the file holds (edited with jsonc-parser, see jsonc.ts). Comments,
+ * order and every other setting are kept; when the file cannot be edited with certainty (not parseable, an
+ * unexpected shape, the files already mapped to another schema) it is left alone and the caller tells the user
+ * what to add by hand. Pure.
  */
 
-import { type JsoncNode, type JsoncObject, jsoncValue, lineColumnOf, parseJsonc } from './jsonc.js';
-import { appendItem, detectLayout, insertProperty, type JsoncLayout, replaceNode } from './jsonc-edit.js';
+import { type JsoncNode, jsoncValue, propertiesOf, readJsonc, setJsonc } from './jsonc.js';
 import { isWorkflowSchema } from './schema-ref.js';
 
 export const YAML_SCHEMAS = 'yaml.schemas';
@@ -35,24 +35,23 @@ export function buildSettingsMerge(existing: string | undefined, mapping: Schema
     reason,
     snippet: snippetFor(mapping),
   });
-  const parsed = parseJsonc(existing);
+  const parsed = readJsonc(existing);
   if (!parsed.ok) {
-    const { line, column } = lineColumnOf(existing, parsed.offset);
-    return manual(`it is not valid JSON with comments (${parsed.message} at ${line}:${column})`);
+    const { message, line, column } = parsed;
+    return manual(`it is not valid JSON with comments (${message} at ${line}:${column})`);
   }
   const root = parsed.root;
-  if (root.kind !== 'object') return manual('its top level is not an object');
-  const found = root.properties.filter((p) => p.key === YAML_SCHEMAS);
+  if (root.type !== 'object') return manual('its top level is not an object');
+  const found = propertiesOf(root).filter((p) => p.key === YAML_SCHEMAS);
   if (found.length > 1) return manual(`it sets "${YAML_SCHEMAS}" more than once`);
-  const layout = detectLayout(existing);
   const before = jsoncValue(root) as Record<string, unknown>;
   const schemasNode = found[0]?.value;
   if (schemasNode === undefined) {
-    const text = insertProperty(existing, root, { key: YAML_SCHEMAS, value: entry }, layout);
+    const text = setJsonc(existing, [YAML_SCHEMAS], entry);
     return checked(text, { ...before, [YAML_SCHEMAS]: entry }, `added ${YAML_SCHEMAS}`, manual);
   }
-  if (schemasNode.kind !== 'object') return manual(`its "${YAML_SCHEMAS}" is not an object`);
-  const edit = mergeIntoSchemas(existing, schemasNode, mapping, layout);
+  if (schemasNode.type !== 'object') return manual(`its "${YAML_SCHEMAS}" is not an object`);
+  const edit = mergeIntoSchemas(existing, schemasNode, mapping);
   if (edit === undefined) return { status: 'unchanged' };
   if (typeof edit === 'string') return manual(edit);
   const schemas = { ...(before[YAML_SCHEMAS] as Record<string, unknown>), [mapping.schema]: edit.globs };
@@ -65,22 +64,22 @@ export function buildSettingsMerge(existing: string | undefined, mapping: Schema
  */
 function mergeIntoSchemas(
   text: string,
-  schemas: JsoncObject,
+  schemas: JsoncNode,
   mapping: SchemaMapping,
-  layout: JsoncLayout,
 ): { text: string; globs: string[]; note: string } | string | undefined {
-  for (const property of schemas.properties) {
+  const properties = propertiesOf(schemas);
+  for (const property of properties) {
     if (property.key === mapping.schema) continue;
     const taken = globsOf(property.value)?.filter((glob) => mapping.globs.includes(glob)) ?? [];
     if (taken.length > 0) return `its "${YAML_SCHEMAS}" maps ${taken.join(', ')} to ${property.key} already`;
   }
-  const own = schemas.properties.filter((p) => p.key === mapping.schema);
+  const own = properties.filter((p) => p.key === mapping.schema);
   if (own.length > 1) return `its "${YAML_SCHEMAS}" names ${mapping.schema} more than once`;
   const current = own[0]?.value;
+  const path = [YAML_SCHEMAS, mapping.schema];
   if (current === undefined) {
-    const value = mapping.globs;
-    const edited = insertProperty(text, schemas, { key: mapping.schema, value }, layout);
-    return { text: edited, globs: value, note: `added ${mapping.schema} to ${YAML_SCHEMAS}` };
+    const globs = mapping.globs;
+    return { text: setJsonc(text, path, globs), globs, note: `added ${mapping.schema} to ${YAML_SCHEMAS}` };
   }
   const globs = globsOf(current);
   if (globs === undefined)
@@ -89,34 +88,17 @@ function mergeIntoSchemas(
   if (missing.length === 0) return undefined;
   const merged = [...globs, ...missing];
   const note = `added ${missing.join(', ')} to the ${mapping.schema} entry`;
-  if (current.kind !== 'array')
-    return { text: replaceNode(text, current, merged, layout), globs: merged, note };
-  let edited = text;
-  for (const glob of missing) {
-    // Offsets move with each edit: re-read the array from the edited text.
-    const array = findArray(edited, mapping.schema);
-    if (array === undefined) return 'it changed shape while being edited';
-    edited = appendItem(edited, array, glob, layout);
-  }
+  if (current.type !== 'array') return { text: setJsonc(text, path, merged), globs: merged, note };
+  // Appended one by one, so the items already there (and their comments) stay as they are.
+  const edited = missing.reduce((soFar, glob) => setJsonc(soFar, [...path, -1], glob), text);
   return { text: edited, globs: merged, note };
-}
-
-/** The `yaml.schemas` entry for `schema` in a text known to parse. */
-function findArray(text: string, schema: string) {
-  const parsed = parseJsonc(text);
-  if (!parsed.ok || parsed.root.kind !== 'object') return undefined;
-  const schemas = parsed.root.properties.find((p) => p.key === YAML_SCHEMAS)?.value;
-  if (schemas?.kind !== 'object') return undefined;
-  const value = schemas.properties.find((p) => p.key === schema)?.value;
-  return value?.kind === 'array' ? value : undefined;
 }
 
 /** A glob or a list of globs (what `yaml.schemas` values are); undefined for anything else. */
 function globsOf(node: JsoncNode): string[] | undefined {
-  if (node.kind === 'scalar') return typeof node.value === 'string' ? [node.value] : undefined;
-  if (node.kind !== 'array') return undefined;
-  const values = node.items.map((item) => (item.kind === 'scalar' ? item.value : undefined));
-  return values.every((v): v is string => typeof v === 'string') ? values : undefined;
+  const value = jsoncValue(node);
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) && value.every((v): v is string => typeof v === 'string') ? value : undefined;
 }
 
 /** The edit is used only if the file still parses to exactly the old settings plus the new entry. */
@@ -126,7 +108,7 @@ function checked(
   note: string,
   manual: (reason: string) => SettingsMerge,
 ): SettingsMerge {
-  const parsed = parseJsonc(text);
+  const parsed = readJsonc(text);
   // Key order is part of the check: the edit appends, so the old keys keep their places.
   if (parsed.ok && JSON.stringify(jsoncValue(parsed.root)) === JSON.stringify(expected)) {
     return { status: 'update', text, note };
@@ -149,10 +131,12 @@ export function snippetFor(mapping: SchemaMapping): string {
  */
 export function workflowSchemaGlobs(settings: string | undefined): string[] {
   if (settings === undefined) return [];
-  const parsed = parseJsonc(settings);
-  if (!parsed.ok || parsed.root.kind !== 'object') return [];
+  const parsed = readJsonc(settings);
+  if (!parsed.ok || parsed.root.type !== 'object') return [];
   // As VS Code reads a duplicate key: the last one wins.
-  const schemas = parsed.root.properties.findLast((p) => p.key === YAML_SCHEMAS)?.value;
-  if (schemas?.kind !== 'object') return [];
-  return schemas.properties.filter((p) => isWorkflowSchema(p.key)).flatMap((p) => globsOf(p.value) ?? []);
+  const schemas = propertiesOf(parsed.root).findLast((p) => p.key === YAML_SCHEMAS)?.value;
+  if (schemas?.type !== 'object') return [];
+  return propertiesOf(schemas)
+    .filter((p) => isWorkflowSchema(p.key))
+    .flatMap((p) => globsOf(p.value) ?? []);
 }

@@ -8,7 +8,7 @@ import type { CheckedDefinition } from '../check/check-definitions.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { UsageError } from '../errors.js';
 import type { FsBoundary } from '../fs-boundary.js';
-import { type RenderData, renderWorkflow, sampleData } from '../render/index.js';
+import { type RenderData, renderWorkflow, sampleData, withPayload } from '../render/index.js';
 import { buildPreviewWorkflow, type PreviewWorkflow } from '../report/preview/document.js';
 import { typoDistance } from '../text.js';
 import { KNOWN_RULE_CODES, renderFindingsToDiagnostics } from '../validate/rules/index.js';
@@ -43,9 +43,9 @@ export function previewLoadSeverities(
 
 /** The data a workflow is rendered with: the sample, then the named preview, then the overrides. */
 export function buildRenderData(definition: CheckedDefinition, options: WorkflowPreviewOptions): RenderData {
-  const data = sampleData(definition.workflow);
+  let data = sampleData(definition.workflow);
   for (const layer of [options.preview?.overrides, options.overrides]) {
-    if (layer?.payload !== undefined) data.payload = layer.payload;
+    if (layer?.payload !== undefined) data = withPayload(data, layer.payload);
     if (layer?.subscriber !== undefined) data.subscriber = layer.subscriber;
     if (layer?.events !== undefined) data.events = layer.events;
   }

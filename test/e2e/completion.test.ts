@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { BIN, makeProject, runCli } from './helpers.js';
 
 /**
- * `wfsync completion bash|zsh|fish`, loaded into the real shells, asked for completions in a temp project: commands,
- * options and their choices, a target from the config and identifiers from the definitions, one of them shaped to
- * run a command if anything evaluated it.
+ * `wfsync completion bash|zsh|fish`, loaded into the real shells, asked for completions in a temp project (each Tab
+ * runs the built CLI's `__complete`): commands, options and their choices, a target from the config and identifiers
+ * from the definitions, one of them shaped to run a command if anything evaluated it.
  */
 const SHIM = mkdtempSync(join(tmpdir(), 'wfsync-completion-bin-'));
 writeFileSync(join(SHIM, 'wfsync'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -51,11 +51,24 @@ function run(shell: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
-describe('__complete: the values, one per line, offline', () => {
-  it('targets (local and the config’s) and identifiers (every definition’s, sorted)', async () => {
+describe('__complete: what Tab offers after the words, from the command definitions and the project, offline', () => {
+  it('one candidate a line (a tab before its description), then whether file names fit; nothing from the project is run', async () => {
     const cwd = project();
-    expect((await runCli(['__complete', 'targets'], { cwd })).stdout).toBe('local\nstaging\n');
-    expect((await runCli(['__complete', 'identifiers'], { cwd })).stdout).toBe(`${HOSTILE}\norder-shipped\n`);
+    writeFileSync(join(cwd, 'other.yaml'), 'targets:\n  qa:\n    baseUrl: https://qa.example.com\n');
+    const complete = async (...words: string[]) => {
+      const result = await runCli(['__complete', '--', ...words], { cwd });
+      expect(result.stderr).toBe('');
+      return result.stdout;
+    };
+    expect(await complete('st')).toMatch(/^state\t[^\n]+\n:none\n$/);
+    expect(await complete('plan', '--format', 'j')).toBe('json\n:none\n');
+    expect(await complete('sync', '--target', '')).toBe('local\nstaging\n:none\n');
+    // The config the line names, however it is written.
+    expect(await complete('-c', 'other.yaml', 'sync', '--target', '')).toBe('local\nqa\n:none\n');
+    expect(await complete('sync', '--config=other.yaml', '-t', 'q')).toBe('qa\n:none\n');
+    expect(await complete('pull', '')).toBe(`${HOSTILE}\norder-shipped\n:none\n`);
+    expect(await complete('plan', '')).toBe(':files\n');
+    expect(await complete('completion', '')).toBe('bash\nzsh\nfish\n:none\n');
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
   });
 });

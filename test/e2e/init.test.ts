@@ -71,7 +71,7 @@ describe('wfsync init (the built CLI)', () => {
     expect(tree(cwd)).toEqual(before);
   });
 
-  it('an existing .vscode/settings.json with comments: merged, comments and other settings kept', async () => {
+  it('an existing .vscode/settings.json with comments: merged, comments, other settings and the trailing comma kept', async () => {
     const settings = `// Team editor settings
 {
     "editor.formatOnSave": true, // always
@@ -92,7 +92,7 @@ describe('wfsync init (the built CLI)', () => {
             "workflows/**/*.yaml",
             "workflows/**/*.yml"
         ]
-    }
+    },
 }
 `);
     expect((await runCli(['init', '--ci', 'none'], { cwd })).stdout).toContain(
@@ -105,7 +105,7 @@ describe('wfsync init (the built CLI)', () => {
     const cwd = makeProject({ 'package.json': PACKAGE_JSON, '.vscode/settings.json': settings });
     const result = await runCli(['init', '--ci', 'none'], { cwd });
     expect(result.stdout).toContain(
-      'kept       .vscode/settings.json (not merged: it is not valid JSON with comments (expected "," or "}" at 3:3))\n',
+      'kept       .vscode/settings.json (not merged: it is not valid JSON with comments (expected "," at 3:3))\n',
     );
     expect(result.stdout).toContain(
       '\n.vscode/settings.json was left as it is; add this to it by hand:\n' +

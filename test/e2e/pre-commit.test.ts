@@ -3,9 +3,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { validNumbered } from '../fixtures/workflow-texts.js';
 import { git } from '../helpers/git.js';
 import { ROOT } from './helpers.js';
+import { extractBlocks } from './readme-blocks.js';
 
 /**
  * The wfsync-validate hook (.pre-commit-hooks.yaml) through Debian's real `pre-commit`, installed the way it
@@ -22,6 +24,26 @@ const missing =
   available.error !== undefined ? 'pre-commit is not installed (apt-get install pre-commit)' : undefined;
 if (missing && process.env.CI) throw new Error(`${missing}: CI must run this test`);
 if (missing) console.log(`skipped: ${missing}`);
+
+/** The README block written under the `write <file>` directive: the hook snippets as users copy them. */
+function readmeSnippet(file: string): string {
+  const blocks = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((block) =>
+    block.directives.some((d) => d.kind === 'write' && d.file === file),
+  );
+  if (blocks.length !== 1)
+    throw new Error(`README.md: ${blocks.length} blocks written as ${file}, expected 1`);
+  return blocks[0]!.body;
+}
+
+interface PreCommitConfig {
+  repos: { repo: string; rev: string; hooks: { id: string }[] }[];
+}
+interface LefthookConfig {
+  'pre-commit': { commands: Record<string, { glob: string; run: string }> };
+}
+interface LintStagedConfig {
+  'lint-staged': Record<string, string>;
+}
 
 let base: string;
 let hookRepo: string;
@@ -111,10 +133,14 @@ describe.skipIf(missing !== undefined)('pre-commit: the wfsync-validate hook', (
   it('installed as a git hook: a clean commit goes through, one whose file clashes with a committed one is refused', () => {
     const repo = sampleRepo();
     const rev = git(hookRepo, 'rev-parse', 'HEAD').trim();
-    writeFileSync(
-      join(repo, '.pre-commit-config.yaml'),
-      `repos:\n  - repo: ${hookRepo}\n    rev: ${rev}\n    hooks:\n      - id: wfsync-validate\n`,
-    );
+    // The README's config, pointed at this release's hook repository instead of the published one.
+    const config = parseYaml(readmeSnippet('.pre-commit-config.yaml')) as PreCommitConfig;
+    expect(config.repos).toHaveLength(1);
+    expect(config.repos[0]!.hooks).toEqual([{ id: 'wfsync-validate' }]);
+    const snippet = readmeSnippet('.pre-commit-config.yaml')
+      .replace(config.repos[0]!.repo, hookRepo)
+      .replace(/rev: \S+/, `rev: ${rev}`);
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), snippet);
     expect(run('pre-commit', ['install'], repo).status).toBe(0);
     writeFileSync(join(repo, 'services/b/workflows/copy.yaml'), validNumbered(1));
     writeFileSync(join(repo, 'services/b/workflows/new.yaml'), validNumbered(4));
@@ -176,10 +202,21 @@ describe('the README hook snippets: the command each runs', () => {
     writeFileSync(join(repo, 'workflows/three.yaml'), validNumbered(3));
     git(repo, 'add', 'workflows/three.yaml', 'k8s/deploy.yaml');
     const staged = ['workflows/three.yaml', 'k8s/deploy.yaml'];
+    const lefthook = (parseYaml(readmeSnippet('lefthook.yml')) as LefthookConfig)['pre-commit'].commands
+      .wfsync!;
+    expect(lefthook.glob).toBe('*.{yaml,yml}');
+    const [lintStagedCommand, ...others] = Object.values(
+      (JSON.parse(readmeSnippet('lint-staged.json')) as LintStagedConfig)['lint-staged'],
+    );
+    expect(others).toEqual([]);
     const commands = {
-      lefthook: `npx wfsync validate --cache ${staged.join(' ')}`,
-      husky: HUSKY_COMMAND,
-      'lint-staged': `npx wfsync validate --cache ${staged.map((file) => join(repo, file)).join(' ')}`,
+      // lefthook replaces {staged_files} with the staged paths matching its glob, relative to the root.
+      lefthook: lefthook.run.replace('{staged_files}', staged.join(' ')),
+      husky: readmeSnippet('husky-pre-commit').trim(),
+      // lint-staged runs its command from node_modules/.bin with the absolute paths appended.
+      'lint-staged': `PATH="${join(repo, 'node_modules/.bin')}:$PATH" ${lintStagedCommand} ${staged
+        .map((file) => join(repo, file))
+        .join(' ')}`,
     };
     for (const command of Object.values(commands)) {
       const clean = sh(command, repo);
@@ -198,7 +235,3 @@ describe('the README hook snippets: the command each runs', () => {
     }
   });
 });
-
-/** The README's .husky/pre-commit line. */
-const HUSKY_COMMAND =
-  "git diff --cached --name-only --diff-filter=ACMR -z -- '*.yaml' '*.yml' | xargs -0 -r npx wfsync validate --cache";

@@ -100,6 +100,64 @@ describe('wfsync preview (CLI)', () => {
     expect(doc.workflows[0].steps[1].content).toBe('2 events: one;two;');
   });
 
+  // The service formats with date-fns 2.29.3 in its processes' zone, UTC (docs/rendering.md); the expected text is what
+  // its CompileTemplate gives for this pattern and date (test/fixtures/render-corpus/dates-week.json has the tokens).
+  it('formats dates with date-fns, week and quarter tokens and quoted text included, in UTC whatever TZ is', async () => {
+    const dir = makeProject({
+      'workflows/when.yaml': `name: when
+steps:
+  - name: text
+    template:
+      type: sms
+      content: "{{dateFormat at \\"'Week' I, RRRR QQQ EEE HH:mm xxx\\"}}"
+triggers:
+  - type: event
+    identifier: when
+    variables:
+      - { name: at, type: String }
+`,
+      'pay.json': '{"at": "2024-01-01T00:30:00Z"}',
+    });
+    for (const TZ of ['UTC', 'America/New_York', 'Asia/Kolkata', undefined]) {
+      const result = await runCli(['preview', 'when', '--payload', 'pay.json', '--format', 'json'], {
+        cwd: dir,
+        env: { TZ },
+      });
+      expect(result.status, `${TZ}: ${result.stderr}`).toBe(0);
+      const doc = parseJsonOutput('preview', result.stdout);
+      expect(doc.workflows[0].steps[0].content, String(TZ)).toBe('Week 1, 2024 Q1 Mon 00:30 +00:00');
+      expect(doc.workflows[0].diagnostics).toEqual([]);
+    }
+  });
+
+  // send-message.usecase.ts (buildCompileContext) at novu@74a2e9a6 adds `actor` only when the trigger names one, over
+  // the payload (send-message.base.ts getCompilePayload): a payload `actor` renders when the trigger names none.
+  it('renders a payload field named `actor` as the service does for a trigger that names no actor', async () => {
+    const dir = makeProject({
+      'workflows/inbox.yaml': `name: inbox
+steps:
+  - name: note
+    template:
+      type: in_app
+      content: "{{actor}} / {{actor.firstName}}"
+triggers:
+  - type: event
+    identifier: inbox
+    variables: []
+`,
+      'pay.json': '{"actor": "Bob"}',
+    });
+    const sample = await runCli(['preview', 'inbox', '--format', 'json'], { cwd: dir });
+    expect(parseJsonOutput('preview', sample.stdout).workflows[0].steps[0].content).toBe(
+      '[object Object] / Grace',
+    );
+    const given = await runCli(['preview', 'inbox', '--payload', 'pay.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    expect(given.status).toBe(0);
+    expect(parseJsonOutput('preview', given.stdout).workflows[0].steps[0].content).toBe('Bob / ');
+  });
+
   it('--preview picks a named payload from <definition>.previews.json', async () => {
     const dir = makeProject({
       'workflows/sms.yaml': SMS,

@@ -1,22 +1,36 @@
 import { existsSync } from 'node:fs';
-import type { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { checkDefinitions } from '../../check/check-definitions.js';
 import { readProject } from '../../config/project.js';
 import { ExitCode } from '../../exit-codes.js';
 import { writeOutput } from '../../report/write-output.js';
-import {
-  buildCompletionScript,
-  type CompletionCommand,
-  type CompletionModel,
-  type CompletionOption,
-  type DynamicKind,
-  type Shell,
-} from '../../scaffold/completion.js';
+import { buildCompletionScript, type Shell } from '../../scaffold/completion.js';
+import { buildCompletionAnswer, type CompletionAnswer, type ProjectValues } from '../completion-answer.js';
 import type { CommandContext } from '../context.js';
 
-/** The script for `shell`, for the program `command` belongs to. */
+/** The script for `shell`, for `program`. */
 export async function runCompletion(ctx: CommandContext, shell: Shell, program: Command): Promise<number> {
-  await writeOutput(ctx.stdout, buildCompletionScript(shell, buildCompletionModel(program)));
+  await writeOutput(ctx.stdout, buildCompletionScript(shell, program.name()));
+  return ExitCode.Ok;
+}
+
+/**
+ * What Tab offers after `words` (the last one the word at the cursor): the candidates that start with it, one per
+ * line, a tab before a description; then `:files` when file names fit as well, else `:none` (scaffold/completion.ts).
+ */
+export async function runComplete(ctx: CommandContext, words: string[], program: Command): Promise<number> {
+  const answer = buildCompletionAnswer(program, words);
+  const current = words.at(-1) ?? '';
+  const values = answer.project === undefined ? [] : await readValues(ctx, answer.project, answer.config);
+  const candidates: CompletionAnswer['candidates'] = [
+    ...answer.candidates,
+    ...values.map((value) => ({ value })),
+  ];
+  const lines = candidates
+    .filter(({ value }) => value.startsWith(current))
+    .map(({ value, description }) => (description ? `${value}\t${oneLine(description)}` : value));
+  lines.push(answer.files ? ':files' : ':none');
+  await writeOutput(ctx.stdout, lines.map((line) => `${line}\n`).join(''));
   return ExitCode.Ok;
 }
 
@@ -24,16 +38,16 @@ export async function runCompletion(ctx: CommandContext, shell: Shell, program: 
 const LOCAL_TARGET = 'local';
 
 /**
- * One value per line, sorted: the targets the config names (and `local`), or the trigger identifiers of the
- * definitions (read and checked offline, as validate reads them). A value holding a control character or a line
- * break is left out: it could not be one line, nor typed.
+ * Sorted: the targets the config names (and `local`), or the trigger identifiers of the definitions (read and
+ * checked offline, as validate reads them). A value holding a control character or a line break is left out: it
+ * could not be one line, nor typed.
  */
-export async function runComplete(
+async function readValues(
   ctx: CommandContext,
-  kind: 'targets' | 'identifiers',
-  flags: { config?: string },
-): Promise<number> {
-  const project = readProject(flags, ctx.cwd);
+  kind: ProjectValues,
+  config: string | undefined,
+): Promise<string[]> {
+  const project = readProject(config === undefined ? {} : { config }, ctx.cwd);
   let values: string[];
   if (kind === 'targets') {
     values = [LOCAL_TARGET, ...Object.keys(project.config?.config.targets ?? {})];
@@ -45,9 +59,7 @@ export async function runComplete(
     });
     values = [...checked.identifiers.keys()];
   } else values = [];
-  const lines = [...new Set(values)].filter(isTypable).sort();
-  await writeOutput(ctx.stdout, lines.map((line) => `${line}\n`).join(''));
-  return ExitCode.Ok;
+  return [...new Set(values)].filter(isTypable).sort();
 }
 
 /** No C0/C1 control character, DEL or Unicode line separator, and not empty. */
@@ -55,60 +67,7 @@ function isTypable(value: string): boolean {
   return value !== '' && !/[\p{Cc}\u2028\u2029]/u.test(value);
 }
 
-/** Option long names whose values come from the project. */
-const DYNAMIC_OPTIONS: Record<string, DynamicKind> = { '--target': 'targets', '--only': 'identifiers' };
-/** Positional arguments by name: identifiers, or paths. */
-const DYNAMIC_ARGUMENTS: Record<string, DynamicKind | 'files'> = {
-  workflow: 'identifiers',
-  identifier: 'identifiers',
-  paths: 'files',
-};
-/** Options whose value is a file or directory. */
-const FILE_OPTIONS = new Set(['--config', '--state', '--out', '--plan', '--dir', '--data', '--schema-path']);
-
-/** The model the scripts are built from, read off the commander program: it cannot drift from the commands. */
-export function buildCompletionModel(program: Command): CompletionModel {
-  return {
-    program: program.name(),
-    options: program.options.map(optionOf),
-    commands: program.commands.filter(isShown).map(commandOf),
-  };
-}
-
-function isShown(command: Command): boolean {
-  return !command.name().startsWith('__');
-}
-
-function commandOf(command: Command): CompletionCommand {
-  const argument = command.registeredArguments[0]?.name();
-  const args = argument === undefined ? undefined : DYNAMIC_ARGUMENTS[argument];
-  return {
-    name: command.name(),
-    description: command.summary() || command.description().split('\n')[0] || '',
-    options: command.options.filter((o) => !o.hidden).map(optionOf),
-    ...(args === undefined ? {} : { args }),
-    subcommands: command.commands.filter(isShown).map(commandOf),
-  };
-}
-
-function optionOf(option: Option): CompletionOption {
-  const names = [option.short, option.long].filter((n): n is string => n !== undefined);
-  const takesValue = option.required || option.optional;
-  const dynamic = option.long === undefined ? undefined : DYNAMIC_OPTIONS[option.long];
-  return {
-    names,
-    description: option.description,
-    ...(takesValue
-      ? {
-          value: {
-            ...(dynamic
-              ? { dynamic }
-              : option.argChoices
-                ? { choices: option.argChoices }
-                : { files: FILE_OPTIONS.has(option.long ?? '') }),
-            ...(option.variadic ? { variadic: true } : {}),
-          },
-        }
-      : {}),
-  };
+/** A description on one line, without control characters (a tab would end it). */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 }

@@ -10,7 +10,8 @@ export function emulateCommand(ctx: CommandContext, options: { signal?: AbortSig
     .description(
       'Run a faithful local copy of the service’s two workflow operations (create, retrieve) on a loopback ' +
         'address: same routes, auth, validation messages, server-filled fields and trigger identifiers; also the ' +
-        'dashboard’s edit (PUT) and the key’s environment and notification groups (read-only). ' +
+        'service’s update (PUT), status, delete and list, a Production environment with the changes API to promote ' +
+        'to, and the key’s environment and notification groups (read-only). ' +
         'Workflows live in memory unless --data names a file. Runs until Ctrl+C (SIGINT) or SIGTERM.',
     )
     .option(

@@ -50,11 +50,5 @@ export function planCommand(ctx: CommandContext): Command {
         '\nExit codes: 0 nothing to do, 2 sync will create or record, 6 a person must act, 1 service unreachable, ' +
         '3 invalid, 4 auth, 5 rate limited.',
     )
-    .action(
-      lazyAction(ctx, async () => {
-        const { runPlan } = await import('./plan-run.js');
-        return (context: CommandContext, paths: string[], flags: Parameters<typeof runPlan>[1]) =>
-          runPlan(context, { ...flags, paths });
-      }),
-    );
+    .action(lazyAction(ctx, async () => (await import('./plan-run.js')).runPlan));
 }

@@ -19,9 +19,10 @@ import { decideModeline } from '../../scaffold/schema-ref.js';
 import { writeFileAtomically } from '../../state/atomic-write.js';
 import type { CommandContext } from '../context.js';
 import { clientListener } from '../run-helpers.js';
-import type { TargetCommandFlags } from '../run-options.js';
+import { parseTargetArguments, type TargetValues } from '../run-options.js';
 
-export interface PullFlags extends TargetCommandFlags {
+/** Commander's values of pull's own options (cli/commands/pull.ts). */
+export interface PullValues extends TargetValues {
   dir?: string;
   force?: boolean;
   /** Template text of more lines than this goes to a file of its own (`content: {file: …}`). */
@@ -29,14 +30,15 @@ export interface PullFlags extends TargetCommandFlags {
   format: PullFormat;
 }
 
-export async function runPull(ctx: CommandContext, ids: string[], flags: PullFlags): Promise<number> {
+export async function runPull(ctx: CommandContext, ids: string[], values: PullValues): Promise<number> {
+  const { options, verbose } = parseTargetArguments(values);
   // 1. Config, target and the existing definitions (to find the file each identifier lives in).
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const loaded = await loadRun(options, { cwd: ctx.cwd, env: ctx.env });
   const session = await openTargetSession(loaded.target, {
     env: ctx.env,
-    onClientEvent: clientListener(ctx, flags.verbose),
+    onClientEvent: clientListener(ctx, verbose),
   });
-  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
+  if (verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   try {
     // 2. State is written: take the target's lock.
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
@@ -58,22 +60,21 @@ export async function runPull(ctx: CommandContext, ids: string[], flags: PullFla
         ]),
         files: diskFor(boundary, {
           project: loaded.project,
-          dir: flags.dir,
+          dir: values.dir,
           hints,
           definitions: loaded.definitions,
         }),
-        force: flags.force === true,
-        splitContent: flags.splitContent,
+        force: values.force === true,
+        splitContent: values.splitContent,
       });
       // 5. Apply: included files, definitions, state entries; every file written never through a link.
       const writeFile = (path: string, text: string) => writeFileAtomically(path, text, { boundary });
       await applyPullPlan(plan, { writeFile, store, hash: hashBody, now: () => new Date() });
       // 6. Report.
-      const output = pullRenderers[flags.format](plan);
+      const output = pullRenderers[values.format](plan);
       await writeOutput(ctx.stdout, output.stdout);
       await writeOutput(ctx.stderr, output.stderr);
-      if (flags.verbose)
-        for (const hint of new Set(hints)) await writeOutput(ctx.stderr, `wfsync: ${hint}\n`);
+      if (verbose) for (const hint of new Set(hints)) await writeOutput(ctx.stderr, `wfsync: ${hint}\n`);
       return plan.items.some((item) => 'failed' in item) ? ExitCode.Failure : ExitCode.Ok;
     });
   } finally {

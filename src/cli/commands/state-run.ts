@@ -14,20 +14,20 @@ import { readState } from '../../state/read.js';
 import type { StateEntry, StateFile } from '../../state/types.js';
 import type { CommandContext } from '../context.js';
 import { clientListener, progressFor } from '../run-helpers.js';
-import type { TargetCommandFlags } from '../run-options.js';
+import { parseTargetArguments, type TargetValues } from '../run-options.js';
 
 export async function runShow(
   ctx: CommandContext,
-  flags: TargetCommandFlags & { format: 'human' | 'json' },
+  values: TargetValues & { format: 'human' | 'json' },
 ): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const loaded = await loadRun(parseTargetArguments(values).options, { cwd: ctx.cwd, env: ctx.env });
   // Nothing is sent, but a remote target is checked as for any other command (its URL, its API key); the local
   // one is not started.
   const session =
     loaded.target.kind === 'local' ? undefined : await openTargetSession(loaded.target, { env: ctx.env });
   try {
     const state = await readState(loaded.target.statePath, stateIdentity(loaded.target));
-    await writeOutput(ctx.stdout, flags.format === 'json' ? renderStateJson(state) : renderState(state));
+    await writeOutput(ctx.stdout, values.format === 'json' ? renderStateJson(state) : renderState(state));
     return ExitCode.Ok;
   } finally {
     await session?.close();
@@ -53,14 +53,15 @@ function renderState(state: StateFile): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function runRebuild(ctx: CommandContext, flags: TargetCommandFlags): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
-  const progress = progressFor(ctx, flags.quiet);
+export async function runRebuild(ctx: CommandContext, values: TargetValues): Promise<number> {
+  const { options, quiet, verbose } = parseTargetArguments(values);
+  const loaded = await loadRun(options, { cwd: ctx.cwd, env: ctx.env });
+  const progress = progressFor(ctx, quiet);
   const { session, desired } = await openRun(loaded, {
     env: ctx.env,
-    onClientEvent: clientListener(ctx, flags.verbose),
+    onClientEvent: clientListener(ctx, verbose),
   });
-  if (flags.verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
+  if (verbose) await writeOutput(ctx.stderr, `wfsync: ${session.route}\n`);
   try {
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {
       await reconcilePending({ client: session.client, store, onEvent: progress.onEvent });
@@ -130,9 +131,9 @@ function rebuildEntries(
 export async function runForget(
   ctx: CommandContext,
   identifiers: string[],
-  flags: TargetCommandFlags,
+  values: TargetValues,
 ): Promise<number> {
-  const loaded = await loadRun(flags, ctx.cwd, ctx.env);
+  const loaded = await loadRun(parseTargetArguments(values).options, { cwd: ctx.cwd, env: ctx.env });
   const session = await openTargetSession(loaded.target, { env: ctx.env });
   try {
     return await withLockedState(loaded.target, STATE_LOCK_WAIT, async (store) => {

@@ -53,11 +53,5 @@ export function syncCommand(ctx: CommandContext): Command {
         'Exit codes: 0 all created or in sync, 6 a person must act (drift, conflict…), 1 a workflow failed, 3 invalid, ' +
         '4 auth, 5 rate limited.',
     )
-    .action(
-      lazyAction(ctx, async () => {
-        const { runSync } = await import('./sync-run.js');
-        return (context: CommandContext, paths: string[], flags: Parameters<typeof runSync>[1]) =>
-          runSync(context, { ...flags, paths });
-      }),
-    );
+    .action(lazyAction(ctx, async () => (await import('./sync-run.js')).runSync));
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRunContext } from '../../../src/api/run-context.js';
 import { readProject } from '../../../src/config/project.js';
-import { resolveTarget, type TargetFlags } from '../../../src/config/target.js';
+import { resolveTarget, type TargetOptions } from '../../../src/config/target.js';
 
 /** What a run's suggested commands repeat, from a real config file in a temp project. */
 
@@ -21,7 +21,7 @@ const CONFIG = [
   '',
 ].join('\n');
 
-function contextFor(flags: TargetFlags & { config?: string }, env: NodeJS.ProcessEnv = {}, base?: string) {
+function contextFor(flags: TargetOptions, env: NodeJS.ProcessEnv = {}, base?: string) {
   const cwd = mkdtempSync(join(tmpdir(), 'wfsync-run-context-'));
   dirs.push(cwd);
   writeFileSync(join(cwd, 'wfsync.config.yaml'), CONFIG);
@@ -29,7 +29,7 @@ function contextFor(flags: TargetFlags & { config?: string }, env: NodeJS.Proces
   const resolved = { ...flags, ...(flags.config ? { config: join(cwd, flags.config) } : {}) };
   const project = readProject(resolved, cwd);
   const target = resolveTarget(project, resolved, env);
-  return buildRunContext({ project, target, flags: resolved, env, ...(base ? { base } : {}) });
+  return buildRunContext({ project, target, options: resolved, ...(base ? { base } : {}) });
 }
 
 describe('buildRunContext', () => {

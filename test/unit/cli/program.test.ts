@@ -72,14 +72,14 @@ describe('buildProgram', () => {
   it('builds only the command the arguments name', () => {
     expect(names(['validate', '--format', 'json'])).toEqual(['validate']);
     expect(names(['--verbose', 'state', 'show'])).toEqual(['state']);
-    expect(names(['__complete', 'identifiers'])).toEqual(['__complete']);
+    expect(names(['completion', 'bash'])).toEqual(['completion']);
   });
 
-  it('builds every command when none is named, when asked for all, and for completion (its scripts read them all)', () => {
+  it('builds every command when none is named, when asked for all, and for __complete (it answers from them all)', () => {
     expect(names([])).toEqual(all);
     expect(names(['help', 'validate'])).toEqual(all);
     expect(names(['valdate'])).toEqual(all);
     expect(names('all')).toEqual(all);
-    expect(names(['completion', 'bash'])).toEqual(all);
+    expect(names(['__complete', '--', 'plan', '--f'])).toEqual(all);
   });
 });

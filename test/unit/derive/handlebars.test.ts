@@ -193,6 +193,37 @@ describe('scanTemplate: blocks', () => {
     expect(uses('{{^if a}}{{x}}{{/if}}')).toEqual(['a:Boolean', 'x:String']);
   });
 
+  it('gives the uses only conditions read their conditions: the path known truthy there, or null', () => {
+    const conditioned = (source: string) =>
+      scanTemplate(source).usages.map(
+        (u) =>
+          `${u.name}${u.conditions ? ` [${u.conditions.map((c) => c?.join('.') ?? '-').join(', ')}]` : ''}`,
+      );
+    expect(conditioned('{{#if a}}{{x}}{{else if b}}{{y}}{{else}}{{z}}{{/if}}{{w}}')).toEqual([
+      'a [-]',
+      'x [a]',
+      'b [-, -]',
+      'y [-, b]',
+      'z [-, -]',
+      'w',
+    ]);
+    expect(conditioned('{{#unless paid}}{{due}}{{else}}{{paid.at}}{{/unless}}')).toEqual([
+      'paid [-]',
+      'due [-]',
+      'paid.at [paid]',
+    ]);
+    expect(
+      conditioned(
+        '{{#each xs}}{{#if note}}{{note}}{{/if}}{{#with o}}{{k}}{{/with}}{{/each}}{{#if (f a)}}{{b}}{{/if}}',
+      ),
+    ).toEqual(['xs', 'xs.note [-]', 'xs.note [xs.note]', 'xs.o.k', 'a', 'b [-]']);
+    expect(conditioned('{{#if a as |b|}}{{#each a.list as |item|}}{{item.n}}{{/each}}{{/if}}')).toEqual([
+      'a [-]',
+      'a.list [a]',
+      'a.list.n [a]',
+    ]);
+  });
+
   it('{{#if (helper …)}}: the sub-expression arguments are String', () => {
     expect(uses('{{#if (gt total 100)}}{{bonus}}{{/if}}')).toEqual(['total:String', 'bonus:String']);
   });

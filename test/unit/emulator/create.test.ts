@@ -278,12 +278,14 @@ describe('routing', () => {
   it('answers 404 `Cannot <METHOD> <url>` for unknown routes and methods, before auth', async () => {
     const emulator = await start({ clock });
     const cases: Array<[string, string]> = [
-      ['GET', '/v1/workflows'],
-      // The dashboard's edit is PUT on one workflow (update-workflow.test.ts); not on the collection.
+      // The edit, the delete and the status are on one workflow (workflow-writes.test.ts); not on the collection.
       ['PUT', '/v1/workflows'],
+      ['DELETE', '/v1/workflows'],
       ['PUT', '/v1/environments/me'],
-      ['DELETE', '/v1/workflows/abc'],
       ['POST', '/v1/workflows/abc'],
+      ['GET', '/v1/workflows/abc/status'],
+      ['GET', '/v1/changes/abc/apply'],
+      ['POST', '/v1/changes'],
       ['GET', '/v2/workflows/abc?x=1'],
       ['GET', '/'],
     ];

@@ -118,6 +118,25 @@ describe('data file', () => {
     await expect(attempt).rejects.toThrow(dataFile);
   });
 
+  it('reads a file written before changes and Production were kept, and refuses a broken change', async () => {
+    const dataFile = join(await tempDir(), 'data.json');
+    const first = await start({ dataFile, seed: 61 });
+    await post(first, workflowBody(first));
+    await first.close();
+    const {
+      changes: _changes,
+      production: _production,
+      ...older
+    } = JSON.parse(await readFile(dataFile, 'utf8'));
+    await writeFile(dataFile, JSON.stringify(older));
+    const second = await start({ dataFile });
+    expect((await get(second, 'order-shipped')).status).toBe(200);
+    expect(second.pendingChanges()).toEqual([]);
+    await second.close();
+    await writeFile(dataFile, JSON.stringify({ ...older, changes: [{ _id: 'x' }] }));
+    await expect(start({ dataFile })).rejects.toThrow(/changes\[0\] must be a change/);
+  });
+
   it('a data file that is a link leading outside its project is refused unread', async () => {
     const outside = await tempDir();
     const project = await tempDir();

@@ -183,6 +183,7 @@ describe('proxy failures, in words that name the proxy without its credentials',
 describe('openTargetSession', () => {
   const target = (baseUrl: string) => ({
     name: 'dev',
+    isDefault: false,
     kind: 'remote' as const,
     baseUrl,
     apiKeyEnv: 'DEV_KEY',

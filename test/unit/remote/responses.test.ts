@@ -293,10 +293,14 @@ describe('pacing', () => {
 describe('events', () => {
   it('a listener that throws does not break the call', async () => {
     pool().intercept({ path: PATH, method: 'GET' }).reply(200, envelope(), { headers: JSON_HEADERS });
-    const onEvent = () => {
+    const seen: string[] = [];
+    const onEvent = (event: { type: string }) => {
+      seen.push(event.type);
       throw new Error('progress display crashed');
     };
-    expect(await createClient(mockOptions(agent, { onEvent })).getWorkflow('order-shipped')).toBeDefined();
+    const workflow = await createClient(mockOptions(agent, { onEvent })).getWorkflow('order-shipped');
+    expect(workflow).toEqual(workflowResponse());
+    expect(seen).toEqual(['request', 'response']);
   });
 });
 

@@ -129,6 +129,28 @@ describe('renderWorkflow', () => {
     expect(result.findings[0]?.message).toMatch(/customHtml/);
   });
 
+  // compile-template.usecase.ts at novu@74a2e9a6 (`numberFormat`: `parseFloat(number).toFixed(…)`); the outputs for
+  // each kind of value are in test/fixtures/render-corpus/number-format.json.
+  it('renders numberFormat on values that are not numbers as the service does, and warns where it prints NaN', () => {
+    const workflow = withSteps({
+      name: 'text',
+      template: {
+        type: 'chat',
+        content: '{{numberFormat a}}|{{numberFormat b}}|{{numberFormat c}}|{{numberFormat d}}',
+      },
+    });
+    const result = renderWorkflow(workflow, {
+      payload: { a: '12.5abc', b: '', c: null, d: true },
+      subscriber: {},
+    });
+    expect(result.steps[0]?.content).toBe('12.50|NaN|NaN|NaN');
+    const nan = result.findings.filter((f) => f.message.includes('`NaN`'));
+    expect(nan.map((f) => [f.code, f.start])).toEqual([['render-surprise', 2]]);
+    const fine = renderWorkflow(workflow, { payload: { a: 1, b: '2', c: 3.5, d: '4px' }, subscriber: {} });
+    expect(fine.steps[0]?.content).toBe('1.00|2.00|3.50|4.00');
+    expect(fine.findings).toEqual([]);
+  });
+
   it('previews i18n as its key and says so', () => {
     const workflow = withSteps({
       name: 'text',

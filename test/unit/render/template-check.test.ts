@@ -34,6 +34,35 @@ describe('checkTemplate', () => {
     ).toEqual([]);
   });
 
+  // Expectations from the service's own CompileTemplate (compile-template.usecase.ts at novu@74a2e9a6: `equals` runs
+  // `options.fn(this)`, the comparisons `fn(this)` with the module's `this`), and Handlebars 4.7's runtime, which adds
+  // a `../` step only where a block's context differs from the one it is in; the outputs are in
+  // test/fixtures/render-corpus/equals.json ("equals block context: …").
+  it('warns where `../` climbs past the top inside equals, if or unless, and only there', () => {
+    expect(codes('{{#equals a b}}{{name}} {{@root.name}} {{../name}}{{else}}{{../x}}{{/equals}}')).toEqual([
+      ['render-surprise', '../name'],
+      ['render-surprise', '../x'],
+    ]);
+    expect(codes('{{#if a}}{{#unless b}}{{../../name}}{{/unless}}{{/if}}')).toEqual([
+      ['render-surprise', '../../name'],
+    ]);
+    // each, with and the comparisons give their body a context of its own: one `../` step each.
+    expect(
+      codes(
+        '{{#each items}}{{#equals kind "a"}}{{name}} {{../name}} {{../../name}}{{/equals}}{{/each}}' +
+          '{{#with inner}}{{#equals k 1}}{{../v}}{{/equals}}{{/with}}{{#gt a 1}}{{../name}}{{/gt}}' +
+          '{{#each xs as |x|}}{{#if x}}{{../v}}{{/if}}{{else}}{{../v}}{{/each}}',
+      ),
+    ).toEqual([
+      ['render-surprise', '../../name'],
+      ['render-surprise', '../v'],
+    ]);
+    // A section (`{{#items}}`) may or may not change the context: not judged.
+    expect(codes('{{#items}}{{#if a}}{{../../x}}{{/if}}{{/items}}')).toEqual([]);
+    const [finding] = checkTemplate('{{#equals a b}}{{../name}}{{/equals}}', at, { name: 'N' });
+    expect(finding?.message).toContain('write `@root.name`');
+  });
+
   it('finds helpers inside sub-expressions', () => {
     expect(codes('{{#each (shout xs)}}{{/each}} {{uppercase (groupBy xs)}}')).toEqual([
       ['render-helper-unknown', 'shout'],

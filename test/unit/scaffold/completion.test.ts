@@ -1,63 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { buildCompletionScript, type CompletionModel } from '../../../src/scaffold/completion.js';
-
-const MODEL: CompletionModel = {
-  program: 'wfsync',
-  options: [{ names: ['-c', '--config'], description: 'config file', value: { files: true } }],
-  commands: [
-    {
-      name: 'plan',
-      description: "it's $(not run): `x`",
-      options: [
-        { names: ['-t', '--target'], description: 'target', value: { dynamic: 'targets' } },
-        { names: ['--format'], description: 'format', value: { choices: ['human', 'json'] } },
-      ],
-      subcommands: [],
-    },
-    { name: 'pull', description: 'pull', options: [], args: 'identifiers', subcommands: [] },
-  ],
-};
+import { buildCompletionScript, SHELLS } from '../../../src/scaffold/completion.js';
 
 describe('buildCompletionScript', () => {
-  it('bash: choices and command names single-quoted; project values only through __complete, never compgen -W', () => {
-    const script = buildCompletionScript('bash', MODEL);
-    expect(script).toContain(`'plan:--format') _wfsync_add 'human' 'json'; return 0 ;;`);
-    expect(script).toContain(`'plan:-t'|'plan:--target') _wfsync_dynamic targets; return 0 ;;`);
-    expect(script).toContain('complete -F _wfsync wfsync\n');
-    expect(script).not.toContain('compgen -W');
-  });
-
-  it('a variadic option is read as commander reads it: its words are values until the next option or --', () => {
-    const model: CompletionModel = {
-      ...MODEL,
-      commands: [
-        {
-          name: 'plan',
-          description: 'plan',
-          options: [
-            { names: ['--only'], description: 'only', value: { dynamic: 'identifiers', variadic: true } },
-          ],
-          subcommands: [],
-        },
-      ],
-    };
-    for (const shell of ['bash', 'zsh'] as const) {
-      // Without one, the scanner's variadic pattern matches no option; with one, it names it.
-      expect(buildCompletionScript(shell, MODEL)).toContain(
-        `case "$valueof" in '') ;; *) valueof='' ;; esac`,
-      );
-      expect(buildCompletionScript(shell, model)).toContain(
-        `case "$valueof" in '--only') ;; *) valueof='' ;; esac`,
-      );
+  it('each script asks `PROGRAM __complete --` and registers itself; it names no command, so it never goes stale', () => {
+    for (const shell of SHELLS) {
+      const script = buildCompletionScript(shell, 'wfsync');
+      expect(script, shell).toContain(' __complete -- ');
+      for (const command of ['plan', 'sync', 'state', '--format', '--target']) {
+        expect(script, shell).not.toMatch(new RegExp(`[\\s'"]${command}[\\s'"]`));
+      }
     }
-    expect(buildCompletionScript('fish', model)).toContain(
-      `complete -c wfsync -n '__wfsync_at \\'plan\\'; and __wfsync_more \\'--only\\'' -f -a '(__wfsync_dynamic identifiers)'`,
+    expect(buildCompletionScript('bash', 'wfsync')).toContain('complete -F _wfsync wfsync\n');
+    expect(buildCompletionScript('zsh', 'wfsync').startsWith('#compdef wfsync\n')).toBe(true);
+    expect(buildCompletionScript('fish', 'wfsync')).toContain(
+      "complete -c wfsync -f -a '(__wfsync_complete)'\n",
     );
   });
 
-  it('zsh and fish: a description with quotes and $(…) stays inside single quotes', () => {
-    expect(buildCompletionScript('zsh', MODEL)).toContain(`'plan:it'\\''s $(not run)\\: \`x\`'`);
-    expect(buildCompletionScript('fish', MODEL)).toContain(`-d 'it\\'s $(not run): \`x\`'`);
-    expect(buildCompletionScript('zsh', MODEL).startsWith('#compdef wfsync\n')).toBe(true);
+  it('bash quotes each candidate as it inserts it (printf %q), never through compgen -W or eval', () => {
+    const script = buildCompletionScript('bash', 'wfsync');
+    expect(script).toContain(`printf -v quoted '%q'`);
+    expect(script).not.toContain('compgen -W');
+    expect(script).not.toContain('eval');
+  });
+
+  it('a program name that is not a shell word makes valid function names', () => {
+    expect(buildCompletionScript('bash', 'wf-sync')).toContain('_wf_sync() {');
+    expect(buildCompletionScript('fish', 'wf-sync')).toContain('function __wf_sync_complete');
   });
 });

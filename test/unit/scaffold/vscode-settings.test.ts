@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsoncValue, parseJsonc } from '../../../src/scaffold/jsonc.js';
+import { jsoncValue, readJsonc } from '../../../src/scaffold/jsonc.js';
 import { buildSettingsMerge, type SchemaMapping, snippetFor } from '../../../src/scaffold/vscode-settings.js';
 import { runs } from '../../helpers/fc-runs.js';
 
@@ -17,7 +17,7 @@ function merged(existing: string | undefined): string {
 }
 
 function plainValue(text: string): unknown {
-  const parsed = parseJsonc(text);
+  const parsed = readJsonc(text);
   if (!parsed.ok) throw new Error(parsed.message);
   return jsoncValue(parsed.root);
 }
@@ -39,6 +39,8 @@ describe('buildSettingsMerge', () => {
     });
   });
 
+  // The new setting goes right after the last one, before the comments that follow it: where VS Code's own settings
+  // edits put it (jsonc-parser's `modify`).
   it('a file with comments and a trailing comma: adds the setting, keeps every other byte', () => {
     const existing = `// Team settings
 {
@@ -57,21 +59,21 @@ describe('buildSettingsMerge', () => {
     "files.exclude": {
         "**/dist": true,
     },
-    // "yaml.schemas": {}   (commented out by someone)
     "yaml.schemas": {
         "${SCHEMA}": [
             "workflows/**/*.yaml",
             "workflows/**/*.yml"
         ]
-    }
+    },
+    // "yaml.schemas": {}   (commented out by someone)
 }
 `);
   });
 
-  it('no trailing comma: adds one after the last value, before its comment', () => {
+  it('no trailing comma: adds one after the last value; the comment on its line follows the new setting', () => {
     const existing = '{\n  "a": 1 // one\n}\n';
     expect(merged(existing)).toBe(
-      `{\n  "a": 1, // one\n  "yaml.schemas": {\n    "${SCHEMA}": [\n      "workflows/**/*.yaml",\n      "workflows/**/*.yml"\n    ]\n  }\n}\n`,
+      `{\n  "a": 1,\n  "yaml.schemas": {\n    "${SCHEMA}": [\n      "workflows/**/*.yaml",\n      "workflows/**/*.yml"\n    ]\n  } // one\n}\n`,
     );
   });
 
@@ -94,7 +96,7 @@ describe('buildSettingsMerge', () => {
     );
   });
 
-  it('an existing yaml.schemas object: adds the entry to it, next to the others', () => {
+  it('an existing yaml.schemas object: adds the entry to it, next to the others (its trailing comma kept)', () => {
     const existing = `{
   "yaml.schemas": {
     // Kubernetes
@@ -109,7 +111,7 @@ describe('buildSettingsMerge', () => {
     "${SCHEMA}": [
       "workflows/**/*.yaml",
       "workflows/**/*.yml"
-    ]
+    ],
   },
   "b": 2
 }`);
@@ -140,8 +142,8 @@ describe('buildSettingsMerge', () => {
   });
 
   it.each([
-    ['{ "a": 1, }  x', 'it is not valid JSON with comments (unexpected text after the value at 1:14)'],
-    ['{ "a": 1 ', 'it is not valid JSON with comments (expected "," or "}" at 1:10)'],
+    ['{ "a": 1, }  x', 'it is not valid JSON with comments (unexpected character at 1:14)'],
+    ['{ "a": 1 ', 'it is not valid JSON with comments (expected "}" at 1:10)'],
     ['[1, 2]', 'its top level is not an object'],
     ['{ "yaml.schemas": {}, "yaml.schemas": {} }', 'it sets "yaml.schemas" more than once'],
     ['{ "yaml.schemas": ["x"] }', 'its "yaml.schemas" is not an object'],
@@ -167,13 +169,13 @@ describe('buildSettingsMerge', () => {
     );
   });
 
-  it("a key holding `//` (the property's counterexample, FC_SEED=7 FC_PATH=37:1:2:2:14:15:15): the comma goes before the comment, the key stays as it was", () => {
+  it("a key holding `//` (the property's counterexample, FC_SEED=7 FC_PATH=37:1:2:2:14:15:15): the comma goes before the comment, the key stays as it was, and so does the line's one-line value", () => {
     // The property once searched the text for anything shaped like a comment, so `//":""}} // l0`, running from
     // inside the key to the end of the line, was "lost" when the comma went in: the property was wrong, not the merge.
     const text = '{\n  /* c0 */ "": {"":{"//":""}} // l0\n  // last\n}\n';
     expect(merged(text)).toBe(
-      '{\n  /* c0 */ "": {"":{"//":""}}, // l0\n  // last\n' +
-        `  "yaml.schemas": {\n    "${SCHEMA}": [\n      "workflows/**/*.yaml",\n      "workflows/**/*.yml"\n    ]\n  }\n}\n`,
+      '{\n  /* c0 */ "": {"":{"//":""}},\n' +
+        `  "yaml.schemas": {\n    "${SCHEMA}": [\n      "workflows/**/*.yaml",\n      "workflows/**/*.yml"\n    ]\n  } // l0\n  // last\n}\n`,
     );
   });
 
