@@ -1,9 +1,9 @@
 import type { Alias, Document, Pair, YAMLMap } from 'yaml';
 import { FILE_START, type Span, splitPointer } from '../diagnostic.js';
-import { checkDocument } from './check.js';
 import { compose, parseTokens } from './compose.js';
 import type { Positions } from './positions.js';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Ranged } from './yaml-lib.js';
+import { checkDocument } from './yaml-shape.js';
 
 export type Locate = (pointer: string, target?: 'value' | 'key') => Span;
 

@@ -1,7 +1,6 @@
 import type { Document, ParsedNode } from 'yaml';
 import { type Diagnostic, FILE_START, type Severity, type Span } from '../diagnostic.js';
 import { messageOf } from '../errors.js';
-import { checkDocument } from './check.js';
 import { compose, parseTokens } from './compose.js';
 import { fileTooLargeMessage, type LoadLimits, resolveLoadLimits } from './limits.js';
 import { createLazyLocate } from './locate.js';
@@ -10,6 +9,7 @@ import type { ParseResult } from './types.js';
 import { decodeUtf8 } from './utf8.js';
 import { isMap, isScalar, isSeq } from './yaml-lib.js';
 import { yamlProblemDiagnostic } from './yaml-problems.js';
+import { checkDocument } from './yaml-shape.js';
 
 /** yaml can report one error per line after a bad indent; the first few say what is wrong. */
 const MAX_YAML_ERRORS = 20;

@@ -40,7 +40,7 @@ const LAYERS = [
   'types',
   'scaffold',
   'api',
-  'serve',
+  'preview',
   'cli',
 ];
 

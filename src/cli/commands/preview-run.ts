@@ -3,12 +3,7 @@ import { type Diagnostic, sortDiagnostics } from '../../diagnostic.js';
 import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { createFsBoundary } from '../../fs-boundary.js';
-import { buildPreviewDocument, type PreviewDocument } from '../../report/preview/document.js';
-import { renderPreviewHtml } from '../../report/preview/html.js';
-import { renderPreviewHuman } from '../../report/preview/human.js';
-import { renderPreviewJson } from '../../report/preview/json.js';
-import { writeOutput } from '../../report/write-output.js';
-import { type DataOverrides, type Json, readDataFile } from '../../serve/preview-input.js';
+import { type DataOverrides, type Json, readDataFile } from '../../preview/preview-input.js';
 import {
   checkStep,
   closestFirst,
@@ -16,7 +11,12 @@ import {
   parseStep,
   previewWorkflow,
   type WorkflowPreviewOptions,
-} from '../../serve/preview-project.js';
+} from '../../preview/preview-project.js';
+import { buildPreviewDocument, type PreviewDocument } from '../../report/preview/document.js';
+import { renderPreviewHtml } from '../../report/preview/html.js';
+import { renderPreviewHuman } from '../../report/preview/human.js';
+import { renderPreviewJson } from '../../report/preview/json.js';
+import { writeOutput } from '../../report/write-output.js';
 import { type CommandContext, fileText, useColor } from '../context.js';
 import { checkOutputFile, writeOutputFile } from '../output-file.js';
 import type { PreviewFlags } from './preview-flags.js';

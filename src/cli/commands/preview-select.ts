@@ -6,7 +6,7 @@ import type { ProjectOptions } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { closestFirst, previewLoadSeverities } from '../../serve/preview-project.js';
+import { closestFirst, previewLoadSeverities } from '../../preview/preview-project.js';
 import { plural } from '../../text.js';
 
 export interface Selection {

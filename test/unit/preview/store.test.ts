@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readProject } from '../../../src/config/project.js';
-import { answerRender } from '../../../src/serve/api.js';
-import { PreviewStore } from '../../../src/serve/store.js';
+import { answerRender } from '../../../src/preview/api.js';
+import { PreviewStore } from '../../../src/preview/store.js';
 
 const SMS = (text: string) => `name: sms only
 steps:

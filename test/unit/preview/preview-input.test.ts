@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDataShape, parseJsonText, previewsFileOf } from '../../../src/serve/preview-input.js';
+import { checkDataShape, parseJsonText, previewsFileOf } from '../../../src/preview/preview-input.js';
 
 describe('parseJsonText', () => {
   it.each([

@@ -1,6 +1,6 @@
 /**
  * `wfsync preview --serve` as a hostile client on the machine or a hostile web page in the user's browser sees it:
- * real HTTP over loopback against the real server (src/serve/server.ts).
+ * real HTTP over loopback against the real server (src/preview/server.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readProject } from '../../src/config/project.js';
-import { type PreviewServer, startPreviewServer } from '../../src/serve/server.js';
-import { PreviewStore } from '../../src/serve/store.js';
+import { type PreviewServer, startPreviewServer } from '../../src/preview/server.js';
+import { PreviewStore } from '../../src/preview/store.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

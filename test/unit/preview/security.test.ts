@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loopbackHosts, type RequestFacts, refuseRequest } from '../../../src/serve/security.js';
+import { loopbackHosts, type RequestFacts, refuseRequest } from '../../../src/preview/security.js';
 
 const hosts = loopbackHosts(4777);
 const get: RequestFacts = {
