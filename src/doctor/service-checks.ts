@@ -74,7 +74,7 @@ async function askService(
       const hint =
         target.kind === 'local'
           ? undefined
-          : `check the target's baseUrl (${target.baseUrlFrom ?? 'wfsync.config.yaml'}) and, behind a proxy, HTTPS_PROXY/HTTP_PROXY and NO_PROXY`;
+          : 'behind a proxy, check HTTPS_PROXY/HTTP_PROXY and NO_PROXY (either case): the line above says the route taken';
       const failed = failedWith(error, hint);
       return unreached({ ...failed, message: `${failed.message} (${route})` });
     }
@@ -103,7 +103,11 @@ async function askService(
     reachable,
     'key-accepted': accepted,
     environment: describeEnvironment(environment, target),
-    'notification-groups': await checkGroups(session, target, definitions),
+    // As the preflight: the groups matter only to a key that may create (and Production's differ from Development's).
+    'notification-groups':
+      environment !== undefined && !mayCreate(environment)
+        ? skipped(`the key's environment may not create workflows (see "key's environment")`)
+        : await checkGroups(session, target, definitions),
   };
 }
 
