@@ -12,6 +12,7 @@ import { inspectLock } from '../state/lock-holder.js';
 import { readState } from '../state/read.js';
 import { plural } from '../text.js';
 import { NODE_RANGE } from '../version.js';
+import { checkCiRecipes } from './ci-recipes.js';
 import { at, failedWith, skipped } from './results.js';
 import { checkService } from './service-checks.js';
 import {
@@ -64,6 +65,7 @@ export async function readDoctorReport(options: TargetOptions, ctx: DoctorContex
   const state = await checkState(target, ctx.cwd);
   results.set('state', state);
   results.set('lock', await checkLock(target, ctx.cwd));
+  results.set('ci-recipes', await checkCiRecipes(project.config?.dir ?? ctx.cwd));
   return { target: target.name, ...report(results) };
 }
 

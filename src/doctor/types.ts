@@ -15,6 +15,7 @@ export const DOCTOR_CHECKS = [
   { id: 'notification-groups', title: 'notification groups' },
   { id: 'state', title: 'state file' },
   { id: 'lock', title: 'state lock' },
+  { id: 'ci-recipes', title: 'CI recipes' },
 ] as const;
 
 export type DoctorCheckId = (typeof DOCTOR_CHECKS)[number]['id'];

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonOutput } from '../helpers/json-output.js';
+import { runCli } from './helpers.js';
 import { closedPort, startTarget, type TargetRun } from './plan-sync-target.js';
 
 /**
@@ -42,8 +43,9 @@ describe('wfsync doctor', () => {
         "  ok    notification groups  the 1 group the definitions use exists in the key's environment",
         '  ok    state file           .wfsync/state/dev.json: none yet (the first sync writes it)',
         '  ok    state lock           free',
+        '  ok    CI recipes           none written ("wfsync init --ci github|gitlab" writes them)',
         '',
-        '10 ok: exit 0',
+        '11 ok: exit 0',
         '',
       ].join('\n'),
     );
@@ -66,7 +68,7 @@ describe('wfsync doctor', () => {
     const document = parseJsonOutput('doctor', run.stdout);
     expect(document.target).toBe('dev');
     expect(document.exitCode).toBe(0);
-    expect(document.summary).toEqual({ ok: 10, warn: 0, fail: 0, skipped: 0 });
+    expect(document.summary).toEqual({ ok: 11, warn: 0, fail: 0, skipped: 0 });
     expect(document.checks.map((c: { id: string }) => c.id)).toEqual([
       'node',
       'config',
@@ -78,6 +80,7 @@ describe('wfsync doctor', () => {
       'notification-groups',
       'state',
       'lock',
+      'ci-recipes',
     ]);
     expect(document.checks[8].message).toBe('.wfsync/state/dev.json: 9 workflows recorded');
     expectNoSecret(run, target.emulator.apiKey);
@@ -98,8 +101,9 @@ describe('wfsync doctor', () => {
         `  skip  notification groups  ${skipped}`,
         '  ok    state file           .wfsync/state/dev.json: none yet (the first sync writes it)',
         '  ok    state lock           free',
+        '  ok    CI recipes           none written ("wfsync init --ci github|gitlab" writes them)',
         '',
-        '5 ok, 1 failed, 4 skipped: exit 4, from the first failure ("API key variable")',
+        '6 ok, 1 failed, 4 skipped: exit 4, from the first failure ("API key variable")',
         '',
       ].join('\n'),
     );
@@ -156,7 +160,7 @@ describe('wfsync doctor', () => {
       `  warn  key's environment    "Production" (derived from another one): workflows are view-only there; plan, pull and state show work, but sync to target "dev" would be refused (401) for every workflow to create\n` +
         "                             → to sync, give DEV_KEY the Development environment's key and bring the workflows here with the dashboard's promotion (publish) step\n",
     );
-    expect(run.stdout).toContain('\n8 ok, 1 warning, 1 skipped: exit 0\n');
+    expect(run.stdout).toContain('\n9 ok, 1 warning, 1 skipped: exit 0\n');
     expect(run.status).toBe(0);
     expectNoSecret(run, PROD_KEY);
   });
@@ -191,7 +195,23 @@ describe('wfsync doctor', () => {
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('wfsync doctor');
     expect(lines[2]).toMatch(/^ {2}FAIL {2}config {15}.*wfsync\.config\.yaml:4:\d+ /);
-    expect(lines.filter((line) => line.startsWith('  skip  '))).toHaveLength(8);
+    expect(lines.filter((line) => line.startsWith('  skip  '))).toHaveLength(9);
     expect(run.stdout).toContain('exit 3, from the first failure ("config")\n');
+  });
+
+  it('a CI recipe edited by hand: a warning naming it, and how to rewrite it', async () => {
+    const target = await startTarget();
+    const init = await runCli(['init', '--ci', 'github'], { cwd: target.cwd });
+    expect(init.status).toBe(0);
+    const unchanged = await target.run(['doctor']);
+    expect(unchanged.stdout).toContain('  ok    CI recipes           3 files, as this wfsync writes them\n');
+    const path = join(target.cwd, '.github/workflows/wfsync-sync.yml');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}# edited\n`);
+    const run = await target.run(['doctor']);
+    expect(run.stdout).toContain(
+      '  warn  CI recipes           .github/workflows/wfsync-sync.yml differs from what this wfsync writes (edited by hand, or written by another version)\n' +
+        '                             → "wfsync init --ci github --force" rewrites it (edits by hand are lost: compare first)\n',
+    );
+    expect(run.status).toBe(0);
   });
 });
