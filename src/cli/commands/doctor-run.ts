@@ -1,5 +1,5 @@
 import { readDoctorReport } from '../../doctor/checks.js';
-import { doctorExitCode, renderDoctorHuman, renderDoctorJson } from '../../report/doctor.js';
+import { doctorExitCode, renderDoctorHuman, renderDoctorJson } from '../../doctor/render.js';
 import { writeOutput } from '../../report/write-output.js';
 import type { CommandContext } from '../context.js';
 import { parseTargetArguments, type TargetValues } from '../run-options.js';

@@ -1,13 +1,15 @@
 /**
  * `wfsync doctor`'s report: one line per check (status, title, what was found) with what to do under it, then the
- * tally; or the same as one JSON document (schemas/doctor-output.schema.json). Pure; the exit code is decided here
+ * tally; or the same as one JSON document (schemas/doctor-output.schema.json). Pure (doctor/ sits above report/, so
+ * its renderer lives with it); the exit code is decided here
  * once, and both formats carry it.
  */
-import type { CheckStatus, DoctorReport } from '../doctor/types.js';
+
 import { ExitCode } from '../exit-codes.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
+import { jsonText } from '../report/channel.js';
 import { plural } from '../text.js';
-import { jsonText } from './channel.js';
+import type { CheckStatus, DoctorReport } from './types.js';
 
 /** 0 when nothing failed; otherwise the class of the first failing check (its exit code in the README's table). */
 export function doctorExitCode(report: DoctorReport): ExitCode {
