@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { parseJsonOutput } from '../helpers/json-output.js';
 import { runCli } from './helpers.js';
 import { closedPort, startTarget, type TargetRun } from './plan-sync-target.js';
@@ -213,5 +214,35 @@ describe('wfsync doctor', () => {
         '                             → "wfsync init --ci github --force" rewrites it (edits by hand are lost: compare first)\n',
     );
     expect(run.status).toBe(0);
+  });
+
+  it('behind a proxy: reachable through it (credentials never shown); a proxy that refuses fails "reachable"', async () => {
+    const token = `Basic ${Buffer.from('doctor:pr0xy-s3cret-pass').toString('base64')}`;
+    const proxy = await startConnectProxy({ requireAuthorization: token });
+    const refusing = await startConnectProxy({ refuseWith: 502 });
+    try {
+      const target = await startTarget();
+      const url = target.emulator.url;
+      const proxied = `http://doctor:pr0xy-s3cret-pass@127.0.0.1:${proxy.port}`;
+      const run = await target.run(['doctor'], { HTTP_PROXY: proxied });
+      expect(run.stdout).toContain(
+        `  ok    service reachable    ${url} through the proxy http://127.0.0.1:${proxy.port} (HTTP_PROXY)\n`,
+      );
+      expect(run.status).toBe(0);
+      expect(proxy.seen.map((s) => s.method)).toContain('CONNECT');
+      for (const secret of ['pr0xy-s3cret-pass', token.slice(6)]) {
+        expect(run.stdout + run.stderr).not.toContain(secret);
+      }
+      const refused = await target.run(['doctor'], { HTTP_PROXY: refusing.url });
+      expect(refused.status).toBe(1);
+      expect(refused.stdout).toMatch(
+        new RegExp(
+          `FAIL {2}service reachable {4}GET /v1/environments/me: .*through the proxy ${refusing.url} \\(HTTP_PROXY\\)`,
+        ),
+      );
+    } finally {
+      await proxy.close();
+      await refusing.close();
+    }
   });
 });
