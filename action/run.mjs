@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
 import { CommentForbidden, commentMarker, upsertComment } from './comment.mjs';
-import { buildVerdict, escapeData, needingAPerson } from './verdict.mjs';
+import { buildVerdict, documentVerdict, escapeData, needingAPerson } from './verdict.mjs';
 
 const FORMATS = {
   validate: ['human', 'json', 'github', 'junit', 'sarif'],
@@ -291,15 +291,19 @@ function verdict() {
     return 1;
   }
   const file = env.WFSYNC_PLAN_FILE || env.WFSYNC_SYNC_FILE;
+  // The document this run wrote (plan --out, sync --out) says its own verdict; the code is the process's.
+  const document = file ? readDocument(file) : undefined;
   const plan = file ? readPlan(file) : undefined;
   const target = typeof plan?.target?.name === 'string' ? plan.target.name : input('target') || 'the target';
+  const code = Number(recorded);
+  const said = documentVerdict(document);
   const result = buildVerdict({
     command,
-    code: Number(recorded),
+    code,
     target: target.replace(/[^A-Za-z0-9._-]/g, '?'),
-    targetInput: input('target'),
     pullRequest: isPullRequest(),
-    who: needingAPerson(plan),
+    who: needingAPerson(document),
+    ...(said?.exitCode === code ? { meaning: said.meaning } : {}),
   });
   for (const line of result.lines) say(line);
   if (result.exitCode === 0 && env.WFSYNC_COMMENT_FAILED === 'true') {

@@ -1,66 +1,54 @@
 /**
- * The one copy of what a wfsync exit code means for a CI job (the recipes `wfsync init --ci github` writes use the
- * action, so they share it): 0 and 2 pass, 6 fails naming the workflows that need a person, any other code fails
- * with its meaning (the README's exit-code table). Identifiers are text from outside: anything but letters, digits,
- * `.`, `_` and `-` becomes `?`, so none can end or forge an annotation line.
+ * The verdict of a wfsync run, for a CI job (the recipes `wfsync init --ci github` writes use the action, so they
+ * share it). wfsync decides it: the plan and sync documents carry their `exitCode`, `needsPerson` and `meaning`
+ * (written once, in wfsync's own tables), and this only relays them: 0 and 2 pass, 6 fails naming the workflows the
+ * document names, any other code fails with the document's meaning when a document says it (a run that failed before
+ * writing one, or validate, points at its own output). Identifiers are text from outside: anything but letters,
+ * digits, `.`, `_` and `-` becomes `?`, so none can end or forge an annotation line.
  */
 
-/** @param {number} code */
-export function exitMeaning(code) {
-  switch (code) {
-    case 0:
-      return 'success';
-    case 1:
-      return 'an unexpected failure: the service unreachable or failing, an I/O error, or a bug';
-    case 2:
-      return 'changes that sync applies (workflows to create)';
-    case 3:
-      return 'invalid definitions or config';
-    case 4:
-      return 'the API key was refused, or it is not a Development-environment key';
-    case 5:
-      return 'rate limited: the retry budget ran out';
-    case 6:
-      return 'a workflow needs a person';
-    case 64:
-      return "a usage error in this step's wfsync command or the action's inputs";
-    default:
-      return 'an exit code wfsync does not use: wfsync did not run, or crashed';
-  }
-}
-
-/** The plan actions that need a person (sync will not settle them). */
-export const NEEDS_A_PERSON = ['drifted', 'changed-locally', 'conflict', 'missing-remotely', 'orphaned'];
+/** @param {unknown} value */
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * `welcome (drifted), billing (conflict)` from a plan document, or '' when it holds none.
- * @param {unknown} plan
+ * The verdict a plan or sync document carries, or undefined when it carries none (no document, or one written by a
+ * wfsync older than schemaVersion 3).
+ * @param {unknown} document
+ * @returns {{ exitCode: number, needsPerson: string[], meaning: string } | undefined}
  */
-export function needingAPerson(plan) {
-  const items = plan !== null && typeof plan === 'object' && Array.isArray(plan.items) ? plan.items : [];
-  return items
-    .filter((item) => item !== null && typeof item === 'object' && NEEDS_A_PERSON.includes(item.action))
-    .map((item) => `${safeName(String(item.identifier))} (${item.action})`)
+export function documentVerdict(document) {
+  if (!isObject(document)) return undefined;
+  const { exitCode, needsPerson, meaning } = document;
+  if (!Number.isInteger(exitCode) || !Array.isArray(needsPerson) || typeof meaning !== 'string')
+    return undefined;
+  return { exitCode, needsPerson: needsPerson.map(String), meaning };
+}
+
+/**
+ * `welcome (drifted), billing (conflict)`: the workflows a document says need a person, each with the class the
+ * document gives it (a plan's action, a sync's outcome), or '' when it names none.
+ * @param {unknown} document
+ */
+export function needingAPerson(document) {
+  const verdict = documentVerdict(document);
+  if (verdict === undefined || !isObject(document)) return '';
+  const rows = Array.isArray(document.outcomes) ? document.outcomes : document.items;
+  const classes = new Map(
+    (Array.isArray(rows) ? rows : [])
+      .filter(isObject)
+      .map((row) => [String(row.identifier), String(row.outcome ?? row.action)]),
+  );
+  return verdict.needsPerson
+    .map((identifier) => {
+      const named = classes.get(identifier);
+      return named === undefined ? safeName(identifier) : `${safeName(identifier)} (${safeName(named)})`;
+    })
     .join(', ');
 }
 
 /** @param {string} text */
 export function safeName(text) {
   return text.replace(/[^A-Za-z0-9._-]/g, '?');
-}
-
-/** Characters a POSIX shell reads as themselves in an unquoted word (as src/plan/command-line.ts `PLAIN_WORD`). */
-const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
-
-/**
- * `value` as one word a POSIX shell reads back as exactly `value`: as it is when it holds only plain characters, else
- * in single quotes, each `'` written `'\''`; the empty string is `''`. The same answers as src/plan/command-line.ts
- * `shellWord` (a unit test holds them together): the action's scripts use node built-ins only.
- * @param {string} value
- */
-export function shellWord(value) {
-  if (PLAIN_WORD.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -73,25 +61,14 @@ export function escapeData(text) {
 }
 
 /**
- * `wfsync <command>` as the action's run would have to be repeated: with `--target <t>` (shell-quoted) when the
- * step was given a `target` input, bare when it used the config's default target.
- * @param {string} command
- * @param {string} targetInput
- */
-export function suggestedCommand(command, targetInput) {
-  return targetInput === '' ? `wfsync ${command}` : `wfsync ${command} --target ${shellWord(targetInput)}`;
-}
-
-/**
  * What the job says and how the step ends, for one run of a command. `target` names the target in prose (made safe
- * by the caller); `targetInput` is the step's `target` input as given ('' for the config's default), repeated in
- * the commands the verdict suggests.
- * @param {{ command: string, code: number, target: string, targetInput?: string, pullRequest: boolean, who: string }} run
+ * by the caller); `who` the workflows that need a person (needingAPerson); `meaning` what the document says its code
+ * means, when the run wrote one with this code.
+ * @param {{ command: string, code: number, target: string, pullRequest: boolean, who: string, meaning?: string }} run
  * @returns {{ lines: string[], exitCode: number }}
  */
 export function buildVerdict(run) {
   const { command, code, target, pullRequest, who } = run;
-  const targetInput = run.targetInput ?? '';
   const title = `wfsync ${command}`;
   if (code === 0) {
     const said = {
@@ -104,7 +81,7 @@ export function buildVerdict(run) {
   if (code === 2 && command === 'plan') {
     const line = pullRequest
       ? 'wfsync plan: merging creates what the plan lists; the sync after the merge applies it.'
-      : `::warning title=${title}::workflows in the definitions are not on ${target} yet: ${escapeData(suggestedCommand('sync', targetInput))} creates them (did the last sync fail?).`;
+      : `::warning title=${title}::workflows in the definitions are not on ${target} yet: the next sync of ${target} creates them (did the last sync fail?).`;
     return { lines: [line], exitCode: 0 };
   }
   if (code === 6 && command === 'plan') {
@@ -118,16 +95,15 @@ export function buildVerdict(run) {
   if (code === 6 && command === 'sync') {
     return {
       lines: [
-        who
-          ? `::error title=${title}::synced what sync may apply, but a workflow needs a person: ${who}. The run's summary says what to do for each.`
-          : `::error title=${title}::synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the run's summary says which and what to do.`,
+        `::error title=${title}::synced what sync may apply, but a workflow needs a person: ${who || 'see the report above'}. The run's summary says what to do for each.`,
       ],
       exitCode: 6,
     };
   }
+  const meaning = run.meaning === undefined ? '' : `: ${escapeData(run.meaning)}`;
   return {
     lines: [
-      `::error title=${title}::wfsync ${command} failed (exit ${code}: ${exitMeaning(code)}); the output above says why.`,
+      `::error title=${title}::wfsync ${command} failed (exit ${code}${meaning}); the output above says why.`,
     ],
     exitCode: code >= 1 && code <= 255 ? code : 1,
   };

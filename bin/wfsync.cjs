@@ -38,12 +38,32 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
       },
       (error) => {
         process.stderr.write(
-          `wfsync: could not start: ${error instanceof Error ? error.message : String(error)}\n` +
+          // The first line: Node's "Require stack:" lists only this file.
+          `wfsync: could not start: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n` +
             (args.includes('--verbose') && error instanceof Error && error.stack
               ? `${error.stack}\n`
-              : 'Reinstall wfsync (or run npm run build in a development tree); --verbose shows the stack.\n'),
+              : `${whatToRun()}; --verbose shows the stack.\n`),
         );
         process.exitCode = 1;
       },
     );
+}
+
+/**
+ * What to run about a start that failed: a checkout of the sources that was never built (bin/ loads dist/, which
+ * `npm run build` makes from src/) is told the two commands, with the folder to run them in; an install is
+ * reinstalled. Node's built-ins only, and only after a failure.
+ */
+function whatToRun() {
+  const { existsSync } = require('node:fs');
+  const { join, relative } = require('node:path');
+  const root = join(__dirname, '..');
+  if (!existsSync(join(root, 'scripts/build.mjs'))) return 'Reinstall wfsync';
+  const where = relative(process.cwd(), root) || '.';
+  const install = existsSync(join(root, 'node_modules')) ? '' : 'npm ci && ';
+  const built = existsSync(join(root, 'dist/boot.cjs')) ? 'incomplete' : 'not built';
+  return (
+    `This checkout of wfsync is ${built} (bin/ runs dist/, which the build makes from src/): ` +
+    `run "${install}npm run build"${where === '.' ? '' : ` in ${where}`}, then the command again`
+  );
 }

@@ -1,4 +1,7 @@
-/** The frozen exit-code table, shared by every command and documented in the README. */
+/**
+ * The frozen exit-code table, shared by every command and documented in the README: each code once, with the
+ * sentence that says what it means (the `meaning` of the plan and sync documents, which the CI relays repeat).
+ */
 export const ExitCode = {
   /** Success: valid, nothing to do, everything in sync. */
   Ok: 0,
@@ -22,3 +25,33 @@ export const ExitCode = {
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What each exit code means, in a few words a CI job can print after `exit N: `. */
+export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  [ExitCode.Ok]: 'success',
+  [ExitCode.Failure]: 'an unexpected failure: the service unreachable or failing, an I/O error, or a bug',
+  [ExitCode.Changes]: 'changes that sync applies (workflows to create)',
+  [ExitCode.Invalid]: 'invalid definitions or config',
+  [ExitCode.Auth]: 'the API key was refused, or it is not a Development-environment key',
+  [ExitCode.RateLimited]: 'rate limited: the retry budget ran out',
+  [ExitCode.NeedsPerson]: 'a workflow needs a person',
+  [ExitCode.Usage]: 'a usage error: an unknown command or option, or a bad option value',
+};
+
+/**
+ * The exit code a plan or sync ends with when its workflows' classes differ: a failure (1) wins over a person's job
+ * (6), which wins over changes sync applies (2), which win over nothing to do (0).
+ */
+const PRECEDENCE: readonly ExitCode[] = [
+  ExitCode.Failure,
+  ExitCode.NeedsPerson,
+  ExitCode.Changes,
+  ExitCode.Ok,
+];
+
+/** The code that wins among `codes` (see PRECEDENCE); 0 when there is none. */
+export function worstExitCode<C extends ExitCode>(codes: Iterable<C>): C | typeof ExitCode.Ok {
+  let worst: C | typeof ExitCode.Ok = ExitCode.Ok;
+  for (const code of codes) if (PRECEDENCE.indexOf(code) < PRECEDENCE.indexOf(worst)) worst = code;
+  return worst;
+}

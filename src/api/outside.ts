@@ -14,13 +14,19 @@ export function outsidePath(outside: CheckResult['outside'][number], project: Pr
   return `${outside.path} (${why[outside.why]})`;
 }
 
+/**
+ * No folder `workflowsDir` names exists: a usage error a one-off run ends with, and that `validate --watch` reports
+ * and goes on watching through (the folder, or a config naming another, may come).
+ */
+export class NoDefinitionFolders extends UsageError {}
+
 /** Nothing to search: no folder `workflowsDir` names exists (a usage error, saying how to fix it). */
 export function assertDefinitionFolders(project: ProjectOptions, cwd: string): void {
   if (project.sources.roots.some((root) => existsSync(root))) return;
   const where = Array.isArray(project.config?.config.workflowsDir)
     ? `no folder of ${project.sources.describe} exists`
     : `the workflows directory ${relative(cwd, project.workflowsDir) || '.'}/ does not exist`;
-  throw new UsageError(
+  throw new NoDefinitionFolders(
     `no workflow definitions: ${where} (create it, set workflowsDir in wfsync.config.yaml, or pass paths)`,
   );
 }

@@ -4,14 +4,15 @@ import { buildCreatePreview } from '../plan/preview.js';
 import { buildRenderedChanges } from '../plan/rendered-changes.js';
 import { buildStepFlow } from '../plan/step-flow.js';
 import { withStepNames } from '../plan/step-names.js';
-import type { DesiredWorkflow, Plan } from '../plan/types.js';
+import { type DesiredWorkflow, isDiffering, type Plan } from '../plan/types.js';
 import { withFileDiff } from '../pull/file-diff.js';
 import type { TargetSession } from '../remote/index.js';
 
 /**
  * What a reviewer reads beside each decision, added once the plan is built: a differing workflow's diff on its file's
  * own lines (pull/file-diff.ts) with the line of its first change, its steps named in the changes' paths
- * (plan/step-names.ts), and what each create will make (plan/preview.ts); with `previews` (a reader's plan, not a
+ * (plan/step-names.ts), a create's line (where its definition starts and ends in the file) and what each create
+ * will make (plan/preview.ts); with `previews` (a reader's plan, not a
  * sync's), each created or differing workflow's steps as a flow (plan/step-flow.ts, the flowchart) and a differing
  * one's changed messages rendered on both sides (plan/rendered-changes.ts).
  * Pure given its inputs; the groups are the target's, as `pull` resolves them.
@@ -41,13 +42,17 @@ export function addPlanDetails(
   const items = plan.items.map((item) => {
     const at = key(item.identifier, item.file);
     if (item.action === 'create') {
-      if (!input.previews) return item;
+      // Where the definition is in its file: a create makes all of it.
+      const span = definitions.get(at)?.locate('');
+      const placed = span === undefined ? item : { ...item, line: span.line, endLine: span.endLine };
+      if (!input.previews) return placed;
       const wanted = desired.get(at);
-      if (wanted === undefined) return item;
+      if (wanted === undefined) return placed;
       const flow = buildStepFlow(item.identifier, wanted.definition);
-      return { ...item, preview: buildCreatePreview(wanted), flow };
+      return { ...placed, preview: buildCreatePreview(wanted), flow };
     }
-    if (item.changes.length === 0) return item;
+    // Only a differing workflow has changes (an in-sync one compared equal).
+    if (!isDiffering(item)) return item;
     const shown = withFileDiff(item, definitions.get(at), groupsOf());
     const wanted = desired.get(at);
     if (wanted === undefined) return shown;

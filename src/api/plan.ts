@@ -57,7 +57,7 @@ export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
 export function planResult(planned: Plan): PlanResult {
   const exitCode = planExitCode(planned);
   return {
-    document: buildPlanJson(planned) as unknown as PlanDocument,
+    document: buildPlanJson(planned),
     exitCode,
     needsPerson: exitCode === ExitCode.NeedsPerson,
   };

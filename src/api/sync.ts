@@ -99,7 +99,7 @@ export async function sync(options: SyncOptions = {}): Promise<SyncRunResult | P
 
 export function syncRunResult(result: SyncResult): SyncRunResult {
   return {
-    document: buildSyncJson(result) as unknown as SyncDocument,
+    document: buildSyncJson(result),
     exitCode: syncExitCode(result),
     needsPerson: result.status === 'action-needed',
   };

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
+import { PLAN_ACTIONS, planActionMeta } from '../plan/actions.js';
 import { commandLine, type RunContext } from '../plan/command-line.js';
-import type { DesiredWorkflow, Plan, PlanItem } from '../plan/types.js';
+import type { CreateItem, DesiredWorkflow, Plan, PlanItem, PlanItemFields } from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
 import {
@@ -15,6 +16,7 @@ import { type CreateContext, createOne } from './create-one.js';
 import type { ApplyEvent } from './events.js';
 import {
   buildSyncStatus,
+  isSyncOutcome,
   type SyncItemResult,
   type SyncResult,
   summarizeOutcomes,
@@ -35,15 +37,6 @@ export interface ApplyPlanInput {
   signal?: AbortSignal;
 }
 
-const MESSAGES: Partial<Record<PlanItem['action'], string>> = {
-  drifted: "the service's workflow differs from the file, and the file has not changed since it was created",
-  'changed-locally':
-    'the file changed since the workflow was created, and workflows cannot be updated through the API',
-  'missing-remotely': 'state records this workflow, but the service no longer has it',
-  conflict: 'the identifier exists on the service, but that workflow was not created from this definition',
-  orphaned: 'in state, but no definition has this identifier any more',
-};
-
 /**
  * Run a plan: POST what it says to create (journaled, bounded concurrency, verified by reading it back), record
  * workflows the service already matches, and report everything else for a person to act on: nothing is updated
@@ -58,11 +51,11 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const initial = store.snapshot;
   const results: SyncItemResult[] = [];
   let stop: StopReason | undefined;
-  const creates: number[] = [];
+  const creates: Array<[number, CreateItem]> = [];
   const adoptions: Array<Promise<void>> = [];
   for (const [index, item] of plan.items.entries()) {
-    if (item.action === 'create') creates.push(index);
-    else if (item.action === 'in-sync') {
+    if (item.action === 'create') creates.push([index, item]);
+    else if (PLAN_ACTIONS[item.action].apply === 'record') {
       // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
       adoptions.push(
         adopt(store, initial, item, now, advice.again).then((adopted) => {
@@ -86,9 +79,8 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const limit = pLimit(input.concurrency);
   let interrupted = false;
   await Promise.all(
-    creates.map((index) =>
+    creates.map(([index, item]) =>
       limit(async () => {
-        const item = plan.items[index]!;
         if (stop === undefined && signal?.aborted) stop = 'interrupted';
         let result: SyncItemResult;
         if (stop !== undefined) {
@@ -128,7 +120,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
 
 async function createChecked(
   ctx: CreateContext,
-  item: PlanItem,
+  item: CreateItem,
   desired: DesiredWorkflow | undefined,
   initial: StateFile,
 ): Promise<ItemOutcome> {
@@ -183,11 +175,11 @@ async function adopt(
   return { result };
 }
 
-/** Plan items sync does not act on, carried into the result as they are. */
-function reportOnly(item: PlanItem): SyncItemResult {
-  const outcome = item.action === 'error' || item.action === 'create' ? 'failed' : item.action;
-  const message =
-    item.action === 'error' ? (item.error ?? 'the service could not be asked') : MESSAGES[item.action];
+/** Plan items sync does not act on, carried into the result as they are (an action with no outcome of its own fails). */
+function reportOnly(planned: PlanItem): SyncItemResult {
+  const item: PlanItemFields = planned;
+  const outcome = isSyncOutcome(item.action) ? item.action : 'failed';
+  const message = item.error ?? planActionMeta(item.action).reported;
   return withPlanDetails(item, {
     identifier: item.identifier,
     outcome,

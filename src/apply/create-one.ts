@@ -1,6 +1,6 @@
 import { messageOf } from '../errors.js';
 import { compareWorkflow } from '../plan/compare.js';
-import type { DesiredWorkflow, PlanItem } from '../plan/types.js';
+import type { CreateItem, DesiredWorkflow } from '../plan/types.js';
 import {
   type CreateResult,
   commandEndingKind,
@@ -29,12 +29,12 @@ export interface CreateContext {
  */
 export async function createOne(
   ctx: CreateContext,
-  item: PlanItem,
+  item: CreateItem,
   desired: DesiredWorkflow,
 ): Promise<ItemOutcome> {
   const { identifier } = item;
   const file = desired.file;
-  const body = item.body ?? desired.body;
+  const { body } = item;
   const hash = item.desiredHash ?? desired.hash;
   const lookups = lookupIdentifiersFor(identifier, body.name);
   const idempotencyKey = buildIdempotencyKey(ctx.target, identifier, hash);

@@ -2,10 +2,11 @@
  * Where the CLI keeps V8's compiled code between runs, and whether it may (boot.ts does the loading).
  *
  * Most of a short `wfsync validate` is not validating: it is V8 compiling wfsync's code, once when a chunk loads and
- * again, function by function, the first time each runs. Node 20 offers no cache for that (module.enableCompileCache
- * arrives in 22.1; tried on Node 24 with the ES module build, it saved about 1%). boot.ts compiles the CLI's chunks with
- * vm.Script and, once the command has run, writes each chunk's code cache, the functions that ran included, so the
- * next run of the same command starts with them compiled.
+ * again, function by function, the first time each runs. boot.ts compiles the CLI's chunks with vm.Script and, once
+ * the command has run, writes each chunk's code cache, the functions that ran included, so the next run of the same
+ * command starts with them compiled. Node 20 has no cache of its own; Node's module.enableCompileCache (22.1 and
+ * later) keeps only what a chunk compiles as it loads, and saves far less (`npm run bench:startup` shows the three side
+ * by side: this cache stays while it saves at least 10% of a short run over Node's).
  *
  * The cache is code wfsync will run, and V8 checks little of what it is given (its version, its flags and the
  * lengths; a damaged file can crash it), so:

@@ -10,9 +10,21 @@ export type PlanOutput = PlanOutput1 | ErrorOutput;
  */
 export interface PlanOutput1 {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming or removing one bumps it. Version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 2;
+  schemaVersion: 3;
+  /**
+   * The exit code the command ended with (0 nothing to do, 2 sync will create, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   */
+  exitCode: 0 | 1 | 2 | 6;
+  /**
+   * The identifiers of the workflows a person must act on (drifted, changed locally, missing remotely, conflict, orphaned): sync cannot settle them. Empty when none.
+   */
+  needsPerson: string[];
+  /**
+   * What `exitCode` means, in a few words (the README's exit-code table), for a CI job to repeat.
+   */
+  meaning: string;
   target: Target;
   /**
    * Set when the plan compared the definitions against a git base.
@@ -95,11 +107,11 @@ export interface PlanItem {
    */
   file?: string;
   /**
-   * 1-based line of the first changed line in the definition file, where known.
+   * 1-based line of the first changed line in the definition file, where known; for a create, the line its definition starts on.
    */
   line?: number;
   /**
-   * 1-based last line of the first hunk's change in the definition file (GitHub annotations span line to endLine).
+   * 1-based last line of the first hunk's change in the definition file (GitHub annotations span line to endLine); for a create, the definition's last line.
    */
   endLine?: number;
   /**
@@ -168,15 +180,11 @@ export interface FieldChange {
   /**
    * Any JSON value (the file's or the service's, as compared).
    */
-  actual?: {
-    [k: string]: unknown | undefined;
-  };
+  actual?: unknown;
   /**
    * Any JSON value (the file's or the service's, as compared).
    */
-  desired?: {
-    [k: string]: unknown | undefined;
-  };
+  desired?: unknown;
 }
 /**
  * One problem a user can fix, positioned in a file.
@@ -444,9 +452,9 @@ export interface PreflightCheck {
  */
 export interface ErrorOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming or removing one bumps it. Version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 2;
+  schemaVersion: 3;
   error: ErrorObject;
 }
 export interface ErrorObject {

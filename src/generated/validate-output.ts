@@ -7,9 +7,9 @@ export type ValidateOutput = ValidateOutput1 | ErrorOutput;
 
 export interface ValidateOutput1 {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming or removing one bumps it. Version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 2;
+  schemaVersion: 3;
   tool: {
     name: 'wfsync';
     /**
@@ -82,9 +82,9 @@ export interface Diagnostic {
  */
 export interface ErrorOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming or removing one bumps it. Version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 2;
+  schemaVersion: 3;
   error: ErrorObject;
 }
 export interface ErrorObject {

@@ -7,14 +7,15 @@ import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { SERVER_MANAGED_FIELDS } from '../validate/server-managed.js';
+import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
 import type { RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { buildNextSteps, duplicateNote, type NextSteps } from './next-steps.js';
 import type {
   BaseVersion,
   DesiredWorkflow,
+  DifferingAction,
   Plan,
-  PlanAction,
   PlanAttribution,
   PlanBase,
   PlanItem,
@@ -96,7 +97,7 @@ function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
 }
 
 /** What every item of a definition holds, whatever its action. */
-type ItemBase = Omit<PlanItem, 'action' | 'next'>;
+type ItemBase = Omit<PlanItem, 'action' | 'next'> & { file: string };
 
 function planDesired(
   desired: DesiredWorkflow,
@@ -167,7 +168,7 @@ function compared(
 }
 
 interface Classified {
-  action: PlanAction;
+  action: DifferingAction;
   attribution: PlanAttribution;
   next: string;
 }
@@ -247,22 +248,11 @@ function planOrphan(
   return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
 }
 
-/** Where each action is counted in PlanSummary. */
-export const SUMMARY_KEYS: Readonly<Record<PlanAction, keyof PlanSummary>> = {
-  create: 'create',
-  'in-sync': 'inSync',
-  drifted: 'drifted',
-  'changed-locally': 'changedLocally',
-  'missing-remotely': 'missingRemotely',
-  conflict: 'conflict',
-  orphaned: 'orphaned',
-  error: 'error',
-};
-
 function summarize(items: readonly PlanItem[]): PlanSummary {
-  // SUMMARY_KEYS lists every key once, in the order the summary prints.
-  const summary = {} as PlanSummary;
-  for (const key of Object.values(SUMMARY_KEYS)) summary[key] = 0;
-  for (const item of items) summary[SUMMARY_KEYS[item.action]]++;
+  // The table lists every action once, in the order the summary prints.
+  const summary = Object.fromEntries(
+    PLAN_ACTION_NAMES.map((a) => [PLAN_ACTIONS[a].summaryKey, 0]),
+  ) as PlanSummary;
+  for (const item of items) summary[PLAN_ACTIONS[item.action].summaryKey]++;
   return summary;
 }

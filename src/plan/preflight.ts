@@ -9,7 +9,7 @@ import type { CheckedDefinition } from '../check/check-definitions.js';
 import { type Diagnostic, FILE_START, type Span } from '../diagnostic.js';
 import type { CurrentEnvironment, NotificationGroup, PreflightFacts } from '../remote/index.js';
 import { plural } from '../text.js';
-import type { Plan, PlanItem, PlanPreflight, PreflightCheck } from './types.js';
+import type { CreateItem, Plan, PlanPreflight, PreflightCheck } from './types.js';
 
 /** What of the target the checks word their findings with (ResolvedTarget fits). */
 export interface PreflightTarget {
@@ -49,7 +49,7 @@ export function buildPreflight(input: PreflightInput): {
   preflight: PlanPreflight;
   refusal?: PreflightRefusal;
 } {
-  const creates = input.plan.items.filter((item) => item.action === 'create' && item.body !== undefined);
+  const creates = input.plan.items.filter((item): item is CreateItem => item.action === 'create');
   if (creates.length === 0) {
     const skipped = check('skipped', 'not asked: nothing to create');
     return { preflight: { environment: skipped, notificationGroups: skipped } };
@@ -88,7 +88,7 @@ export function buildPreflight(input: PreflightInput): {
   }
   const groups = facts.groups.value;
   const known = new Set(groups.map((g) => g._id));
-  const missing = creates.filter((item) => !known.has(item.body!.notificationGroupId));
+  const missing = creates.filter((item) => !known.has(item.body.notificationGroupId));
   const among = `${plural(groups.length, 'notification group')} in ${where}`;
   if (missing.length === 0) {
     const message = `every workflow to create uses one of the ${among}`;
@@ -114,7 +114,7 @@ export function mayCreate(environment: CurrentEnvironment): boolean {
 function environmentRefusal(
   environment: CurrentEnvironment,
   target: PreflightTarget,
-  creates: readonly PlanItem[],
+  creates: readonly CreateItem[],
 ): string {
   const derived = environment._parentId === undefined ? '' : ' (derived from another one)';
   return (
@@ -127,12 +127,12 @@ function environmentRefusal(
 }
 
 function missingGroupDiagnostic(
-  item: PlanItem,
+  item: CreateItem,
   input: PreflightInput,
   where: string,
   groups: readonly NotificationGroup[],
 ): Diagnostic {
-  const id = item.body!.notificationGroupId;
+  const id = item.body.notificationGroupId;
   const definition = input.definitions.find((d) => d.file === item.file && d.identifier === item.identifier);
   const reference = definition?.workflow.notificationGroupId;
   const name = input.target.name;

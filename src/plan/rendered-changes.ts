@@ -58,7 +58,8 @@ export function buildRenderedChanges(
       ...(b === undefined ? {} : { after: b }),
     });
   }
-  return steps.length === 0 ? undefined : { payload: data.payload, steps };
+  const [first, ...rest] = steps;
+  return first === undefined ? undefined : { payload: data.payload, steps: [first, ...rest] };
 }
 
 /** Steps whose message a change touches: the whole step, the whole template, or one of its message fields. */

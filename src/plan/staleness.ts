@@ -1,10 +1,10 @@
 import { isRecord } from '../json.js';
-import { SCHEMA_VERSION } from './schema-version.js';
+import { READABLE_PLAN_VERSIONS } from './schema-version.js';
 import type { Plan, PlanItem } from './types.js';
 
 /**
  * What a plan file read back (`sync --plan`) must hold for the staleness check to read it: a plan of this
- * `schemaVersion` (or of the older format, `version: 1`, whose plan fields are the same) with a target name and
+ * `schemaVersion` or an older one (`version: 1` included: their plan fields are the same) with a target name and
  * items, each with its identifier and action, and its hashes as strings when present. The file is outside data
  * (edited by hand, or by anyone with write access to the artifact): the first field out of shape is the problem,
  * never a crash. Pure.
@@ -25,16 +25,18 @@ export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: s
       if (item[field] !== undefined && typeof item[field] !== 'string')
         return { problem: `${at}.${field} is not a string` };
   }
-  // The in-memory plan keeps its own `version` field; the document's version was checked above.
-  const { schemaVersion: _, ...plan } = value;
+  // The in-memory plan keeps its own `version` field; the document's version was checked above. Its verdict
+  // (version 3) is the document's, not the plan's: the fresh plan's is what counts.
+  const { schemaVersion: _, exitCode: _code, needsPerson: _who, meaning: _meaning, ...plan } = value;
   return { plan: { ...plan, version: 1 } as unknown as Plan };
 }
 
-/** Why the document's version cannot be read, or undefined when it can: `schemaVersion` 2, or `version: 1`. */
+/** Why the document's version cannot be read, or undefined when it can: `schemaVersion` 3 or 2, or `version: 1`. */
 function documentVersion(value: Record<string, unknown>): string | undefined {
   const { schemaVersion, version } = value;
-  if (schemaVersion === SCHEMA_VERSION || (schemaVersion === undefined && version === 1)) return undefined;
-  const readable = `this wfsync reads schemaVersion ${SCHEMA_VERSION} (and plans written with "version": 1)`;
+  if (typeof schemaVersion === 'number' && READABLE_PLAN_VERSIONS.includes(schemaVersion)) return undefined;
+  if (schemaVersion === undefined && version === 1) return undefined;
+  const readable = `this wfsync reads schemaVersion ${READABLE_PLAN_VERSIONS.join(' and ')} (and plans written with "version": 1)`;
   if (typeof schemaVersion === 'number')
     return `the plan has schemaVersion ${schemaVersion}; ${readable}: make the plan with the wfsync that syncs it`;
   if (schemaVersion !== undefined) return `"schemaVersion" is not a number; ${readable}`;

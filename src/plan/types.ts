@@ -23,7 +23,7 @@ export interface DesiredWorkflow {
 export interface CreateWorkflowBody {
   name: string;
   notificationGroupId: string;
-  steps: unknown[];
+  steps: Array<Record<string, unknown>>;
   description?: string;
   tags?: string[];
   active?: boolean;
@@ -32,15 +32,9 @@ export interface CreateWorkflowBody {
   data?: Record<string, unknown>;
 }
 
-export type PlanAction =
-  | 'create' // not on the service: sync will POST it
-  | 'in-sync' // the service matches the file
-  | 'drifted' // the service's workflow differs from the file, and the file has not changed since it was created
-  | 'changed-locally' // the file changed since the workflow was created; no update in scope: a person must act
-  | 'missing-remotely' // state has an id, the service says 404 (deleted in the dashboard?)
-  | 'conflict' // the identifier exists on the service but was not created from this definition
-  | 'orphaned' // in state, but no definition file has this identifier any more
-  | 'error'; // the service could not be asked (the GET failed)
+import type { PlanAction, PlanSummary } from './actions.js';
+
+export type { PlanAction, PlanSummary };
 
 /**
  * What told a differing workflow's class (drifted, changed-locally, conflict): `state`, the hash state recorded when
@@ -78,9 +72,9 @@ export interface FieldChange {
   actual?: unknown;
 }
 
-export interface PlanItem {
+/** What every plan item holds, whatever its action. */
+interface PlanItemBase {
   identifier: string;
-  action: PlanAction;
   /** Definition file (absent for orphaned). */
   file?: string;
   name?: string;
@@ -93,37 +87,84 @@ export interface PlanItem {
   stateHash?: string;
   /** Identifies the service's version (`updatedAt`/`__v`) so `sync --plan` can refuse a stale plan. */
   remoteVersion?: string;
-  /** Field-level differences (drifted, changed-locally, conflict). */
+  /** Field-level differences: empty but for a differing item. */
   changes: FieldChange[];
-  /** Unified diff of the service's workflow (---) against the file (+++), as YAML of the compared fields. */
-  diff?: string;
   /** What a person (or sync) should do next, one sentence. */
   next: string;
-  /** drifted, changed-locally and conflict: what told the class (PlanAttribution). */
-  attribution?: PlanAttribution;
-  /** create only: exactly what sync will POST. */
-  body?: CreateWorkflowBody;
-  /** error only. */
-  error?: string;
   /** Problems the service would reject, found while planning (e.g. trigger variables it would derive differently). */
   diagnostics?: Diagnostic[];
-  // Where the differences are in the file, and what a create makes (pull/file-diff.ts, plan/preview.ts).
+}
+
+/** Where an item is in its definition file (pull/file-diff.ts for a differing item, the trigger for a create). */
+interface FileLines {
+  /** 1-based line in the definition file: a differing item's first change (with `diff`), a create's trigger. */
+  line?: number;
+  /** Last line of the first change (the first hunk's), at or after `line`. */
+  endLine?: number;
+}
+
+/** Not on the service: sync will POST `body`. */
+export interface CreateItem extends PlanItemBase, FileLines {
+  action: 'create';
+  /** Exactly what sync will POST. */
+  body: CreateWorkflowBody;
+  /** What will be created, for a reviewer (plan/preview.ts). */
+  preview?: CreatePreview;
+  /** The file's steps in order, for the flowchart (plan/step-flow.ts). */
+  flow?: StepFlow;
+}
+
+/** The actions of a workflow found on the service that differs from its file. */
+export type DifferingAction = 'drifted' | 'changed-locally' | 'conflict';
+
+/** Found on the service, differing from the file: which side changed (attribution), and where (diff, line). */
+export interface DifferingItem extends PlanItemBase, FileLines {
+  action: DifferingAction;
+  /** What told the class (PlanAttribution). */
+  attribution: PlanAttribution;
+  /** Unified diff of the service's workflow (---) against the file (+++). */
+  diff?: string;
   /**
    * What `diff` is: `file`, the file as it would be if it matched the service (---) against the file as it is
    * (+++), hunks on the file's own lines; `projection`, the compared fields as YAML (when the change lives in an
    * included file or the file cannot be edited in place), whose line numbers are not the file's.
    */
   diffKind?: 'file' | 'projection';
-  /** 1-based line in the definition file where the first change is (with `diff`). */
-  line?: number;
-  /** Last line of the first change (the first hunk's), at or after `line`. */
-  endLine?: number;
-  /** create only: what will be created, for a reviewer. */
-  preview?: CreatePreview;
-  /** create, drifted, changed-locally, conflict: the file's steps in order, for the flowchart (plan/step-flow.ts). */
+  /** The file's steps in order, for the flowchart (plan/step-flow.ts). */
   flow?: StepFlow;
-  /** drifted, changed-locally, conflict: the changed message steps rendered on both sides (plan/rendered-changes.ts). */
+  /** The changed message steps rendered on both sides (plan/rendered-changes.ts). */
   rendered?: RenderedChanges;
+}
+
+/** The service could not be asked about it. */
+export interface ErrorItem extends PlanItemBase {
+  action: 'error';
+  /** Why, one sentence. */
+  error: string;
+}
+
+/** The actions whose items carry nothing beyond what every item holds. */
+export interface PlainItem extends PlanItemBase {
+  action: 'in-sync' | 'missing-remotely' | 'orphaned';
+}
+
+/** One workflow of a plan, keyed by its action: each action carries what only it has. */
+export type PlanItem = CreateItem | DifferingItem | ErrorItem | PlainItem;
+
+/**
+ * Any plan item read field by field, as the reports and sync's results read them: what only some actions carry is
+ * optional. Every PlanItem is one (`const fields: PlanItemFields = item`).
+ */
+export type PlanItemFields = PlanItemBase &
+  FileLines & { action: PlanAction } & Partial<
+    Omit<CreateItem, keyof PlanItemBase | 'action'> &
+      Omit<DifferingItem, keyof PlanItemBase | 'action'> &
+      Omit<ErrorItem, keyof PlanItemBase | 'action'>
+  >;
+
+/** A workflow found on the service that differs from its file. */
+export function isDiffering(item: PlanItem): item is DifferingItem {
+  return item.action === 'drifted' || item.action === 'changed-locally' || item.action === 'conflict';
 }
 
 /**
@@ -133,7 +174,8 @@ export interface PlanItem {
 export interface RenderedChanges {
   /** The trigger payload both sides were rendered with (the sample built from the file's variables). */
   payload: Record<string, unknown>;
-  steps: RenderedStepChange[];
+  /** At least one: a differing workflow whose messages render the same has no `rendered`. */
+  steps: [RenderedStepChange, ...RenderedStepChange[]];
 }
 
 export interface RenderedStepChange {
@@ -212,12 +254,6 @@ export interface FlowStep {
   /** A field of this step differs between the service and the file. */
   changed?: true;
 }
-
-/** How many items have each action, under the action's camelCase name (build-plan.ts: SUMMARY_KEYS). */
-export type PlanSummary = Record<
-  'create' | 'inSync' | 'drifted' | 'changedLocally' | 'missingRemotely' | 'conflict' | 'orphaned' | 'error',
-  number
->;
 
 export interface Plan {
   /** Version of the plan JSON format. */

@@ -15,7 +15,7 @@ import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
-import type { FieldChange, PlanItem } from '../plan/types.js';
+import type { DifferingItem, FieldChange } from '../plan/types.js';
 import { mergePulledDefinition } from './merge.js';
 
 export type FileDiff =
@@ -90,10 +90,10 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
  * diff kept (`diffKind: 'projection'`); either way `line`/`endLine` say where in the file the first change is.
  */
 export function withFileDiff(
-  item: PlanItem,
+  item: DifferingItem,
   definition: LoadedDefinition | undefined,
   groups: TargetGroups,
-): PlanItem {
+): DifferingItem {
   if (item.diff === undefined || item.diff === '' || item.changes.length === 0 || definition === undefined)
     return item;
   const serviceName = serviceNameOf(item);
@@ -110,7 +110,7 @@ function projection(reason: string): FileDiff {
 }
 
 /** The service's name: the changed one when the name differs, else the file's (which is the same). */
-function serviceNameOf(item: PlanItem): string {
+function serviceNameOf(item: DifferingItem): string {
   const named = item.changes.find((change) => change.pointer === '/name');
   if (named !== undefined && typeof named.actual === 'string') return named.actual;
   return item.name ?? item.identifier;

@@ -1,25 +1,15 @@
 /**
  * What one response says about the service's rate limit (IETF RateLimit header draft, as the service sends it):
- * `RateLimit-Limit: 150`, `RateLimit-Remaining: 149`, `RateLimit-Reset: 4` (seconds), and
- * `RateLimit-Policy: 150;w=5;burst=165;comment="token bucket"` (150 requests per 5 s window, a bucket of 165).
+ * `RateLimit-Policy: 150;w=5;burst=165;comment="token bucket"` (150 requests per 5 s window), else
+ * `RateLimit-Limit: 150` read per second; `RateLimit-Reset: 4` (seconds) and, on a 429, `Retry-After`.
  */
 export interface RateLimitHeaders {
-  /** Remaining and reset together, or neither: a count without its reset cannot be used. */
-  window?: { remaining: number; resetMs: number };
-  /** RateLimit-Reset alone: on a 429, when to come back if there is no Retry-After. */
+  /** The advertised average rate, from RateLimit-Policy, else RateLimit-Limit per second. */
+  requestsPerSecond?: number;
+  /** RateLimit-Reset: on a 429, when to come back if there is no Retry-After. */
   resetMs?: number;
-  /** The advertised quota, from RateLimit-Policy, else RateLimit-Limit per second. */
-  policy?: Policy;
   /** Retry-After (429 and 503 answers). */
   retryAfterMs?: number;
-}
-
-export interface Policy {
-  /** Requests per window. */
-  quota: number;
-  windowSeconds: number;
-  /** Bucket size, when the service says (`burst=`). */
-  burst?: number;
 }
 
 /** Read the rate-limit headers of a response; `header` looks up lower-case names. */
@@ -27,39 +17,30 @@ export function readRateLimitHeaders(
   header: (name: string) => string | undefined,
   now: number,
 ): RateLimitHeaders {
-  const remaining = parseNonNegativeInteger(header('ratelimit-remaining'));
+  const requestsPerSecond =
+    parsePolicyRate(header('ratelimit-policy')) ??
+    positiveNumber(header('ratelimit-limit')?.trim().match(/^\d+/)?.[0]);
   const resetMs = parseRateLimitReset(header('ratelimit-reset'), now);
-  const policy = parsePolicy(header('ratelimit-policy')) ?? limitAsPolicy(header('ratelimit-limit'));
   const retryAfterMs = parseRetryAfter(header('retry-after'), now);
   return {
-    ...(remaining === undefined || resetMs === undefined ? {} : { window: { remaining, resetMs } }),
+    ...(requestsPerSecond === undefined ? {} : { requestsPerSecond }),
     ...(resetMs === undefined ? {} : { resetMs }),
-    ...(policy === undefined ? {} : { policy }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }
 
-/** Requests per second a policy allows on average. */
-export function policyRate(policy: Policy): number {
-  return policy.quota / policy.windowSeconds;
-}
-
 /**
- * `150;w=5;burst=165;comment="…"`; several comma-separated policies (`10;w=1, 500;w=60`) give the one with the
- * lowest average rate. The quota may also be a `q=` parameter (later drafts). Undefined when nothing is usable.
+ * The requests per second a policy allows on average: `150;w=5;burst=165;comment="…"` is 30. Of several
+ * comma-separated policies (`10;w=1, 500;w=60`), the slowest. The quota may also be a `q=` parameter (later
+ * drafts). Undefined when nothing is usable.
  */
-export function parsePolicy(value: string | undefined): Policy | undefined {
+export function parsePolicyRate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  let slowest: Policy | undefined;
-  for (const item of splitOutsideQuotes(value, ',')) {
-    const policy = parsePolicyItem(item);
-    if (policy !== undefined && (slowest === undefined || policyRate(policy) < policyRate(slowest)))
-      slowest = policy;
-  }
-  return slowest;
+  const rates = splitOutsideQuotes(value, ',').flatMap((item) => policyItemRate(item) ?? []);
+  return rates.length === 0 ? undefined : Math.min(...rates);
 }
 
-function parsePolicyItem(item: string): Policy | undefined {
+function policyItemRate(item: string): number | undefined {
   const [head = '', ...rest] = splitOutsideQuotes(item, ';').map((part) => part.trim());
   const params = new Map<string, string>();
   for (const part of rest) {
@@ -68,15 +49,7 @@ function parsePolicyItem(item: string): Policy | undefined {
   }
   const quota = positiveNumber(/^\d+$/.test(head) ? head : params.get('q'));
   const windowSeconds = params.has('w') ? positiveNumber(params.get('w')) : 1;
-  if (quota === undefined || windowSeconds === undefined) return undefined;
-  const burst = positiveNumber(params.get('burst'));
-  return { quota, windowSeconds, ...(burst === undefined ? {} : { burst }) };
-}
-
-/** A bare `RateLimit-Limit` (no policy): read as requests per second, its leading number only. */
-function limitAsPolicy(value: string | undefined): Policy | undefined {
-  const quota = positiveNumber(value?.trim().match(/^\d+/)?.[0]);
-  return quota === undefined ? undefined : { quota, windowSeconds: 1 };
+  return quota === undefined || windowSeconds === undefined ? undefined : quota / windowSeconds;
 }
 
 /** A non-negative decimal (`4`, `0.5`), spaces around it allowed; undefined for anything else. */
@@ -159,10 +132,4 @@ export function parseRateLimitReset(value: string | undefined, now: number): num
   if (seconds === undefined) return undefined;
   if (seconds >= EPOCH_SECONDS_THRESHOLD) return Math.max(0, seconds * 1000 - now);
   return Math.ceil(seconds * 1000);
-}
-
-export function parseNonNegativeInteger(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 }

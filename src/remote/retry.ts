@@ -12,7 +12,7 @@ import {
   statusOf,
 } from './session.js';
 import { exchange, type ReceivedResponse } from './transport.js';
-import type { Problem, WorkflowResponse } from './types.js';
+import type { Problem, RateLimitWait, WorkflowResponse } from './types.js';
 
 /**
  * One operation's attempts: each waits for the rate limiter, is sent and interpreted; transient problems are
@@ -60,39 +60,41 @@ export async function attempt<O extends { type: string; problem?: Problem }>(
   interpret: (response: ReceivedResponse, context: InterpretContext) => O,
 ): Promise<O | { type: 'problem'; problem: Problem }> {
   ensureStillGoing(session, call);
-  const ticket = await session.limiter.acquire((ms, reason, wake) =>
-    pause(session, call, ms, { type: 'wait', reason }, wake),
+  const ticket = await session.limiter.acquire((ms, reason) =>
+    pause(session, call, ms, { type: 'wait', reason }),
   );
+  let result: Awaited<ReturnType<typeof exchange>>;
+  let limited: RateLimitWait | undefined;
   try {
     ensureStillGoing(session, call);
     emit(session, { type: 'request', method: call.method, path: call.path, attempt: attemptNumber });
-    const result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
-    if (result.type === 'failure') {
-      return { type: 'problem', problem: interpretFailure(result, session) };
-    }
-    const limited = session.limiter.observe(ticket, result.status, result.header);
-    session.rateLimitWaits.record(result.status, limited);
-    emit(session, {
-      type: 'response',
-      method: call.method,
-      path: call.path,
-      status: result.status,
-      attempt: attemptNumber,
-    });
-    const outcome = interpret(result, {
-      method: call.method,
-      now: session.now(),
-      advice: session.advice,
-      maxResponseBytes: session.maxResponseBytes,
-      bodyMs: session.timeouts.bodyMs,
-    });
-    const problem = outcome.type === 'problem' ? outcome.problem : undefined;
-    if (limited === undefined || problem?.kind !== 'rate-limited') return outcome;
-    return { type: 'problem', problem: { ...problem, rateLimitWait: limited } };
+    result = await exchange(session, { ...call, headers: { ...session.headers, ...call.headers } });
+    if (result.type !== 'failure') limited = session.limiter.observe(ticket, result.status, result.header);
   } finally {
-    // Failed, or never sent: the limiter counts it as ended (a no-op once observed).
-    session.limiter.release(ticket);
+    // Answered (and observed), failed or never sent: the requests waiting for the first may go.
+    session.limiter.settle();
   }
+  if (result.type === 'failure') {
+    return { type: 'problem', problem: interpretFailure(result, session) };
+  }
+  session.rateLimitWaits.record(result.status, limited);
+  emit(session, {
+    type: 'response',
+    method: call.method,
+    path: call.path,
+    status: result.status,
+    attempt: attemptNumber,
+  });
+  const outcome = interpret(result, {
+    method: call.method,
+    now: session.now(),
+    advice: session.advice,
+    maxResponseBytes: session.maxResponseBytes,
+    bodyMs: session.timeouts.bodyMs,
+  });
+  const problem = outcome.type === 'problem' ? outcome.problem : undefined;
+  if (limited === undefined || problem?.kind !== 'rate-limited') return outcome;
+  return { type: 'problem', problem: { ...problem, rateLimitWait: limited } };
 }
 
 /** One operation's attempts: all of them, and the failed ones (rate-limit waits are neither failures nor budget). */

@@ -113,45 +113,17 @@ export class RateLimitStreak {
   }
 }
 
-/**
- * Wait `ms` (cancellable), announcing why; throws if that would cross the deadline. The rate limiter's waits pass
- * `wake`, which cuts the wait short when it settles, and may leave out `ms` to wait until then: `wake` settles when
- * a request in flight ends, and those are bounded by their own timeouts.
- */
+/** Wait `ms` (cancellable), announcing why; throws if that would cross the deadline. */
 export async function pause(
   session: Session,
   call: Call,
-  ms: number | undefined,
+  ms: number,
   event: Omit<ClientEvent, 'method' | 'path' | 'delayMs'>,
-  wake?: Promise<void>,
 ): Promise<void> {
-  if (ms === undefined) ensureStillGoing(session, call);
-  else ensureTimeFor(session, call, ms);
-  emit(session, {
-    ...event,
-    method: call.method,
-    path: call.path,
-    ...(ms === undefined ? {} : { delayMs: ms }),
-  });
-  if (ms !== undefined && ms <= 0) return;
-  if (wake === undefined) {
-    await sleep(session, call, ms ?? 0, session.signal);
-  } else {
-    const woken = new AbortController();
-    void wake.then(() => woken.abort());
-    const signal =
-      session.signal === undefined ? woken.signal : AbortSignal.any([session.signal, woken.signal]);
-    if (ms === undefined) {
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } else {
-      await sleep(session, call, ms, signal).catch((error: unknown) => {
-        if (!woken.signal.aborted || session.signal?.aborted) throw error;
-      });
-    }
-  }
+  ensureTimeFor(session, call, ms);
+  emit(session, { ...event, method: call.method, path: call.path, delayMs: ms });
+  if (ms <= 0) return;
+  await sleep(session, call, ms, session.signal);
   ensureStillGoing(session, call);
 }
 

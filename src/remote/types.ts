@@ -72,10 +72,10 @@ export interface ClientOptions {
   };
   /**
    * Client-side pacing in requests per second. Unset: the service's advertised rate (RateLimit-Policy, else
-   * RateLimit-Limit per second), a fallback until it advertises one. A number: that many per second (`burst`: one
-   * second's worth unless given), whatever the service says; 0: none. Either way the client follows the service's
-   * RateLimit-Remaining and RateLimit-Reset, counting its requests in flight, and the first request goes alone to
-   * learn them.
+   * RateLimit-Limit per second), evenly spaced, and 20/s (a second's worth at once) until it advertises one. A
+   * number: that many per second, evenly spaced unless `burst` lets more start at once, whatever the service says;
+   * 0: none. Either way the first request goes alone, and a 429 that says when to come back (Retry-After, else
+   * RateLimit-Reset) holds every request until then.
    */
   rateLimit?: number;
   burst?: number;

@@ -1,3 +1,4 @@
+import { maskCredentials } from '../credentials.js';
 import type { Span } from '../diagnostic.js';
 import type { Paint, Style } from './style.js';
 import { displayColumn, type Glyph, glyphsWidth, layoutLine } from './terminal-text.js';
@@ -31,6 +32,7 @@ type Row = { kind: 'context' | 'span'; line: number } | { kind: 'elision' };
  *      |     ^^^^
  * ```
  *
+ * Credential-looking values (credentials.ts) are shown as `*`, one per character, so the carets stay put.
  * One line of context comes first when the previous line has content. Returns no rows when the span is not
  * inside the source. Columns are UTF-16 code units (as in Diagnostic); tabs and wide characters are measured
  * in terminal cells so the carets stay under the text.
@@ -69,7 +71,10 @@ export function buildCodeFrame(source: string, span: Span, options: CodeFrameOpt
     }
     const line = lines[row.line - 1] ?? '';
     const from = row.kind === 'span' && row.line === first ? span.column : firstContentColumn(line);
-    const { text, cut } = nearColumn(line, from);
+    const near = nearColumn(line, from);
+    const { cut } = near;
+    // Masked before anything is laid out or cut: a key never shows, whole or in part, whatever key it sits under.
+    const text = maskCredentials(near.text);
     const glyphs = layoutLine(text);
     let range: CaretRange | undefined;
     if (row.kind === 'span') {

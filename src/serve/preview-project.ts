@@ -68,6 +68,7 @@ export function previewWorkflow(
     name: definition.workflow.name,
     rendered,
     data,
+    steps: definition.workflow.steps,
     diagnostics: renderFindingsToDiagnostics(definition, rendered.findings, {
       severities: options.severities ?? {},
     }),

@@ -4,6 +4,7 @@
  * definitions including a changed file, the owner of a changed previews file, files new or gone, and files that were
  * broken, since the file they lacked may just have appeared); rendering happens when the page asks for a workflow.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
 import type { ProjectOptions } from '../config/project.js';
@@ -85,7 +86,15 @@ export class PreviewStore {
 
   async load(): Promise<void> {
     const files = await this.#scan();
+    // No folder to read yet (nothing given, none of workflowsDir's exists): an empty page, watching for the folder
+    // or a config that names another.
+    if (files.length === 0 && !this.hasFolders) return;
     await this.#check(files);
+  }
+
+  /** Whether there is anything to search: paths were given, or a folder of workflowsDir exists. */
+  get hasFolders(): boolean {
+    return this.#paths.length > 0 || this.#project.sources.roots.some((root) => existsSync(root));
   }
 
   /**

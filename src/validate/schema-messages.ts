@@ -2,6 +2,7 @@
  * Wording helpers for schema diagnostics: paths as users see them (`steps[0].template.type`), values as they wrote
  * them (`"emial"`, `number 3`) and type names. Pure.
  */
+import { maskCredentials } from '../credentials.js';
 import { splitPointer } from '../diagnostic.js';
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
@@ -29,8 +30,9 @@ export function subject(pointer: string, kind: DocumentKind): string {
 }
 
 export function truncate(text: string, max = MAX_SHOWN): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+  // A value quoted from a project file: a credential pasted there shows as `*` (credentials.ts), whole or cut.
+  const chars = [...maskCredentials(text)];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /** A value as it appears after "got": strings quoted (and shortened), numbers and booleans with their type. */

@@ -174,7 +174,7 @@ describe('the GitHub Action on a pull request', () => {
     expect(github.comments).toEqual([]);
   });
 
-  it('the plan fails (a refused key): the comment says so and the step fails with what the code means', async () => {
+  it('the plan fails (a refused key): the comment says so and the step fails naming the code', async () => {
     const target = await project();
     const github = await fakeGithub();
     const run = await runAction({
@@ -187,8 +187,8 @@ describe('the GitHub Action on a pull request', () => {
     expect(run.status).toBe(4);
     expect(run.outputs['exit-code']).toBe('4');
     expect(run.stdout).toContain(
-      '::error title=wfsync plan::wfsync plan failed (exit 4: the API key was refused, or it is not a ' +
-        'Development-environment key); the output above says why.',
+      // No plan was written to say a meaning: the relay names the code and points at wfsync's own words.
+      '::error title=wfsync plan::wfsync plan failed (exit 4); the output above says why.',
     );
     expect(ours(github)).toHaveLength(1);
     expect(run.stdout + run.stderr).not.toContain(target.emulator.apiKey);
@@ -269,7 +269,7 @@ describe('the GitHub Action outside a pull request', () => {
     });
     expect(plan.status).toBe(0);
     expect(plan.stdout).toContain(
-      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: wfsync sync --target dev creates them',
+      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: the next sync of dev creates them',
     );
     expect(plan.summary).toContain('wfsync plan'); // --format github writes the summary itself
   });
@@ -291,7 +291,10 @@ describe('the GitHub Action outside a pull request', () => {
     expect(run.stdout).toMatch(
       /^::error file=workflows\/order-shipped\.yaml,line=\d+,.*title=wfsync \(variable-typo\)::/m,
     );
-    expect(run.stdout).toContain('(exit 3: invalid definitions or config)');
+    // validate writes no plan or sync document: the code, and wfsync's own annotations above say why.
+    expect(run.stdout).toContain(
+      '::error title=wfsync validate::wfsync validate failed (exit 3); the output above says why.',
+    );
   });
 });
 

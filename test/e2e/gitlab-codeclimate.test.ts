@@ -103,7 +103,9 @@ describe('plan --codequality <file>', () => {
     expect(run.status, run.stderr).toBe(6);
     expect(run.stdout).toContain('order-shipped');
     expect(JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'))).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
+      exitCode: 6,
+      needsPerson: ['order-shipped'],
       summary: { drifted: 1 },
     });
     const issues = report(join(target.cwd, 'reports/gl.json'));

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expectJsonContract } from '../helpers/json-output.js';
+import { type ProjectFiles, tempProject } from '../helpers/temp-project.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin/wfsync.cjs');
@@ -67,13 +67,8 @@ export function runCli(
 }
 
 /** A temp project directory with the given files (path → content). */
-export function makeProject(files: Record<string, string | Uint8Array>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-e2e-'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
+export function makeProject(files: ProjectFiles): string {
+  return tempProject(files, 'wfsync-e2e-');
 }
 
 /** A temp project holding a copy of the repository's example workflows and schemas. */

@@ -55,24 +55,45 @@ describe('every command in --format json', () => {
 });
 
 describe('sync --plan and the plan document version', () => {
-  it('applies a plan written with "version": 1, and refuses another schemaVersion naming both', async () => {
+  it('writes its verdict, and refuses another schemaVersion naming both', async () => {
     const target = await startTarget();
     expect((await target.run(['plan', '--out', 'plan.json', '--quiet'])).status).toBe(2);
-    const { schemaVersion, ...rest } = JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
-    expect(schemaVersion).toBe(2);
-    writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 3 }));
+    const { schemaVersion, exitCode, needsPerson, meaning, ...rest } = JSON.parse(
+      readFileSync(join(target.cwd, 'plan.json'), 'utf8'),
+    );
+    expect(schemaVersion).toBe(3);
+    expect({ exitCode, needsPerson, meaning }).toEqual({
+      exitCode: 2,
+      needsPerson: [],
+      meaning: 'changes that sync applies (workflows to create)',
+    });
+    writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 4 }));
     const refused = await target.run(['sync', '--plan', 'newer.json', '--format', 'json', '--quiet']);
     expect(refused.status).toBe(3);
     expect(refused.posts).toBe(0);
     expect(parseJsonOutput('sync', refused.stdout).error).toEqual({
       code: 'invalid',
       message:
-        'newer.json is not a plan written by "wfsync plan --out": the plan has schemaVersion 3; this wfsync reads ' +
-        'schemaVersion 2 (and plans written with "version": 1): make the plan with the wfsync that syncs it',
+        'newer.json is not a plan written by "wfsync plan --out": the plan has schemaVersion 4; this wfsync reads ' +
+        'schemaVersion 2 and 3 (and plans written with "version": 1): make the plan with the wfsync that syncs it',
       exitCode: 3,
     });
+  });
 
-    writeFileSync(join(target.cwd, 'old.json'), JSON.stringify({ version: 1, ...rest }));
+  it.each([
+    ['"version": 1', { version: 1 }],
+    ['schemaVersion 2, before the verdict', { schemaVersion: 2 }],
+  ])('applies a plan written with %s', async (_name, version) => {
+    const target = await startTarget();
+    expect((await target.run(['plan', '--out', 'plan.json', '--quiet'])).status).toBe(2);
+    const {
+      schemaVersion: _,
+      exitCode: _c,
+      needsPerson: _w,
+      meaning: _m,
+      ...rest
+    } = JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
+    writeFileSync(join(target.cwd, 'old.json'), JSON.stringify({ ...version, ...rest }));
     const applied = await target.run(['sync', '--plan', 'old.json', '--quiet']);
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.posts).toBe(EXAMPLE_IDENTIFIERS.length);

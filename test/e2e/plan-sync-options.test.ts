@@ -12,7 +12,7 @@ describe('sync --plan (a reviewed plan)', () => {
     const plan = await target.run(['plan', '--out', 'plan.json', '--quiet']);
     expect(plan.status).toBe(2);
     const saved = parseJsonOutput('plan', readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
-    expect(saved.schemaVersion).toBe(2);
+    expect(saved.schemaVersion).toBe(3);
     expect(saved.summary.create).toBe(9);
 
     const sync = await target.run(['sync', '--plan', 'plan.json']);
@@ -71,7 +71,7 @@ describe('output formats', () => {
     const plan = await target.run(['plan', '--format', 'json']);
     expect(plan.status).toBe(2);
     const planned = parseJsonOutput('plan', plan.stdout);
-    expect(planned.schemaVersion).toBe(2);
+    expect(planned.schemaVersion).toBe(3);
     expect(planned.target.name).toBe('dev');
     expect(planned.summary).toMatchObject({ create: 9, inSync: 0, error: 0 });
     expect(planned.items.map((i: { identifier: string }) => i.identifier).sort()).toEqual(
@@ -81,7 +81,7 @@ describe('output formats', () => {
     const sync = await target.run(['sync', '--format', 'json']);
     expect(sync.status).toBe(0);
     const synced = parseJsonOutput('sync', sync.stdout);
-    expect(synced.schemaVersion).toBe(2);
+    expect(synced.schemaVersion).toBe(3);
     expect(synced.status).toBe('ok');
     expect(synced.summary).toMatchObject({ created: 9, failed: 0 });
     const ids = Object.fromEntries(
@@ -130,13 +130,31 @@ describe('output formats', () => {
     expect(plan.posts).toBe(0);
   });
 
+  it("a create carries its definition's lines: from its first key to its last line", async () => {
+    const target = await startTarget();
+    const plan = await target.run(['plan', '--format', 'json', '--quiet']);
+    expect(plan.status).toBe(2);
+    const { items } = parseJsonOutput('plan', plan.stdout) as { items: Array<Record<string, unknown>> };
+    for (const item of items) {
+      const lines = readFileSync(join(target.cwd, String(item.file)), 'utf8')
+        .trimEnd()
+        .split('\n');
+      const first = lines.findIndex((line) => line !== '' && !line.startsWith('#')) + 1;
+      expect([item.action, item.line, item.endLine], String(item.identifier)).toEqual([
+        'create',
+        first,
+        lines.length,
+      ]);
+    }
+  });
+
   it('--format github: annotations on stdout and the report in $GITHUB_STEP_SUMMARY', async () => {
     const target = await startTarget();
     const summary = join(target.cwd, 'step-summary.md');
     const plan = await target.run(['plan', '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
     expect(plan.status).toBe(2);
     expect(plan.stdout).toMatch(
-      /^::notice file=workflows\/order-shipped\.yaml,title=wfsync plan \(create\)::/m,
+      /^::notice file=workflows\/order-shipped\.yaml,line=\d+,endLine=\d+,title=wfsync plan \(create\)::/m,
     );
     const planSummary = readFileSync(summary, 'utf8');
     expect(planSummary).toContain('order-shipped');
@@ -144,7 +162,7 @@ describe('output formats', () => {
     const sync = await target.run(['sync', '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
     expect(sync.status).toBe(0);
     expect(sync.stdout).toMatch(
-      /^::notice file=workflows\/order-shipped\.yaml,title=wfsync sync \(created\)::/m,
+      /^::notice file=workflows\/order-shipped\.yaml,line=\d+,endLine=\d+,title=wfsync sync \(created\)::/m,
     );
     const both = readFileSync(summary, 'utf8');
     // Appended, as GitHub expects from every step writing the summary.

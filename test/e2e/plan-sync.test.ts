@@ -31,7 +31,7 @@ describe('plan and sync (the built CLI against the emulator)', () => {
     const target = await startTarget();
     const planned = await target.run(['plan']);
     expect(planned.stdout).toContain('Plan: 9 to create, 0 in sync.');
-    expect(planned.stdout).toMatch(/^\+ create {2}order-shipped {2}workflows\/order-shipped\.yaml$/m);
+    expect(planned.stdout).toMatch(/^\+ create {2}order-shipped {2}workflows\/order-shipped\.yaml:\d+$/m);
     expect(planned.status).toBe(2);
     expect(planned.posts).toBe(0);
 

@@ -23,7 +23,7 @@ describe('a pull request planned against its base', () => {
     expect(human.stderr).toContain(`wfsync: base: main, compared at the merge-base ${mergeBase}\n`);
     expect(human.stdout).toMatch(/^! changed locally +order-shipped {2}workflows\/order-shipped\.yaml:27$/m);
     expect(human.stdout).toMatch(/^~ drifted +trial-ending {2}workflows\/trial-ending\.yaml:3$/m);
-    expect(human.stdout).toMatch(/^\+ create +password-changed {2}workflows\/password-changed\.yaml$/m);
+    expect(human.stdout).toMatch(/^\+ create +password-changed {2}workflows\/password-changed\.yaml:\d+$/m);
     expect(human.stdout).toMatch(/^✔ in sync +password-reset /m);
     expect(human.stdout).toContain(
       "next: this change edits the file, and the service still holds the base's version, which sync cannot update",

@@ -147,4 +147,20 @@ describe('preview --serve and the config file', () => {
     }
     expect(seen).toContain('render-empty:error');
   });
+  it('starts with nothing to read (no workflows/, no config), says so, and fills in when a config names a folder', {
+    timeout: 120_000,
+  }, async () => {
+    const cwd = makeProject({ 'services/billing/bye.yaml': validNumbered(2) });
+    const served = await startServe(cwd);
+    running.push(served);
+    expect(served.stderr()).toContain(
+      'wfsync preview: no folder of workflowsDir (workflows) exists yet: the page fills in when one comes, or a ' +
+        'config file naming another\n',
+    );
+    const first = await listing(served);
+    expect(first.workflows).toEqual([]);
+    writeFileSync(join(cwd, 'wfsync.config.yaml'), 'workflowsDir: services/billing\n');
+    const filled = await until(served, (l) => l.workflows.length > 0);
+    expect(filled.workflows.map((w) => w.file)).toEqual(['services/billing/bye.yaml']);
+  });
 });

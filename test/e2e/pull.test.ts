@@ -175,7 +175,7 @@ describe('pull into an existing definition file', () => {
     expect(pull.stdout).toBe(
       `${JSON.stringify(
         {
-          schemaVersion: 2,
+          schemaVersion: 3,
           target: 'dev',
           summary: { written: 1, unchanged: 1, failed: 1 },
           workflows: [

@@ -103,7 +103,7 @@ describe('sync outcomes carry their plan item location and difference class', ()
       ),
     );
     expect(sync.stdout).toMatch(
-      /^::error file=workflows\/password-reset-2\.yaml,title=wfsync sync \(failed\)::password-reset-2: failed%0A/m,
+      /^::error file=workflows\/password-reset-2\.yaml,line=\d+,endLine=\d+,title=wfsync sync \(failed\)::password-reset-2: failed%0A/m,
     );
   });
 

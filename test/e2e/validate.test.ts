@@ -1,4 +1,5 @@
-import { readFileSync as readPkg } from 'node:fs';
+import { existsSync, readFileSync as readPkg } from 'node:fs';
+import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../fixtures/workflow-texts.js';
@@ -48,7 +49,7 @@ describe('wfsync validate (the built CLI)', () => {
     const result = await runCli(['validate', '--format', 'json'], { cwd });
     expect(result.status).toBe(3);
     const report = parseJsonOutput('validate', result.stdout);
-    expect(report.schemaVersion).toBe(2);
+    expect(report.schemaVersion).toBe(3);
     expect(report.diagnostics).toEqual([
       expect.objectContaining({
         code: 'schema-enum',
@@ -158,6 +159,27 @@ describe('wfsync validate (the built CLI)', () => {
     expect(result.stdout).toMatch(/^identifier-duplicate\s+error\s+/m);
     expect(result.stdout).toMatch(/^identifier-name-mismatch\s+warning\s+/m);
     expect(result.stdout).toMatch(/^variable-typo\s+error\s+a variable used but not declared is a typo/m);
+  });
+
+  it('--list-rules with a report file: a usage error that says why, which --codequality receives', async () => {
+    for (const flag of ['--codequality', '--output']) {
+      const cwd = makeProject({});
+      const result = await runCli(['validate', '--list-rules', flag, 'report.json'], { cwd });
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `wfsync: --list-rules lists the rules and checks no file, so ${flag} would have nothing to write: ` +
+          `run "wfsync validate ${flag} <file>" without --list-rules\n`,
+      );
+      expect(result.status).toBe(64);
+      if (flag === '--output') {
+        expect(existsSync(join(cwd, 'report.json'))).toBe(false);
+        continue;
+      }
+      // The Code Quality report of a run that failed as a whole: its one issue says why (the widget is not empty).
+      const issues = parseJsonOutput('codeclimate', readPkg(join(cwd, 'report.json'), 'utf8'));
+      expect(issues.map((i: { check_name: string }) => i.check_name)).toEqual(['wfsync-validate/usage']);
+      expect(issues[0].description).toContain('--list-rules lists the rules and checks no file');
+    }
   });
 
   it('--version and --help', async () => {

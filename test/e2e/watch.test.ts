@@ -268,6 +268,21 @@ describe('wfsync validate --watch (the built CLI)', () => {
     expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
   });
 
+  it('nothing to read at start (no workflows/, no config): said, and a config created then is followed', async () => {
+    const cwd = makeProject({ 'services/bye.yaml': validNumbered(2) });
+    const run = start(['validate', '--watch'], cwd);
+    await run.stderrHas(
+      'wfsync: no workflow definitions: the workflows directory workflows/ does not exist (create it, set ' +
+        'workflowsDir in wfsync.config.yaml, or pass paths)\n',
+    );
+    await run.stderrHas('watching workflows for changes (Ctrl-C to stop)\n');
+    writeFileSync(join(cwd, 'wfsync.config.yaml'), 'workflowsDir: services\n');
+    await run.next(SEPARATOR('wfsync.config.yaml'));
+    await run.next(/^✔ 1 file valid$/);
+    await run.stderrHas('watching services/, wfsync.config.yaml for changes (Ctrl-C to stop)\n');
+    expect(await run.stop('SIGINT')).toEqual({ status: 0, signal: null });
+  });
+
   it('a config created in a folder above cwd, where discovery finds it, is followed too', async () => {
     const root = makeProject({
       'app/workflows/hello.yaml': validNumbered(1).replace(

@@ -271,7 +271,12 @@ const wildMetadata = fc.record(
 );
 
 const WILD: Kind = {
-  text: fc.oneof({ weight: 12, arbitrary: template }, { weight: 1, arbitrary: fc.constantFrom('', '  ') }),
+  text: fc.oneof(
+    { weight: 12, arbitrary: template },
+    { weight: 1, arbitrary: fc.constantFrom('', '  ') },
+    // A credential pasted into a message (credential-in-definition).
+    { weight: 1, arbitrary: fc.constantFrom('Use ApiKey 0c4a9e1f7b2d4c6e8a0b1c3d5e7f9a2b') },
+  ),
   needed: (arbitrary) => mostly(arbitrary),
   wild: rarely,
   part: fc.oneof({ weight: 8, arbitrary: fittingPart }, { weight: 1, arbitrary: wildPart }),

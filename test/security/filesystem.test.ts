@@ -22,6 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, type RunResult, runCli } from '../e2e/helpers.js';
 import { startTarget, type Target } from '../e2e/plan-sync-target.js';
 import { parseJsonOutput } from '../helpers/json-output.js';
+import { writeFiles } from '../helpers/temp-project.js';
 
 const CANARY = `wfsync-canary-${randomBytes(8).toString('hex')}`;
 
@@ -38,7 +39,7 @@ function outsideWithSecrets(): string {
     .replace('name: order shipped', 'name: canary leak')
     .replace('identifier: order-shipped', 'identifier: canary-leak')
     .replace(/^description: .*$/m, `description: ${CANARY}`);
-  write(dir, {
+  writeFiles(dir, {
     // Not YAML at all, like ~/.npmrc; then YAML a schema rejects (a code frame would show it); then a valid one.
     '.npmrc': `//registry.npmjs.org/:_authToken=${CANARY}\n`,
     'broken.yaml': `name: [${CANARY}\n`,
@@ -49,13 +50,6 @@ function outsideWithSecrets(): string {
     'untouched.txt': 'untouched\n',
   });
   return dir;
-}
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
 }
 
 function link(target: string, at: string): void {
@@ -246,7 +240,7 @@ describe('writers never write through a planted link', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'wfsync-sec-'));
     made.push(cwd);
     mkdirSync(join(cwd, '.git'));
-    write(cwd, files);
+    writeFiles(cwd, files);
     return cwd;
   }
 
@@ -307,7 +301,7 @@ describe('writers never write through a planted link', () => {
   it('cache: a cache folder or file planted as a link is neither read nor written (a warning, exit 0)', async () => {
     const outside = outsideWithSecrets();
     const cwd = project();
-    write(cwd, {
+    writeFiles(cwd, {
       'workflows/order-shipped.yaml': readFileSync(join(ROOT, 'workflows/order-shipped.yaml'), 'utf8'),
     });
     link(join(outside, 'dir'), join(cwd, '.wfsync/cache'));

@@ -36,6 +36,12 @@ export async function runPreviewServe(
   const project = readProject(flags, ctx.cwd);
   const store = new PreviewStore({ cwd: ctx.cwd, project, paths: args });
   await store.load();
+  if (!store.hasFolders)
+    await writeOutput(
+      ctx.stderr,
+      `wfsync preview: no folder of ${project.sources.describe} exists yet: the page fills in when one comes, or a ` +
+        'config file naming another\n',
+    );
   // 2. The page on loopback (a port in use: exit 64, naming it).
   const server = await startPreviewServer({
     store,

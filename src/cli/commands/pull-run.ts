@@ -1,11 +1,11 @@
 import { lstatSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, posix, resolve } from 'node:path';
 import { loadRun, STATE_LOCK_WAIT, withLockedState } from '../../api/pipeline.js';
 import { hashBody } from '../../cache/hash.js';
 import type { ProjectOptions } from '../../config/project.js';
 import { toDisplayPath } from '../../definitions/find.js';
 import { readProjectText } from '../../definitions/read-capped.js';
-import { WfsyncError } from '../../errors.js';
+import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { createFsBoundary, type FsBoundary, isInside } from '../../fs-boundary.js';
 import { referencedGroups } from '../../plan/desired.js';
@@ -58,7 +58,12 @@ export async function runPull(ctx: CommandContext, ids: string[], values: PullVa
             ...referencedGroups(loaded.definitions),
           ]),
         ]),
-        files: diskFor(boundary, loaded.project, values.dir, hints),
+        files: diskFor(boundary, {
+          project: loaded.project,
+          dir: values.dir,
+          hints,
+          definitions: loaded.definitions,
+        }),
         force: values.force === true,
         splitContent: values.splitContent,
       });
@@ -98,10 +103,14 @@ async function fetchForPull(client: ServiceClient, requested: string) {
  */
 function diskFor(
   boundary: FsBoundary,
-  project: ProjectOptions,
-  dir: string | undefined,
-  hints: string[],
+  options: {
+    project: ProjectOptions;
+    dir: string | undefined;
+    hints: string[];
+    definitions: readonly { file: string }[];
+  },
 ): PullFiles {
+  const { project, dir, hints } = options;
   const { cwd } = boundary;
   const newFiles = resolve(cwd, dir ?? project.workflowsDir);
   const inDir = dir === undefined ? undefined : resolve(cwd, dir);
@@ -111,6 +120,10 @@ function diskFor(
       const path = resolve(newFiles, `${identifier}.yaml`);
       if (dirname(path) !== newFiles)
         throw new WfsyncError(`refusing to write outside ${toDisplayPath(cwd, newFiles)}`);
+      // Without --dir, a new file must be one of the project's definitions: a `workflowsDir` of patterns only has
+      // no folder of its own (its fixed part, `services` of `services/*/workflows`, is not matched by it).
+      if (dir === undefined && project.sources.classify(path) !== 'definition')
+        throw notListed(toDisplayPath(cwd, path), project, options.definitions);
       return path;
     },
     beside: (path, file) => resolve(dirname(path), file),
@@ -133,6 +146,23 @@ function diskFor(
     },
     outsideDir: (path) => inDir !== undefined && !isInside(inDir, path),
   };
+}
+
+/** Nothing is written: the usage error names the folders that hold the project's definitions, for --dir. */
+function notListed(
+  file: string,
+  project: ProjectOptions,
+  definitions: readonly { file: string }[],
+): UsageError {
+  const folders = [...new Set(definitions.map((d) => posix.dirname(d.file)))].sort();
+  const choose =
+    folders.length > 0
+      ? `choose a folder with --dir: ${folders.join(', ')}`
+      : 'pass --dir with a folder it matches';
+  return new UsageError(
+    `pull would write a new file to ${file}, which ${project.sources.describe} does not list, so no command would ` +
+      `read it again; ${choose}`,
+  );
 }
 
 /** The definition a pull merges into was read whole by the load, under the same cap. */

@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
+import { NoDefinitionFolders } from '../../api/outside.js';
 import { describeOutside, runValidation } from '../../api/validate.js';
 import { DEFAULT_CACHE_PATH, describeCacheUse, type ValidateCache } from '../../cache/validate-cache.js';
 import type { CheckResult } from '../../check/check-definitions.js';
@@ -14,7 +15,7 @@ import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
 import { configWatchFiles } from '../config-watch.js';
-import { type CommandContext, fileText, useColor } from '../context.js';
+import { type CommandContext, fileText, useColor, writeWfsyncError } from '../context.js';
 import { checkOutputFile, writeCodeQualityFile, writeOutputFile } from '../output-file.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
 
@@ -82,6 +83,15 @@ export function validateCommand(ctx: CommandContext): Command {
     )
     .action(async (paths: string[], flags: ValidateFlags, command: Command) => {
       const globals = command.optsWithGlobals();
+      // --list-rules checks nothing, so a report file would stay unwritten: said, not silently skipped.
+      const reportFile =
+        flags.codequality !== undefined ? '--codequality' : flags.output !== undefined ? '--output' : '';
+      if (flags.listRules && reportFile !== '') {
+        throw new UsageError(
+          `--list-rules lists the rules and checks no file, so ${reportFile} would have nothing to write: ` +
+            `run "wfsync validate ${reportFile} <file>" without --list-rules`,
+        );
+      }
       if (flags.cacheLocation !== undefined && !flags.cache) {
         throw new UsageError('--cache-location needs --cache');
       }
@@ -121,7 +131,12 @@ async function watchValidate(
         skipDirectory: (dir) => project.sources.excludes(dir),
       };
     },
-    run: () => runValidate(ctx, paths, flags, globals),
+    // No folder to read yet (nothing created, no config): said, and watched for, as a later run's error would be.
+    run: () =>
+      runValidate(ctx, paths, flags, globals).catch(async (error: unknown) => {
+        if (!(error instanceof NoDefinitionFolders)) throw error;
+        await writeWfsyncError(ctx, error);
+      }),
   });
   return ExitCode.Ok;
 }

@@ -5,7 +5,8 @@
  * reject (the items' diagnostics). Creates and in-sync items are not problems: they are left out. An item is known by
  * its action and workflow identifier, so its fingerprint survives edits elsewhere in the file. Pure.
  */
-import type { Plan, PlanAction, PlanItem } from '../../plan/types.js';
+import { PLAN_ACTIONS, planActionMeta } from '../../plan/actions.js';
+import type { Plan, PlanItemFields } from '../../plan/types.js';
 import {
   type CodeClimateProblem,
   type CodeClimateSeverity,
@@ -14,33 +15,12 @@ import {
   renderCodeClimate,
 } from '../codeclimate.js';
 
-/** The actions that are problems, by how much they block: a conflict or an unanswered GET stops a sync outright. */
-const SEVERITY_OF_ACTION: Partial<Record<PlanAction, CodeClimateSeverity>> = {
-  drifted: 'major',
-  'changed-locally': 'major',
-  'missing-remotely': 'major',
-  conflict: 'critical',
-  error: 'critical',
-  // The API cannot delete it; it fails nothing by itself (the notice the github format gives it).
-  orphaned: 'info',
-};
-
-const LABEL: Record<PlanAction, string> = {
-  create: 'create',
-  'in-sync': 'in sync',
-  drifted: 'drifted',
-  'changed-locally': 'changed locally',
-  'missing-remotely': 'missing remotely',
-  conflict: 'conflict',
-  orphaned: 'orphaned',
-  error: 'error',
-};
-
 export function renderPlanCodeClimate(plan: Plan, options: { configPath?: string } = {}): string {
   const fallback = options.configPath ?? DEFAULT_CONFIG_PATH;
   const problems: CodeClimateProblem[] = [];
   for (const item of plan.items) {
-    const severity = SEVERITY_OF_ACTION[item.action];
+    // The table's severity: by how much the action blocks (a conflict or an unanswered GET stops a sync outright).
+    const severity = planActionMeta(item.action).codeClimate;
     if (severity !== undefined) problems.push(itemProblem(item, severity, plan.target.name, fallback));
     for (const d of item.diagnostics ?? []) problems.push(diagnosticProblem(d, fallback));
   }
@@ -48,7 +28,7 @@ export function renderPlanCodeClimate(plan: Plan, options: { configPath?: string
 }
 
 function itemProblem(
-  item: PlanItem,
+  item: PlanItemFields,
   severity: CodeClimateSeverity,
   target: string,
   fallback: string,
@@ -57,7 +37,7 @@ function itemProblem(
   const next = item.next === '' ? '' : ` Next: ${item.next}`;
   return {
     checkName: `wfsync-plan/${item.action}`,
-    description: `${item.identifier}: ${LABEL[item.action]} on ${target}.${why}${next}`,
+    description: `${item.identifier}: ${PLAN_ACTIONS[item.action].label} on ${target}.${why}${next}`,
     path: item.file === undefined || item.file === '' ? fallback : item.file,
     begin: item.line ?? 1,
     end: item.endLine ?? item.line ?? 1,

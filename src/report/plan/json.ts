@@ -7,15 +7,20 @@
  * Sync: `{schemaVersion, plan, outcomes, summary, interrupted, status}` (schemas/sync-output.schema.json), its plan the
  * plan document itself and its summary keyed by the outcomes in camelCase (`inSync`, `changedLocally`).
  */
-import { SYNC_OUTCOMES, type SyncOutcome, type SyncResult } from '../../apply/result.js';
-import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import { buildSyncVerdict, SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
+import type { ErrorOutput, PlanOutput } from '../../generated/plan-output.js';
+import type { SyncOutput } from '../../generated/sync-output.js';
+import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../plan/actions.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { Plan } from '../../plan/types.js';
+import { buildPlanVerdict } from '../../plan/verdict.js';
 import { jsonText } from '../channel.js';
 import { DIAGNOSTIC_KEYS } from '../json.js';
 
+const VERDICT_KEYS = ['exitCode', 'needsPerson', 'meaning'] as const;
 const PLAN_KEYS = [
   'schemaVersion',
+  ...VERDICT_KEYS,
   'target',
   'base',
   'summary',
@@ -49,7 +54,15 @@ const ITEM_KEYS = [
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
-const SYNC_KEYS = ['schemaVersion', 'plan', 'outcomes', 'summary', 'interrupted', 'status'] as const;
+const SYNC_KEYS = [
+  'schemaVersion',
+  ...VERDICT_KEYS,
+  'plan',
+  'outcomes',
+  'summary',
+  'interrupted',
+  'status',
+] as const;
 const OUTCOME_KEYS = [
   'identifier',
   'outcome',
@@ -68,15 +81,20 @@ const OUTCOME_KEYS = [
 
 type Json = Record<string, unknown>;
 
+/** `plan --format json` and `plan --out`, typed from its schema. */
+type PlanDocument = Exclude<PlanOutput, ErrorOutput>;
+/** `sync --format json`, typed from its schema. */
+type SyncDocument = Exclude<SyncOutput, ErrorOutput>;
+
 /**
  * A copy of `value` with `keys` first (in that order), then any other own key in sorted order. Absent and
  * undefined values are left out (JSON would drop them anyway). `map` rewrites nested values by key.
  */
-function ordered(
-  value: object,
+function ordered<T extends object>(
+  value: T,
   keys: readonly string[],
   map: Record<string, (v: unknown) => unknown> = {},
-): Json {
+): T {
   const source = value as Json;
   const rest = Object.keys(source)
     .filter((k) => !keys.includes(k))
@@ -88,7 +106,8 @@ function ordered(
     const rewrite = map[key];
     out[key] = rewrite ? rewrite(v) : v;
   }
-  return out;
+  // The same fields in another order (each rewrite reorders a nested value's keys): still a T.
+  return out as T;
 }
 
 const eachOrdered =
@@ -108,19 +127,19 @@ function isObject(v: unknown): v is object {
 const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);
 
-/** Sync's summary keys: the outcomes in camelCase (the values in `outcomes` keep their spelling). */
-const summaryKey = (outcome: SyncOutcome): string =>
-  outcome.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** The plan summary's keys, in the table's order. */
+const PLAN_SUMMARY_KEYS = PLAN_ACTION_NAMES.map((action) => PLAN_ACTIONS[action].summaryKey);
 
 /**
  * The plan as the JSON format writes it: the same data, keys in the documented order, the contract's version. The
  * one builder of the document, for the CLI's `--format json` and the programmatic API's results alike.
  */
-export function buildPlanJson(plan: Plan): Json {
+export function buildPlanJson(plan: Plan): PlanDocument {
   const { version: _inMemory, ...data } = plan;
-  return ordered({ ...data, schemaVersion: SCHEMA_VERSION }, PLAN_KEYS, {
+  const document: PlanDocument = { ...data, schemaVersion: SCHEMA_VERSION, ...buildPlanVerdict(plan) };
+  return ordered(document, PLAN_KEYS, {
     target: objectOrdered(TARGET_KEYS),
-    summary: objectOrdered(Object.values(SUMMARY_KEYS)),
+    summary: objectOrdered(PLAN_SUMMARY_KEYS),
     items: eachOrdered(ITEM_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
   });
 }
@@ -130,10 +149,19 @@ export function renderPlanJson(plan: Plan): string {
 }
 
 /** The sync result as the JSON format writes it (the CLI's and the API's one builder). */
-export function buildSyncJson(result: SyncResult): Json {
-  const summary = Object.fromEntries(SYNC_OUTCOMES.map((o) => [summaryKey(o), result.summary[o]]));
-  return ordered({ ...result, summary, schemaVersion: SCHEMA_VERSION }, SYNC_KEYS, {
-    plan: (plan) => buildPlanJson(plan as Plan),
+export function buildSyncJson(result: SyncResult): SyncDocument {
+  // Keyed by the outcomes in camelCase (the values in `outcomes` keep their spelling).
+  const summary = Object.fromEntries(
+    SYNC_OUTCOME_NAMES.map((o) => [SYNC_OUTCOMES[o].summaryKey, result.summary[o]]),
+  ) as SyncDocument['summary'];
+  const document: SyncDocument = {
+    ...result,
+    plan: buildPlanJson(result.plan),
+    summary,
+    schemaVersion: SCHEMA_VERSION,
+    ...buildSyncVerdict(result),
+  };
+  return ordered(document, SYNC_KEYS, {
     outcomes: eachOrdered(OUTCOME_KEYS, { changes: changesOrdered, diagnostics: diagnosticsOrdered }),
   });
 }

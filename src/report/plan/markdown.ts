@@ -6,6 +6,8 @@
  */
 
 import type { SyncResult } from '../../apply/result.js';
+import { SYNC_OUTCOMES } from '../../apply/result.js';
+import { PLAN_ACTIONS } from '../../plan/actions.js';
 import { commandLine } from '../../plan/command-line.js';
 import type { CreatePreview, Plan } from '../../plan/types.js';
 import { buildMarkdownDocument, neutralizeMarkdown } from '../channel.js';
@@ -26,14 +28,7 @@ import {
   truncateText,
 } from './text.js';
 import type { PlanRenderOptions } from './view.js';
-import {
-  buildPlanView,
-  buildSyncView,
-  PLAN_ACTION_LABELS,
-  type ReportView,
-  SYNC_OUTCOME_LABELS,
-  type ViewEntry,
-} from './view.js';
+import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
 
 /** First line of every plan comment: finds wfsync's comments among a PR's. */
 export const PR_COMMENT_MARKER = '<!-- wfsync-plan -->';
@@ -149,7 +144,7 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
 
 /** A create (plan) or a created workflow (sync). */
 function isCreate(entry: ViewEntry): boolean {
-  return entry.label === PLAN_ACTION_LABELS.create.label || entry.label === SYNC_OUTCOME_LABELS.created.label;
+  return entry.label === PLAN_ACTIONS.create.label || entry.label === SYNC_OUTCOMES.created.label;
 }
 
 /** A detail block shown open: the reader sees what needs them without a click. */

@@ -5,13 +5,12 @@
  * and state file; a plan's base): `options.run`, else the `--target` given. Pure.
  */
 
+import { PLAN_ACTIONS } from '../../plan/actions.js';
 import { commandLine, type RunContext } from '../../plan/command-line.js';
 import { escapeProse } from './markdown-text.js';
 import type { CommentContext } from './stamp.js';
-import { PLAN_ACTION_LABELS, type PlanRenderOptions, type ReportView } from './view.js';
+import type { PlanRenderOptions, ReportView } from './view.js';
 
-/** The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow). */
-const NEEDS_A_PERSON = new Set(['drifted', 'changed-locally', 'missing-remotely', 'conflict', 'orphaned']);
 const MAX_NAMED = 10;
 
 export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions, 'run'> {
@@ -19,9 +18,8 @@ export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions
 }
 
 export function buildNextSteps(view: ReportView, options: NextStepsOptions): string {
-  const count = (keys: (key: string) => boolean) =>
-    view.counts.reduce((sum, row) => sum + (keys(row.key) ? row.count : 0), 0);
-  const people = count((key) => NEEDS_A_PERSON.has(key));
+  // The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow).
+  const people = view.counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   const run: RunContext | undefined =
     options.run ?? (options.targetFlag ? { target: options.targetFlag, targetIsDefault: false } : undefined);
   const commands = { plan: commandLine(run, 'plan', { withBase: true }), sync: commandLine(run, 'sync') };
@@ -32,9 +30,7 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
 
 function planSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
-  const creates = view.entries
-    .filter((e) => e.label === PLAN_ACTION_LABELS.create.label)
-    .map((e) => e.identifier);
+  const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
   const steps: string[] = [];

@@ -49,6 +49,7 @@ export function buildPreviewFiles(sources: readonly PreviewSource[]): PreviewFil
         name: label,
         rendered: renderWorkflow(workflow, data),
         data,
+        steps: workflow.steps,
         diagnostics: [],
       });
     const title = source.workflow.name;

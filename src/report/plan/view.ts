@@ -3,55 +3,25 @@
  * person, how each is labelled, the count rows and the closing sentence. Built once so the formats cannot disagree.
  */
 
-import type { SyncOutcome, SyncResult } from '../../apply/result.js';
+import { SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult, syncOutcomeMeta } from '../../apply/result.js';
 import type { Diagnostic } from '../../diagnostic.js';
-import { SUMMARY_KEYS } from '../../plan/build-plan.js';
+import { PLAN_ACTION_NAMES, PLAN_ACTIONS, type StatusMeta, type Tone } from '../../plan/actions.js';
 import { commandLine, type RunContext } from '../../plan/command-line.js';
-import type { FieldChange, Plan, PlanAction, PlanItem } from '../../plan/types.js';
+import type { FieldChange, Plan, PlanItemFields } from '../../plan/types.js';
 import { plural } from '../../text.js';
 
-/** How a status is painted: the human format maps tones to colors. */
-export type Tone = 'add' | 'ok' | 'warn' | 'error' | 'muted';
+export type { AnnotationKind, Tone } from '../../plan/actions.js';
 
-/** The GitHub annotation kind an item becomes. */
-export type AnnotationKind = 'notice' | 'warning' | 'error';
-
-interface StatusMeta {
-  symbol: string;
-  label: string;
-  tone: Tone;
-  annotation: AnnotationKind;
+/** A row of the plan's actions or sync's outcomes: how it reads, and whether it needs a person. */
+interface StatusRow extends StatusMeta {
+  needsPerson: boolean;
 }
 
-/**
- * The statuses plan and sync share that need a person. Orphaned entries are notices, as in the sync status: the API
- * cannot delete them, so they must not read as something that failed the run.
- */
-const NEEDS_ATTENTION = {
-  drifted: { symbol: '~', label: 'drifted', tone: 'warn', annotation: 'warning' },
-  'changed-locally': { symbol: '!', label: 'changed locally', tone: 'warn', annotation: 'warning' },
-  'missing-remotely': { symbol: '?', label: 'missing remotely', tone: 'warn', annotation: 'warning' },
-  conflict: { symbol: '✖', label: 'conflict', tone: 'error', annotation: 'warning' },
-  orphaned: { symbol: '-', label: 'orphaned', tone: 'muted', annotation: 'notice' },
-} satisfies Record<string, StatusMeta>;
-
-/** Plan actions in summary order (the order of PlanAction), with how each one reads. */
-export const PLAN_ACTION_LABELS: Record<PlanAction, StatusMeta> = {
-  create: { symbol: '+', label: 'create', tone: 'add', annotation: 'notice' },
-  'in-sync': { symbol: '✔', label: 'in sync', tone: 'ok', annotation: 'notice' },
-  ...NEEDS_ATTENTION,
-  error: { symbol: '✖', label: 'error', tone: 'error', annotation: 'error' },
-};
-
-/** Sync outcomes in summary order (the order of SyncOutcome). */
-export const SYNC_OUTCOME_LABELS: Record<SyncOutcome, StatusMeta> = {
-  created: { symbol: '+', label: 'created', tone: 'add', annotation: 'notice' },
-  'in-sync': PLAN_ACTION_LABELS['in-sync'],
-  ...NEEDS_ATTENTION,
-  failed: { symbol: '✖', label: 'failed', tone: 'error', annotation: 'error' },
-  // Not created because the run stopped: the next sync picks it up, but someone has to run it.
-  skipped: { symbol: '·', label: 'skipped', tone: 'muted', annotation: 'warning' },
-};
+/** How a status reads, from its table's row. */
+function shown(row: StatusMeta): StatusMeta {
+  const { symbol, label, tone, annotation } = row;
+  return { symbol, label, tone, annotation };
+}
 
 /** What the plan and sync renderers are told. */
 export interface PlanRenderOptions {
@@ -77,9 +47,7 @@ export interface PlanRenderOptions {
  * What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview,
  * the flow of its steps, its changed messages rendered.
  */
-type ReviewDetails = Partial<
-  Pick<PlanItem, 'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered'>
->;
+type ReviewDetails = Pick<PlanItemFields, 'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered'>;
 
 export interface ViewEntry extends StatusMeta, ReviewDetails {
   identifier: string;
@@ -101,6 +69,10 @@ export interface CountRow {
   symbol: string;
   label: string;
   tone: Tone;
+  /** The workflows counted wait on a person (the statuses plan and sync share). */
+  needsPerson: boolean;
+  /** The label takes a plural (StatusMeta). */
+  noun?: true;
   count: number;
 }
 
@@ -126,7 +98,10 @@ export interface ReportView {
 /** The view of a plan. `command` is the command printing it: `sync` prints its plan without telling to run sync. */
 export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunContext): ReportView {
   const s = plan.summary;
-  const counts = countRows(PLAN_ACTION_LABELS, (action) => s[SUMMARY_KEYS[action]]);
+  const counts = countRows(
+    PLAN_ACTION_NAMES.map((action) => [action, PLAN_ACTIONS[action]]),
+    (action) => s[PLAN_ACTIONS[action].summaryKey],
+  );
   let closing: string;
   if (counts.length === 0) closing = 'No changes. No workflow definitions and nothing in state.';
   else if (counts.every((row) => row.key === 'in-sync'))
@@ -134,8 +109,7 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync')
-        parts.push(countPhrase(row.key, row.count, row.label));
+      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
     }
     const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
@@ -143,24 +117,29 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   const notes = attentionNotes(counts);
   if (s.error > 0)
     notes.push(`${plural(s.error, 'workflow')} could not be checked on the service (see each error).`);
-  const entries = plan.items.map((item) => ({
-    ...PLAN_ACTION_LABELS[item.action],
-    ...item,
-    message: item.error,
-    diagnostics: item.diagnostics ?? [],
-  }));
+  const entries = plan.items.map((planned) => {
+    const item: PlanItemFields = planned;
+    return {
+      ...shown(PLAN_ACTIONS[item.action]),
+      ...item,
+      message: item.error,
+      diagnostics: item.diagnostics ?? [],
+    };
+  });
   return assemble(command, plan, entries, counts, closing, notes);
 }
 
 /** The view of a sync result: same layout, outcomes instead of actions. */
 export function buildSyncView(result: SyncResult, run?: RunContext): ReportView {
   const s = result.summary;
-  // Always listed, so scripts and eyes find them in the same place; the rest only when they happened.
-  const always = new Set<SyncOutcome>(['created', 'in-sync', 'drifted', 'failed', 'skipped']);
-  const parts = (Object.keys(SYNC_OUTCOME_LABELS) as SyncOutcome[])
-    .filter((outcome) => always.has(outcome) || s[outcome] > 0)
-    .map((outcome) => countPhrase(outcome, s[outcome], SYNC_OUTCOME_LABELS[outcome].label));
-  const counts = countRows(SYNC_OUTCOME_LABELS, (outcome) => s[outcome]);
+  // Some always listed, so scripts and eyes find them in the same place; the rest only when they happened.
+  const parts = SYNC_OUTCOME_NAMES.filter(
+    (outcome) => syncOutcomeMeta(outcome).alwaysCounted || s[outcome] > 0,
+  ).map((outcome) => countPhrase(syncOutcomeMeta(outcome), s[outcome]));
+  const counts = countRows(
+    SYNC_OUTCOME_NAMES.map((outcome) => [outcome, SYNC_OUTCOMES[outcome]]),
+    (outcome) => s[outcome],
+  );
 
   const notes: string[] = [];
   if (result.interrupted) {
@@ -177,7 +156,7 @@ export function buildSyncView(result: SyncResult, run?: RunContext): ReportView 
   }
   notes.push(...attentionNotes(counts));
   const entries = result.outcomes.map((item) => ({
-    ...SYNC_OUTCOME_LABELS[item.outcome],
+    ...shown(SYNC_OUTCOMES[item.outcome]),
     ...item,
     message: withoutRepeatedId(item.message, item.remoteId),
     changes: item.changes ?? [],
@@ -195,7 +174,7 @@ function assemble(
   closing: string,
   notes: string[],
 ): ReportView {
-  const inSync = (entry: ViewEntry) => entry.label === PLAN_ACTION_LABELS['in-sync'].label;
+  const inSync = (entry: ViewEntry) => entry.label === PLAN_ACTIONS['in-sync'].label;
   return {
     command,
     title: `wfsync ${command}`,
@@ -210,20 +189,27 @@ function assemble(
   };
 }
 
-function countRows<K extends string>(meta: Record<K, StatusMeta>, count: (key: K) => number): CountRow[] {
-  return (Object.keys(meta) as K[])
-    .map((key) => ({ key, ...meta[key], count: count(key) }))
+/** The table's rows with a count, in its order. */
+function countRows<K extends string>(
+  rows: ReadonlyArray<readonly [K, StatusRow]>,
+  count: (key: K) => number,
+): CountRow[] {
+  return rows
+    .map(([key, row]) => {
+      const { symbol, label, tone, needsPerson, noun } = row;
+      return { key, symbol, label, tone, needsPerson, ...(noun ? { noun } : {}), count: count(key) };
+    })
     .filter((row) => row.count > 0);
 }
 
 /** `2 conflicts`, `1 error`, but `2 drifted`: only the labels that are nouns take a plural. */
-function countPhrase(key: string, count: number, label: string): string {
-  return key === 'conflict' || key === 'error' ? plural(count, label) : `${count} ${label}`;
+function countPhrase(row: Pick<StatusMeta, 'label' | 'noun'>, count: number): string {
+  return row.noun ? plural(count, row.label) : `${count} ${row.label}`;
 }
 
 /** The note when workflows need a person (exit 6): the statuses plan and sync share for that. */
 function attentionNotes(counts: readonly CountRow[]): string[] {
-  const count = counts.reduce((sum, row) => sum + (row.key in NEEDS_ATTENTION ? row.count : 0), 0);
+  const count = counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
   return [

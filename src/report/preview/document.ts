@@ -17,6 +17,11 @@ export interface PreviewStep {
   content?: string;
   contentType?: 'html' | 'text';
   cta?: RenderedStep['cta'];
+  /**
+   * Email: the layout the service puts the body into, which the preview does not show (wfsync cannot read the
+   * environment's layouts): said in every format, beside the email.
+   */
+  layout?: string;
   /** The trigger payload the step was rendered with. */
   payload: Record<string, unknown>;
   /** Set when the service would fail to render this step: its message, as the service would say it. */
@@ -41,7 +46,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 2;
+  schemaVersion: 3;
   workflows: PreviewWorkflow[];
 }
 
@@ -53,13 +58,22 @@ export interface PreviewWorkflowInput {
   data: RenderData;
   diagnostics: Diagnostic[];
   preview?: string;
+  /** The definition's steps, by the rendered steps' index: what an email step's `layoutId` says. */
+  steps?: readonly StepTemplate[];
+}
+
+/** What the preview reads of a definition's step beyond the rendered text. */
+interface StepTemplate {
+  template?: { layoutId?: string };
 }
 
 const STEP_STRINGS = ['subject', 'title', 'preheader', 'senderName', 'content', 'contentType'] as const;
 
 export function buildPreviewWorkflow(input: PreviewWorkflowInput): PreviewWorkflow {
   const { data } = input;
-  const steps = input.rendered.steps.map((step) => buildPreviewStep(step, data.payload));
+  const steps = input.rendered.steps.map((step) =>
+    buildPreviewStep(step, data.payload, input.steps?.[step.index]?.template?.layoutId),
+  );
   return {
     identifier: input.identifier,
     file: input.file,
@@ -73,17 +87,35 @@ export function buildPreviewWorkflow(input: PreviewWorkflowInput): PreviewWorkfl
 }
 
 /** Key by key, in the document's order; absent values stay absent. */
-function buildPreviewStep(step: RenderedStep, payload: Record<string, unknown>): PreviewStep {
+function buildPreviewStep(
+  step: RenderedStep,
+  payload: Record<string, unknown>,
+  layoutId: string | undefined,
+): PreviewStep {
   const out: Record<string, unknown> = { index: step.index, name: step.name, type: step.type };
   for (const key of STEP_STRINGS) if (step[key] !== undefined) out[key] = step[key];
   if (step.cta !== undefined) out.cta = step.cta;
+  if (step.type === 'email') out.layout = buildLayoutNote(layoutId);
   out.payload = payload;
   if (step.error !== undefined) out.error = step.error;
   return out as unknown as PreviewStep;
 }
 
+/**
+ * The service (`CompileEmailTemplate` of @novu/application-generic) renders an email's body, then renders the layout
+ * with the body as its `{{{body}}}`: the layout `layoutId` names, else the default one. The layouts live in the
+ * environment, out of wfsync's reach, so the preview shows the body alone and says so.
+ */
+export function buildLayoutNote(layoutId: string | undefined): string {
+  const which =
+    layoutId === undefined || layoutId === ''
+      ? "the environment's default layout, if it has one"
+      : `layout ${JSON.stringify(layoutId)}`;
+  return `not shown: the service puts this body into ${which} (wfsync cannot read layouts)`;
+}
+
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 2, workflows };
+  return { schemaVersion: 3, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */

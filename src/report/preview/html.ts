@@ -104,6 +104,7 @@ function emailHtml(step: PreviewStep): string {
       ['From', step.senderName],
       ['Subject', step.subject],
       ['Preheader', step.preheader],
+      ['Layout', step.layout],
     ] as const
   )
     .filter(([, value]) => value !== undefined && value !== '')

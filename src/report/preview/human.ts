@@ -53,6 +53,7 @@ function stepLines(step: PreviewStep, style: Style): string[] {
     ['Subject', step.subject],
     ['Preheader', step.preheader],
     ['Title', step.title],
+    ['Layout', step.layout],
   ];
   const lines = [head];
   for (const [label, value] of fields) {

@@ -1,27 +1,10 @@
 /**
  * The shell the GitLab jobs run (POSIX sh: the node image's /bin/sh is dash), one builder per job: the key check
  * that skips a job with a warning instead of failing it, then wfsync, then the verdict by exit code, as the GitHub
- * recipes decide it (0 and 2 pass, 6 needs a person, any other code fails with what it means). Pure.
+ * recipes decide it (0 and 2 pass, 6 needs a person, any other code fails). What a code means and who needs a person
+ * are not written here: the plan and sync documents wfsync writes say them (`meaning`, `needsPerson`). Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-
-/**
- * A shell function, `exit_meaning CODE`, that prints what a wfsync exit code means (the README's table), for the
- * steps that report a code they did not expect.
- */
-export const EXIT_MEANING = `exit_meaning() {
-  case "$1" in
-    0) echo "success" ;;
-    1) echo "an unexpected failure: the service unreachable or failing, an I/O error, or a bug" ;;
-    2) echo "changes that sync applies (workflows to create)" ;;
-    3) echo "invalid definitions or config" ;;
-    4) echo "the API key was refused, or it is not a Development-environment key" ;;
-    5) echo "rate limited: the retry budget ran out" ;;
-    6) echo "a workflow needs a person" ;;
-    64) echo "a usage error in this job's wfsync command" ;;
-    *) echo "an exit code wfsync does not use: wfsync did not run, or crashed" ;;
-  esac
-}`;
 
 /** The exit code a job uses for "skipped: no API key"; the jobs allow it as a failure, so it shows as a warning. */
 export const SKIPPED_EXIT_CODE = 78;
@@ -35,26 +18,36 @@ export const PLAN_REPORT = 'gl-code-quality-plan.json';
 /** The plan job's HTML previews (index.html and one page per workflow to create or that differs), an artifact. */
 export const PREVIEWS_DIR = 'wfsync-previews';
 
+/** The sync job's result document (`sync --out`): what it says of itself names the workflows that need a person. */
+export const SYNC_RESULT = 'wfsync-sync.json';
+
 /** `npm ci` from the job's cache folder (the template's `cache:`), quiet about audit and funding. */
 const INSTALL = 'npm ci --prefer-offline --no-audit --no-fund';
 
 /**
- * `needing_a_person FILE`: the workflows of a plan JSON document that need a person (`welcome (drifted)`), or
- * nothing when the file cannot be read. Node, not jq: the node image has no jq. Identifiers are text from outside:
- * anything but letters, digits, `.`, `_` and `-` becomes `?`.
+ * `wfsync_said FILE who` prints the workflows the document wfsync wrote says need a person (`welcome (drifted)`);
+ * `wfsync_said FILE meaning CODE` prints `: <what the code means>` when the document ended with that code. Nothing
+ * when the file cannot be read (wfsync failed before writing it). Node, not jq: the node image has no jq. Identifiers
+ * are text from outside: anything but letters, digits, `.`, `_` and `-` becomes `?`.
  */
-export const NEEDING_A_PERSON_NODE = `needing_a_person() {
+export const WFSYNC_SAID_NODE = `wfsync_said() {
   node -e '
-    const attention = ["drifted", "changed-locally", "conflict", "missing-remotely", "orphaned"];
-    let names = [];
+    const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]/g, "?");
+    let said = "";
     try {
-      const plan = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-      names = (plan.items || [])
-        .filter((item) => attention.includes(item.action))
-        .map((item) => String(item.identifier).replace(/[^A-Za-z0-9._-]/g, "?") + " (" + item.action + ")");
+      const doc = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+      if (process.argv[2] === "who") {
+        const rows = doc.outcomes || doc.items || [];
+        const named = new Map(rows.map((row) => [String(row.identifier), row.outcome || row.action]));
+        said = (doc.needsPerson || [])
+          .map((id) => safe(id) + (named.has(String(id)) ? " (" + safe(named.get(String(id))) + ")" : ""))
+          .join(", ");
+      } else if (doc.exitCode === Number(process.argv[3]) && typeof doc.meaning === "string") {
+        said = ": " + doc.meaning.replace(/[\\r\\n]/g, " ");
+      }
     } catch {}
-    process.stdout.write(names.join(", "));
-  ' "$1" 2>/dev/null || true
+    process.stdout.write(said);
+  ' "$@" 2>/dev/null || true
 }`;
 
 /** Skip the job (exit 78, allowed: a warning) when the key variable is missing, saying why and what to do. */
@@ -85,8 +78,7 @@ npx wfsync validate --max-warnings 0 --codequality ${VALIDATE_REPORT}`;
  * must not read as current.
  */
 export function buildPlanScript(noteScript: string): string {
-  return `${EXIT_MEANING}
-${NEEDING_A_PERSON_NODE}
+  return `${WFSYNC_SAID_NODE}
 ${keyCheck('wfsync plan', `${ADD_THE_KEY} Do not protect it: merge request pipelines run on unprotected branches. Merge requests from forks get no variables.`)}
 ${INSTALL}
 base="\${CI_MERGE_REQUEST_DIFF_BASE_SHA:-}"
@@ -106,12 +98,12 @@ case "$code" in
   0) echo "wfsync plan: merging changes nothing on ${CI_TARGET}." ;;
   2) echo "wfsync plan: merging creates what the plan note lists; the sync on the default branch applies it." ;;
   6)
-    who="$(needing_a_person plan.json)"
+    who="$(wfsync_said plan.json who)"
     echo "wfsync plan: a workflow needs a person: \${who:-see the plan note}. Sync will not apply this; the plan note says what to do for each."
     exit 6
     ;;
   *)
-    echo "wfsync plan failed (exit $code: $(exit_meaning "$code")); the plan note and this job's log say why."
+    echo "wfsync plan failed (exit $code$(wfsync_said plan.json meaning "$code")); the plan note and this job's log say why."
     exit "$code"
     ;;
 esac
@@ -123,19 +115,20 @@ fi`;
 
 /** sync on the default branch: what its exit code means after a merge. */
 export function buildGitlabSyncScript(): string {
-  return `${EXIT_MEANING}
+  return `${WFSYNC_SAID_NODE}
 ${keyCheck('wfsync sync', ADD_THE_KEY)}
 ${INSTALL}
 code=0
-npx wfsync sync --target ${CI_TARGET} || code=$?
+npx wfsync sync --target ${CI_TARGET} --out ${SYNC_RESULT} || code=$?
 case "$code" in
   0) ;;
   6)
-    echo "wfsync sync: synced what sync may apply, but a workflow needs a person (drifted, changed locally, conflict, missing remotely or orphaned): the report above says which and what to do."
+    who="$(wfsync_said ${SYNC_RESULT} who)"
+    echo "wfsync sync: synced what sync may apply, but a workflow needs a person: \${who:-see the report above}. The report above says what to do for each."
     exit 6
     ;;
   *)
-    echo "wfsync sync failed (exit $code: $(exit_meaning "$code")); the log above says what was done."
+    echo "wfsync sync failed (exit $code$(wfsync_said ${SYNC_RESULT} meaning "$code")); the log above says what was done."
     exit "$code"
     ;;
 esac`;
@@ -143,8 +136,7 @@ esac`;
 
 /** The scheduled drift check: a read-only plan; drift (6) fails naming the workflows. */
 export function buildGitlabDriftScript(): string {
-  return `${EXIT_MEANING}
-${NEEDING_A_PERSON_NODE}
+  return `${WFSYNC_SAID_NODE}
 ${keyCheck('wfsync drift check', ADD_THE_KEY)}
 ${INSTALL}
 code=0
@@ -153,12 +145,12 @@ case "$code" in
   0) echo "No drift: ${CI_TARGET} matches the definitions." ;;
   2) echo "warning: workflows on the default branch are not on ${CI_TARGET} yet: the sync job on the default branch creates them (did its last run fail?)." ;;
   6)
-    who="$(needing_a_person plan.json)"
+    who="$(wfsync_said plan.json who)"
     echo "wfsync drift check: drift found, a workflow needs a person: \${who:-see the plan above}. The plan above says what to do for each."
     exit 6
     ;;
   *)
-    echo "wfsync drift check could not run (exit $code: $(exit_meaning "$code"))."
+    echo "wfsync drift check could not run (exit $code$(wfsync_said plan.json meaning "$code"))."
     exit "$code"
     ;;
 esac`;

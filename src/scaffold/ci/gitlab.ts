@@ -22,6 +22,7 @@ import {
   PLAN_REPORT,
   PREVIEWS_DIR,
   SKIPPED_EXIT_CODE,
+  SYNC_RESULT,
   VALIDATE_REPORT,
 } from './gitlab-scripts.js';
 
@@ -136,6 +137,10 @@ wfsync-sync:
     exit_codes:
       - ${SKIPPED_EXIT_CODE}
 ${scriptBlock(buildGitlabSyncScript())}
+  artifacts:
+    when: always
+    paths:
+      - ${SYNC_RESULT}
 
 wfsync-drift:
   extends: .wfsync

@@ -189,7 +189,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
     var phone;
     if (s.type === 'email') {
       var meta = el('dl', 'meta');
-      [['From', s.senderName], ['Subject', s.subject], ['Preheader', s.preheader]].forEach(function (pair) {
+      [['From', s.senderName], ['Subject', s.subject], ['Preheader', s.preheader], ['Layout', s.layout]].forEach(function (pair) {
         if (pair[1] === undefined || pair[1] === '') return;
         meta.append(el('dt', null, pair[0]), el('dd', null, pair[1]));
       });

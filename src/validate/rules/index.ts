@@ -3,6 +3,7 @@ import type { Diagnostic, Severity, Span } from '../../diagnostic.js';
 import { sortDiagnostics } from '../../diagnostic.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
 import { ctaActionEmpty, emailSubjectMissing, pushTitleMissing, stepContentMissing } from './content.js';
+import { credentialInDefinition } from './credential.js';
 import { filterPartFields, variantFilterMissing } from './filters.js';
 import { identifierFormat, identifierNameMismatch, nameSlugEmpty } from './identifier.js';
 import { findDuplicateIdentifiers, IDENTIFIER_DUPLICATE } from './identifier-duplicate.js';
@@ -59,6 +60,7 @@ export const RULES: readonly Rule[] = [
   renderDateFormat,
   renderEmpty,
   renderSurprise,
+  credentialInDefinition,
 ];
 
 /** Every rule code, the project-wide one included: what a config's `rules:` map may name. */

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
@@ -17,6 +17,7 @@ import { main } from '../../../src/cli/main.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { git } from '../../helpers/git.js';
 import { jsonOutputProblems } from '../../helpers/json-output.js';
+import { writeFiles } from '../../helpers/temp-project.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
 /**
@@ -29,13 +30,6 @@ const NAMES = ['order shipped', 'password reset', 'welcome'];
 let emulator: RunningEmulator;
 let cwd: string;
 let env: Record<string, string>;
-
-function writeFiles(dir: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-}
 
 async function makeProject(options: { latencyMs?: [number, number]; concurrency?: number } = {}) {
   emulator = await startEmulator({

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { planExitCode } from '../../../src/api/outcome.js';
 import { ExitCode } from '../../../src/exit-codes.js';
-import { SUMMARY_KEYS } from '../../../src/plan/build-plan.js';
-import type { Plan, PlanAction, PlanItem } from '../../../src/plan/types.js';
+import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../../src/plan/actions.js';
+import type { Plan, PlanAction, PlanItemFields } from '../../../src/plan/types.js';
+import { aPlanItem } from '../../helpers/plan-item.js';
 
 /** Plan's exit code: 1 an error item, else 6 a person must act, else 2 a workflow to create, else 0. */
 
-function planOf(items: Array<Partial<PlanItem> & { action: PlanAction }>): Plan {
-  const full = items.map((item, i) => ({ identifier: `w${i}`, changes: [], next: '', ...item }));
-  const summary = Object.fromEntries(Object.values(SUMMARY_KEYS).map((key) => [key, 0])) as Plan['summary'];
-  for (const item of full) summary[SUMMARY_KEYS[item.action]]++;
+function planOf(items: Array<Partial<PlanItemFields> & { action: PlanAction }>): Plan {
+  const full = items.map((item, i) => aPlanItem(`w${i}`, item.action, item));
+  const summary = Object.fromEntries(
+    PLAN_ACTION_NAMES.map((action) => [PLAN_ACTIONS[action].summaryKey, 0]),
+  ) as Plan['summary'];
+  for (const item of full) summary[PLAN_ACTIONS[item.action].summaryKey]++;
   return { version: 1, target: { name: 'dev', baseUrl: 'x' }, items: full, summary, ignoredFields: [] };
 }
 

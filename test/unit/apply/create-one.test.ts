@@ -140,8 +140,8 @@ describe('createOne: a create that succeeds', () => {
     ]);
   });
 
-  it('without a body in the plan item, sends the definition and its hash', async () => {
-    const { body: _body, desiredHash: _hash, ...bare } = ITEM;
+  it("without a hash in the plan item, journals the definition's", async () => {
+    const { desiredHash: _hash, ...bare } = ITEM;
     const { ctx, log } = setup({ post: created(stored()), get: async () => stored() });
     await createOne(ctx, bare, DESIRED);
     expect(log.slice(0, 4)).toEqual([JOURNALED, CREATING, POSTED, RECORDED]);

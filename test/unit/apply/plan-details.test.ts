@@ -2,14 +2,21 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/apply/apply-plan.js';
 import { withPlanDetails } from '../../../src/apply/result.js';
-import type { Plan, PlanItem } from '../../../src/plan/types.js';
+import type { Plan, PlanItemFields } from '../../../src/plan/types.js';
+import { aPlanItem } from '../../helpers/plan-item.js';
 import { harness, planNow, runSync } from './harness.js';
 
 /** What addPlanDetails (api/plan-details.ts) adds to a differing item: where its first change is, what its diff is. */
-function placed(plan: Plan, identifier: string, at: Pick<PlanItem, 'line' | 'endLine' | 'diffKind'>): Plan {
+function placed(
+  plan: Plan,
+  identifier: string,
+  at: Pick<PlanItemFields, 'line' | 'endLine' | 'diffKind'>,
+): Plan {
   return {
     ...plan,
-    items: plan.items.map((item) => (item.identifier === identifier ? { ...item, ...at } : item)),
+    items: plan.items.map((item) =>
+      item.identifier === identifier ? aPlanItem(identifier, item.action, { ...item, ...at }) : item,
+    ),
   };
 }
 
@@ -77,7 +84,7 @@ describe('sync outcomes carry the location and difference class of the plan item
 });
 
 describe('withPlanDetails', () => {
-  const item: PlanItem = {
+  const item: PlanItemFields = {
     identifier: 'welcome',
     action: 'conflict',
     file: 'workflows/welcome.yaml',
@@ -104,7 +111,7 @@ describe('withPlanDetails', () => {
   });
 
   it('keeps what the result already says, and adds nothing the plan item lacks', () => {
-    const bare: PlanItem = { identifier: 'welcome', action: 'orphaned', changes: [], next: 'n' };
+    const bare: PlanItemFields = { identifier: 'welcome', action: 'orphaned', changes: [], next: 'n' };
     expect(withPlanDetails(bare, { identifier: 'welcome', outcome: 'orphaned' })).toEqual({
       identifier: 'welcome',
       outcome: 'orphaned',

@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entryKey } from '../../../src/cache/check-cached.js';
 import { hashContent } from '../../../src/cache/hash.js';
 import { parseStoredCache, serializeCache } from '../../../src/cache/store.js';
@@ -9,6 +8,7 @@ import { type CheckResult, checkDefinitions } from '../../../src/check/check-def
 import type { LoadLimits } from '../../../src/definitions/limits.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
 import { VALID } from '../../fixtures/workflow-texts.js';
+import { useTempProjects, writeFiles } from '../../helpers/temp-project.js';
 
 /** An email whose subject and content live in files; the content uses a variable the trigger does not declare. */
 const WITH_INCLUDES = `name: welcome
@@ -49,24 +49,7 @@ const PROJECT: Record<string, string | Uint8Array> = {
 
 const RULES: RuleOptions = { severities: { 'variable-unused': 'info' } };
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string | Uint8Array>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-cache-check-'));
-  made.push(dir);
-  write(dir, files);
-  return dir;
-}
-
-function write(dir: string, files: Record<string, string | Uint8Array>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-}
+const project = useTempProjects('wfsync-cache-check-');
 
 interface Run {
   result: CheckResult;
@@ -192,7 +175,7 @@ describe('checkDefinitions with a cache', () => {
   it('an edited file is checked again, and only that one', async () => {
     const cwd = project(PROJECT);
     const cold = await cachedRun(cwd, new Map());
-    write(cwd, { 'workflows/a-valid.yaml': VALID.replace('type: chat', 'type: chatt') });
+    writeFiles(cwd, { 'workflows/a-valid.yaml': VALID.replace('type: chat', 'type: chatt') });
     const warm = await cachedRun(cwd, cold.stored);
     expect(warm.unchanged).toBe(cold.result.files.length - 1);
     expect(report(warm.result)).toEqual(report(await plainRun(cwd)));
@@ -209,13 +192,13 @@ describe('checkDefinitions with a cache', () => {
         .filter((d) => (d.includedBy ?? d.file) === 'workflows/h-includes.yaml')
         .map((d) => d.code);
     expect(undeclared(cold)).toEqual(['variable-undeclared']);
-    write(cwd, { 'workflows/emails/welcome.html': '<p>Hi {{firstName}}</p>\n' });
+    writeFiles(cwd, { 'workflows/emails/welcome.html': '<p>Hi {{firstName}}</p>\n' });
     const edited = await cachedRun(cwd, cold.stored);
     expect(edited.unchanged).toBe(cold.result.files.length - 1);
     expect(undeclared(edited)).toEqual([]);
     expect(report(edited.result)).toEqual(report(await plainRun(cwd)));
     // The same text with other line endings and a BOM is the same included text: still a hit.
-    write(cwd, { 'workflows/emails/welcome.html': '\uFEFF<p>Hi {{firstName}}</p>\r\n' });
+    writeFiles(cwd, { 'workflows/emails/welcome.html': '\uFEFF<p>Hi {{firstName}}</p>\r\n' });
     expect((await cachedRun(cwd, edited.stored)).unchanged).toBe(cold.result.files.length);
   });
 
@@ -230,7 +213,7 @@ describe('checkDefinitions with a cache', () => {
     ).toEqual(['include-not-found']);
     expect(missing.stored.has('workflows/h-includes.yaml')).toBe(false);
     // Whether a file exists is not a content hash: with the file back, the reference resolves at once.
-    write(cwd, { 'workflows/emails/welcome.html': '<p>Hi {{firstName}}</p>\n' });
+    writeFiles(cwd, { 'workflows/emails/welcome.html': '<p>Hi {{firstName}}</p>\n' });
     const back = await cachedRun(cwd, missing.stored);
     expect(back.unchanged).toBe(cold.result.files.length - 1);
     expect(report(back.result)).toEqual(report(await plainRun(cwd)));

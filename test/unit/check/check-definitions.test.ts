@@ -11,8 +11,8 @@ import { sortDiagnostics } from '../../../src/diagnostic.js';
 import { createFsBoundary } from '../../../src/fs-boundary.js';
 import { buildValidation } from '../../../src/validate/index.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
-import { useTempProjects } from '../../fixtures/temp-projects.js';
 import { BROKEN_DEFINITIONS, VALID, validNumbered } from '../../fixtures/workflow-texts.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../workflows/', import.meta.url));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkDefinitions } from '../../../src/check/check-definitions.js';
 import { buildDefinitionSources } from '../../../src/config/sources.js';
-import { useTempProjects } from '../../fixtures/temp-projects.js';
 import { validNumbered } from '../../fixtures/workflow-texts.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const project = useTempProjects('wfsync-project-ids-');
 

@@ -29,13 +29,17 @@ function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] 
     identifier,
     file: `workflows/${identifier}.yaml`,
     definition,
-    body: { name: definition.name, notificationGroupId: 'g', steps: definition.steps },
+    body: {
+      name: definition.name,
+      notificationGroupId: 'g',
+      steps: definition.steps.map((step) => ({ ...step })),
+    },
     hash: `sha256:${'0'.repeat(64)}`,
   };
   const plan: Plan = {
     version: 1,
     target: { name: 'dev', baseUrl: 'http://127.0.0.1' },
-    items: [{ identifier, action: 'create', file: desired.file, changes: [], next: '' }],
+    items: [{ identifier, action: 'create', file: desired.file, body: desired.body, changes: [], next: '' }],
     summary: {
       create: 1,
       inSync: 0,

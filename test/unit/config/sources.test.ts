@@ -1,10 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProject } from '../../../src/config/project.js';
 import { buildDefinitionSources, firstFolder, plainFolders } from '../../../src/config/sources.js';
 import { scanDefinitionFiles } from '../../../src/definitions/find.js';
+import { type ProjectFiles, tempProject } from '../../helpers/temp-project.js';
 
 const BASE = path.resolve('/project');
 const at = (relative: string) => path.join(BASE, relative);
@@ -81,14 +80,7 @@ describe('buildDefinitionSources', () => {
 });
 
 describe('the config and the search together', () => {
-  function project(files: Record<string, string>): string {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-sources-'));
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    return dir;
-  }
+  const project = (files: ProjectFiles) => tempProject(files, 'wfsync-sources-');
 
   it('readProject parses workflowsDir as a string or a list, and exclude; the search takes only what they say', async () => {
     const cwd = project({

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readCapped } from '../../../src/definitions/read-capped.js';
-import { useTempProjects } from '../../fixtures/temp-projects.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const project = useTempProjects('wfsync-read-capped-');
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDefinitionSources } from '../../../src/config/sources.js';
 import { ExitCode } from '../../../src/exit-codes.js';
@@ -12,6 +12,7 @@ import {
 } from '../../../src/git/base-definitions.js';
 import { GitBaseError } from '../../../src/git/git.js';
 import { git } from '../../helpers/git.js';
+import { writeFiles } from '../../helpers/temp-project.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
 /** The definitions at the merge-base, read from real git repositories in temp directories. */
@@ -20,13 +21,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function write(cwd: string, files: Record<string, string | Uint8Array>): void {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(cwd, path)), { recursive: true });
-    writeFileSync(join(cwd, path), content);
-  }
-}
 
 function commitAll(cwd: string, message: string): void {
   git(cwd, 'add', '-A');
@@ -42,7 +36,7 @@ function repo(files: Record<string, string | Uint8Array>): string {
   const cwd = mkdtempSync(join(tmpdir(), 'wfsync-git-'));
   dirs.push(cwd);
   git(cwd, 'init', '-q', '-b', 'main');
-  write(cwd, { 'wfsync.config.yaml': 'workflowsDir: workflows\n', ...files });
+  writeFiles(cwd, { 'wfsync.config.yaml': 'workflowsDir: workflows\n', ...files });
   commitAll(cwd, 'base');
   git(cwd, 'checkout', '-q', '-b', 'change');
   return cwd;
@@ -74,16 +68,16 @@ const contentOf = (base: BaseDefinitions, identifier: string) =>
 describe('readBaseDefinitions', () => {
   it('reads each definition as it was at the merge-base, not as it is now nor at the base tip', async () => {
     const cwd = repo({ 'workflows/alpha.yaml': definition('alpha', 'at base') });
-    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'in the change') });
+    writeFiles(cwd, { 'workflows/alpha.yaml': definition('alpha', 'in the change') });
     commitAll(cwd, 'change');
     const mergeBase = git(cwd, 'rev-parse', 'main').trim();
     // main moves on after the branch point: its tip is not what the change is compared with.
     git(cwd, 'checkout', '-q', 'main');
-    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'later on main') });
+    writeFiles(cwd, { 'workflows/alpha.yaml': definition('alpha', 'later on main') });
     commitAll(cwd, 'later');
     git(cwd, 'checkout', '-q', 'change');
     // Uncommitted edits in the working tree are not the base either.
-    write(cwd, { 'workflows/alpha.yaml': definition('alpha', 'uncommitted') });
+    writeFiles(cwd, { 'workflows/alpha.yaml': definition('alpha', 'uncommitted') });
 
     const base = await read(cwd);
     expect(base.commit).toBe(mergeBase);
@@ -96,7 +90,7 @@ describe('readBaseDefinitions', () => {
       'workflows/alpha.yaml': definition('alpha', { file: './alpha.html' }),
       'workflows/alpha.html': '<p>at base</p>\n',
     });
-    write(cwd, { 'workflows/alpha.html': '<p>changed</p>\n' });
+    writeFiles(cwd, { 'workflows/alpha.html': '<p>changed</p>\n' });
     commitAll(cwd, 'change the include only');
     const base = await read(cwd);
     expect(contentOf(base, 'alpha')).toBe('<p>at base</p>');
@@ -246,7 +240,7 @@ describe('readBaseDefinitions: what git cannot give is a clear error (exit 64), 
 
   it('a shallow clone without the base: says to fetch it', async () => {
     const origin = repo({ 'workflows/alpha.yaml': definition('alpha') });
-    write(origin, { 'workflows/alpha.yaml': definition('alpha', 'changed') });
+    writeFiles(origin, { 'workflows/alpha.yaml': definition('alpha', 'changed') });
     commitAll(origin, 'change');
     const clone = mkdtempSync(join(tmpdir(), 'wfsync-shallow-'));
     dirs.push(clone);

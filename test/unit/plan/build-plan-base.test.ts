@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
 import { buildPlan, type PlanInput } from '../../../src/plan/build-plan.js';
-import type { BaseVersion, DesiredWorkflow, PlanItem } from '../../../src/plan/types.js';
+import type { BaseVersion, DesiredWorkflow, PlanItemFields } from '../../../src/plan/types.js';
 import type { RemoteObservation } from '../../../src/remote/index.js';
 import type { StateFile } from '../../../src/state/types.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
@@ -42,7 +42,7 @@ interface Row {
   stateHash?: string;
 }
 
-function itemOf(row: Row): PlanItem & { planBase?: unknown } {
+function itemOf(row: Row): PlanItemFields & { planBase?: unknown } {
   const desired = row.file ?? FILE;
   const service = row.service;
   const state: StateFile = { version: 1, target: 'dev', baseUrl: TARGET.baseUrl, workflows: {}, pending: {} };
@@ -84,7 +84,7 @@ function itemOf(row: Row): PlanItem & { planBase?: unknown } {
 }
 
 /** No class may advise what would overwrite this change's file: `wfsync pull` is for drift only. */
-function expectNoDiscardingAdvice(item: PlanItem): void {
+function expectNoDiscardingAdvice(item: PlanItemFields): void {
   if (item.action !== 'drifted') expect(item.next).not.toContain('wfsync pull');
 }
 

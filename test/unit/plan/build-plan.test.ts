@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
 import { buildPlan, IGNORED_FIELDS } from '../../../src/plan/build-plan.js';
-import type { DesiredWorkflow, Plan, PlanItem } from '../../../src/plan/types.js';
+import type { DesiredWorkflow, Plan, PlanItemFields } from '../../../src/plan/types.js';
 import type { RemoteObservation } from '../../../src/remote/index.js';
 import type { StateEntry, StateFile } from '../../../src/state/types.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
@@ -38,7 +38,7 @@ function planOf(
   });
 }
 
-function only(plan: Plan): PlanItem {
+function only(plan: Plan): PlanItemFields {
   expect(plan.items).toHaveLength(1);
   return plan.items[0]!;
 }
@@ -292,7 +292,8 @@ describe('buildPlan: the whole plan', () => {
       ['workflows/a.yaml', 'error'],
       ['workflows/b.yaml', 'error'],
     ]);
-    expect(plan.items[0]!.error).toBe(
+    expect(plan.items[0]).toHaveProperty(
+      'error',
       '2 definitions declare identifier alpha: workflows/b.yaml, workflows/a.yaml',
     );
     expect(plan.summary.create).toBe(0);

@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the action's scripts are plain ESM without declarations.
-import { shellWord as actionShellWord } from '../../../action/verdict.mjs';
 import { commandLine, type RunContext, shellWord } from '../../../src/plan/command-line.js';
 
 /** What a POSIX shell does to one word: unquoted plain characters, '…' taken literally. The model shellWord must meet. */
@@ -60,43 +58,6 @@ describe('shellWord', () => {
     expect(shellWord("it's")).toBe("'it'\\''s'");
     expect(shellWord('')).toBe("''");
     expect(shellWord('~/x')).toBe("'~/x'");
-  });
-
-  it("the GitHub Action's copy (action/verdict.mjs) gives the same answers", () => {
-    const tricky = [
-      'staging',
-      'prod-eu.1',
-      'user@host:8080/a=b,c+d%',
-      '',
-      ' ',
-      'my target',
-      "it's",
-      "''",
-      '$HOME',
-      '$(id)',
-      '`id`',
-      'a"b',
-      'a\\b',
-      'line\nbreak',
-      'tab\there',
-      '~/x',
-      '-n',
-      '--target',
-      '*',
-      '#x',
-      'a;b',
-      'a&b|c',
-      '!',
-      'é',
-      '😀',
-      'a\rb',
-    ];
-    for (const value of tricky) expect(actionShellWord(value), JSON.stringify(value)).toBe(shellWord(value));
-    fc.assert(
-      fc.property(shellish, (value) => {
-        expect(actionShellWord(value)).toBe(shellWord(value));
-      }),
-    );
   });
 
   it('a real sh reads each quoted word back as the value', () => {

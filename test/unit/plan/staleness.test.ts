@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { findPlanStaleness } from '../../../src/plan/staleness.js';
-import type { Plan, PlanItem } from '../../../src/plan/types.js';
+import type { Plan, PlanItem, PlanItemFields } from '../../../src/plan/types.js';
+import { aPlanItem } from '../../helpers/plan-item.js';
 import { planOf, TARGET } from '../report/plan/fixture-plan.js';
 
 /** `sync --plan` refuses a reviewed plan for exactly these reasons, in this order. */
 
-function item(identifier: string, overrides: Partial<PlanItem> = {}): PlanItem {
-  return {
-    identifier,
-    action: 'in-sync',
+function item(identifier: string, overrides: Partial<PlanItemFields> = {}): PlanItem {
+  return aPlanItem(identifier, overrides.action ?? 'in-sync', {
     desiredHash: `sha256:${identifier}`,
     remoteVersion: `${identifier}@2024-10-01T00:00:00.000Z#0`,
-    changes: [],
     next: 'nothing to do.',
     ...overrides,
-  };
+  });
 }
 
 /** A plan for the target named `target` (the shared report fixture; its summary counts the items). */

@@ -198,6 +198,7 @@ describe('withFileDiff', () => {
   const item = (definition: ReturnType<typeof loaded>, changes: ReturnType<typeof compared>['changes']) => ({
     identifier: 'welcome',
     action: 'drifted' as const,
+    attribution: 'state' as const,
     file: FILE,
     name: 'welcome',
     changes,
@@ -240,7 +241,7 @@ describe('withFileDiff', () => {
   it('leaves items without a diff alone', () => {
     const definition = loaded(FILE, TEXT);
     const { _definition, ...planned } = item(definition, []);
-    const inSync = { ...planned, action: 'in-sync' as const, diff: undefined };
-    expect(withFileDiff(inSync, definition, GROUPS)).toBe(inSync);
+    const noDiff = { ...planned, diff: undefined };
+    expect(withFileDiff(noDiff, definition, GROUPS)).toBe(noDiff);
   });
 });

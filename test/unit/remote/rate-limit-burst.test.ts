@@ -46,7 +46,6 @@ describe(`${REQUESTS} requests, ${CONCURRENCY} at a time, against ${RATE} reques
   it.each<[string, Partial<ClientOptions>]>([
     ['no rateLimit configured (the service’s advertised policy)', {}],
     [`rateLimit: ${RATE}`, { rateLimit: RATE }],
-    ['no client-side pacing (requestsPerSecond: 0)', { rateLimit: 0 }],
   ])('%s: at most 5 429s, within 1.25× of the ideal', async (_, options) => {
     const run = await burst({ limit: RATE, windowSeconds: 1 }, options);
     expect(run.answers).toHaveLength(REQUESTS);
@@ -56,6 +55,15 @@ describe(`${REQUESTS} requests, ${CONCURRENCY} at a time, against ${RATE} reques
     expect(run.elapsedMs / idealMs).toBeLessThanOrEqual(1.25);
     // Not trivially met by ignoring the limit: the bucket allows at most 30 per second plus the first 30.
     expect(run.elapsedMs).toBeGreaterThanOrEqual(((REQUESTS - RATE) / RATE) * 1000 - 1000);
+  });
+
+  it('no client-side pacing (rateLimit: 0): the service’s 429s pace it, waited out as asked, none failing', async () => {
+    const run = await burst({ limit: RATE, windowSeconds: 1 }, { rateLimit: 0 });
+    expect(run.notFound).toBe(REQUESTS);
+    expect(run.elapsedMs / idealMs).toBeLessThanOrEqual(1.25);
+    // The price of not pacing: the requests in flight when a window's tokens run out (a few a window, not 16).
+    expect(run.tooMany).toBeGreaterThan(0);
+    expect(run.tooMany).toBeLessThanOrEqual((3 * REQUESTS) / RATE);
   });
 
   it('a bucket refilled every 5 s (150 per window, 165 at most): same goals', async () => {

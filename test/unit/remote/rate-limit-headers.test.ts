@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  parseNonNegativeInteger,
-  parsePolicy,
+  parsePolicyRate,
   parseRateLimitReset,
   parseRetryAfter,
-  policyRate,
   readRateLimitHeaders,
 } from '../../../src/remote/rate-limit-headers.js';
 
@@ -12,7 +10,7 @@ const NOW = Date.parse('2024-10-01T12:00:00.000Z');
 const read = (values: Record<string, string>) => readRateLimitHeaders((name) => values[name], NOW);
 
 describe('readRateLimitHeaders', () => {
-  it('reads what the service sends (the contract’s free tier)', () => {
+  it('reads what the service sends (the contract’s free tier): 150 per 5 s is 30 per second', () => {
     expect(
       read({
         'ratelimit-limit': '150',
@@ -21,70 +19,48 @@ describe('readRateLimitHeaders', () => {
         'ratelimit-policy':
           '150;w=5;burst=165;comment="token bucket";category="global";cost="single";serviceLevel="free"',
       }),
-    ).toEqual({
-      window: { remaining: 149, resetMs: 4000 },
-      resetMs: 4000,
-      policy: { quota: 150, windowSeconds: 5, burst: 165 },
-    });
+    ).toEqual({ requestsPerSecond: 30, resetMs: 4000 });
   });
 
   it('adds Retry-After on a 429', () => {
     expect(read({ 'ratelimit-remaining': '0', 'ratelimit-reset': '1', 'retry-after': '1' })).toEqual({
-      window: { remaining: 0, resetMs: 1000 },
       resetMs: 1000,
       retryAfterMs: 1000,
     });
   });
 
-  it('uses a count only with its reset', () => {
-    expect(read({ 'ratelimit-remaining': '3' })).toEqual({});
-    expect(read({ 'ratelimit-reset': '3' })).toEqual({ resetMs: 3000 });
-    expect(read({ 'ratelimit-remaining': 'three', 'ratelimit-reset': '3' })).toEqual({ resetMs: 3000 });
-  });
-
   it('reads a bare RateLimit-Limit as requests per second', () => {
-    expect(read({ 'ratelimit-limit': '30' }).policy).toEqual({ quota: 30, windowSeconds: 1 });
-    expect(read({ 'ratelimit-limit': '100, 100;w=60' }).policy).toEqual({ quota: 100, windowSeconds: 1 });
-    expect(read({ 'ratelimit-limit': 'lots' }).policy).toBeUndefined();
+    expect(read({ 'ratelimit-limit': '30' }).requestsPerSecond).toBe(30);
+    expect(read({ 'ratelimit-limit': '100, 100;w=60' }).requestsPerSecond).toBe(100);
+    expect(read({ 'ratelimit-limit': 'lots' }).requestsPerSecond).toBeUndefined();
   });
 
   it('prefers RateLimit-Policy to RateLimit-Limit', () => {
-    expect(read({ 'ratelimit-limit': '150', 'ratelimit-policy': '150;w=5' }).policy).toEqual({
-      quota: 150,
-      windowSeconds: 5,
-    });
+    expect(read({ 'ratelimit-limit': '150', 'ratelimit-policy': '150;w=5' }).requestsPerSecond).toBe(30);
   });
 });
 
-describe('parsePolicy', () => {
+describe('parsePolicyRate', () => {
   it('takes the slowest of several policies', () => {
-    expect(parsePolicy('10;w=1, 300;w=60')).toEqual({ quota: 300, windowSeconds: 60 });
-    expect(policyRate(parsePolicy('10;w=1, 300;w=60')!)).toBe(5);
+    expect(parsePolicyRate('10;w=1, 300;w=60')).toBe(5);
   });
 
   it('does not split inside a quoted comment', () => {
-    expect(parsePolicy('150;w=5;comment="bucket, per environment";burst=165')).toEqual({
-      quota: 150,
-      windowSeconds: 5,
-      burst: 165,
-    });
-    expect(parsePolicy('150;w=5;comment="a \\" quote, and a comma"')).toEqual({
-      quota: 150,
-      windowSeconds: 5,
-    });
+    expect(parsePolicyRate('150;w=5;comment="bucket, per environment";burst=165')).toBe(30);
+    expect(parsePolicyRate('150;w=5;comment="a \\" quote, 1;w=100"')).toBe(30);
   });
 
   it('reads the later drafts’ named form (q=)', () => {
-    expect(parsePolicy('"default";q=100;w=10')).toEqual({ quota: 100, windowSeconds: 10 });
+    expect(parsePolicyRate('"default";q=100;w=10')).toBe(10);
   });
 
   it('a window of one second when w is missing; nothing when the numbers are unusable', () => {
-    expect(parsePolicy('30')).toEqual({ quota: 30, windowSeconds: 1 });
-    expect(parsePolicy('30;w=0')).toBeUndefined();
-    expect(parsePolicy('0;w=1')).toBeUndefined();
-    expect(parsePolicy('x;w=1')).toBeUndefined();
-    expect(parsePolicy('')).toBeUndefined();
-    expect(parsePolicy(undefined)).toBeUndefined();
+    expect(parsePolicyRate('30')).toBe(30);
+    expect(parsePolicyRate('30;w=0')).toBeUndefined();
+    expect(parsePolicyRate('0;w=1')).toBeUndefined();
+    expect(parsePolicyRate('x;w=1')).toBeUndefined();
+    expect(parsePolicyRate('')).toBeUndefined();
+    expect(parsePolicyRate(undefined)).toBeUndefined();
   });
 });
 
@@ -186,20 +162,4 @@ describe('parseRateLimitReset', () => {
       expect(parseRateLimitReset(value, NOW)).toBeUndefined();
     },
   );
-});
-describe('parseNonNegativeInteger', () => {
-  it.each([
-    ['0', 0],
-    ['7', 7],
-    [' 7 ', 7],
-    [' 12', 12],
-    ['12 ', 12],
-    ['150', 150],
-  ])('reads %j as %i', (value, n) => {
-    expect(parseNonNegativeInteger(value)).toBe(n);
-  });
-
-  it.each([undefined, '', '5abc', 'abc5', '5.5', '-1', '+1', '1e3', '5 5', 'five'])('ignores %j', (value) => {
-    expect(parseNonNegativeInteger(value)).toBeUndefined();
-  });
 });

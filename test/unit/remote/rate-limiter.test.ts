@@ -9,23 +9,21 @@ function setup(options: Partial<RateLimiterOptions> = {}) {
   const limiter = new RateLimiter({ maxHoldMs: 60_000, fallbackPerSecond: 20, ...options, now: clock.now });
   const starts: number[] = [];
   const reasons: string[] = [];
-  // As the client waits: at most `ms`, cut short by `wake`; without `ms`, until `wake`.
-  const wait = async (ms: number | undefined, reason: string, wake?: Promise<void>) => {
+  const wait = async (ms: number, reason: string) => {
     reasons.push(reason);
-    if (ms === undefined) return wake;
-    const woken = new AbortController();
-    void wake?.then(() => woken.abort());
-    await clock.sleep(ms, woken.signal).catch(() => undefined);
+    await clock.sleep(ms);
   };
   const acquire = async (): Promise<Ticket> => {
     const ticket = await limiter.acquire(wait);
     starts.push(clock.now());
     return ticket;
   };
-  /** A request answered at once, with `headers`. */
+  /** A request answered at once, with `headers`, and ended. */
   const go = async (headers: Headers = {}, status = 200) => {
     const ticket = await acquire();
-    return limiter.observe(ticket, status, (name) => headers[name]);
+    const limited = limiter.observe(ticket, status, (name) => headers[name]);
+    limiter.settle();
+    return limited;
   };
   return { clock, limiter, starts, reasons, acquire, go };
 }
@@ -48,89 +46,91 @@ describe('RateLimiter', () => {
     expect(starts).toHaveLength(12);
     expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(2 + 5 - 1);
     expect(starts.slice(0, 2)).toEqual([t0, t0]);
-    expect(Math.max(...starts) - t0).toBe(10 * 200);
+    // 200 ms and 2% to spare for the network's jitter.
+    expect(Math.max(...starts) - t0).toBe(10 * 204);
   });
 
-  it('sends the first request alone: the others wait for its answer, not for time', async () => {
-    const { limiter, acquire, starts, reasons, clock } = setup({ requestsPerSecond: 0 });
+  it('the first request goes alone: the others wait for it to end, answered or not', async () => {
+    const { limiter, acquire, starts, clock } = setup({ requestsPerSecond: 0 });
     const first = acquire();
     const others = Promise.all([acquire(), acquire()]);
-    const ticket = await first;
+    await first;
     await new Promise((resolve) => setImmediate(resolve));
     expect(starts).toHaveLength(1);
-    expect(reasons).toContain("waiting for a first answer to learn the service's rate limit");
-    limiter.observe(ticket, 200, () => undefined);
+    await clock.sleep(500);
+    limiter.settle();
     await others;
-    expect(starts).toEqual([clock.now(), clock.now(), clock.now()]);
+    expect(starts).toEqual([starts[0], clock.now(), clock.now()]);
   });
 
-  it('with no rate configured: 20/s while the service says nothing', async () => {
+  it('a configured rate holds whatever the service advertises', async () => {
+    const { go, starts, clock } = setup({ requestsPerSecond: 5 });
+    const t0 = clock.now();
+    await go({ 'ratelimit-policy': '1000;w=1' });
+    await Promise.all(Array.from({ length: 5 }, () => go()));
+    // One every 204 ms: 200 and 2% to spare.
+    expect(starts.map((t) => t - t0)).toEqual([0, 204, 408, 612, 816, 1020]);
+  });
+
+  it('with no rate configured: 20/s, a second’s worth at once, while the service says nothing', async () => {
     const { go, starts, clock } = setup();
     const t0 = clock.now();
-    await go();
-    await Promise.all(Array.from({ length: 30 }, () => go()));
-    expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(20 + 20);
-    expect(Math.max(...starts) - t0).toBeGreaterThanOrEqual(10 * 50);
+    await Promise.all(Array.from({ length: 40 }, () => go()));
+    expect(starts.filter((t) => t === t0)).toHaveLength(20);
+    expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(20 + 20 - 1);
+    expect(Math.max(...starts) - t0).toBe(20 * 51);
   });
 
-  it('with no rate configured: the advertised policy when the service sends no counts', async () => {
-    const { go, starts, clock } = setup();
+  it('with no rate configured: the advertised policy, evenly spaced (its burst is not used)', async () => {
+    const { go, starts, clock, reasons } = setup();
     await go({ 'ratelimit-policy': '10;w=2;burst=3' });
     const t1 = clock.now();
     await Promise.all(Array.from({ length: 9 }, () => go()));
-    // 5 per second: a burst, then one every 200 ms.
-    expect(Math.max(...starts) - t1).toBeGreaterThanOrEqual((9 - 3) * 200);
-    expect(busiestWindow(starts.slice(1), 1000)).toBeLessThanOrEqual(3 + 5);
+    // 5 per second, one every 204 ms (2% to spare), counted from the first request (sent at the 20/s of the unknown).
+    expect(starts.slice(1).map((t) => t - t1)).toEqual([204, 408, 612, 816, 1020, 1224, 1428, 1632, 1836]);
+    expect(reasons.at(-1)).toBe('pacing requests to 5/s');
   });
 
-  it('with no rate configured: no pacing at all while the service counts', async () => {
-    const { go, starts, clock } = setup();
-    await go({ ...counts(1000, 1), 'ratelimit-policy': '1;w=1' });
-    await Promise.all(Array.from({ length: 50 }, () => go()));
-    expect(new Set(starts)).toEqual(new Set([clock.now()]));
-  });
+  it.each([
+    ['30 per 1 s', '30;w=1', 1000, 30],
+    ['the contract’s free tier, 150 per 5 s (a bucket of 165)', '150;w=5;burst=165', 5000, 150],
+  ])(
+    'at the advertised rate (%s), no window of the service’s sees more than its quota',
+    async (_, policy, windowMs, quota) => {
+      const { go, starts } = setup();
+      await go({ 'ratelimit-policy': policy });
+      await Promise.all(Array.from({ length: 400 }, () => go({ 'ratelimit-policy': policy })));
+      expect(busiestWindow(starts.slice(1), windowMs)).toBeLessThanOrEqual(quota);
+      // 2% to spare for the network's jitter, not more.
+      expect(busiestWindow(starts.slice(1), windowMs)).toBeGreaterThanOrEqual(Math.floor(quota / 1.02));
+    },
+  );
 
-  it('with no rate configured: back to 20/s when the service stops counting', async () => {
-    const { go, starts, clock } = setup();
-    await go(counts(1, 1));
-    await go();
-    // The window's end has passed: this probe comes back without a count.
-    await go();
-    const t1 = clock.now();
-    await Promise.all(Array.from({ length: 30 }, () => go()));
-    expect(Math.max(...starts) - t1).toBeGreaterThanOrEqual(10 * 50);
-  });
-
-  it('holds new requests until the reset when the count is used up', async () => {
-    const { starts, reasons, go, clock } = setup();
-    const t0 = clock.now();
+  it('RateLimit-Remaining alone holds nothing: the pace keeps within the policy, a 429 says when to wait', async () => {
+    const { go, starts, clock } = setup({ requestsPerSecond: 0 });
     await go(counts(0, 3));
-    await go();
-    expect(starts).toEqual([t0, t0 + 3000]);
-    expect(reasons).toEqual(['RateLimit-Remaining is used up: waiting for the window to reset']);
-  });
-
-  it('a wait for the reset ends early when an answer shows a refill', async () => {
-    const { limiter, acquire, go, starts, clock } = setup();
-    const t0 = clock.now();
-    await go(counts(1, 10));
-    const inFlight = await acquire();
-    const blocked = acquire();
-    await clock.sleep(100);
-    limiter.observe(inFlight, 200, (name) => counts(5, 9)[name]);
-    await blocked;
-    expect(starts).toEqual([t0, t0, t0 + 100]);
+    await go(counts(0, 3));
+    expect(starts).toEqual([clock.now(), clock.now()]);
   });
 
   it('holds everyone after a 429 with Retry-After, capped by maxHoldMs', async () => {
-    const { go, starts, clock } = setup({ maxHoldMs: 10_000 });
+    const { go, starts, clock, reasons } = setup({ maxHoldMs: 10_000 });
     const t0 = clock.now();
     await go({ 'retry-after': '2' }, 429);
     await Promise.all([go(), go()]);
     expect(starts).toEqual([t0, t0 + 2000, t0 + 2000]);
+    expect(reasons[0]).toBe('rate limited: waiting for Retry-After');
     await go({ 'retry-after': '3600' }, 429);
     await go();
-    expect(starts[4]).toBe(t0 + 2000 + 10_000);
+    expect(starts[4]).toBe(starts[3]! + 10_000);
+  });
+
+  it('a 429 without Retry-After holds until RateLimit-Reset', async () => {
+    const { go, starts, clock } = setup({ requestsPerSecond: 0 });
+    const t0 = clock.now();
+    await go(counts(0, 3), 429);
+    await go();
+    expect(starts).toEqual([t0, t0 + 3000]);
   });
 
   it('tells a new 429 from one of a burst already being waited out', async () => {
@@ -146,20 +146,10 @@ describe('RateLimiter', () => {
     expect(limited(await acquire(), {})).toBeUndefined();
   });
 
-  it('a released probe (the request failed) lets another request probe', async () => {
-    const { limiter, acquire, starts } = setup({ requestsPerSecond: 0 });
-    const probe = await acquire();
-    const next = acquire();
-    limiter.release(probe);
-    const second = await next;
-    expect(second.slot.probe).toBe(true);
-    expect(starts).toHaveLength(2);
-  });
-
-  it('ignores partial or malformed headers', async () => {
+  it('ignores malformed headers', async () => {
     const { go, starts, clock } = setup({ requestsPerSecond: 0 });
-    await go({ 'ratelimit-remaining': '0' });
-    await go({ 'ratelimit-remaining': 'none', 'ratelimit-reset': '5' });
+    await go({ 'retry-after': 'soon', 'ratelimit-reset': 'later' }, 429);
+    await go({ 'ratelimit-policy': 'lots;w=0' });
     await go();
     expect(starts).toEqual([clock.now(), clock.now(), clock.now()]);
   });

@@ -79,7 +79,7 @@ describe('pullRenderers.json', () => {
     expect(stdout).toBe(
       `${JSON.stringify(
         {
-          schemaVersion: 2,
+          schemaVersion: 3,
           target: 'production',
           summary: { written: 1, unchanged: 1, failed: 0 },
           workflows: [

@@ -1,6 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readModelineInput } from '../../../src/scaffold/files.js';
 import {
@@ -16,6 +15,7 @@ import {
   schemaRefFrom,
   withModeline,
 } from '../../../src/scaffold/schema-ref.js';
+import { type ProjectFiles, tempProject } from '../../helpers/temp-project.js';
 
 describe('schema references', () => {
   it('from a file, relative to its directory', () => {
@@ -56,14 +56,7 @@ describe('schema references', () => {
 
 describe('the modeline a written file gets (decideModeline over what is on disk)', () => {
   const SCHEMA = '{"$id":"https://wfsync.dev/schemas/workflow.schema.json"}';
-  function project(files: Record<string, string>): string {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'wfsync-modeline-')));
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
-    return dir;
-  }
+  const project = (files: ProjectFiles) => tempProject(files, 'wfsync-modeline-');
   const decide = (root: string, file: string) => decideModeline(readModelineInput(root, join(root, file)));
 
   it('the repository’s own schemas/: relative to the file’s folder, also ahead of an installed package', () => {

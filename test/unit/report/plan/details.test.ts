@@ -4,6 +4,7 @@ import { renderPlanGithub } from '../../../../src/report/plan/github.js';
 import { renderPlanHuman } from '../../../../src/report/plan/human.js';
 import { renderPlanMarkdown } from '../../../../src/report/plan/markdown.js';
 import { formatChange, summarizeChange } from '../../../../src/report/plan/text.js';
+import { aPlanItem } from '../../../helpers/plan-item.js';
 import { change, planOf } from './fixture-plan.js';
 
 describe('summarizeChange: lists and objects at their first difference', () => {
@@ -54,6 +55,7 @@ const PREVIEW: CreatePreview = {
 const DRIFTED: PlanItem = {
   identifier: 'order-shipped',
   action: 'drifted',
+  attribution: 'state',
   file: 'workflows/order-shipped.yaml',
   changes: [change('critical', '/critical', true, false)],
   diff: '--- service: order shipped\n+++ workflows/order-shipped.yaml\n@@ -6,1 +6,1 @@\n-critical: true\n+critical: false\n',
@@ -63,14 +65,11 @@ const DRIFTED: PlanItem = {
   next: 'pull it',
 };
 
-const CREATE: PlanItem = {
-  identifier: 'welcome',
-  action: 'create',
+const CREATE: PlanItem = aPlanItem('welcome', 'create', {
   file: 'workflows/welcome.yaml',
-  changes: [],
   next: 'sync creates it',
   preview: PREVIEW,
-};
+});
 
 const OPTIONS = { color: false, command: 'plan' as const };
 

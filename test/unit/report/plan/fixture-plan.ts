@@ -2,7 +2,15 @@ import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
 import type { SyncItemResult, SyncOutcome, SyncResult } from '../../../../src/apply/result.js';
 import type { Diagnostic } from '../../../../src/diagnostic.js';
-import type { FieldChange, Plan, PlanAction, PlanItem, PlanSummary } from '../../../../src/plan/types.js';
+import type {
+  FieldChange,
+  Plan,
+  PlanAction,
+  PlanItem,
+  PlanItemFields,
+  PlanSummary,
+} from '../../../../src/plan/types.js';
+import { aPlanItem } from '../../../helpers/plan-item.js';
 
 export const FIXTURES = new URL('../../../fixtures/report-plan/', import.meta.url);
 
@@ -61,15 +69,12 @@ export function planOf(items: PlanItem[], target = TARGET): Plan {
   };
 }
 
-export function item(identifier: string, action: PlanAction, fields: Partial<PlanItem> = {}): PlanItem {
-  return {
-    identifier,
-    action,
+export function item(identifier: string, action: PlanAction, fields: Partial<PlanItemFields> = {}): PlanItem {
+  return aPlanItem(identifier, action, {
     file: `workflows/${identifier}.yaml`,
-    changes: [],
     next: 'Nothing to do.',
     ...fields,
-  };
+  });
 }
 
 const welcomeService = { critical: true, steps: [{ template: { type: 'in_app', content: 'Hi {{name}}!' } }] };
@@ -195,7 +200,7 @@ export function syncOf(outcomes: SyncItemResult[], fields: Partial<SyncResult> =
 export function buildFixtureSync(): SyncResult {
   const plan = buildFixturePlan();
   const fromPlan = (identifier: string, outcome: SyncOutcome): SyncItemResult => {
-    const p = plan.items.find((i) => i.identifier === identifier)!;
+    const p: PlanItemFields = plan.items.find((i) => i.identifier === identifier)!;
     return {
       identifier,
       outcome,

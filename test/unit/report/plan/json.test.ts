@@ -4,18 +4,46 @@ import { renderPlanJson, renderSyncJson } from '../../../../src/report/plan/json
 import { buildFixturePlan, buildFixtureSync, diagnostic, item, planOf } from './fixture-plan.js';
 
 describe('renderPlanJson', () => {
-  it('is the plan itself under schemaVersion: parsing it back gives the same plan', () => {
+  it('is the plan itself under schemaVersion and its verdict: parsing it back gives the same plan', () => {
     const plan = buildFixturePlan();
-    const { schemaVersion, ...parsed } = JSON.parse(renderPlanJson(plan)) as Record<string, unknown>;
+    const { schemaVersion, exitCode, needsPerson, meaning, ...parsed } = JSON.parse(
+      renderPlanJson(plan),
+    ) as Record<string, unknown>;
     // JSON drops undefined fields (the fixture's orphaned item has `file: undefined`).
     const { version: _inMemory, ...expected } = JSON.parse(JSON.stringify(plan)) as Plan;
     expect(parsed).toEqual(expected);
-    expect(schemaVersion).toBe(2);
+    expect(schemaVersion).toBe(3);
+    // The fixture has an error item (1 wins) and five that need a person, in item order.
+    expect({ exitCode, needsPerson, meaning }).toEqual({
+      exitCode: 1,
+      needsPerson: ['comment-reply', 'invoice-paid', 'trial-ending', 'welcome', 'legacy-promo'],
+      meaning: 'an unexpected failure: the service unreachable or failing, an I/O error, or a bug',
+    });
+  });
+
+  it('says 6 and who needs a person when nothing failed, 2 when there is only something to create', () => {
+    const verdictOf = (plan: Plan) => {
+      const { exitCode, needsPerson, meaning } = JSON.parse(renderPlanJson(plan));
+      return { exitCode, needsPerson, meaning };
+    };
+    expect(verdictOf(planOf([item('a', 'create'), item('b', 'drifted'), item('c', 'orphaned')]))).toEqual({
+      exitCode: 6,
+      needsPerson: ['b', 'c'],
+      meaning: 'a workflow needs a person',
+    });
+    expect(verdictOf(planOf([item('a', 'create'), item('b', 'in-sync')]))).toEqual({
+      exitCode: 2,
+      needsPerson: [],
+      meaning: 'changes that sync applies (workflows to create)',
+    });
+    expect(verdictOf(planOf([item('b', 'in-sync')]))).toMatchObject({ exitCode: 0, meaning: 'success' });
   });
 
   it('has 2-space indentation and one trailing newline', () => {
     const out = renderPlanJson(buildFixturePlan());
-    expect(out.startsWith('{\n  "schemaVersion": 2,\n  "target": {\n    "name": "staging",')).toBe(true);
+    expect(
+      out.startsWith('{\n  "schemaVersion": 3,\n  "exitCode": 1,\n  "needsPerson": [\n    "comment-reply",'),
+    ).toBe(true);
     expect(out.endsWith('}\n')).toBe(true);
     expect(out.endsWith('\n\n')).toBe(false);
   });
@@ -69,18 +97,21 @@ describe('renderPlanJson', () => {
 });
 
 describe('renderSyncJson', () => {
-  it('is {schemaVersion, plan, outcomes, summary, interrupted, status}, summary camelCase in outcome order', () => {
+  it('is {schemaVersion, exitCode, needsPerson, meaning, plan, outcomes, summary, interrupted, status}, summary camelCase in outcome order', () => {
     const result = buildFixtureSync();
     const parsed = JSON.parse(renderSyncJson(result));
     expect(Object.keys(parsed)).toEqual([
       'schemaVersion',
+      'exitCode',
+      'needsPerson',
+      'meaning',
       'plan',
       'outcomes',
       'summary',
       'interrupted',
       'status',
     ]);
-    expect(parsed.schemaVersion).toBe(2);
+    expect(parsed.schemaVersion).toBe(3);
     expect(Object.keys(parsed.summary)).toEqual([
       'created',
       'inSync',

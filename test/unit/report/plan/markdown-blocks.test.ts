@@ -113,8 +113,8 @@ describe('the head', () => {
       closing: 'Plan: *1*',
       notes: ['note _one_', 'note <two>'],
       counts: [
-        { key: 'drifted', symbol: '~', label: 'drifted', tone: 'warn', count: 2 },
-        { key: 'error', symbol: '✖', label: 'err|or', tone: 'error', count: 1 },
+        { key: 'drifted', symbol: '~', label: 'drifted', tone: 'warn', needsPerson: true, count: 2 },
+        { key: 'error', symbol: '✖', label: 'err|or', tone: 'error', needsPerson: false, count: 1 },
       ],
       total: 3,
     });

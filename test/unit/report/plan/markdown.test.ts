@@ -13,6 +13,7 @@ import {
   SYNC_COMMENT_MARKER,
 } from '../../../../src/report/plan/markdown.js';
 import { runs } from '../../../helpers/fc-runs.js';
+import { aPlanItem } from '../../../helpers/plan-item.js';
 import {
   buildFixturePlan,
   buildFixtureSync,
@@ -173,7 +174,7 @@ describe('renderPlanMarkdown', () => {
       fc.property(fc.array(arbItem, { maxLength: 40 }), (specs) => {
         const items = specs.map((s, i): PlanItem => {
           const base = s.diffSize > 0 ? bigItem(`${s.id}-${i}`, s.diffSize) : item(`${s.id}-${i}`, 'drifted');
-          return { ...base, action: s.action as PlanItem['action'], error: s.message, next: s.message };
+          return aPlanItem(base.identifier, s.action, { ...base, error: s.message, next: s.message });
         });
         const out = renderPlanMarkdown(planOf(items), options);
         expect(out.length).toBeLessThanOrEqual(PR_COMMENT_MAX_CHARS);

@@ -78,3 +78,28 @@ describe('buildPreviewFiles', () => {
     );
   });
 });
+
+describe('buildPreviewFiles: layouts', () => {
+  it("says beside each email that its layout is not shown, naming the step's layoutId", () => {
+    const workflow = aWorkflow({
+      steps: [
+        {
+          name: 'Mail',
+          template: {
+            type: 'email',
+            contentType: 'customHtml',
+            subject: 'Hi',
+            content: '<p>Hi</p>',
+            layoutId: 'brand',
+          },
+        },
+      ],
+    });
+    const [page] = buildPreviewFiles([
+      { identifier: 'mail', file: 'workflows/mail.yaml', action: 'create', workflow },
+    ]);
+    expect(page!.text).toContain(
+      '<dt>Layout</dt><dd>not shown: the service puts this body into layout &#34;brand&#34; (wfsync cannot read layouts)</dd>',
+    );
+  });
+});

@@ -4,7 +4,7 @@ import type { PreviewDocument, PreviewWorkflow } from '../../../../src/report/pr
 export function aPreviewDocument(overrides: Partial<PreviewWorkflow> = {}): PreviewDocument {
   const payload = { orderId: 'A1' };
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     workflows: [
       {
         identifier: 'order-shipped',

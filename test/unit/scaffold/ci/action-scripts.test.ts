@@ -13,7 +13,7 @@ const ACTION = fileURLToPath(new URL('../../../../action/', import.meta.url));
 const load = (name: string) => import(pathToFileURL(`${ACTION}${name}`).href);
 const { splitArgs } = await load('args.mjs');
 const { commentMarker, upsertComment } = await load('comment.mjs');
-const { buildVerdict, needingAPerson } = await load('verdict.mjs');
+const { buildVerdict, documentVerdict, needingAPerson } = await load('verdict.mjs');
 
 /** A shell's single quoting of one word ('it'\''s'). */
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -64,46 +64,34 @@ describe('the verdict', () => {
   const verdict = (
     command: string,
     code: number,
-    extra: { pullRequest?: boolean; who?: string; targetInput?: string } = {},
+    extra: { pullRequest?: boolean; who?: string; meaning?: string } = {},
   ) => buildVerdict({ command, code, target: 'dev', pullRequest: false, who: '', ...extra });
 
   it('0 and 2 pass; 2 outside a pull request is a warning', () => {
     expect(verdict('plan', 0)).toEqual({ lines: ['wfsync plan: nothing to change on dev.'], exitCode: 0 });
     expect(verdict('plan', 2, { pullRequest: true }).exitCode).toBe(0);
-    expect(verdict('plan', 2).lines[0]).toMatch(/^::warning title=wfsync plan::/);
+    expect(verdict('plan', 2)).toEqual({
+      lines: [
+        '::warning title=wfsync plan::workflows in the definitions are not on dev yet: the next sync of dev creates them (did the last sync fail?).',
+      ],
+      exitCode: 0,
+    });
     expect(verdict('validate', 0).exitCode).toBe(0);
   });
 
-  it("suggests sync with the step's target input, shell-quoted, and bare for the default target", () => {
-    expect(verdict('plan', 2).lines[0]).toBe(
-      '::warning title=wfsync plan::workflows in the definitions are not on dev yet: wfsync sync creates them (did the last sync fail?).',
-    );
-    expect(verdict('plan', 2, { targetInput: 'development' }).lines[0]).toContain(
-      'not on dev yet: wfsync sync --target development creates them',
-    );
-    expect(verdict('plan', 2, { targetInput: "my team's" }).lines[0]).toContain(
-      "wfsync sync --target 'my team'\\''s' creates them",
-    );
-    // Still one annotation line: a newline or `%` in the input is escaped as workflow commands escape data.
-    const odd = verdict('plan', 2, { targetInput: 'a\n::error::x%' }).lines;
-    expect(odd).toHaveLength(1);
-    expect(odd[0]).not.toContain('\n');
-    expect(odd[0]).toContain("wfsync sync --target 'a%0A::error::x%25' creates them");
-    expect(verdict('plan', 2, { targetInput: 'development', pullRequest: true }).lines[0]).not.toContain(
-      '--target',
-    );
-  });
-
-  it('6 fails naming the workflows, their identifiers made safe for the annotation line', () => {
-    const who = needingAPerson({
+  it("6 fails naming the workflows the document says need a person, with the document's class for each", () => {
+    const document = {
+      exitCode: 6,
+      needsPerson: ['billing', 'welcome', 'evil\n::warning::x%0A'],
+      meaning: 'a workflow needs a person',
       items: [
         { identifier: 'billing', action: 'conflict' },
         { identifier: 'invoice', action: 'create' },
         { identifier: 'welcome', action: 'drifted' },
         { identifier: 'evil\n::warning::x%0A', action: 'orphaned' },
-        { identifier: 'receipt', action: 'in-sync' },
       ],
-    });
+    };
+    const who = needingAPerson(document);
     expect(who).toBe('billing (conflict), welcome (drifted), evil???warning??x?0A (orphaned)');
     expect(verdict('plan', 6, { who })).toEqual({
       lines: [
@@ -112,22 +100,42 @@ describe('the verdict', () => {
       exitCode: 6,
     });
     expect(verdict('plan', 6).lines[0]).toContain('a workflow needs a person: see the plan.');
+  });
+
+  it("reads a sync document's outcomes, and names nothing for a document without a verdict", () => {
+    const synced = {
+      exitCode: 6,
+      needsPerson: ['welcome'],
+      meaning: 'a workflow needs a person',
+      plan: { items: [{ identifier: 'welcome', action: 'drifted' }] },
+      outcomes: [
+        { identifier: 'welcome', outcome: 'drifted' },
+        { identifier: 'invoice', outcome: 'created' },
+      ],
+    };
+    expect(needingAPerson(synced)).toBe('welcome (drifted)');
+    expect(documentVerdict(synced)).toEqual({
+      exitCode: 6,
+      needsPerson: ['welcome'],
+      meaning: 'a workflow needs a person',
+    });
+    // An older wfsync's document (schemaVersion 2) says no verdict: the relay decides nothing in its place.
+    const older = { schemaVersion: 2, items: [{ identifier: 'welcome', action: 'drifted' }] };
+    expect(documentVerdict(older)).toBeUndefined();
+    expect(needingAPerson(older)).toBe('');
     expect(needingAPerson(undefined)).toBe('');
   });
 
-  it.each([
-    [1, 'an unexpected failure: the service unreachable or failing, an I/O error, or a bug'],
-    [3, 'invalid definitions or config'],
-    [4, 'the API key was refused, or it is not a Development-environment key'],
-    [5, 'rate limited: the retry budget ran out'],
-    [64, "a usage error in this step's wfsync command or the action's inputs"],
-    [127, 'an exit code wfsync does not use: wfsync did not run, or crashed'],
-  ])('%i fails with what it means', (code, meaning) => {
-    expect(verdict('sync', code)).toEqual({
+  it("fails any other code with the document's meaning when it says one, escaped for the annotation line", () => {
+    expect(verdict('plan', 1, { meaning: 'an unexpected failure: a%b\nc' })).toEqual({
       lines: [
-        `::error title=wfsync sync::wfsync sync failed (exit ${code}: ${meaning}); the output above says why.`,
+        '::error title=wfsync plan::wfsync plan failed (exit 1: an unexpected failure: a%25b%0Ac); the output above says why.',
       ],
-      exitCode: code,
+      exitCode: 1,
+    });
+    expect(verdict('sync', 4)).toEqual({
+      lines: ['::error title=wfsync sync::wfsync sync failed (exit 4); the output above says why.'],
+      exitCode: 4,
     });
   });
 

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { prCommentMarker } from '../../../../src/report/plan/markdown.js';
@@ -8,6 +12,7 @@ import {
   checkGitlabRoot,
   GITLAB_INCLUDE,
 } from '../../../../src/scaffold/ci/gitlab.js';
+import { WFSYNC_SAID_NODE } from '../../../../src/scaffold/ci/gitlab-scripts.js';
 import { buildInitActions } from '../../../../src/scaffold/init-plan.js';
 
 const BASE = {
@@ -91,5 +96,47 @@ describe("the user's .gitlab-ci.yml", () => {
         manual: GITLAB_INCLUDE,
       },
     ]);
+  });
+});
+
+describe("the jobs' shell relays what the document wfsync wrote says of itself", () => {
+  const said = (document: unknown, ...args: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfsync-said-'));
+    const file = join(dir, 'doc.json');
+    if (document !== undefined) writeFileSync(file, JSON.stringify(document));
+    try {
+      return execFileSync('sh', ['-c', `${WFSYNC_SAID_NODE}\nwfsync_said "$@"`, 'sh', file, ...args], {
+        encoding: 'utf8',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const plan = {
+    exitCode: 6,
+    needsPerson: ['billing', 'evil\n::x'],
+    meaning: 'a workflow needs a person',
+    items: [
+      { identifier: 'billing', action: 'conflict' },
+      { identifier: 'invoice', action: 'create' },
+      { identifier: 'evil\n::x', action: 'orphaned' },
+    ],
+  };
+
+  it("names the document's workflows with their class, made safe", () => {
+    expect(said(plan, 'who')).toBe('billing (conflict), evil???x (orphaned)');
+    const synced = {
+      ...plan,
+      needsPerson: ['billing'],
+      outcomes: [{ identifier: 'billing', outcome: 'drifted' }],
+    };
+    expect(said(synced, 'who')).toBe('billing (drifted)');
+  });
+
+  it("gives the meaning only for the document's own code, and nothing without a document", () => {
+    expect(said(plan, 'meaning', '6')).toBe(': a workflow needs a person');
+    expect(said(plan, 'meaning', '4')).toBe('');
+    expect(said(undefined, 'meaning', '4')).toBe('');
+    expect(said(undefined, 'who')).toBe('');
   });
 });
