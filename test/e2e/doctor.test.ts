@@ -183,6 +183,13 @@ describe('wfsync doctor', () => {
         '                             → the next run that takes the lock removes it by itself; or delete .wfsync/state/dev.json.lock\n',
     );
     expect(run.status).toBe(0);
+    // A live holder (this test's own process): a run in progress, not stale.
+    writeFileSync(`${target.statePath}.lock`, `${JSON.stringify({ ...holder, pid: process.pid })}\n`);
+    const held = await target.run(['doctor']);
+    expect(held.stdout).toContain(
+      `  warn  state lock           held by .wfsync/state/dev.json.lock: "wfsync sync", pid ${process.pid} on ${hostname()}, since 2026-01-02T03:04:05.000Z\n` +
+        '                             → a run is in progress: sync, pull and state rebuild wait for it to finish\n',
+    );
   });
 
   it('an invalid config: fails at "config" (exit 3) with the position, every later check skipped', async () => {
