@@ -1,6 +1,7 @@
 import { Command, type Option } from 'commander';
 import { VERSION_LINE } from '../version.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
+import { doctorCommand } from './commands/doctor.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
 import { newCommand } from './commands/new.js';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: '__complete', build: completeCommand, hidden: true, readsProgram: true },
   { name: 'preview', build: previewCommand },
   { name: 'types', build: typesCommand },
+  { name: 'doctor', build: doctorCommand },
 ];
 
 /**

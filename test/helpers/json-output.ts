@@ -22,6 +22,7 @@ export type JsonOutputKind =
   | 'new'
   | 'init'
   | 'preview'
+  | 'doctor'
   | 'error'
   | 'codeclimate';
 
@@ -85,6 +86,7 @@ const FORMAT_OF: Record<string, JsonOutputKind> = {
   new: 'new',
   init: 'init',
   preview: 'preview',
+  doctor: 'doctor',
 };
 
 /**

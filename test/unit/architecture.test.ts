@@ -40,6 +40,7 @@ const LAYERS = [
   'types',
   'scaffold',
   'api',
+  'doctor',
   'preview',
   'cli',
 ];
