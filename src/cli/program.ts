@@ -1,5 +1,6 @@
 import { Command, type Option } from 'commander';
 import { VERSION_LINE } from '../version.js';
+import { ciRelayCommand } from './commands/ci-relay.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: '__complete', build: completeCommand, hidden: true, readsProgram: true },
   { name: 'preview', build: previewCommand },
   { name: 'types', build: typesCommand },
+  { name: 'ci-relay', build: ciRelayCommand, hidden: true },
 ];
 
 /**
