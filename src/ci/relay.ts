@@ -95,7 +95,10 @@ function jobUrl(text: string | undefined): string | undefined {
   try {
     const url = new URL(text);
     return url.protocol === 'https:' || url.protocol === 'http:'
-      ? url.href.replace(/[()\s]/g, encodeURIComponent)
+      ? url.href.replace(
+          /[()\s]/g,
+          (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+        )
       : undefined;
   } catch {
     return undefined;

@@ -107,6 +107,13 @@ describe('wfsync ci-relay on GitLab', () => {
     expect(api.notes[0]!.body).toBe(
       `<!-- wfsync-plan -->\n${MARKER}\n### wfsync plan failed\n\n\`wfsync plan\` exited 4 without printing a plan: see [the job log](https://gitlab.example.com/acme/app/-/jobs/1).\n`,
     );
+    // The job URL goes into a link only as a web URL, its parentheses escaped; anything else is not linked.
+    const args = ['--command', 'plan', '--exit-code', '4', '--markdown', 'plan.md'];
+    await relay(cwd, { ...gitlabEnv(api), CI_JOB_URL: 'https://x.example/a)[b](javascript:1' }, ...args);
+    expect(api.notes[0]!.body).toContain('see [the job log](https://x.example/a%29[b]%28javascript:1).');
+    await relay(cwd, { ...gitlabEnv(api), CI_JOB_URL: 'javascript:alert(1)' }, ...args);
+    expect(api.notes[0]!.body).toContain("see this job's log.");
+    expect(api.notes).toHaveLength(1);
   });
 
   it('a plan with nothing to change and no earlier note posts nothing; without the token it says how to get the note', async () => {
