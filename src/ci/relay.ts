@@ -29,6 +29,8 @@ export interface RelayInput {
   markdown?: string;
   /** `--target`, when the document does not name it (wfsync failed before writing one). */
   target?: string;
+  /** The caller wrote the comment and could not (the GitHub Action): a plan that would pass fails. */
+  commentFailed?: boolean;
 }
 
 /** Where the relay's lines go: plain lines, and the verdict (the provider's format marks it). */
@@ -41,9 +43,9 @@ export async function relay(input: RelayInput, out: RelayOutput): Promise<number
   const said = documentVerdict(input.document);
   const targetName = documentTarget(input.document) ?? input.target;
   const changeRequest = isChangeRequest(input.provider, input.env);
-  let commentFailed = false;
+  let commentFailed = input.commentFailed === true;
   if (input.markdown !== undefined) {
-    commentFailed = !(await writeNote(input, targetName, out));
+    commentFailed = !(await writeNote(input, targetName, out)) || commentFailed;
   }
   const verdict = decideVerdict({
     provider: input.provider,

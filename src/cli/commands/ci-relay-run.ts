@@ -14,6 +14,7 @@ export interface CiRelayFlags {
   markdown?: string;
   target?: string;
   provider?: CiProvider;
+  commentFailed?: boolean;
 }
 
 export async function runCiRelay(ctx: CommandContext, flags: CiRelayFlags): Promise<number> {
@@ -39,6 +40,7 @@ export async function runCiRelay(ctx: CommandContext, flags: CiRelayFlags): Prom
       document,
       ...(markdown === undefined ? {} : { markdown }),
       ...(flags.target === undefined ? {} : { target: flags.target }),
+      commentFailed: flags.commentFailed === true,
     },
     {
       line: say,

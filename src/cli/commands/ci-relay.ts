@@ -3,8 +3,9 @@ import type { CommandContext } from '../context.js';
 import { lazyAction, parseNonNegativeInt } from '../run-options.js';
 
 /**
- * `wfsync ci-relay`: what a CI job runs after wfsync (the GitLab jobs `wfsync init --ci gitlab` writes call it):
- * writes the merge request note, says the verdict and ends with the job's exit code. Hidden: a pipeline's step.
+ * `wfsync ci-relay`: what a CI job runs after wfsync (the GitLab jobs `wfsync init --ci gitlab` writes and the GitHub
+ * Action's verdict step call it): writes the merge request note, says the verdict and ends with the job's exit code.
+ * Hidden: a pipeline's step.
  */
 export function ciRelayCommand(ctx: CommandContext): Command {
   return new Command('ci-relay')
@@ -27,6 +28,7 @@ export function ciRelayCommand(ctx: CommandContext): Command {
     .option('--document <file>', 'the plan or sync document it wrote (--out)')
     .option('--markdown <file>', 'what it printed as Markdown: the note to write on the merge request')
     .option('-t, --target <name>', 'the target, when no document names it')
+    .option('--comment-failed', 'the caller could not write the comment: a plan that would pass fails')
     .addOption(
       new Option('--provider <provider>', 'the CI (default: from the environment)').choices([
         'gitlab',
