@@ -4,7 +4,9 @@
  * repository, with nothing installed. Two steps, so the outputs are set even when the job is to fail:
  *   node run.mjs run      run wfsync with the inputs, write the outputs, post or update the sticky PR comment;
  *                         always ends 0 (the code is the `exit-code` output)
- *   node run.mjs verdict  pass or fail the job from that code (verdict.mjs: 0 and 2 pass, 6 names the workflows)
+ *   node run.mjs verdict  pass or fail the job from that code: `wfsync ci-relay` (the same wfsync), which reads the
+ *                         document the run wrote and decides it as for every CI (0 and 2 pass, 6 names the
+ *                         workflows), so the rule lives once, in wfsync
  * Inputs come only from the environment (INPUT_*, set by action.yml's `env:`), never from text pasted into a shell;
  * `args` is split without a shell (args.mjs) and wfsync is spawned with an argv array.
  */
@@ -15,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
 import { CommentForbidden, commentMarker, upsertComment } from './comment.mjs';
-import { buildVerdict, documentVerdict, escapeData, needingAPerson } from './verdict.mjs';
 
 const FORMATS = {
   validate: ['human', 'json', 'github', 'junit', 'sarif'],
@@ -41,6 +42,12 @@ const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]*$/;
 class UsageError extends Error {}
 
 const env = process.env;
+
+/**
+ * An annotation message's data as GitHub's workflow commands escape it (`%`, CR, LF): the line cannot be ended or
+ * forged, and GitHub shows the text as it was.
+ */
+const escapeData = (text) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const input = (name) => (env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -109,14 +116,18 @@ function readInputs() {
   return { command, target, baseRef, format, comment, previews, maxWarnings, version, extra, cwd };
 }
 
-/** How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm. */
-function wfsyncCommand(inputs) {
+/**
+ * How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm.
+ * `quiet`: the verdict step starts the same wfsync again, without saying so twice.
+ */
+function wfsyncCommand(inputs, quiet = false) {
+  const tell = quiet ? () => {} : say;
   if (inputs.version === 'project') {
     const bin = join(inputs.cwd, 'node_modules', '.bin', 'wfsync');
     if (!existsSync(bin)) {
       throw new UsageError('version: project, but node_modules/.bin/wfsync is missing: run npm ci first');
     }
-    say('wfsync: the version installed in the project (node_modules/.bin/wfsync)');
+    tell('wfsync: the version installed in the project (node_modules/.bin/wfsync)');
     return { file: bin, args: [] };
   }
   let version = inputs.version;
@@ -124,11 +135,11 @@ function wfsyncCommand(inputs) {
     const manifest = JSON.parse(readFileSync(join(env.GITHUB_ACTION_PATH ?? '.', 'package.json'), 'utf8'));
     version = String(manifest.version);
   } else if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
-    say(
+    tell(
       `::notice title=wfsync::version "${escapeData(version)}" is not an exact version: pin one for repeatable runs.`,
     );
   }
-  say(`wfsync ${version} (npm exec wfsync@${version})`);
+  tell(`wfsync ${version} (npm exec wfsync@${version})`);
   return { file: 'npm', args: ['exec', '--yes', `--package=wfsync@${version}`, '--', 'wfsync'] };
 }
 
@@ -249,6 +260,8 @@ async function run() {
     setOutput('needs-person', 'false');
     return;
   }
+  // The inputs passed: the verdict step may start the same wfsync for its relay.
+  setOutput('started', 'true');
   const dir = join(env.RUNNER_TEMP || tmpdir(), `wfsync-${randomBytes(6).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
   const files = {
@@ -283,41 +296,41 @@ async function run() {
   setOutput('comment-failed', String(comment.failed));
 }
 
-function verdict() {
-  const command = input('command') || 'plan';
+/** The verdict step: `wfsync ci-relay` says it and ends the step with the job's code (src/ci/verdict.ts). */
+async function verdict() {
   const recorded = env.WFSYNC_EXIT_CODE ?? '';
   if (!/^\d+$/.test(recorded)) {
     say('::error title=wfsync action::the run step recorded no exit code: see its log.');
     return 1;
   }
-  const file = env.WFSYNC_PLAN_FILE || env.WFSYNC_SYNC_FILE;
-  // The document this run wrote (plan --out, sync --out) says its own verdict; the code is the process's.
-  const document = file ? readDocument(file) : undefined;
-  const plan = file ? readPlan(file) : undefined;
-  const target = typeof plan?.target?.name === 'string' ? plan.target.name : input('target') || 'the target';
   const code = Number(recorded);
-  const said = documentVerdict(document);
-  const result = buildVerdict({
-    command,
-    code,
-    target: target.replace(/[^A-Za-z0-9._-]/g, '?'),
-    pullRequest: isPullRequest(),
-    who: needingAPerson(document),
-    ...(said?.exitCode === code ? { meaning: said.meaning } : {}),
-  });
-  for (const line of result.lines) say(line);
-  if (result.exitCode === 0 && env.WFSYNC_COMMENT_FAILED === 'true') {
-    say('::error title=wfsync plan::the plan passed, but its comment could not be posted (see above).');
-    return 1;
+  // The run step refused the inputs (and said why): nothing ran, nothing to relay.
+  if (env.WFSYNC_STARTED !== 'true') return code === 0 ? 64 : code;
+  let inputs;
+  let command;
+  try {
+    inputs = readInputs();
+    command = wfsyncCommand(inputs, true);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return code === 0 ? 64 : code; // the run step said why
   }
-  return result.exitCode;
+  // 127: wfsync could not be started (the run step said so); the relay, the same wfsync, could not either.
+  if (code === 127) return code;
+  const file = env.WFSYNC_PLAN_FILE || env.WFSYNC_SYNC_FILE;
+  const args = ['ci-relay', '--provider', 'github', '--command', inputs.command, '--exit-code', String(code)];
+  if (file) args.push('--document', file);
+  if (inputs.target !== '') args.push('--target', inputs.target);
+  if (env.WFSYNC_COMMENT_FAILED === 'true') args.push('--comment-failed');
+  const relayed = await runWfsync(command, args, inputs.cwd, false);
+  return relayed.code;
 }
 
 const mode = process.argv[2];
 if (mode === 'run') {
   await run();
 } else if (mode === 'verdict') {
-  process.exitCode = verdict();
+  process.exitCode = await verdict();
 } else {
   say('usage: node run.mjs run|verdict');
   process.exitCode = 64;

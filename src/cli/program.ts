@@ -1,5 +1,6 @@
 import { Command, type Option } from 'commander';
 import { VERSION_LINE } from '../version.js';
+import { ciRelayCommand } from './commands/ci-relay.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { doctorCommand } from './commands/doctor.js';
 import { emulateCommand } from './commands/emulate.js';
@@ -39,12 +40,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'preview', build: previewCommand },
   { name: 'types', build: typesCommand },
   { name: 'doctor', build: doctorCommand },
+  { name: 'ci-relay', build: ciRelayCommand, hidden: true },
 ];
 
 /**
  * The commander program for `args`: the global options, version, help command and help texts, with the one command
  * the arguments name, or every command when they name none (or `all`, or a command that reads the whole program).
- * Whatever it prints is the same either way: a run builds one command instead of eleven.
+ * Whatever it prints is the same either way: a run builds one command instead of all of them.
  */
 export function buildProgram(ctx: CommandContext, args: readonly string[] | 'all'): Command {
   const program = new Command('wfsync')

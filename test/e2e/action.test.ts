@@ -188,7 +188,7 @@ describe('the GitHub Action on a pull request', () => {
     expect(run.outputs['exit-code']).toBe('4');
     expect(run.stdout).toContain(
       // No plan was written to say a meaning: the relay names the code and points at wfsync's own words.
-      '::error title=wfsync plan::wfsync plan failed (exit 4); the output above says why.',
+      '::error title=wfsync plan::failed (exit 4); the output above says why.',
     );
     expect(ours(github)).toHaveLength(1);
     expect(run.stdout + run.stderr).not.toContain(target.emulator.apiKey);
@@ -293,21 +293,31 @@ describe('the GitHub Action outside a pull request', () => {
     );
     // validate writes no plan or sync document: the code, and wfsync's own annotations above say why.
     expect(run.stdout).toContain(
-      '::error title=wfsync validate::wfsync validate failed (exit 3); the output above says why.',
+      '::error title=wfsync validate::failed (exit 3); the output above says why.',
     );
   });
 });
 
-/** A fake `npm` that records its argv as JSON and exits with `code`. */
-function fakeNpm(code = 0): { dir: string; argv: () => string[] | undefined } {
+/**
+ * A fake `npm` that records the argv of each call as JSON and exits with `code`; the verdict step's call (the relay,
+ * `wfsync ci-relay`) exits 0. `argv` is the first call's (wfsync's own run), `calls` all of them.
+ */
+function fakeNpm(code = 0): { dir: string; argv: () => string[] | undefined; calls: () => string[][] } {
   const dir = mkdtempSync(join(tmpdir(), 'wfsync-npm-'));
-  const record = join(dir, 'argv.json');
+  const record = join(dir, 'argv.jsonl');
   writeFileSync(
     join(dir, 'npm'),
-    `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\nprocess.exit(${code});\n`,
+    `#!/usr/bin/env node\nconst argv = process.argv.slice(2);\nrequire('node:fs').appendFileSync(${JSON.stringify(record)}, JSON.stringify(argv) + '\\n');\nprocess.exit(argv.includes('ci-relay') ? 0 : ${code});\n`,
   );
   chmodSync(join(dir, 'npm'), 0o755);
-  return { dir, argv: () => (existsSync(record) ? JSON.parse(readFileSync(record, 'utf8')) : undefined) };
+  const calls = (): string[][] =>
+    existsSync(record)
+      ? readFileSync(record, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as string[])
+      : [];
+  return { dir, argv: () => calls()[0], calls };
 }
 
 describe('how the action starts wfsync', () => {
@@ -335,6 +345,22 @@ describe('how the action starts wfsync', () => {
       '0',
     ]);
     expect(run.stdout).toContain(`wfsync ${version} (npm exec wfsync@${version})`);
+    // The verdict step asks the same wfsync's relay: the rule lives in wfsync, not in the action.
+    expect(npm.calls()[1]).toEqual([
+      'exec',
+      '--yes',
+      `--package=wfsync@${version}`,
+      '--',
+      'wfsync',
+      'ci-relay',
+      '--provider',
+      'github',
+      '--command',
+      'validate',
+      '--exit-code',
+      '0',
+    ]);
+    expect(npm.calls()).toHaveLength(2);
   });
 
   it('args, base-ref and target reach wfsync as literal argv: no shell expands or runs them', async () => {

@@ -72,7 +72,7 @@ export interface NotesApi {
 }
 
 /**
- * A loopback stand-in for the part of GitLab's REST API the note script uses (facts from GitLab's API docs):
+ * A loopback stand-in for the part of GitLab's REST API `wfsync ci-relay` uses (facts from GitLab's API docs):
  * `GET /user`, and a merge request's notes (`GET` paged by `per_page`/`page` with `X-Next-Page`, `POST`, `PUT`), all
  * behind `PRIVATE-TOKEN`. Holds notes by someone else (one of them quoting wfsync's marker) and enough of them that
  * the token's own note is on a later page.

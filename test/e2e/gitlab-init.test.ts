@@ -1,18 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runCli } from './helpers.js';
 
 const PACKAGE_JSON = JSON.stringify({ name: 'acme-app', devDependencies: { wfsync: '^0.1.0' } });
-const OWNED = ['.gitlab/wfsync.gitlab-ci.yml', '.gitlab/wfsync-mr-note.mjs'];
+const OWNED = ['.gitlab/wfsync.gitlab-ci.yml'];
 
 describe('wfsync init --ci gitlab (the built CLI)', () => {
-  it('writes the jobs, the note script and a .gitlab-ci.yml including them; a second run has nothing to do', async () => {
+  it('writes the jobs (no script of its own: the jobs call wfsync ci-relay) and a .gitlab-ci.yml including them; a second run has nothing to do', async () => {
     const cwd = makeProject({ 'package.json': PACKAGE_JSON });
     const first = await runCli(['init', '--ci', 'gitlab'], { cwd });
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^created +\.gitlab\/wfsync\.gitlab-ci\.yml$/m);
-    expect(first.stdout).toMatch(/^created +\.gitlab\/wfsync-mr-note\.mjs$/m);
+    expect(first.stdout).not.toContain('wfsync-mr-note');
+    expect(existsSync(join(cwd, '.gitlab/wfsync-mr-note.mjs'))).toBe(false);
     expect(first.stdout).toMatch(/^created +\.gitlab-ci\.yml$/m);
     expect(first.stdout).not.toContain('.github');
     expect(first.stdout).toContain('the masked CI/CD variable WFSYNC_DEVELOPMENT_API_KEY');

@@ -249,6 +249,39 @@ describe('the generated jobs, run as the runner runs them (sh -e, the job variab
     ]);
   });
 
+  it("sync on the default branch, then the scheduled drift check: each ends with the relay's verdict", {
+    timeout: 180_000,
+  }, async () => {
+    const cwd = await project();
+    const env = {
+      CI: 'true',
+      GITLAB_CI: 'true',
+      CI_PROJECT_DIR: cwd,
+      CI_PIPELINE_SOURCE: 'push',
+      npm_config_cache: join(cwd, '.npm'),
+      WFSYNC_DEVELOPMENT_API_KEY: emulator.apiKey,
+    };
+    const sync = await runJobScript(jobScript(cwd, 'wfsync-sync'), cwd, env);
+    expect(sync.status, sync.stderr).toBe(0);
+    expect(sync.stdout).toContain('wfsync sync: development matches the definitions.');
+    expect(JSON.parse(readFileSync(join(cwd, 'wfsync-sync.json'), 'utf8')).exitCode).toBe(0);
+    const drift = jobScript(cwd, 'wfsync-drift');
+    const schedule = { ...env, CI_PIPELINE_SOURCE: 'schedule' };
+    const quiet = await runJobScript(drift, cwd, schedule);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toContain('wfsync plan: nothing to change on development.');
+    // The definition changes without a sync: the next check fails naming it, as plan.json says.
+    const welcome = join(cwd, 'workflows/welcome.yaml');
+    writeFileSync(
+      welcome,
+      readFileSync(welcome, 'utf8').replace('Welcome, {{firstName}}!', 'Hello, {{firstName}}!'),
+    );
+    git(cwd, 'commit', '-qam', 'reword');
+    const drifted = await runJobScript(drift, cwd, schedule);
+    expect(drifted.status, drifted.stderr).toBe(6);
+    expect(drifted.stdout).toContain('wfsync plan: a workflow needs a person: welcome (changed-locally).');
+  });
+
   it('plan without a diff base from GitLab fetches the target branch into a single-branch clone and compares with it', {
     timeout: 120_000,
   }, async () => {

@@ -1,8 +1,7 @@
 /**
- * The PR comment (action/comment.mjs) and the MR note (the script `init --ci gitlab` writes) against a hostile API:
- * real HTTP over loopback, the note script run by node as the job runs it.
+ * The PR comment (action/comment.mjs) and the MR note (`wfsync ci-relay`, which the GitLab jobs run) against a
+ * hostile API: real HTTP over loopback, the built CLI spawned as the job runs it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain ESM without types (the action runs with nothing installed)
 import { upsertComment } from '../../action/comment.mjs';
-import { buildGitlabNoteScript } from '../../src/scaffold/ci/gitlab-note.js';
+import { runCli } from '../e2e/helpers.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -46,51 +45,48 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 
 const MARKER = '<!-- wfsync-plan target=development -->';
 
-/** The note script, run as the plan job runs it; resolves when it ends (the test timeout guards a loop). */
-async function runNoteScript(
-  api: string,
-  code = '1',
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** `wfsync ci-relay` as the plan job runs it, after a plan that exited `code`; resolves when it ends. */
+async function runNoteRelay(api: string, code = '2') {
   const dir = mkdtempSync(join(tmpdir(), 'wfsync-note-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'note.mjs'), buildGitlabNoteScript(MARKER));
-  writeFileSync(join(dir, 'plan.md'), `${MARKER}\n### plan\n`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['note.mjs', 'plan.md', code], {
+  writeFileSync(join(dir, 'plan.md'), `<!-- wfsync-plan -->\n${MARKER}\n### plan\n`);
+  return runCli(
+    [
+      'ci-relay',
+      '--command',
+      'plan',
+      '--exit-code',
+      code,
+      '--target',
+      'development',
+      '--markdown',
+      'plan.md',
+    ],
+    {
       cwd: dir,
       env: {
-        PATH: process.env.PATH,
+        GITLAB_CI: 'true',
         WFSYNC_GITLAB_TOKEN: 'glpat-secret-token-value',
         CI_API_V4_URL: `${api}/api/v4`,
         CI_PROJECT_ID: '17',
         CI_MERGE_REQUEST_IID: '7',
       },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+    },
+  );
 }
 
-describe('the GitLab MR note script against a hostile API', () => {
-  it('uses the token variable the script names', () => {
-    expect(buildGitlabNoteScript(MARKER)).toContain('env.WFSYNC_GITLAB_TOKEN');
-  });
-
+describe('the GitLab MR note (wfsync ci-relay) against a hostile API', () => {
   it('stops after a bounded number of pages when X-Next-Page never ends', async () => {
     const api = await serve((req, res) => {
       if (req.url === '/api/v4/user') return sendJson(res, 200, { id: 42 });
       if (req.method === 'GET') return sendJson(res, 200, [], { 'x-next-page': '2' });
       return sendJson(res, 201, { id: 5 });
     });
-    const run = await runNoteScript(api.url);
+    const run = await runNoteRelay(api.url);
     const pages = api.seen.filter((s) => s.method === 'GET' && s.path.includes('/notes'));
     expect(pages.length).toBeLessThanOrEqual(100);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('pages');
+    expect(run.stdout).toContain('pages');
   });
 
   it("does not take a note for the token's own when the API names no user id", async () => {
@@ -100,7 +96,7 @@ describe('the GitLab MR note script against a hostile API', () => {
         return sendJson(res, 200, [{ id: 3, body: `${MARKER} planted`, system: false, author: {} }]);
       return sendJson(res, 201, { id: 9 });
     });
-    const run = await runNoteScript(api.url);
+    const run = await runNoteRelay(api.url);
     expect(api.seen.some((s) => s.method === 'PUT')).toBe(false);
     expect(run.status).toBe(1);
   });
@@ -110,11 +106,11 @@ describe('the GitLab MR note script against a hostile API', () => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('boom \x1b[2J\x1b]8;;https://evil.example\x07click\x1b]8;;\x07 section_start:1:x\r\x1b[0K');
     });
-    const run = await runNoteScript(api.url);
+    const run = await runNoteRelay(api.url);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('boom');
+    expect(run.stdout).toContain('boom');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the test
-    expect(run.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(run.stdout + run.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(run.stdout + run.stderr).not.toContain('glpat-secret-token-value');
   });
 });

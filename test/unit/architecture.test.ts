@@ -39,6 +39,7 @@ const LAYERS = [
   'report',
   'types',
   'scaffold',
+  'ci',
   'api',
   'doctor',
   'preview',

@@ -174,7 +174,7 @@ function repositoryRootNote(root: string, ci: 'github' | 'gitlab'): string[] {
   if (ci === 'gitlab') {
     return [
       `GitLab reads .gitlab-ci.yml only at the repository root (${dir}): include ${sub}/.gitlab/wfsync.gitlab-ci.yml ` +
-        `from there and run its jobs in ${sub} (\`cd ${sub}\` first in each script, and the note script's path).`,
+        `from there and run its jobs in ${sub} (\`cd ${sub}\` first in each script).`,
     ];
   }
   return [

@@ -1,15 +1,15 @@
 /**
  * The shell the GitLab jobs run (POSIX sh: the node image's /bin/sh is dash), one builder per job: the key check
- * that skips a job with a warning instead of failing it, then wfsync, then the verdict by exit code, as the GitHub
- * recipes decide it (0 and 2 pass, 6 needs a person, any other code fails). What a code means and who needs a person
- * are not written here: the plan and sync documents wfsync writes say them (`meaning`, `needsPerson`). Pure.
+ * that skips a job with a warning instead of failing it, then wfsync, then `wfsync ci-relay` (src/ci/relay.ts),
+ * which writes the merge request note, says the verdict and ends the job with its code. No rule of the verdict or
+ * the note is written here: they ship with wfsync, so an upgrade fixes a pipeline without rerunning init. Pure.
  */
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 
 /** The exit code a job uses for "skipped: no API key"; the jobs allow it as a failure, so it shows as a warning. */
 export const SKIPPED_EXIT_CODE = 78;
 
-/** The masked CI/CD variable holding the project access token the plan job writes its merge request note with. */
+/** The masked CI/CD variable holding the project access token the relay writes the merge request note with. */
 export const GITLAB_TOKEN_ENV = 'WFSYNC_GITLAB_TOKEN';
 
 /** The files the jobs write: Code Quality reports (validate, plan), the plan as JSON and as the note's Markdown. */
@@ -25,30 +25,13 @@ export const SYNC_RESULT = 'wfsync-sync.json';
 const INSTALL = 'npm ci --prefer-offline --no-audit --no-fund';
 
 /**
- * `wfsync_said FILE who` prints the workflows the document wfsync wrote says need a person (`welcome (drifted)`);
- * `wfsync_said FILE meaning CODE` prints `: <what the code means>` when the document ended with that code. Nothing
- * when the file cannot be read (wfsync failed before writing it). Node, not jq: the node image has no jq. Identifiers
- * are text from outside: anything but letters, digits, `.`, `_` and `-` becomes `?`.
+ * The job's last line: `wfsync ci-relay` reads what wfsync wrote, writes the note (plan on a merge request), says the
+ * verdict and ends the job with its code. The rules live in wfsync (src/ci/), not in this file: an upgrade of wfsync
+ * fixes them without rerunning init.
  */
-export const WFSYNC_SAID_NODE = `wfsync_said() {
-  node -e '
-    const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]/g, "?");
-    let said = "";
-    try {
-      const doc = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-      if (process.argv[2] === "who") {
-        const rows = doc.outcomes || doc.items || [];
-        const named = new Map(rows.map((row) => [String(row.identifier), row.outcome || row.action]));
-        said = (doc.needsPerson || [])
-          .map((id) => safe(id) + (named.has(String(id)) ? " (" + safe(named.get(String(id))) + ")" : ""))
-          .join(", ");
-      } else if (doc.exitCode === Number(process.argv[3]) && typeof doc.meaning === "string") {
-        said = ": " + doc.meaning.replace(/[\\r\\n]/g, " ");
-      }
-    } catch {}
-    process.stdout.write(said);
-  ' "$@" 2>/dev/null || true
-}`;
+function relay(command: 'plan' | 'sync', files: string): string {
+  return `npx wfsync ci-relay --command ${command} --exit-code "$code" --target ${CI_TARGET} ${files}`;
+}
 
 /** Skip the job (exit 78, allowed: a warning) when the key variable is missing, saying why and what to do. */
 function keyCheck(what: string, why: string): string {
@@ -77,9 +60,8 @@ npx wfsync validate --max-warnings 0 --codequality ${VALIDATE_REPORT}`;
  * upserted, then the verdict. A note that could not be written fails a plan that would otherwise pass: a stale note
  * must not read as current.
  */
-export function buildPlanScript(noteScript: string): string {
-  return `${WFSYNC_SAID_NODE}
-${keyCheck('wfsync plan', `${ADD_THE_KEY} Do not protect it: merge request pipelines run on unprotected branches. Merge requests from forks get no variables.`)}
+export function buildPlanScript(): string {
+  return `${keyCheck('wfsync plan', `${ADD_THE_KEY} Do not protect it: merge request pipelines run on unprotected branches. Merge requests from forks get no variables.`)}
 ${INSTALL}
 base="\${CI_MERGE_REQUEST_DIFF_BASE_SHA:-}"
 if [ -z "$base" ]; then
@@ -92,66 +74,24 @@ code=0
 # One plan, every output: the note (stdout), the JSON, the previews and the Code Quality report (a failed plan
 # writes its failure there), so they cannot disagree and the service is asked once.
 npx wfsync plan --target ${CI_TARGET} --base "$base" --format markdown --out plan.json --previews ${PREVIEWS_DIR} --codequality ${PLAN_REPORT} > plan.md || code=$?
-note=0
-node ${noteScript} plan.md "$code" || note=$?
-case "$code" in
-  0) echo "wfsync plan: merging changes nothing on ${CI_TARGET}." ;;
-  2) echo "wfsync plan: merging creates what the plan note lists; the sync on the default branch applies it." ;;
-  6)
-    who="$(wfsync_said plan.json who)"
-    echo "wfsync plan: a workflow needs a person: \${who:-see the plan note}. Sync will not apply this; the plan note says what to do for each."
-    exit 6
-    ;;
-  *)
-    echo "wfsync plan failed (exit $code$(wfsync_said plan.json meaning "$code")); the plan note and this job's log say why."
-    exit "$code"
-    ;;
-esac
-if [ "$note" != 0 ]; then
-  echo "wfsync plan: the merge request note could not be written (above): it may show an older plan."
-  exit 1
-fi`;
+# The note on the merge request, the verdict and the job's exit code (wfsync ci-relay, shipped with wfsync).
+${relay('plan', '--document plan.json --markdown plan.md')}`;
 }
 
 /** sync on the default branch: what its exit code means after a merge. */
 export function buildGitlabSyncScript(): string {
-  return `${WFSYNC_SAID_NODE}
-${keyCheck('wfsync sync', ADD_THE_KEY)}
+  return `${keyCheck('wfsync sync', ADD_THE_KEY)}
 ${INSTALL}
 code=0
 npx wfsync sync --target ${CI_TARGET} --out ${SYNC_RESULT} || code=$?
-case "$code" in
-  0) ;;
-  6)
-    who="$(wfsync_said ${SYNC_RESULT} who)"
-    echo "wfsync sync: synced what sync may apply, but a workflow needs a person: \${who:-see the report above}. The report above says what to do for each."
-    exit 6
-    ;;
-  *)
-    echo "wfsync sync failed (exit $code$(wfsync_said ${SYNC_RESULT} meaning "$code")); the log above says what was done."
-    exit "$code"
-    ;;
-esac`;
+${relay('sync', `--document ${SYNC_RESULT}`)}`;
 }
 
 /** The scheduled drift check: a read-only plan; drift (6) fails naming the workflows. */
 export function buildGitlabDriftScript(): string {
-  return `${WFSYNC_SAID_NODE}
-${keyCheck('wfsync drift check', ADD_THE_KEY)}
+  return `${keyCheck('wfsync drift check', ADD_THE_KEY)}
 ${INSTALL}
 code=0
 npx wfsync plan --target ${CI_TARGET} --out plan.json || code=$?
-case "$code" in
-  0) echo "No drift: ${CI_TARGET} matches the definitions." ;;
-  2) echo "warning: workflows on the default branch are not on ${CI_TARGET} yet: the sync job on the default branch creates them (did its last run fail?)." ;;
-  6)
-    who="$(wfsync_said plan.json who)"
-    echo "wfsync drift check: drift found, a workflow needs a person: \${who:-see the plan above}. The plan above says what to do for each."
-    exit 6
-    ;;
-  *)
-    echo "wfsync drift check could not run (exit $code$(wfsync_said plan.json meaning "$code"))."
-    exit "$code"
-    ;;
-esac`;
+${relay('plan', '--document plan.json')}`;
 }

@@ -1,7 +1,7 @@
 /**
  * What `wfsync init --ci gitlab` writes. wfsync's jobs live in a file of their own, `.gitlab/wfsync.gitlab-ci.yml`
- * (owned by wfsync: rewritten when identical, kept when edited unless --force), next to the note script the plan job
- * runs. `.gitlab-ci.yml` is the user's pipeline: created when absent (the default stages and the `include:`), left
+ * (owned by wfsync: rewritten when identical, kept when edited unless --force); the jobs call `wfsync ci-relay` for
+ * the merge request note and the verdict, so none of that is copied into the repository. `.gitlab-ci.yml` is the user's pipeline: created when absent (the default stages and the `include:`), left
  * alone when it already includes wfsync's file, and otherwise never touched: init prints the `include:` to add. Pure.
  *
  * The jobs: `wfsync-validate` on merge requests and the default branch (Code Quality report), `wfsync-plan` on merge
@@ -9,10 +9,8 @@
  * default branch (not on schedules) one at a time per target (`resource_group`), `wfsync-drift` on schedules.
  */
 import { parse } from 'yaml';
-import { prCommentMarker } from '../../report/plan/markdown.js';
 import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 import { CI_NODE_VERSION } from './common.js';
-import { buildGitlabNoteScript, GITLAB_NOTE_SCRIPT_PATH } from './gitlab-note.js';
 import {
   buildGitlabDriftScript,
   buildGitlabSyncScript,
@@ -109,7 +107,7 @@ wfsync-plan:
   allow_failure:
     exit_codes:
       - ${SKIPPED_EXIT_CODE}
-${scriptBlock(buildPlanScript(GITLAB_NOTE_SCRIPT_PATH))}
+${scriptBlock(buildPlanScript())}
   artifacts:
     when: always
     expose_as: wfsync plan
@@ -169,12 +167,9 @@ ${GITLAB_INCLUDE}
 `;
 }
 
-/** The files wfsync owns: the jobs and the note script. */
+/** The files wfsync owns: the jobs (the note and the verdict are `wfsync ci-relay`'s, in the package). */
 export function buildGitlabFiles(): Array<{ path: string; text: string }> {
-  return [
-    { path: GITLAB_PIPELINE_PATH, text: buildGitlabPipeline() },
-    { path: GITLAB_NOTE_SCRIPT_PATH, text: buildGitlabNoteScript(prCommentMarker(CI_TARGET)) },
-  ];
+  return [{ path: GITLAB_PIPELINE_PATH, text: buildGitlabPipeline() }];
 }
 
 /** What init does to an existing `.gitlab-ci.yml`: nothing, with a note or the `include:` to add by hand. */

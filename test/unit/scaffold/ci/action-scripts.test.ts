@@ -13,7 +13,6 @@ const ACTION = fileURLToPath(new URL('../../../../action/', import.meta.url));
 const load = (name: string) => import(pathToFileURL(`${ACTION}${name}`).href);
 const { splitArgs } = await load('args.mjs');
 const { commentMarker, upsertComment } = await load('comment.mjs');
-const { buildVerdict, documentVerdict, needingAPerson } = await load('verdict.mjs');
 
 /** A shell's single quoting of one word ('it'\''s'). */
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -57,90 +56,6 @@ describe('the comment marker', () => {
   it("is the body's own target marker when it carries one", () => {
     const body = `<!-- wfsync-plan -->\n${prCommentMarker('a b-->')}\n## plan\n`;
     expect(commentMarker(body, 'other')).toBe(prCommentMarker('a b-->'));
-  });
-});
-
-describe('the verdict', () => {
-  const verdict = (
-    command: string,
-    code: number,
-    extra: { pullRequest?: boolean; who?: string; meaning?: string } = {},
-  ) => buildVerdict({ command, code, target: 'dev', pullRequest: false, who: '', ...extra });
-
-  it('0 and 2 pass; 2 outside a pull request is a warning', () => {
-    expect(verdict('plan', 0)).toEqual({ lines: ['wfsync plan: nothing to change on dev.'], exitCode: 0 });
-    expect(verdict('plan', 2, { pullRequest: true }).exitCode).toBe(0);
-    expect(verdict('plan', 2)).toEqual({
-      lines: [
-        '::warning title=wfsync plan::workflows in the definitions are not on dev yet: the next sync of dev creates them (did the last sync fail?).',
-      ],
-      exitCode: 0,
-    });
-    expect(verdict('validate', 0).exitCode).toBe(0);
-  });
-
-  it("6 fails naming the workflows the document says need a person, with the document's class for each", () => {
-    const document = {
-      exitCode: 6,
-      needsPerson: ['billing', 'welcome', 'evil\n::warning::x%0A'],
-      meaning: 'a workflow needs a person',
-      items: [
-        { identifier: 'billing', action: 'conflict' },
-        { identifier: 'invoice', action: 'create' },
-        { identifier: 'welcome', action: 'drifted' },
-        { identifier: 'evil\n::warning::x%0A', action: 'orphaned' },
-      ],
-    };
-    const who = needingAPerson(document);
-    expect(who).toBe('billing (conflict), welcome (drifted), evil???warning??x?0A (orphaned)');
-    expect(verdict('plan', 6, { who })).toEqual({
-      lines: [
-        `::error title=wfsync plan::a workflow needs a person: ${who}. Sync will not apply this; the plan says what to do for each.`,
-      ],
-      exitCode: 6,
-    });
-    expect(verdict('plan', 6).lines[0]).toContain('a workflow needs a person: see the plan.');
-  });
-
-  it("reads a sync document's outcomes, and names nothing for a document without a verdict", () => {
-    const synced = {
-      exitCode: 6,
-      needsPerson: ['welcome'],
-      meaning: 'a workflow needs a person',
-      plan: { items: [{ identifier: 'welcome', action: 'drifted' }] },
-      outcomes: [
-        { identifier: 'welcome', outcome: 'drifted' },
-        { identifier: 'invoice', outcome: 'created' },
-      ],
-    };
-    expect(needingAPerson(synced)).toBe('welcome (drifted)');
-    expect(documentVerdict(synced)).toEqual({
-      exitCode: 6,
-      needsPerson: ['welcome'],
-      meaning: 'a workflow needs a person',
-    });
-    // An older wfsync's document (schemaVersion 2) says no verdict: the relay decides nothing in its place.
-    const older = { schemaVersion: 2, items: [{ identifier: 'welcome', action: 'drifted' }] };
-    expect(documentVerdict(older)).toBeUndefined();
-    expect(needingAPerson(older)).toBe('');
-    expect(needingAPerson(undefined)).toBe('');
-  });
-
-  it("fails any other code with the document's meaning when it says one, escaped for the annotation line", () => {
-    expect(verdict('plan', 1, { meaning: 'an unexpected failure: a%b\nc' })).toEqual({
-      lines: [
-        '::error title=wfsync plan::wfsync plan failed (exit 1: an unexpected failure: a%25b%0Ac); the output above says why.',
-      ],
-      exitCode: 1,
-    });
-    expect(verdict('sync', 4)).toEqual({
-      lines: ['::error title=wfsync sync::wfsync sync failed (exit 4); the output above says why.'],
-      exitCode: 4,
-    });
-  });
-
-  it('a code a process cannot end with fails with 1', () => {
-    expect(verdict('plan', 300).exitCode).toBe(1);
   });
 });
 

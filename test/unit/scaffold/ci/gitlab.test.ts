@@ -1,10 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { prCommentMarker } from '../../../../src/report/plan/markdown.js';
 import {
   buildGitlabFiles,
   buildGitlabPipeline,
@@ -12,7 +7,6 @@ import {
   checkGitlabRoot,
   GITLAB_INCLUDE,
 } from '../../../../src/scaffold/ci/gitlab.js';
-import { WFSYNC_SAID_NODE } from '../../../../src/scaffold/ci/gitlab-scripts.js';
 import { buildInitActions } from '../../../../src/scaffold/init-plan.js';
 
 const BASE = {
@@ -48,10 +42,20 @@ describe('the GitLab pipeline', () => {
     expect(script).not.toContain('|| true');
   });
 
-  it("gives the note script the plan's marker for the development target", () => {
-    const note = buildGitlabFiles().find((f) => f.path === '.gitlab/wfsync-mr-note.mjs');
-    expect(note?.text).toContain(`const marker = ${JSON.stringify(prCommentMarker('development'))};`);
-    expect(note?.text).toContain("'PRIVATE-TOKEN': token");
+  it("writes only the jobs: the note and the verdict are the package's (wfsync ci-relay), each job ending with it", () => {
+    expect(buildGitlabFiles().map((f) => f.path)).toEqual(['.gitlab/wfsync.gitlab-ci.yml']);
+    const jobs = parseDocument(buildGitlabPipeline()).toJS() as Record<string, { script: string[] }>;
+    for (const [job, command, files] of [
+      ['wfsync-plan', 'plan', '--document plan.json --markdown plan.md'],
+      ['wfsync-sync', 'sync', '--document wfsync-sync.json'],
+      ['wfsync-drift', 'plan', '--document plan.json'],
+    ] as const) {
+      const lines = jobs[job]!.script.join('\n').trimEnd().split('\n');
+      expect(lines.at(-1)).toBe(
+        `npx wfsync ci-relay --command ${command} --exit-code "$code" --target development ${files}`,
+      );
+    }
+    expect(buildGitlabPipeline()).not.toMatch(/case "\$code"|node -e|PRIVATE-TOKEN/);
   });
 });
 
@@ -96,47 +100,5 @@ describe("the user's .gitlab-ci.yml", () => {
         manual: GITLAB_INCLUDE,
       },
     ]);
-  });
-});
-
-describe("the jobs' shell relays what the document wfsync wrote says of itself", () => {
-  const said = (document: unknown, ...args: string[]) => {
-    const dir = mkdtempSync(join(tmpdir(), 'wfsync-said-'));
-    const file = join(dir, 'doc.json');
-    if (document !== undefined) writeFileSync(file, JSON.stringify(document));
-    try {
-      return execFileSync('sh', ['-c', `${WFSYNC_SAID_NODE}\nwfsync_said "$@"`, 'sh', file, ...args], {
-        encoding: 'utf8',
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  const plan = {
-    exitCode: 6,
-    needsPerson: ['billing', 'evil\n::x'],
-    meaning: 'a workflow needs a person',
-    items: [
-      { identifier: 'billing', action: 'conflict' },
-      { identifier: 'invoice', action: 'create' },
-      { identifier: 'evil\n::x', action: 'orphaned' },
-    ],
-  };
-
-  it("names the document's workflows with their class, made safe", () => {
-    expect(said(plan, 'who')).toBe('billing (conflict), evil???x (orphaned)');
-    const synced = {
-      ...plan,
-      needsPerson: ['billing'],
-      outcomes: [{ identifier: 'billing', outcome: 'drifted' }],
-    };
-    expect(said(synced, 'who')).toBe('billing (drifted)');
-  });
-
-  it("gives the meaning only for the document's own code, and nothing without a document", () => {
-    expect(said(plan, 'meaning', '6')).toBe(': a workflow needs a person');
-    expect(said(plan, 'meaning', '4')).toBe('');
-    expect(said(undefined, 'meaning', '4')).toBe('');
-    expect(said(undefined, 'who')).toBe('');
   });
 });
