@@ -51,7 +51,7 @@ describe('wfsync init (the built CLI)', () => {
     expect(validate.status).toBe(0);
 
     const sync = await runCli(['sync'], { cwd });
-    expect(sync.stdout).toMatch(/^\+ created {2}welcome {2}workflows\/welcome\.yaml$/m);
+    expect(sync.stdout).toMatch(/^\+ created {2}welcome {2}workflows\/welcome\.yaml:4$/m);
     expect(sync.stdout).toContain('Sync: 1 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
     expect(sync.status).toBe(0);
     const plan = await runCli(['plan'], { cwd });
