@@ -18,7 +18,7 @@ import { parseSync } from 'rolldown/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { aWorkflowNamed } from '../helpers/workflow.js';
+import { aWorkflowNamed, aWorkflowYaml } from '../helpers/workflow.js';
 import { ROOT } from './helpers.js';
 import { extractBlocks } from './readme-blocks.js';
 
@@ -310,7 +310,7 @@ describe('the npm package', () => {
       for (const name of ['order shipped', 'welcome'])
         writeFileSync(
           join(consumer, `workflows/${name.replace(' ', '-')}.yaml`),
-          stringify(aWorkflowNamed(name)),
+          aWorkflowYaml(aWorkflowNamed(name)),
         );
 
       // The types: a program that uses the options, the results and the errors, held to tsc --strict.

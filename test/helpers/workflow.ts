@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import type { WorkflowDefinition } from '../../src/generated/workflow.js';
 
 /**
@@ -23,4 +24,9 @@ export function aWorkflowNamed(
     triggers: [{ type: 'event', identifier: name.replace(/ /g, '-') }],
     ...overrides,
   });
+}
+
+/** A workflow definition as the YAML file a user writes: `aWorkflow()` unless another is given. */
+export function aWorkflowYaml(workflow: WorkflowDefinition = aWorkflow()): string {
+  return stringify(workflow);
 }

@@ -18,7 +18,7 @@ import { type RunningEmulator, startEmulator } from '../../../src/emulator/index
 import { git } from '../../helpers/git.js';
 import { jsonOutputProblems } from '../../helpers/json-output.js';
 import { writeFiles } from '../../helpers/temp-project.js';
-import { aWorkflowNamed } from '../../helpers/workflow.js';
+import { aWorkflowNamed, aWorkflowYaml } from '../../helpers/workflow.js';
 
 /**
  * The programmatic API against the emulator over loopback: its results are the documents `--format json` prints
@@ -50,7 +50,7 @@ async function makeProject(options: { latencyMs?: [number, number]; concurrency?
       },
     }),
     ...Object.fromEntries(
-      NAMES.map((name) => [`workflows/${name.replace(/ /g, '-')}.yaml`, stringify(aWorkflowNamed(name))]),
+      NAMES.map((name) => [`workflows/${name.replace(/ /g, '-')}.yaml`, aWorkflowYaml(aWorkflowNamed(name))]),
     ),
   });
   // Only through the `env` option: process.env has no DEV_KEY.
@@ -142,7 +142,7 @@ describe('the API returns what --format json prints', () => {
   it('a drifted workflow: needsPerson, exit 6, as the CLI says', async () => {
     await sync({ cwd, env });
     writeFiles(cwd, {
-      'workflows/welcome.yaml': stringify(aWorkflowNamed('welcome', { description: 'changed here' })),
+      'workflows/welcome.yaml': aWorkflowYaml(aWorkflowNamed('welcome', { description: 'changed here' })),
     });
     const planned = await plan({ cwd, env });
     const printed = await cli(['plan', '--format', 'json']);

@@ -2,10 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { stringify } from 'yaml';
 import type * as Api from '../../../src/api/index.js';
 import type { ServiceClient } from '../../../src/remote/index.js';
-import { aWorkflowNamed } from '../../helpers/workflow.js';
+import { aWorkflowNamed, aWorkflowYaml } from '../../helpers/workflow.js';
 
 /**
  * plan and `sync --dry-run` read the service through readOnlyClient (api/plan.ts): the client their reads and their
@@ -53,7 +52,7 @@ function makeProject(): string {
   const cwd = mkdtempSync(join(tmpdir(), 'wfsync-read-only-'));
   dirs.push(cwd);
   mkdirSync(join(cwd, 'workflows'));
-  writeFileSync(join(cwd, 'workflows/order-shipped.yaml'), stringify(aWorkflowNamed('order shipped')));
+  writeFileSync(join(cwd, 'workflows/order-shipped.yaml'), aWorkflowYaml(aWorkflowNamed('order shipped')));
   return cwd;
 }
 
