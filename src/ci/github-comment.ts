@@ -2,8 +2,9 @@
  * wfsync's comment on a GitHub pull request: ONE per target, found by the plan's marker among the pull request's
  * comments written by the token's own identity (anyone can write a comment that quotes the marker), updated in place,
  * created only when the plan has something to say. GitHub's REST API at `$GITHUB_API_URL` (GitHub Enterprise, or a
- * loopback fake in tests): every page of comments is read (Link: rel="next", at most 100 pages), a next page on
- * another origin is refused and redirects are not followed, so the token never leaves the API's host. The token
+ * loopback fake in tests): every page of comments is read (Link: rel="next", at most 100 pages) and a next page on
+ * another origin is refused; fetch drops the Authorization header on a redirect to another origin, so the token
+ * never leaves the API's host. The token
  * comes from WFSYNC_GITHUB_TOKEN (the Action's `github-token`), goes in the Authorization header only and is masked
  * out of every message.
  */
@@ -41,30 +42,36 @@ export async function upsertGithubComment(options: CommentUpsert): Promise<Comme
   const author = await ownLogin(api);
   const comments = await api.list(`${base}/issues/${options.issueNumber}/comments?per_page=100`);
   const previous = comments.find(
-    (c) =>
-      c !== null &&
-      typeof c === 'object' &&
-      c.user?.login === author &&
-      typeof c.body === 'string' &&
-      c.body.includes(options.marker),
+    (c) => c.user?.login === author && typeof c.body === 'string' && c.body.includes(options.marker),
   );
   if (previous !== undefined) {
     const updated = await api.send('PATCH', `${base}/issues/comments/${Number(previous.id)}`, options.body);
-    return { action: 'updated', url: String(updated?.html_url ?? '') };
+    return { action: 'updated', url: String(updated.html_url ?? '') };
   }
   if (!options.createWhenNew) return { action: 'skipped', url: '' };
   const created = await api.send('POST', `${base}/issues/${options.issueNumber}/comments`, options.body);
-  return { action: 'created', url: String(created?.html_url ?? '') };
+  return { action: 'created', url: String(created.html_url ?? '') };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: GitHub's JSON, read loosely
-type Json = any;
+/** What the relay reads of GitHub's answers (a comment, a user, an event), loosely: anything may be missing. */
+interface Loose {
+  id?: unknown;
+  body?: unknown;
+  html_url?: unknown;
+  login?: unknown;
+  number?: unknown;
+  user?: { login?: unknown } | null;
+  pull_request?: { number?: unknown; head?: { repo?: { full_name?: unknown } | null } | null } | null;
+}
+
+const loose = (value: unknown): Loose =>
+  value !== null && typeof value === 'object' ? (value as Loose) : {};
 
 async function ownLogin(api: ReturnType<typeof githubApi>): Promise<string> {
   const response = await api.request('GET', api.resolve('/user'));
   if (!response.ok) return ACTIONS_BOT;
-  const user = (await response.json()) as Json;
-  return typeof user?.login === 'string' ? user.login : ACTIONS_BOT;
+  const user = loose(await response.json());
+  return typeof user.login === 'string' ? user.login : ACTIONS_BOT;
 }
 
 function githubApi(apiUrl: string, token: string) {
@@ -79,7 +86,6 @@ function githubApi(apiUrl: string, token: string) {
   const request = (method: string, url: URL, body?: string) =>
     fetch(url, {
       method,
-      redirect: 'manual',
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify({ body }) }),
     });
@@ -92,18 +98,18 @@ function githubApi(apiUrl: string, token: string) {
   return {
     resolve,
     request,
-    async send(method: 'PATCH' | 'POST', path: string, body: string): Promise<Json> {
-      return check(await request(method, resolve(path), body), `${method} comment`).json();
+    async send(method: 'PATCH' | 'POST', path: string, body: string): Promise<Loose> {
+      return loose(await check(await request(method, resolve(path), body), `${method} comment`).json());
     },
-    async list(path: string): Promise<Json[]> {
-      const all: Json[] = [];
+    async list(path: string): Promise<Loose[]> {
+      const all: Loose[] = [];
       let next: URL | undefined = resolve(path);
       for (let page = 0; next !== undefined; page++) {
         if (page === MAX_PAGES)
           throw new Error(`list comments: the list did not end after ${MAX_PAGES} pages`);
         const response = check(await request('GET', next), 'list comments');
-        const items = (await response.json()) as Json;
-        if (Array.isArray(items)) all.push(...items);
+        const items: unknown = await response.json();
+        if (Array.isArray(items)) all.push(...items.map(loose));
         next = nextPage(response.headers.get('link'), root);
       }
       return all;
@@ -125,14 +131,14 @@ function nextPage(link: string | null, root: URL): URL | undefined {
 async function pullRequestNumber(env: NodeJS.ProcessEnv): Promise<{ number?: number; fork: boolean }> {
   if (env.GITHUB_EVENT_NAME !== 'pull_request' && env.GITHUB_EVENT_NAME !== 'pull_request_target')
     return { fork: false };
-  let event: Json = {};
+  let event: Loose = {};
   try {
-    event = JSON.parse(await readFile(env.GITHUB_EVENT_PATH ?? '', 'utf8'));
+    event = loose(JSON.parse(await readFile(env.GITHUB_EVENT_PATH ?? '', 'utf8')));
   } catch {
     // no event file: not a pull request the relay can name
   }
-  const number = Number(event?.pull_request?.number ?? event?.number);
-  const head = event?.pull_request?.head?.repo?.full_name;
+  const number = Number(event.pull_request?.number ?? event.number);
+  const head = event.pull_request?.head?.repo?.full_name;
   const fork = typeof head === 'string' && head !== env.GITHUB_REPOSITORY;
   return Number.isInteger(number) && number > 0 ? { number, fork } : { fork };
 }
