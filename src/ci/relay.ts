@@ -34,8 +34,6 @@ export interface RelayInput {
   comment?: boolean;
   /** `--target`, when the document does not name it (wfsync failed before writing one). */
   target?: string;
-  /** The caller wrote the comment and could not (the GitHub Action): a plan that would pass fails. */
-  commentFailed?: boolean;
 }
 
 /** Where the relay's lines go: plain lines, annotations and the verdict (the provider's format marks them). */
@@ -54,7 +52,7 @@ export async function relay(input: RelayInput, out: RelayOutput): Promise<number
   const said = documentVerdict(input.document);
   const targetName = documentTarget(input.document) ?? input.target;
   const changeRequest = isChangeRequest(input.provider, input.env);
-  let commentFailed = input.commentFailed === true;
+  let commentFailed = false;
   if (input.markdown !== undefined) {
     const markdown = input.markdown;
     if (input.provider === 'github' && markdown !== '')
@@ -62,7 +60,7 @@ export async function relay(input: RelayInput, out: RelayOutput): Promise<number
     if (input.comment !== false) {
       const write = input.provider === 'github' ? writeGithubComment : writeGitlabNote;
       const written = await write({ env: input.env, markdown, code: input.code, target: targetName }, out);
-      commentFailed = !written || commentFailed;
+      commentFailed = !written;
     }
   }
   const verdict = decideVerdict({

@@ -15,7 +15,6 @@ export interface CiRelayFlags {
   markdown?: string;
   target?: string;
   provider?: CiProvider;
-  commentFailed?: boolean;
   /** `--no-comment`: the Markdown is for the job summary only. */
   comment?: boolean;
 }
@@ -38,7 +37,6 @@ export async function runCiRelay(ctx: CommandContext, flags: CiRelayFlags): Prom
       document,
       ...(markdown === undefined ? {} : { markdown }),
       ...(flags.target === undefined ? {} : { target: flags.target }),
-      commentFailed: flags.commentFailed === true,
       comment: flags.comment !== false,
     },
     {

@@ -30,7 +30,6 @@ export function ciRelayCommand(ctx: CommandContext): Command {
     .option('--markdown <file>', 'what it printed as Markdown: the note or comment to write')
     .option('--no-comment', 'with --markdown: the job summary only, nothing on the pull or merge request')
     .option('-t, --target <name>', 'the target, when no document names it')
-    .option('--comment-failed', 'the caller could not write the comment: a plan that would pass fails')
     .addOption(
       new Option('--provider <provider>', 'the CI (default: from the environment)').choices([
         'gitlab',
