@@ -2,11 +2,13 @@
 /**
  * What the wfsync GitHub Action (action.yml) runs. Node built-ins only: the action runs from a checkout of this
  * repository, with nothing installed. Two steps, so the outputs are set even when the job is to fail:
- *   node run.mjs run      run wfsync with the inputs, write the outputs, post or update the sticky PR comment;
- *                         always ends 0 (the code is the `exit-code` output)
- *   node run.mjs verdict  pass or fail the job from that code: `wfsync ci-relay` (the same wfsync), which reads the
- *                         document the run wrote and decides it as for every CI (0 and 2 pass, 6 names the
- *                         workflows), so the rule lives once, in wfsync
+ *   node run.mjs run      run wfsync with the inputs and write the outputs; always ends 0 (the code is the
+ *                         `exit-code` output)
+ *   node run.mjs relay    `wfsync ci-relay` (the same wfsync), the relay every CI runs: it writes the job summary and
+ *                         the sticky pull request comment from what the run printed as Markdown (and the
+ *                         `comment-url` output), reads the document the run wrote and passes or fails the job as
+ *                         for every CI (0 and 2 pass, 6 names the workflows), so those rules live once, in wfsync;
+ *                         the token reaches it as WFSYNC_GITHUB_TOKEN, never wfsync's own run
  * Inputs come only from the environment (INPUT_*, set by action.yml's `env:`), never from text pasted into a shell;
  * `args` is split without a shell (args.mjs) and wfsync is spawned with an argv array.
  */
@@ -16,7 +18,6 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { splitArgs } from './args.mjs';
-import { CommentForbidden, commentMarker, upsertComment } from './comment.mjs';
 
 const FORMATS = {
   validate: ['human', 'json', 'github', 'junit', 'sarif'],
@@ -55,14 +56,6 @@ function setOutput(name, value) {
   if (!env.GITHUB_OUTPUT) return;
   const delimiter = `wfsync_${randomBytes(12).toString('hex')}`;
   appendFileSync(env.GITHUB_OUTPUT, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
-}
-
-function readEvent() {
-  try {
-    return JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? '', 'utf8'));
-  } catch {
-    return {};
-  }
 }
 
 function isPullRequest() {
@@ -118,7 +111,7 @@ function readInputs() {
 
 /**
  * How wfsync is started: the project's own install, or the version asked for (default: this action's) via npm.
- * `quiet`: the verdict step starts the same wfsync again, without saying so twice.
+ * `quiet`: the relay step starts the same wfsync again, without saying so twice.
  */
 function wfsyncCommand(inputs, quiet = false) {
   const tell = quiet ? () => {} : say;
@@ -205,48 +198,6 @@ function readSyncResult(path) {
 
 const count = (value) => (Number.isInteger(value) ? String(value) : '');
 
-async function postComment(inputs, code, markdown) {
-  const event = readEvent();
-  const number = Number(event.pull_request?.number ?? event.number);
-  if (!isPullRequest() || !Number.isInteger(number)) {
-    say('wfsync: not a pull request: no comment to post.');
-    return { url: '', failed: false };
-  }
-  const marker = commentMarker(markdown, inputs.target);
-  let body = markdown;
-  if (!body.includes('<!-- wfsync-plan')) {
-    const log = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
-    const head = marker === '<!-- wfsync-plan -->' ? marker : `<!-- wfsync-plan -->\n${marker}`;
-    body = `${head}\n### wfsync plan failed\n\n\`wfsync plan\` exited ${code} without printing a plan: see [the job log](${log}).\n`;
-  }
-  try {
-    const result = await upsertComment({
-      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-      token: env.INPUT_GITHUB_TOKEN ?? '',
-      repository: env.GITHUB_REPOSITORY ?? '',
-      issueNumber: number,
-      marker,
-      body,
-      createWhenNew: code !== 0,
-    });
-    if (result.action === 'skipped') say('wfsync: no changes and no earlier plan comment: nothing to post.');
-    const url = result.url.replace(/[\r\n]/g, '');
-    if (result.action !== 'skipped') say(`wfsync: plan comment ${result.action}: ${escapeData(url)}`);
-    return { url, failed: false };
-  } catch (error) {
-    if (error instanceof CommentForbidden) {
-      const head = event.pull_request?.head?.repo?.full_name;
-      const fork = head !== undefined && head !== env.GITHUB_REPOSITORY;
-      say(
-        `::warning title=wfsync plan::this run's token may not comment on the pull request${fork ? ' (it comes from a fork, whose runs get a read-only token)' : ' (give the job pull-requests: write)'}; the plan is in the job summary instead.`,
-      );
-      return { url: '', failed: false };
-    }
-    say(`::error title=wfsync plan::the plan comment could not be posted: ${escapeData(error.message)}`);
-    return { url: '', failed: true };
-  }
-}
-
 async function run() {
   let inputs;
   let command;
@@ -260,7 +211,7 @@ async function run() {
     setOutput('needs-person', 'false');
     return;
   }
-  // The inputs passed: the verdict step may start the same wfsync for its relay.
+  // The inputs passed: the relay step may start the same wfsync.
   setOutput('started', 'true');
   const dir = join(env.RUNNER_TEMP || tmpdir(), `wfsync-${randomBytes(6).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
@@ -289,15 +240,14 @@ async function run() {
   if (markdown) {
     appendFileSync(files.markdown, stdout);
     setOutput('markdown-file', files.markdown);
-    if (env.GITHUB_STEP_SUMMARY && stdout !== '') appendFileSync(env.GITHUB_STEP_SUMMARY, stdout);
   }
-  const comment = inputs.comment ? await postComment(inputs, code, stdout) : { url: '', failed: false };
-  setOutput('comment-url', comment.url);
-  setOutput('comment-failed', String(comment.failed));
 }
 
-/** The verdict step: `wfsync ci-relay` says it and ends the step with the job's code (src/ci/verdict.ts). */
-async function verdict() {
+/**
+ * The relay step: `wfsync ci-relay` writes the summary and the comment (src/ci/github-comment.ts), says the verdict and
+ * ends the step with the job's code (src/ci/verdict.ts).
+ */
+async function relay() {
   const recorded = env.WFSYNC_EXIT_CODE ?? '';
   if (!/^\d+$/.test(recorded)) {
     say('::error title=wfsync action::the run step recorded no exit code: see its log.');
@@ -321,7 +271,10 @@ async function verdict() {
   const args = ['ci-relay', '--provider', 'github', '--command', inputs.command, '--exit-code', String(code)];
   if (file) args.push('--document', file);
   if (inputs.target !== '') args.push('--target', inputs.target);
-  if (env.WFSYNC_COMMENT_FAILED === 'true') args.push('--comment-failed');
+  if (env.WFSYNC_MARKDOWN_FILE) {
+    args.push('--markdown', env.WFSYNC_MARKDOWN_FILE);
+    if (!inputs.comment) args.push('--no-comment');
+  }
   const relayed = await runWfsync(command, args, inputs.cwd, false);
   return relayed.code;
 }
@@ -329,9 +282,9 @@ async function verdict() {
 const mode = process.argv[2];
 if (mode === 'run') {
   await run();
-} else if (mode === 'verdict') {
-  process.exitCode = await verdict();
+} else if (mode === 'relay') {
+  process.exitCode = await relay();
 } else {
-  say('usage: node run.mjs run|verdict');
+  say('usage: node run.mjs run|relay');
   process.exitCode = 64;
 }

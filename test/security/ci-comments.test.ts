@@ -1,5 +1,5 @@
 /**
- * The PR comment (action/comment.mjs) and the MR note (`wfsync ci-relay`, which the GitLab jobs run) against a
+ * The PR comment and the MR note (`wfsync ci-relay`, which the GitLab jobs run) against a
  * hostile API: real HTTP over loopback, the built CLI spawned as the job runs it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error: plain ESM without types (the action runs with nothing installed)
-import { upsertComment } from '../../action/comment.mjs';
+import { upsertGithubComment as upsertComment } from '../../src/ci/github-comment.js';
 import { runCli } from '../e2e/helpers.js';
 
 const cleanups: Array<() => unknown> = [];

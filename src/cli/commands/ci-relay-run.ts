@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { appendFile, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { relay } from '../../ci/relay.js';
 import type { CiProvider, RelayedCommand, Verdict } from '../../ci/verdict.js';
@@ -14,16 +15,12 @@ export interface CiRelayFlags {
   markdown?: string;
   target?: string;
   provider?: CiProvider;
-  commentFailed?: boolean;
+  /** `--no-comment`: the Markdown is for the job summary only. */
+  comment?: boolean;
 }
 
 export async function runCiRelay(ctx: CommandContext, flags: CiRelayFlags): Promise<number> {
   const provider = flags.provider ?? detectProvider(ctx.env);
-  if (provider === 'github' && flags.markdown !== undefined) {
-    throw new WfsyncError('--markdown is for GitLab: the Action writes the pull request comment', {
-      exitCode: ExitCode.Usage,
-    });
-  }
   const document =
     flags.document === undefined ? undefined : await readJson(resolve(ctx.cwd, flags.document));
   const markdown =
@@ -40,13 +37,28 @@ export async function runCiRelay(ctx: CommandContext, flags: CiRelayFlags): Prom
       document,
       ...(markdown === undefined ? {} : { markdown }),
       ...(flags.target === undefined ? {} : { target: flags.target }),
-      commentFailed: flags.commentFailed === true,
+      comment: flags.comment !== false,
     },
     {
       line: say,
-      verdict: (command, verdict) => say(formatVerdict(provider, command, verdict, ctx.commandMark.get)),
+      annotate: (level, title, text) => say(formatLine(provider, level, title, text, ctx.commandMark.get)),
+      verdict: (command, verdict) =>
+        say(formatLine(provider, verdict.level, `wfsync ${command}`, verdict.text, ctx.commandMark.get)),
+      setOutput: (name, value) => appendTo(ctx.env.GITHUB_OUTPUT, outputBlock(name, value)),
+      appendSummary: (markdown) => appendTo(ctx.env.GITHUB_STEP_SUMMARY, markdown),
     },
   );
+}
+
+/** Appends to a file the runner named (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY); nothing outside a GitHub job. */
+async function appendTo(path: string | undefined, text: string): Promise<void> {
+  if (path !== undefined && path !== '') await appendFile(path, text);
+}
+
+/** A step output as the runner reads it: a block under a delimiter no value can contain by chance. */
+function outputBlock(name: string, value: string): string {
+  const delimiter = `wfsync_${randomBytes(12).toString('hex')}`;
+  return `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
 }
 
 function detectProvider(env: NodeJS.ProcessEnv): CiProvider {
@@ -67,17 +79,17 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 /** GitHub: an annotation (our own workflow command, marked); GitLab: a plain line, warnings so labelled. */
-function formatVerdict(
+function formatLine(
   provider: CiProvider,
-  command: RelayedCommand,
-  verdict: Verdict,
+  level: Verdict['level'],
+  title: string,
+  text: string,
   mark: () => string,
 ): string {
-  const title = `wfsync ${command}`;
-  if (provider === 'github' && verdict.level !== 'notice') {
-    return `${mark()}::${verdict.level} title=${title}::${escapeData(verdict.text)}`;
+  if (provider === 'github' && level !== 'notice') {
+    return `${mark()}::${level} title=${title}::${escapeData(text)}`;
   }
-  return verdict.level === 'warning' ? `warning: ${title}: ${verdict.text}` : `${title}: ${verdict.text}`;
+  return level === 'warning' ? `warning: ${title}: ${text}` : `${title}: ${text}`;
 }
 
 /** An annotation's data as GitHub's workflow commands escape it (`%`, CR, LF). */
