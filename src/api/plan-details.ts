@@ -1,4 +1,5 @@
 import type { CheckedDefinition } from '../check/check-definitions.js';
+import { documentLines } from '../definitions/document-lines.js';
 import { referencedGroups } from '../plan/desired.js';
 import { buildCreatePreview } from '../plan/preview.js';
 import { buildRenderedChanges } from '../plan/rendered-changes.js';
@@ -43,7 +44,8 @@ export function addPlanDetails(
     const at = key(item.identifier, item.file);
     if (item.action === 'create') {
       // Where the definition is in its file: a create makes all of it.
-      const span = definitions.get(at)?.locate('');
+      const text = definitions.get(at)?.text;
+      const span = text === undefined ? undefined : documentLines(text);
       const placed = span === undefined ? item : { ...item, line: span.line, endLine: span.endLine };
       if (!input.previews) return placed;
       const wanted = desired.get(at);
