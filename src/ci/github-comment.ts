@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { buildNoteBody, jobUrl } from './note-body.js';
-import type { RelayOutput } from './relay.js';
+import type { RelayOutput } from './output.js';
 
 /** The variable the Action gives the relay its `github-token` in (never INPUT_*: wfsync's own run never sees it). */
 export const GITHUB_TOKEN_ENV = 'WFSYNC_GITHUB_TOKEN';

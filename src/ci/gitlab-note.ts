@@ -6,7 +6,7 @@
  */
 import { GITLAB_TOKEN_ENV } from '../scaffold/ci/gitlab-scripts.js';
 import { buildNoteBody, jobUrl } from './note-body.js';
-import type { RelayOutput } from './relay.js';
+import type { RelayOutput } from './output.js';
 import { safeName } from './verdict.js';
 
 export interface NoteTarget {

@@ -5,17 +5,18 @@
  * (verdict.ts) and gives the job its exit code. The GitHub Action and the GitLab
  * jobs `wfsync init` writes both call it, so a pipeline gets its fixes with an upgrade of wfsync.
  */
+
 import { documentTarget, documentVerdict, needingAPerson } from './document.js';
 import { writeGithubComment } from './github-comment.js';
 import { writeGitlabNote } from './gitlab-note.js';
 import { buildSummaryMarkdown } from './note-body.js';
+import type { RelayOutput } from './output.js';
 import {
   type CiProvider,
   commentFailedVerdict,
   decideVerdict,
   type RelayedCommand,
   safeName,
-  type Verdict,
 } from './verdict.js';
 
 export interface RelayInput {
@@ -34,18 +35,6 @@ export interface RelayInput {
   comment?: boolean;
   /** `--target`, when the document does not name it (wfsync failed before writing one). */
   target?: string;
-}
-
-/** Where the relay's lines go: plain lines, annotations and the verdict (the provider's format marks them). */
-export interface RelayOutput {
-  line(text: string): void;
-  /** A line the job's page shows as a warning or error (GitHub: an annotation; GitLab: a labelled line). */
-  annotate(level: 'warning' | 'error', title: string, text: string): void;
-  verdict(command: RelayedCommand, verdict: Verdict): void;
-  /** GitHub: a step output ($GITHUB_OUTPUT). */
-  setOutput(name: string, value: string): Promise<void>;
-  /** GitHub: Markdown for the job summary ($GITHUB_STEP_SUMMARY). */
-  appendSummary(markdown: string): Promise<void>;
 }
 
 export async function relay(input: RelayInput, out: RelayOutput): Promise<number> {
