@@ -28,6 +28,7 @@ interface ValidateFlags {
   /** Also write the Code Quality report (`--format codeclimate`'s document) to this file, from the same run. */
   codequality?: string;
   quiet?: boolean;
+  reportUnusedDisable?: boolean;
   listRules?: boolean;
   watch?: boolean;
 }
@@ -57,6 +58,10 @@ export function validateCommand(ctx: CommandContext): Command {
         'into <file>, from the same run (a run that fails as a whole writes its failure there)',
     )
     .option('-q, --quiet', 'report errors only')
+    .option(
+      '--report-unused-disable',
+      'report every wfsync-disable comment that silences no finding (suppression-unused, a warning)',
+    )
     .option('--list-rules', 'list every rule with its code and default severity, then exit')
     .option('-w, --watch', 'validate again on every change (Ctrl-C to stop); invalid files never end it')
     .option(
@@ -160,6 +165,8 @@ async function runValidate(
     cacheLocation: flags.cacheLocation,
     maxWarnings: flags.maxWarnings,
     quiet: flags.quiet,
+    reportUnusedDisable: flags.reportUnusedDisable,
+    showSuppressed: globals.verbose === true,
   });
   // Given paths that are not definitions of the project (a pre-commit hook passes every staged YAML file): said
   // on stderr, not read, not a failure.
