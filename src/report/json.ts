@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../diagnostic.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
-import { suppressedJson } from './suppressed.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 /** A diagnostic's keys in the order every JSON format writes them (`includedBy` after, when set). */
@@ -81,4 +81,9 @@ export function buildValidateJson(report: ValidateReport): Record<string, unknow
     // --verbose: what wfsync-disable comments silenced, with the comment's line and reason.
     ...(report.suppressed?.length ? { suppressed: report.suppressed.map(suppressedJson) } : {}),
   };
+}
+
+/** A silenced finding in the validate document: the diagnostic's keys, then the comment's line and reason. */
+function suppressedJson(d: SuppressedDiagnostic): Record<string, unknown> {
+  return { ...diagnosticJson(d), suppressedBy: { line: d.suppressedBy.line, reason: d.suppressedBy.reason } };
 }

@@ -1,9 +1,8 @@
 /**
  * What `wfsync-disable` comments silenced (ValidateReport.suppressed, `--verbose` only), as every format shows it:
- * one line, or one JSON object, per finding, with the comment's reason. Pure.
+ * one line per finding, with the comment's reason (json.ts writes the same as objects). Pure.
  */
 import type { SuppressedDiagnostic } from '../validate/suppressions.js';
-import { diagnosticJson } from './json.js';
 
 /** The heading the text formats put above the lines. */
 export const SUPPRESSED_HEADING = 'Silenced by wfsync-disable comments:';
@@ -19,9 +18,4 @@ export function formatSuppressedLine(d: SuppressedDiagnostic): string {
 export function formatSuppressedLines(suppressed: readonly SuppressedDiagnostic[] | undefined): string[] {
   if (suppressed === undefined || suppressed.length === 0) return [];
   return [SUPPRESSED_HEADING, ...suppressed.map((d) => `  ${formatSuppressedLine(d)}`)];
-}
-
-/** A silenced finding in the JSON document: the diagnostic's keys, then the comment's line and reason. */
-export function suppressedJson(d: SuppressedDiagnostic): Record<string, unknown> {
-  return { ...diagnosticJson(d), suppressedBy: { line: d.suppressedBy.line, reason: d.suppressedBy.reason } };
 }
