@@ -88,6 +88,18 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     }
   });
 
+  it('a Code Quality report keeps open issues only; --verbose lists the silenced ones on stderr', async () => {
+    const cwd = makeProject(PROJECT);
+    const loud = await runCli(['validate', '--format', 'codeclimate', '--verbose'], { cwd });
+    const quiet = await runCli(['validate', '--format', 'codeclimate'], { cwd });
+    expect(loud.stdout).toBe(quiet.stdout);
+    expect(parseJsonOutput('codeclimate', loud.stdout)).toHaveLength(3);
+    expect(quiet.stderr).not.toContain('Silenced');
+    expect(loud.stderr).toContain(
+      `Silenced by wfsync-disable comments:\n  workflows/a.yaml:${FIRST + 1}:17 suppressed warning`,
+    );
+  });
+
   it('--report-unused-disable reports a comment that silences nothing', async () => {
     const cwd = makeProject({
       'workflows/a.yaml': definition(

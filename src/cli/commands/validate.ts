@@ -9,6 +9,7 @@ import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { renderHuman } from '../../report/human.js';
+import { formatSuppressedLines } from '../../report/suppressed.js';
 import type { ValidateFormat, ValidateRenderer, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
@@ -173,6 +174,11 @@ async function runValidate(
   if (run.checked.outside.length > 0)
     await writeOutput(ctx.stderr, describeOutside(run.checked.outside, run.project));
   if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
+  // A Code Quality report lists open issues only (GitLab shows each in the merge request): what comments silenced
+  // goes to stderr there.
+  if (flags.format === 'codeclimate' && run.report.suppressed) {
+    await writeOutput(ctx.stderr, `${formatSuppressedLines(run.report.suppressed).join('\n')}\n`);
+  }
   // 2. Render and write.
   await writeValidateReport(ctx, run.report, flags);
   if (flags.codequality !== undefined) {
