@@ -75,7 +75,10 @@ function suppress(
   options: RuleOptions,
 ): SuppressionResult {
   return applySuppressions({
-    texts: [definition, ...includesOf(definition)],
+    texts: [
+      definition,
+      ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
+    ],
     diagnostics,
     knownCodes: SUPPRESSIBLE_RULE_CODES,
     severityOf: (code) => suppressionSeverity(code, options),

@@ -79,8 +79,11 @@ export function parseDirectives(text: string): Directive[] {
 }
 
 export interface SuppressionInput {
-  /** The file's display path and text: the definition's, then each included file's. */
-  texts: ReadonlyArray<{ file: string; text: string }>;
+  /**
+   * The file's display path and text: the definition's, then each included file's (with `includedBy`, the
+   * definition, which a finding about a comment in it names as every finding in an included file does).
+   */
+  texts: ReadonlyArray<{ file: string; text: string; includedBy?: string }>;
   /** The findings to filter (any order). */
   diagnostics: readonly Diagnostic[];
   /** Every rule code a directive may name. */
@@ -116,7 +119,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
   const known = new Set(input.knownCodes);
   const later = new Set(input.laterCodes ?? []);
   const handled = new Set<string>();
-  for (const { file, text } of input.texts) {
+  for (const { file, text, includedBy } of input.texts) {
     if (handled.has(file)) continue;
     handled.add(file);
     const directives = parseDirectives(text);
@@ -131,7 +134,19 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
       const severity = input.severityOf(code);
       if (severity === undefined) return;
       const { line, column, endColumn } = directive;
-      problems.push({ code, severity, message, file, pointer: '', line, column, endLine: line, endColumn });
+      const problem: Diagnostic = {
+        code,
+        severity,
+        message,
+        file,
+        pointer: '',
+        line,
+        column,
+        endLine: line,
+        endColumn,
+      };
+      if (includedBy !== undefined) problem.includedBy = includedBy;
+      problems.push(problem);
     };
     const ranges = buildRanges(directives, known, report);
     const used = new Set<Range>();

@@ -119,6 +119,29 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     expect(strict.status).toBe(3);
   });
 
+  it('an included file has comments of its own', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml':
+        'name: a\nsteps:\n  - name: in app\n    template:\n      type: in_app\n      content: { file: ./a.html }\n' +
+        'triggers:\n  - type: event\n    identifier: a\n',
+      'workflows/a.html':
+        '{{!-- wfsync-disable-next-line template-syntax -- a help page shows the broken form --}}\n' +
+        '<p>Hello {{name}</p>\n<!-- wfsync-disable-next-line template-syntax -- stale -->\n',
+    });
+    const result = await runCli(['validate', '--verbose', '--report-unused-disable'], {
+      cwd,
+      env: { NO_COLOR: '1' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      'workflows/a.html:3:6 warning "wfsync-disable-next-line template-syntax" silences no finding; remove it [suppression-unused]',
+    );
+    expect(result.stdout).toMatch(
+      /\n {2}workflows\/a\.html:2:16 suppressed error .* \[template-syntax\] \(line 1: a help page shows the broken form\)\n/,
+    );
+    expect(result.stdout).toContain('1 problem (0 errors, 1 warning) in 1 of 1 file');
+  });
+
   it('an unknown rule in overrides is a config error with its position', async () => {
     const cwd = makeProject({
       'wfsync.config.yaml': 'overrides:\n  - files: "**"\n    rules:\n      variable-unusd: "off"\n',

@@ -222,13 +222,16 @@ describe('buildFileChecks', () => {
       path: './x.html',
       absolute: '/p/workflows/x.html',
       file: 'workflows/x.html',
-      text: '<!-- wfsync-disable-next-line template-syntax -- sample -->\n{{#if}}',
+      text: '<!-- wfsync-disable-next-line template-syntax -- sample -->\n{{#if}}\n{{!-- wfsync-disable-next-line template-syntax -- stale --}}\nplain',
       style: { bom: false, crlf: false },
     };
     const withInclude = Object.assign(definition, { includes: [include] });
     const found = finding('template-syntax', 2, 'workflows/x.html');
     const result = applySuppressions({
-      texts: [withInclude, ...withInclude.includes],
+      texts: [
+        withInclude,
+        ...withInclude.includes.map((i) => ({ ...i, includedBy: 'workflows/order.yaml' })),
+      ],
       diagnostics: [found],
       knownCodes: KNOWN,
       severityOf: () => 'error',
@@ -236,8 +239,9 @@ describe('buildFileChecks', () => {
     });
     expect(result.suppressed).toEqual([{ ...found, suppressedBy: { line: 1, reason: 'sample' } }]);
     // The definition's own comment silenced nothing here (no finding of its own was given).
-    expect(result.diagnostics.map((d) => [d.code, d.file, d.line])).toEqual([
-      ['suppression-unused', 'workflows/order.yaml', 11],
+    expect(result.diagnostics.map((d) => [d.code, d.file, d.line, d.includedBy])).toEqual([
+      ['suppression-unused', 'workflows/order.yaml', 11, undefined],
+      ['suppression-unused', 'workflows/x.html', 3, 'workflows/order.yaml'],
     ]);
   });
 });
