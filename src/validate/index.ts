@@ -6,6 +6,7 @@ import { IDENTIFIER_DUPLICATE } from './rules/identifier-duplicate.js';
 import {
   buildBeforeSchemaDiagnostics,
   buildRuleDiagnostics,
+  RULES,
   type RuleOptions,
   SUPPRESSIBLE_RULE_CODES,
   suppressionSeverity,
@@ -45,9 +46,14 @@ export function buildFileChecks({ definitions, options }: ValidationInput): Supp
   const suppressed: SuppressionResult['suppressed'] = [];
   for (const definition of definitions) {
     const own = buildOwnFindings(definition, options);
-    const result = suppress(definition, own, options);
+    const result = suppress(definition, own.findings, options);
     diagnostics.push(...result.diagnostics);
     suppressed.push(...result.suppressed);
+    // An early rule silenced where it replaced the schema's error: that error stays (the service still rejects the
+    // value), as when the rule is turned off.
+    for (const d of result.suppressed) {
+      if (EARLY_CODES.has(d.code)) diagnostics.push(...own.covered.filter((c) => c.pointer === d.pointer));
+    }
   }
   return {
     diagnostics: sortDiagnostics(diagnostics),
@@ -55,18 +61,26 @@ export function buildFileChecks({ definitions, options }: ValidationInput): Supp
   };
 }
 
-/** One definition's schema and per-file rule findings, before any comment is applied. */
-function buildOwnFindings(definition: LoadedDefinition, options: RuleOptions): Diagnostic[] {
+const EARLY_CODES = new Set(RULES.filter((rule) => rule.stage === 'before-schema').map((rule) => rule.code));
+
+/**
+ * One definition's schema and per-file rule findings, before any comment is applied; `covered`, the schema's errors
+ * an early rule's finding replaced.
+ */
+function buildOwnFindings(
+  definition: LoadedDefinition,
+  options: RuleOptions,
+): { findings: Diagnostic[]; covered: Diagnostic[] } {
   const early = buildBeforeSchemaDiagnostics(definition, options);
-  let schemaDiagnostics = validateDefinitionSchema(definition);
-  if (early.length > 0) {
-    // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
-    // turned off, the schema's error stays: the service still rejects the value).
-    const covered = new Set(early.map((d) => d.pointer));
-    schemaDiagnostics = schemaDiagnostics.filter((d) => !covered.has(d.pointer));
-  }
-  const valid = schemaDiagnostics.length === 0 ? [definition] : [];
-  return [...early, ...schemaDiagnostics, ...buildRuleDiagnostics({ valid, all: [], options })];
+  const schemaDiagnostics = validateDefinitionSchema(definition);
+  const pointers = new Set(early.map((d) => d.pointer));
+  // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
+  // turned off, the schema's error stays: the service still rejects the value).
+  const kept =
+    early.length === 0 ? schemaDiagnostics : schemaDiagnostics.filter((d) => !pointers.has(d.pointer));
+  const covered = early.length === 0 ? [] : schemaDiagnostics.filter((d) => pointers.has(d.pointer));
+  const valid = kept.length === 0 ? [definition] : [];
+  return { findings: [...early, ...kept, ...buildRuleDiagnostics({ valid, all: [], options })], covered };
 }
 
 function suppress(
