@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { ApplyEvent } from '../apply/events.js';
 import { hashBody } from '../cache/hash.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
-import { type ProjectOptions, readProject } from '../config/project.js';
+import { type ProjectOptions, projectRuleOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetOptions } from '../config/target.js';
 import type { OutsidePath } from '../definitions/find.js';
 import { countDiagnostics } from '../diagnostic.js';
@@ -55,7 +55,7 @@ export async function loadRun(options: TargetOptions, context: LoadContext): Pro
     cwd,
     defaultDir,
     sources: project.sources,
-    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: projectRuleOptions(project),
     keepDefinitions: true,
   });
   if (read.outside.length > 0) throw outsideError(read.outside, project);
@@ -86,7 +86,7 @@ export async function loadRun(options: TargetOptions, context: LoadContext): Pro
           env,
           ref,
           sources: project.sources,
-          rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+          rules: projectRuleOptions(project),
         });
   // On a pull request the config is the branch's: the key goes only where the base's config already sends it.
   const configured = project.config?.config.targets?.[target.name];

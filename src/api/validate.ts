@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { openValidateCache, saveValidateCache, type ValidateCache } from '../cache/validate-cache.js';
 import { type CheckResult, checkDefinitions } from '../check/check-definitions.js';
-import { type ProjectOptions, readProject } from '../config/project.js';
+import { type ProjectOptions, projectRuleOptions, readProject } from '../config/project.js';
 import { resolveLoadLimits } from '../definitions/limits.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -26,6 +26,10 @@ export interface ValidateOptions extends ProjectApiOptions {
   maxWarnings?: number;
   /** `--quiet`: report errors only. */
   quiet?: boolean;
+  /** `--report-unused-disable`: a `wfsync-disable` comment that silences no finding is reported (a warning). */
+  reportUnusedDisable?: boolean;
+  /** `--verbose`: the report lists the findings `wfsync-disable` comments silenced, with their reasons. */
+  showSuppressed?: boolean;
   /** A note that does not change the result (a cache that could not be written), one line. */
   onLog?: (line: string) => void;
 }
@@ -84,7 +88,7 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   //    exceptions.
   const defaultDir = relative(cwd, project.workflowsDir) || '.';
   if (paths.length === 0) assertDefinitionFolders(project, cwd);
-  const ruleOptions = { severities: project.severities, notificationGroups: project.notificationGroups };
+  const ruleOptions = projectRuleOptions(project, options.reportUnusedDisable === true);
   const limits = resolveLoadLimits();
   // --cache: the stored results of unchanged files are reused (cache/), and only the others checked.
   const cache = options.cache
@@ -119,6 +123,7 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
       : checked.diagnostics,
     sources: checked.sources,
     rules: ruleInfos(),
+    ...(options.showSuppressed && checked.suppressed.length > 0 ? { suppressed: checked.suppressed } : {}),
     maxWarnings: options.maxWarnings,
   };
   return {

@@ -19,7 +19,10 @@ import { buildCacheMerge, type CacheMerge, type SeenFile } from './merge.js';
 
 /** One definition file checked (check/), or its stored outcome reused. */
 export interface FileOutcome {
-  /** Reading, YAML, schema and per-file rule findings, in that order (each group sorted). */
+  /**
+   * Reading, YAML, schema and per-file rule findings, in that order (each group sorted); those a `wfsync-disable`
+   * comment silenced among them, marked by `suppressedBy` (check/ takes them apart).
+   */
   diagnostics: Diagnostic[];
   /** The text, only when there are findings to frame (a file without findings needs none). */
   text?: string;

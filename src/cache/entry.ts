@@ -91,7 +91,19 @@ const SEVERITIES: ReadonlySet<unknown> = new Set<Severity>(['error', 'warning', 
 
 function readDiagnostic(value: unknown): Diagnostic | undefined {
   if (!isRecord(value)) return undefined;
-  const { code, severity, message, file, pointer, line, column, endLine, endColumn, includedBy } = value;
+  const {
+    code,
+    severity,
+    message,
+    file,
+    pointer,
+    line,
+    column,
+    endLine,
+    endColumn,
+    includedBy,
+    suppressedBy,
+  } = value;
   if (typeof code !== 'string' || typeof message !== 'string' || typeof file !== 'string') return undefined;
   if (typeof pointer !== 'string' || !SEVERITIES.has(severity)) return undefined;
   if (!isPosition(line) || !isPosition(column) || !isPosition(endLine) || !isPosition(endColumn)) {
@@ -110,7 +122,15 @@ function readDiagnostic(value: unknown): Diagnostic | undefined {
     endColumn,
   };
   if (includedBy !== undefined) diagnostic.includedBy = includedBy;
-  return diagnostic;
+  if (suppressedBy === undefined) return diagnostic;
+  // A finding a `wfsync-disable` comment silenced (validate/suppressions.ts), kept for --verbose.
+  if (!isRecord(suppressedBy) || !isPosition(suppressedBy.line) || typeof suppressedBy.reason !== 'string') {
+    return undefined;
+  }
+  return {
+    ...diagnostic,
+    suppressedBy: { line: suppressedBy.line, reason: suppressedBy.reason },
+  } as Diagnostic;
 }
 
 function isIncludeFingerprint(value: unknown): value is IncludeFingerprint {

@@ -8,7 +8,7 @@ import type { RuleOptions } from '../validate/rules/index.js';
 import { hashContent } from './hash.js';
 
 /** Bumped whenever what an entry holds, or how it is read, changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 export interface CacheKeyInput {
   /** wfsync's version. */
@@ -21,11 +21,18 @@ export interface CacheKeyInput {
   limits: LoadLimits;
 }
 
-/** Pure: the same input gives the same key, whatever the order of the config's `rules:` keys. */
+/**
+ * Pure: the same input gives the same key, whatever the order of the config's `rules:` keys. The `wfsync-disable`
+ * comments need nothing here: they are in the file's bytes, which each entry's hash covers.
+ */
 export function buildCacheKey(input: CacheKeyInput): string {
   const rules = {
     severities: input.rules.severities ?? {},
     notificationGroups: input.rules.notificationGroups ?? null,
+    // In order: a later entry wins, so reordering them changes outcomes.
+    overrides: input.rules.overrides ?? [],
+    overridesBase: input.rules.overridesBase ?? null,
+    reportUnusedDisable: input.rules.reportUnusedDisable === true,
   };
   const key = [CACHE_FORMAT, input.version, input.build ?? null, input.runtime, rules, input.limits];
   return hashContent(canonicalJson(key));

@@ -31,10 +31,12 @@ import type { LoadedDefinition, ParseResult } from '../definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
 import { createFsBoundary } from '../fs-boundary.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { buildFileValidation, buildProjectValidation } from '../validate/index.js';
-import { identifierOf } from '../validate/rules/identifier-duplicate.js';
-import type { RuleOptions } from '../validate/rules/index.js';
+import { buildFileChecks, buildProjectChecks } from '../validate/index.js';
+import { IDENTIFIER_DUPLICATE, identifierOf } from '../validate/rules/identifier-duplicate.js';
+import { type RuleOptions, ruleSeverity } from '../validate/rules/index.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 import { notADefinition } from './not-a-definition.js';
+import { createFileRuleOptions } from './rule-overrides.js';
 
 export interface CheckOptions extends FindOptions {
   rules: RuleOptions;
@@ -79,6 +81,8 @@ export interface CheckResult {
   identifiers: ReadonlyMap<string, string[]>;
   /** Every finding: reading, YAML, schema and rules; sorted (sortDiagnostics). */
   diagnostics: Diagnostic[];
+  /** The findings a `wfsync-disable` comment silenced, with its reason (shown with `--verbose`); sorted. */
+  suppressed: SuppressedDiagnostic[];
   /**
    * file → text for every file with a finding that decoded as UTF-8, and for included files that findings point
    * into: what code frames are drawn from.
@@ -108,7 +112,7 @@ export async function checkDefinitions(
     limits,
     boundary,
   });
-  const findings = fileFindings(rules);
+  const findings = fileFindings(rules, cwd);
   // The project's other definitions, for the identifiers the checked files must not share (see CheckOptions).
   const others = paths.length > 0 && options.sources ? await otherFiles(scan, options) : [];
   if (options.cache) {
@@ -124,7 +128,7 @@ export async function checkDefinitions(
     );
     const outcomes = run.outcomes.slice(0, scan.files.length);
     const context = { files: others, outcomes: run.outcomes.slice(scan.files.length) };
-    return { ...mergeOutcomes(scan, outcomes, { source, rules, context }), cache: run.cache };
+    return { ...mergeOutcomes(scan, outcomes, { source, rules, cwd, context }), cache: run.cache };
   }
   const keep = options.keepDefinitions === true;
   const outcomes = scan.files.map((file) =>
@@ -134,7 +138,7 @@ export async function checkDefinitions(
     files: others,
     outcomes: others.map((file) => identifierOutcome(readDefinition(source(file)))),
   };
-  return mergeOutcomes(scan, outcomes, { source, rules, context });
+  return mergeOutcomes(scan, outcomes, { source, rules, cwd, context });
 }
 
 /** Every definition of the project the scan did not find (display paths, sorted). */
@@ -160,15 +164,16 @@ export function checkReadDefinitions(
   files: readonly string[],
   parsed: readonly ParseResult[],
   rules: RuleOptions,
+  cwd: string,
 ): CheckResult {
-  const findings = fileFindings(rules);
+  const findings = fileFindings(rules, cwd);
   const outcomes = parsed.map((result) => checkParsed(result, findings, true));
   const scan: ScanResult = { files: [...files], unreadable: [], directories: [], refused: [], outside: [] };
   // Every definition is kept, so the project rule never reads a file again.
   const source = (): DefinitionSource => {
     throw new Error('a definition read elsewhere was not kept (a wfsync bug)');
   };
-  return mergeOutcomes(scan, outcomes, { source, rules });
+  return mergeOutcomes(scan, outcomes, { source, rules, cwd });
 }
 
 /** A file's own findings (schema and per-file rules), worked out once per definition. */
@@ -178,7 +183,12 @@ interface FileFindings {
   of: (definition: LoadedDefinition) => Diagnostic[];
 }
 
-function fileFindings(rules: RuleOptions): FileFindings {
+/**
+ * In a file's outcome (and its cache entry) the findings a comment silenced stay among the others, marked by
+ * `suppressedBy`; mergeOutcomes takes them apart.
+ */
+function fileFindings(rules: RuleOptions, cwd: string): FileFindings {
+  const rulesFor = createFileRuleOptions(rules, cwd);
   // The findings `vouch` worked out, for `of` on the same definition right after: one slot, not a WeakMap (an
   // identity hash and an ephemeron entry per file, for a value only ever asked for once, next).
   let vouched: LoadedDefinition | undefined;
@@ -186,7 +196,11 @@ function fileFindings(rules: RuleOptions): FileFindings {
   const of = (definition: LoadedDefinition): Diagnostic[] => {
     const known = definition === vouched;
     vouched = undefined;
-    return known ? vouchedFindings : buildFileValidation({ definitions: [definition], options: rules });
+    if (known) return vouchedFindings;
+    const checks = buildFileChecks({ definitions: [definition], options: rulesFor(definition.file) });
+    return checks.suppressed.length === 0
+      ? checks.diagnostics
+      : [...checks.diagnostics, ...checks.suppressed];
   };
   return {
     vouch: (definition) => {
@@ -246,6 +260,8 @@ interface Context {
 interface MergeSetup {
   source: (file: string) => DefinitionSource;
   rules: RuleOptions;
+  /** The working directory the display paths are relative to (for the overrides' globs). */
+  cwd: string;
   context?: Context;
 }
 
@@ -255,6 +271,7 @@ interface MergeSetup {
  */
 function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup: MergeSetup): CheckResult {
   const diagnostics = scanDiagnostics(scan);
+  const suppressed: SuppressedDiagnostic[] = [];
   const sources = new Map<string, string>();
   const definitions: CheckedDefinition[] = [];
   const identifiers = new Map<string, string[]>();
@@ -265,12 +282,17 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
   };
   outcomes.forEach((outcome, i) => {
     const file = scan.files[i]!;
-    diagnostics.push(...outcome.diagnostics);
+    const own = outcome.diagnostics.filter((d) => {
+      if (!isSuppressed(d)) return true;
+      suppressed.push(d);
+      return false;
+    });
+    diagnostics.push(...own);
     if (outcome.text !== undefined) sources.set(file, outcome.text);
     const { definition, identifier } = outcome;
     if (identifier === undefined) return;
     claim(identifier, file);
-    if (definition && !outcome.diagnostics.some((d) => d.severity === 'error')) {
+    if (definition && !own.some((d) => d.severity === 'error')) {
       definitions.push({ ...definition, identifier, workflow: definition.value as WorkflowDefinition });
     }
   });
@@ -292,7 +314,8 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
   // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
   for (const finding of duplicateDiagnostics(all, identifiers, setup)) {
     if (!checked.has(finding.diagnostic.file)) continue;
-    diagnostics.push(finding.diagnostic);
+    if (isSuppressed(finding.diagnostic)) suppressed.push(finding.diagnostic);
+    else diagnostics.push(finding.diagnostic);
     sources.set(finding.diagnostic.file, finding.text);
   }
   if (context.files.length > 0) for (const owners of identifiers.values()) owners.sort(compareFiles);
@@ -301,10 +324,15 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
     definitions,
     identifiers,
     diagnostics: sortDiagnostics(diagnostics),
+    suppressed: sortDiagnostics(suppressed) as SuppressedDiagnostic[],
     sources,
     outside: scan.outside,
     others: context.files.length,
   };
+}
+
+function isSuppressed(diagnostic: Diagnostic): diagnostic is SuppressedDiagnostic {
+  return (diagnostic as Partial<SuppressedDiagnostic>).suppressedBy !== undefined;
 }
 
 function compareFiles(a: string, b: string): number {
@@ -334,8 +362,17 @@ function duplicateDiagnostics(
     definitions.push(definition);
     texts.set(file, definition.text);
   }
-  return buildProjectValidation({ definitions, options: setup.rules }).map((diagnostic) => ({
-    diagnostic,
-    text: texts.get(diagnostic.file) ?? '',
-  }));
+  // Each file's severity of the project rule, overrides included: run it on, then keep each finding as its file says.
+  const rulesFor = createFileRuleOptions(setup.rules, setup.cwd);
+  const on = {
+    ...setup.rules,
+    severities: { ...setup.rules.severities, [IDENTIFIER_DUPLICATE.code]: 'error' as const },
+  };
+  const checks = buildProjectChecks({ definitions, options: on });
+  const found: Diagnostic[] = [];
+  for (const diagnostic of [...checks.diagnostics, ...checks.suppressed]) {
+    const severity = ruleSeverity(IDENTIFIER_DUPLICATE, rulesFor(diagnostic.file));
+    if (severity !== undefined) found.push({ ...diagnostic, severity });
+  }
+  return found.map((diagnostic) => ({ diagnostic, text: texts.get(diagnostic.file) ?? '' }));
 }

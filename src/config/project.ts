@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DefinitionSources } from '../definitions/find.js';
 import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
-import type { SeverityOverride } from '../validate/rules/index.js';
+import type { RuleOptions, SeverityOverride } from '../validate/rules/index.js';
 import { type LoadedConfig, readConfig } from './read.js';
 import { buildDefinitionSources, DEFAULT_WORKFLOWS_DIR, firstFolder } from './sources.js';
 
@@ -25,6 +25,8 @@ export interface ProjectOptions {
   /** Every folder and pattern `workflowsDir` lists, less `exclude` and the config file: where definitions are. */
   sources: DefinitionSources;
   severities: Record<string, SeverityOverride>;
+  /** The config's `overrides:`, each entry's `files` as a list; empty without. */
+  overrides: NonNullable<RuleOptions['overrides']>;
   /**
    * Group names a `group:<name>` reference may use: those every configured target defines. Undefined when no target
    * defines `notificationGroups` (references then cannot be resolved offline).
@@ -57,8 +59,29 @@ export function readProject(flags: ProjectFlags, cwd: string): ProjectOptions {
     workflowsDir: firstFolder(base, config?.config.workflowsDir),
     sources,
     severities: { ...config?.config.rules } as Record<string, SeverityOverride>,
+    overrides: (config?.config.overrides ?? []).map((o) => ({
+      files: typeof o.files === 'string' ? [o.files] : [...o.files],
+      rules: { ...o.rules } as Record<string, SeverityOverride>,
+    })),
     notificationGroups: buildKnownGroups(config),
   };
+}
+
+/**
+ * The rule options a project's definitions are checked with: `rules:`, `overrides:` (globs relative to the config's
+ * folder) and the known notification groups; `--report-unused-disable` from the command.
+ */
+export function projectRuleOptions(project: ProjectOptions, reportUnusedDisable = false): RuleOptions {
+  const options: RuleOptions = {
+    severities: project.severities,
+    notificationGroups: project.notificationGroups,
+  };
+  if (project.overrides.length > 0) {
+    options.overrides = project.overrides;
+    options.overridesBase = project.config?.dir ?? project.cwd;
+  }
+  if (reportUnusedDisable) options.reportUnusedDisable = true;
+  return options;
 }
 
 function buildKnownGroups(config: LoadedConfig | undefined): string[] | undefined {

@@ -77,18 +77,29 @@ function buildConfigDiagnostics(definition: LoadedDefinition): Diagnostic[] {
   const config = definition.value as WfsyncConfig;
   const diagnostics: Diagnostic[] = [];
   const known = new Set<string>(KNOWN_RULE_CODES);
-  for (const code of Object.keys(config.rules ?? {})) {
-    if (known.has(code)) continue;
-    const pointer = joinPointer('/rules', code);
-    const suggestion = suggestName(code, KNOWN_RULE_CODES);
-    diagnostics.push({
-      code: 'config-unknown-rule',
-      severity: 'error',
-      message: `unknown rule "${code}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; see "wfsync validate --list-rules"`,
-      file: definition.file,
-      pointer,
-      ...definition.locate(pointer, 'key'),
-    });
+  const maps = [
+    { at: '/rules', rules: config.rules ?? {} },
+    ...(config.overrides ?? []).map((o, i) => ({
+      at: joinPointer('/overrides', i, 'rules'),
+      rules: o.rules,
+    })),
+  ];
+  for (const { at, rules } of maps) {
+    for (const code of Object.keys(rules)) {
+      if (!known.has(code)) diagnostics.push(unknownRule(definition, joinPointer(at, code), code));
+    }
   }
   return diagnostics;
+}
+
+function unknownRule(definition: LoadedDefinition, pointer: string, code: string): Diagnostic {
+  const suggestion = suggestName(code, KNOWN_RULE_CODES);
+  return {
+    code: 'config-unknown-rule',
+    severity: 'error',
+    message: `unknown rule "${code}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; see "wfsync validate --list-rules"`,
+    file: definition.file,
+    pointer,
+    ...definition.locate(pointer, 'key'),
+  };
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stateIdentity } from '../api/pipeline.js';
 import { type CheckedDefinition, checkDefinitions } from '../check/check-definitions.js';
-import { type ProjectOptions, readProject } from '../config/project.js';
+import { type ProjectOptions, projectRuleOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, readApiKey, resolveTarget, type TargetOptions } from '../config/target.js';
 import { countDiagnostics } from '../diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
@@ -139,7 +139,7 @@ async function checkWorkflows(
       cwd,
       defaultDir: relative(cwd, project.workflowsDir) || '.',
       sources: project.sources,
-      rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+      rules: projectRuleOptions(project),
       keepDefinitions: true,
     });
   } catch (error) {

@@ -42,9 +42,25 @@ export interface WfsyncConfig {
     [k: string]: RuleSeverity | undefined;
   };
   /**
+   * Rule severities for some files, applied in order after `rules:` (a later entry wins): each entry's `rules` apply to the definitions its `files` glob patterns match (relative to the config file), findings in the files they include too.
+   */
+  overrides?: RuleOverride[];
+  /**
    * Service environments by name. Every target needs a baseUrl, except `local` (the embedded emulator).
    */
   targets?: { [name: string]: TargetConfig | undefined };
+}
+export interface RuleOverride {
+  /**
+   * Glob patterns (picomatch), relative to the config file, of the files these severities apply to.
+   */
+  files: PathPattern | [PathPattern, ...PathPattern[]];
+  /**
+   * Severity per rule code for these files: error, warning, info or off.
+   */
+  rules: {
+    [k: string]: RuleSeverity | undefined;
+  };
 }
 /**
  * One service environment wfsync syncs to.

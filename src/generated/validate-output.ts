@@ -34,6 +34,10 @@ export interface ValidateOutput1 {
    * Sorted by file, line, column, severity, code.
    */
   diagnostics: Diagnostic[];
+  /**
+   * Only with --verbose, when a `wfsync-disable` comment silenced a finding: those findings (sorted like `diagnostics`), each with the comment's line and reason. They count nowhere in `summary`.
+   */
+  suppressed?: SuppressedDiagnostic[];
 }
 /**
  * One problem a user can fix, positioned in a file.
@@ -76,6 +80,55 @@ export interface Diagnostic {
    * Only for a finding in a file a definition includes (`file` then names that file): the definition, which `pointer` points into.
    */
   includedBy?: string;
+}
+export interface SuppressedDiagnostic {
+  /**
+   * The file the finding is in, relative to the working directory, with `/` separators.
+   */
+  file: string;
+  /**
+   * 1-based line of the first character.
+   */
+  line: number;
+  /**
+   * 1-based column of the first character, in UTF-16 code units.
+   */
+  column: number;
+  /**
+   * 1-based line of the last character (inclusive).
+   */
+  endLine: number;
+  /**
+   * 1-based column just after the last character (exclusive).
+   */
+  endColumn: number;
+  severity: 'error' | 'warning' | 'info';
+  /**
+   * Stable identifier of the finding, e.g. `schema-additional-property`.
+   */
+  code: string;
+  /**
+   * One sentence: what is wrong and, where it helps, what to do.
+   */
+  message: string;
+  /**
+   * RFC 6901 JSON pointer into the definition (`""` = the whole document).
+   */
+  pointer: string;
+  /**
+   * Only for a finding in a file a definition includes (`file` then names that file): the definition, which `pointer` points into.
+   */
+  includedBy?: string;
+  suppressedBy: {
+    /**
+     * The line of the comment that silenced the finding.
+     */
+    line: number;
+    /**
+     * The reason the comment gives after ` -- `.
+     */
+    reason: string;
+  };
 }
 /**
  * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of the README's table; the same message goes to stderr). Never holds a secret.

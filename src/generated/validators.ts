@@ -2747,16 +2747,16 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWfsyncConfig: SchemaValidator<WfsyncConfig> = validate33;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"overrides":{"type":"array","items":{"title":"RuleOverride","type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/PathPattern"}}]},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}}}}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
 const schema53 = {"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"};
 const schema56 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
-const schema57 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
+const schema60 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
 const pattern9 = new RegExp("^[^\\\\]*$", "u");
 const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
 const pattern13 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
-const pattern15 = new RegExp("^https?://", "u");
-const pattern16 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
-const pattern17 = new RegExp("^[0-9a-f]{24}$", "u");
+const pattern18 = new RegExp("^https?://", "u");
+const pattern19 = new RegExp("^[A-Z_][A-Z0-9_]*$", "u");
+const pattern20 = new RegExp("^[0-9a-f]{24}$", "u");
 let formats0Loaded;
 const formats0 = () => (formats0Loaded ??= require("ajv-formats/dist/formats").fullFormats.uri);
 
@@ -2773,7 +2773,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "$schema") || (key0 === "workflowsDir")) || (key0 === "exclude")) || (key0 === "defaultTarget")) || (key0 === "rules")) || (key0 === "targets"))){
+if(!(((((((key0 === "$schema") || (key0 === "workflowsDir")) || (key0 === "exclude")) || (key0 === "defaultTarget")) || (key0 === "rules")) || (key0 === "overrides")) || (key0 === "targets"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -3089,14 +3089,15 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.targets !== undefined){
-let data8 = data.targets;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const key3 in data8){
-const _errs29 = errors;
-if(typeof key3 === "string"){
-if(!pattern12.test(key3)){
-const err23 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema52.properties.targets.propertyNames,data:key3,propertyName:key3};
+if(data.overrides !== undefined){
+let data8 = data.overrides;
+if(Array.isArray(data8)){
+const len2 = data8.length;
+for(let i4=0; i4<len2; i4++){
+let data9 = data8[i4];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.files === undefined){
+const err23 = {instancePath:instancePath+"/overrides/" + i4,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'",schema:schema52.properties.overrides.items.required,parentSchema:schema52.properties.overrides.items,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3105,10 +3106,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-var valid14 = _errs29 === errors;
-if(!valid14){
-const err24 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema52.properties.targets.propertyNames,parentSchema:schema52.properties.targets,data:data8};
+if(data9.rules === undefined){
+const err24 = {instancePath:instancePath+"/overrides/" + i4,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'",schema:schema52.properties.overrides.items.required,parentSchema:schema52.properties.overrides.items,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3117,14 +3116,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-for(const key4 in data8){
-if(!(key4 === "local")){
-let data9 = data8[key4];
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key5 in data9){
-if(!(func1.call(schema57.properties, key5))){
-const err25 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data:data9};
+for(const key3 in data9){
+if(!((key3 === "files") || (key3 === "rules"))){
+const err25 = {instancePath:instancePath+"/overrides/" + i4,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema52.properties.overrides.items,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3134,11 +3128,14 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data9.baseUrl !== undefined){
-let data10 = data9.baseUrl;
+if(data9.files !== undefined){
+let data10 = data9.files;
+const _errs33 = errors;
+let valid17 = false;
+const _errs34 = errors;
 if(typeof data10 === "string"){
-if(!pattern15.test(data10)){
-const err26 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema57.properties.baseUrl,data:data10};
+if(func2(data10) < 1){
+const err26 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/$defs/PathPattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3147,8 +3144,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(formats0()(data10))){
-const err27 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema57.properties.baseUrl,data:data10};
+if(!pattern9.test(data10)){
+const err27 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/$defs/PathPattern/pattern",keyword:"pattern",params:{pattern: "^[^\\\\]*$"},message:"must match pattern \""+"^[^\\\\]*$"+"\"",schema:"^[^\\\\]*$",parentSchema:schema53,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3159,7 +3156,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.baseUrl.type,parentSchema:schema57.properties.baseUrl,data:data10};
+const err28 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/$defs/PathPattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3168,12 +3165,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data9.apiKeyEnv !== undefined){
-let data11 = data9.apiKeyEnv;
-if(typeof data11 === "string"){
-if(!pattern16.test(data11)){
-const err29 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema57.properties.apiKeyEnv,data:data11};
+var _valid1 = _errs34 === errors;
+valid17 = valid17 || _valid1;
+const _errs37 = errors;
+if(Array.isArray(data10)){
+if(data10.length < 1){
+const err29 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/properties/overrides/items/properties/files/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema52.properties.overrides.items.properties.files.anyOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3182,9 +3179,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.apiKeyEnv.type,parentSchema:schema57.properties.apiKeyEnv,data:data11};
+const len3 = data10.length;
+for(let i5=0; i5<len3; i5++){
+let data11 = data10[i5];
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err30 = {instancePath:instancePath+"/overrides/" + i4+"/files/" + i5,schemaPath:"#/$defs/PathPattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3193,12 +3193,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data9.notificationGroupId !== undefined){
-let data12 = data9.notificationGroupId;
-if(typeof data12 === "string"){
-if(!pattern17.test(data12)){
-const err31 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema57.properties.notificationGroupId,data:data12};
+if(!pattern9.test(data11)){
+const err31 = {instancePath:instancePath+"/overrides/" + i4+"/files/" + i5,schemaPath:"#/$defs/PathPattern/pattern",keyword:"pattern",params:{pattern: "^[^\\\\]*$"},message:"must match pattern \""+"^[^\\\\]*$"+"\"",schema:"^[^\\\\]*$",parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3209,7 +3205,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.notificationGroupId.type,parentSchema:schema57.properties.notificationGroupId,data:data12};
+const err32 = {instancePath:instancePath+"/overrides/" + i4+"/files/" + i5,schemaPath:"#/$defs/PathPattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3219,14 +3215,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data9.notificationGroups !== undefined){
-let data13 = data9.notificationGroups;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key6 in data13){
-const _errs43 = errors;
-if(typeof key6 === "string"){
-if(!pattern12.test(key6)){
-const err33 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema57.properties.notificationGroups.propertyNames,data:key6,propertyName:key6};
+}
+else {
+const err33 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/properties/overrides/items/properties/files/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.overrides.items.properties.files.anyOf[1].type,parentSchema:schema52.properties.overrides.items.properties.files.anyOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3235,10 +3226,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-var valid18 = _errs43 === errors;
-if(!valid18){
-const err34 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema57.properties.notificationGroups.propertyNames,parentSchema:schema57.properties.notificationGroups,data:data13};
+var _valid1 = _errs37 === errors;
+valid17 = valid17 || _valid1;
+if(!valid17){
+const err34 = {instancePath:instancePath+"/overrides/" + i4+"/files",schemaPath:"#/properties/overrides/items/properties/files/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.properties.overrides.items.properties.files.anyOf,parentSchema:schema52.properties.overrides.items.properties.files,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3247,12 +3238,26 @@ vErrors.push(err34);
 }
 errors++;
 }
+else {
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
 }
-for(const key7 in data13){
-let data14 = data13[key7];
-if(typeof data14 === "string"){
-if(!pattern17.test(data14)){
-const err35 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema57.properties.notificationGroups.additionalProperties,data:data14};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data9.rules !== undefined){
+let data12 = data9.rules;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key4 in data12){
+const _errs44 = errors;
+if(typeof key4 === "string"){
+if(!pattern13.test(key4)){
+const err35 = {instancePath:instancePath+"/overrides/" + i4+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$",parentSchema:schema52.properties.overrides.items.properties.rules.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3262,8 +3267,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.notificationGroups.additionalProperties.type,parentSchema:schema57.properties.notificationGroups.additionalProperties,data:data14};
+var valid22 = _errs44 === errors;
+if(!valid22){
+const err36 = {instancePath:instancePath+"/overrides/" + i4+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema52.properties.overrides.items.properties.rules.propertyNames,parentSchema:schema52.properties.overrides.items.properties.rules,data:data12};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3273,9 +3279,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.notificationGroups.type,parentSchema:schema57.properties.notificationGroups,data:data13};
+for(const key5 in data12){
+let data13 = data12[key5];
+if(!((((data13 === "error") || (data13 === "warning")) || (data13 === "info")) || (data13 === "off"))){
+const err37 = {instancePath:instancePath+"/overrides/" + i4+"/rules/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/RuleSeverity/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3285,11 +3292,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data9.state !== undefined){
-let data15 = data9.state;
-if(typeof data15 === "string"){
-if(func2(data15) < 1){
-const err38 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.state,data:data15};
+}
+else {
+const err38 = {instancePath:instancePath+"/overrides/" + i4+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.overrides.items.properties.rules.type,parentSchema:schema52.properties.overrides.items.properties.rules,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3299,8 +3304,9 @@ vErrors.push(err38);
 errors++;
 }
 }
+}
 else {
-const err39 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.state.type,parentSchema:schema57.properties.state,data:data15};
+const err39 = {instancePath:instancePath+"/overrides/" + i4,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.overrides.items.type,parentSchema:schema52.properties.overrides.items,data:data9};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3310,10 +3316,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data9.concurrency !== undefined){
-let data16 = data9.concurrency;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err40 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.concurrency.type,parentSchema:schema57.properties.concurrency,data:data16};
+}
+else {
+const err40 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.overrides.type,parentSchema:schema52.properties.overrides,data:data8};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3322,9 +3327,15 @@ vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 64 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema57.properties.concurrency,data:data16};
+}
+if(data.targets !== undefined){
+let data14 = data.targets;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key6 in data14){
+const _errs50 = errors;
+if(typeof key6 === "string"){
+if(!pattern12.test(key6)){
+const err41 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema52.properties.targets.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3333,8 +3344,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data16 < 1 || isNaN(data16)){
-const err42 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.concurrency,data:data16};
+}
+var valid25 = _errs50 === errors;
+if(!valid25){
+const err42 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema52.properties.targets.propertyNames,parentSchema:schema52.properties.targets,data:data14};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3344,12 +3357,13 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-if(data9.rateLimit !== undefined){
-let data17 = data9.rateLimit;
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 <= 0 || isNaN(data17)){
-const err43 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema57.properties.rateLimit,data:data17};
+for(const key7 in data14){
+if(!(key7 === "local")){
+let data15 = data14[key7];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key8 in data15){
+if(!(func1.call(schema60.properties, key8))){
+const err43 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data15};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3359,8 +3373,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema57.properties.rateLimit.type,parentSchema:schema57.properties.rateLimit,data:data17};
+if(data15.baseUrl !== undefined){
+let data16 = data15.baseUrl;
+if(typeof data16 === "string"){
+if(!pattern18.test(data16)){
+const err44 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data16};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3369,13 +3386,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data9.timeouts !== undefined){
-let data18 = data9.timeouts;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key8 in data18){
-if(!((((key8 === "connectMs") || (key8 === "headersMs")) || (key8 === "bodyMs")) || (key8 === "commandMs"))){
-const err45 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema57.properties.timeouts,data:data18};
+if(!(formats0()(data16))){
+const err45 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data16};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3385,10 +3397,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.connectMs !== undefined){
-let data19 = data18.connectMs;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err46 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.connectMs.type,parentSchema:schema57.properties.timeouts.properties.connectMs,data:data19};
+else {
+const err46 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3397,9 +3407,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err47 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.connectMs,data:data19};
+}
+if(data15.apiKeyEnv !== undefined){
+let data17 = data15.apiKeyEnv;
+if(typeof data17 === "string"){
+if(!pattern19.test(data17)){
+const err47 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data17};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3409,11 +3422,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-if(data18.headersMs !== undefined){
-let data20 = data18.headersMs;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err48 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.headersMs.type,parentSchema:schema57.properties.timeouts.properties.headersMs,data:data20};
+else {
+const err48 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data17};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3422,9 +3432,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 1 || isNaN(data20)){
-const err49 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.headersMs,data:data20};
+}
+if(data15.notificationGroupId !== undefined){
+let data18 = data15.notificationGroupId;
+if(typeof data18 === "string"){
+if(!pattern20.test(data18)){
+const err49 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data18};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3434,11 +3447,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-if(data18.bodyMs !== undefined){
-let data21 = data18.bodyMs;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err50 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.bodyMs.type,parentSchema:schema57.properties.timeouts.properties.bodyMs,data:data21};
+else {
+const err50 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data18};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3447,9 +3457,15 @@ vErrors.push(err50);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 1 || isNaN(data21)){
-const err51 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.bodyMs,data:data21};
+}
+if(data15.notificationGroups !== undefined){
+let data19 = data15.notificationGroups;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key9 in data19){
+const _errs64 = errors;
+if(typeof key9 === "string"){
+if(!pattern12.test(key9)){
+const err51 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3459,11 +3475,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-if(data18.commandMs !== undefined){
-let data22 = data18.commandMs;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err52 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.commandMs.type,parentSchema:schema57.properties.timeouts.properties.commandMs,data:data22};
+var valid29 = _errs64 === errors;
+if(!valid29){
+const err52 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data19};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3472,9 +3486,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 1 || isNaN(data22)){
-const err53 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.commandMs,data:data22};
+}
+for(const key10 in data19){
+let data20 = data19[key10];
+if(typeof data20 === "string"){
+if(!pattern20.test(data20)){
+const err53 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data20};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3484,10 +3501,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-}
 else {
-const err54 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.timeouts.type,parentSchema:schema57.properties.timeouts,data:data18};
+const err54 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data20};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3497,12 +3512,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data9.retries !== undefined){
-let data23 = data9.retries;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const key9 in data23){
-if(!(((key9 === "maxAttempts") || (key9 === "budget")) || (key9 === "rateLimitWaits"))){
-const err55 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema57.properties.retries,data:data23};
+}
+else {
+const err55 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data19};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3512,10 +3524,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data23.maxAttempts !== undefined){
-let data24 = data23.maxAttempts;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err56 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.maxAttempts.type,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data24};
+if(data15.state !== undefined){
+let data21 = data15.state;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err56 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3524,9 +3537,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 20 || isNaN(data24)){
-const err57 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data24};
+}
+else {
+const err57 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3535,8 +3548,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data24 < 1 || isNaN(data24)){
-const err58 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data24};
+}
+if(data15.concurrency !== undefined){
+let data22 = data15.concurrency;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err58 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data22};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3545,12 +3561,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data23.budget !== undefined){
-let data25 = data23.budget;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err59 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.budget.type,parentSchema:schema57.properties.retries.properties.budget,data:data25};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 64 || isNaN(data22)){
+const err59 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data22};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3559,9 +3572,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err60 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.retries.properties.budget,data:data25};
+if(data22 < 1 || isNaN(data22)){
+const err60 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3572,10 +3584,11 @@ errors++;
 }
 }
 }
-if(data23.rateLimitWaits !== undefined){
-let data26 = data23.rateLimitWaits;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err61 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.rateLimitWaits.type,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data26};
+if(data15.rateLimit !== undefined){
+let data23 = data15.rateLimit;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 <= 0 || isNaN(data23)){
+const err61 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data23};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3584,9 +3597,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 1000 || isNaN(data26)){
-const err62 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data26};
+}
+else {
+const err62 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data23};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3595,8 +3608,13 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data26 < 0 || isNaN(data26)){
-const err63 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data26};
+}
+if(data15.timeouts !== undefined){
+let data24 = data15.timeouts;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key11 in data24){
+if(!((((key11 === "connectMs") || (key11 === "headersMs")) || (key11 === "bodyMs")) || (key11 === "commandMs"))){
+const err63 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data24};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3606,10 +3624,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.retries.type,parentSchema:schema57.properties.retries,data:data23};
+if(data24.connectMs !== undefined){
+let data25 = data24.connectMs;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err64 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data25};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -3618,11 +3636,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data9.allowInsecureHttp !== undefined){
-let data27 = data9.allowInsecureHttp;
-if(typeof data27 !== "boolean"){
-const err65 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema57.properties.allowInsecureHttp.type,parentSchema:schema57.properties.allowInsecureHttp,data:data27};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 1 || isNaN(data25)){
+const err65 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data25};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -3633,8 +3649,10 @@ errors++;
 }
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data9};
+if(data24.headersMs !== undefined){
+let data26 = data24.headersMs;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err66 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data26};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3643,9 +3661,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.baseUrl === undefined){
-const err67 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data9};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 1 || isNaN(data26)){
+const err67 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data26};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3655,8 +3673,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/targets/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data9};
+}
+if(data24.bodyMs !== undefined){
+let data27 = data24.bodyMs;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err68 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data27};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3665,14 +3686,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data8.local !== undefined){
-let data28 = data8.local;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key10 in data28){
-if(!(func1.call(schema57.properties, key10))){
-const err69 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data:data28};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 1 || isNaN(data27)){
+const err69 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data27};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -3682,11 +3698,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data28.baseUrl !== undefined){
-let data29 = data28.baseUrl;
-if(typeof data29 === "string"){
-if(!pattern15.test(data29)){
-const err70 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema57.properties.baseUrl,data:data29};
+}
+if(data24.commandMs !== undefined){
+let data28 = data24.commandMs;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err70 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data28};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -3695,8 +3711,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(!(formats0()(data29))){
-const err71 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema57.properties.baseUrl,data:data29};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err71 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data28};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3706,8 +3723,10 @@ vErrors.push(err71);
 errors++;
 }
 }
+}
+}
 else {
-const err72 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.baseUrl.type,parentSchema:schema57.properties.baseUrl,data:data29};
+const err72 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data24};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3717,11 +3736,12 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data28.apiKeyEnv !== undefined){
-let data30 = data28.apiKeyEnv;
-if(typeof data30 === "string"){
-if(!pattern16.test(data30)){
-const err73 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema57.properties.apiKeyEnv,data:data30};
+if(data15.retries !== undefined){
+let data29 = data15.retries;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key12 in data29){
+if(!(((key12 === "maxAttempts") || (key12 === "budget")) || (key12 === "rateLimitWaits"))){
+const err73 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data29};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -3731,8 +3751,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.apiKeyEnv.type,parentSchema:schema57.properties.apiKeyEnv,data:data30};
+if(data29.maxAttempts !== undefined){
+let data30 = data29.maxAttempts;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err74 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data30};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -3741,12 +3763,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data28.notificationGroupId !== undefined){
-let data31 = data28.notificationGroupId;
-if(typeof data31 === "string"){
-if(!pattern17.test(data31)){
-const err75 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema57.properties.notificationGroupId,data:data31};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 20 || isNaN(data30)){
+const err75 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data30};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3755,9 +3774,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.notificationGroupId.type,parentSchema:schema57.properties.notificationGroupId,data:data31};
+if(data30 < 1 || isNaN(data30)){
+const err76 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data30};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3767,14 +3785,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data28.notificationGroups !== undefined){
-let data32 = data28.notificationGroups;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key11 in data32){
-const _errs88 = errors;
-if(typeof key11 === "string"){
-if(!pattern12.test(key11)){
-const err77 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema57.properties.notificationGroups.propertyNames,data:key11,propertyName:key11};
+}
+if(data29.budget !== undefined){
+let data31 = data29.budget;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err77 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data31};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3783,10 +3798,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-var valid25 = _errs88 === errors;
-if(!valid25){
-const err78 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema57.properties.notificationGroups.propertyNames,parentSchema:schema57.properties.notificationGroups,data:data32};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err78 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data31};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3796,11 +3810,11 @@ vErrors.push(err78);
 errors++;
 }
 }
-for(const key12 in data32){
-let data33 = data32[key12];
-if(typeof data33 === "string"){
-if(!pattern17.test(data33)){
-const err79 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema57.properties.notificationGroups.additionalProperties,data:data33};
+}
+if(data29.rateLimitWaits !== undefined){
+let data32 = data29.rateLimitWaits;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err79 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data32};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3809,9 +3823,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.notificationGroups.additionalProperties.type,parentSchema:schema57.properties.notificationGroups.additionalProperties,data:data33};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 1000 || isNaN(data32)){
+const err80 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data32};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3820,10 +3834,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.notificationGroups.type,parentSchema:schema57.properties.notificationGroups,data:data32};
+if(data32 < 0 || isNaN(data32)){
+const err81 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data32};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3833,11 +3845,10 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data28.state !== undefined){
-let data34 = data28.state;
-if(typeof data34 === "string"){
-if(func2(data34) < 1){
-const err82 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.state,data:data34};
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data29};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3847,8 +3858,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.state.type,parentSchema:schema57.properties.state,data:data34};
+if(data15.allowInsecureHttp !== undefined){
+let data33 = data15.allowInsecureHttp;
+if(typeof data33 !== "boolean"){
+const err83 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data33};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3858,10 +3871,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data28.concurrency !== undefined){
-let data35 = data28.concurrency;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err84 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.concurrency.type,parentSchema:schema57.properties.concurrency,data:data35};
+}
+else {
+const err84 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data15};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3870,9 +3882,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 64 || isNaN(data35)){
-const err85 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema57.properties.concurrency,data:data35};
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.baseUrl === undefined){
+const err85 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3881,8 +3893,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data35 < 1 || isNaN(data35)){
-const err86 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.concurrency,data:data35};
+}
+else {
+const err86 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3893,11 +3906,12 @@ errors++;
 }
 }
 }
-if(data28.rateLimit !== undefined){
-let data36 = data28.rateLimit;
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 <= 0 || isNaN(data36)){
-const err87 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema57.properties.rateLimit,data:data36};
+if(data14.local !== undefined){
+let data34 = data14.local;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key13 in data34){
+if(!(func1.call(schema60.properties, key13))){
+const err87 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data34};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3907,8 +3921,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema57.properties.rateLimit.type,parentSchema:schema57.properties.rateLimit,data:data36};
+if(data34.baseUrl !== undefined){
+let data35 = data34.baseUrl;
+if(typeof data35 === "string"){
+if(!pattern18.test(data35)){
+const err88 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data35};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3917,13 +3934,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data28.timeouts !== undefined){
-let data37 = data28.timeouts;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-for(const key13 in data37){
-if(!((((key13 === "connectMs") || (key13 === "headersMs")) || (key13 === "bodyMs")) || (key13 === "commandMs"))){
-const err89 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema57.properties.timeouts,data:data37};
+if(!(formats0()(data35))){
+const err89 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data35};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3933,10 +3945,8 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data37.connectMs !== undefined){
-let data38 = data37.connectMs;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err90 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.connectMs.type,parentSchema:schema57.properties.timeouts.properties.connectMs,data:data38};
+else {
+const err90 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data35};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3945,9 +3955,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 1 || isNaN(data38)){
-const err91 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.connectMs,data:data38};
+}
+if(data34.apiKeyEnv !== undefined){
+let data36 = data34.apiKeyEnv;
+if(typeof data36 === "string"){
+if(!pattern19.test(data36)){
+const err91 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data36};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3957,11 +3970,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
-if(data37.headersMs !== undefined){
-let data39 = data37.headersMs;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err92 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.headersMs.type,parentSchema:schema57.properties.timeouts.properties.headersMs,data:data39};
+else {
+const err92 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data36};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3970,9 +3980,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
-const err93 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.headersMs,data:data39};
+}
+if(data34.notificationGroupId !== undefined){
+let data37 = data34.notificationGroupId;
+if(typeof data37 === "string"){
+if(!pattern20.test(data37)){
+const err93 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data37};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3982,11 +3995,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-if(data37.bodyMs !== undefined){
-let data40 = data37.bodyMs;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err94 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.bodyMs.type,parentSchema:schema57.properties.timeouts.properties.bodyMs,data:data40};
+else {
+const err94 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data37};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3995,9 +4005,15 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 1 || isNaN(data40)){
-const err95 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.bodyMs,data:data40};
+}
+if(data34.notificationGroups !== undefined){
+let data38 = data34.notificationGroups;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key14 in data38){
+const _errs109 = errors;
+if(typeof key14 === "string"){
+if(!pattern12.test(key14)){
+const err95 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4007,11 +4023,9 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-if(data37.commandMs !== undefined){
-let data41 = data37.commandMs;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err96 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.timeouts.properties.commandMs.type,parentSchema:schema57.properties.timeouts.properties.commandMs,data:data41};
+var valid36 = _errs109 === errors;
+if(!valid36){
+const err96 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data38};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -4020,9 +4034,12 @@ vErrors.push(err96);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err97 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.timeouts.properties.commandMs,data:data41};
+}
+for(const key15 in data38){
+let data39 = data38[key15];
+if(typeof data39 === "string"){
+if(!pattern20.test(data39)){
+const err97 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -4032,10 +4049,8 @@ vErrors.push(err97);
 errors++;
 }
 }
-}
-}
 else {
-const err98 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.timeouts.type,parentSchema:schema57.properties.timeouts,data:data37};
+const err98 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4045,12 +4060,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data28.retries !== undefined){
-let data42 = data28.retries;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key14 in data42){
-if(!(((key14 === "maxAttempts") || (key14 === "budget")) || (key14 === "rateLimitWaits"))){
-const err99 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema57.properties.retries,data:data42};
+}
+else {
+const err99 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data38};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4060,10 +4072,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data42.maxAttempts !== undefined){
-let data43 = data42.maxAttempts;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err100 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.maxAttempts.type,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data43};
+if(data34.state !== undefined){
+let data40 = data34.state;
+if(typeof data40 === "string"){
+if(func2(data40) < 1){
+const err100 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data40};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4072,9 +4085,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 20 || isNaN(data43)){
-const err101 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data43};
+}
+else {
+const err101 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data40};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4083,8 +4096,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data43 < 1 || isNaN(data43)){
-const err102 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema57.properties.retries.properties.maxAttempts,data:data43};
+}
+if(data34.concurrency !== undefined){
+let data41 = data34.concurrency;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err102 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data41};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4093,12 +4109,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-if(data42.budget !== undefined){
-let data44 = data42.budget;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err103 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.budget.type,parentSchema:schema57.properties.retries.properties.budget,data:data44};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 64 || isNaN(data41)){
+const err103 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data41};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4107,9 +4120,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 0 || isNaN(data44)){
-const err104 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.retries.properties.budget,data:data44};
+if(data41 < 1 || isNaN(data41)){
+const err104 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data41};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4120,10 +4132,11 @@ errors++;
 }
 }
 }
-if(data42.rateLimitWaits !== undefined){
-let data45 = data42.rateLimitWaits;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err105 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.retries.properties.rateLimitWaits.type,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data45};
+if(data34.rateLimit !== undefined){
+let data42 = data34.rateLimit;
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 <= 0 || isNaN(data42)){
+const err105 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data42};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4132,9 +4145,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 1000 || isNaN(data45)){
-const err106 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data45};
+}
+else {
+const err106 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data42};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4143,8 +4156,13 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data45 < 0 || isNaN(data45)){
-const err107 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.retries.properties.rateLimitWaits,data:data45};
+}
+if(data34.timeouts !== undefined){
+let data43 = data34.timeouts;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key16 in data43){
+if(!((((key16 === "connectMs") || (key16 === "headersMs")) || (key16 === "bodyMs")) || (key16 === "commandMs"))){
+const err107 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data43};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4154,10 +4172,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.retries.type,parentSchema:schema57.properties.retries,data:data42};
+if(data43.connectMs !== undefined){
+let data44 = data43.connectMs;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err108 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data44};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -4166,11 +4184,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data28.allowInsecureHttp !== undefined){
-let data46 = data28.allowInsecureHttp;
-if(typeof data46 !== "boolean"){
-const err109 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema57.properties.allowInsecureHttp.type,parentSchema:schema57.properties.allowInsecureHttp,data:data46};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err109 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data44};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -4181,8 +4197,10 @@ errors++;
 }
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data28};
+if(data43.headersMs !== undefined){
+let data45 = data43.headersMs;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err110 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data45};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4191,10 +4209,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data8};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err111 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data45};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4205,13 +4222,235 @@ errors++;
 }
 }
 }
-else {
-const err112 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(data43.bodyMs !== undefined){
+let data46 = data43.bodyMs;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err112 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data46};
 if(vErrors === null){
 vErrors = [err112];
 }
 else {
 vErrors.push(err112);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err113 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data46};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+if(data43.commandMs !== undefined){
+let data47 = data43.commandMs;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err114 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data47};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err115 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data47};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data43};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data34.retries !== undefined){
+let data48 = data34.retries;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key17 in data48){
+if(!(((key17 === "maxAttempts") || (key17 === "budget")) || (key17 === "rateLimitWaits"))){
+const err117 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data48};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data48.maxAttempts !== undefined){
+let data49 = data48.maxAttempts;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err118 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 20 || isNaN(data49)){
+const err119 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(data49 < 1 || isNaN(data49)){
+const err120 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+if(data48.budget !== undefined){
+let data50 = data48.budget;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err121 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data50};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err122 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data50};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+if(data48.rateLimitWaits !== undefined){
+let data51 = data48.rateLimitWaits;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err123 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000 || isNaN(data51)){
+const err124 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data51 < 0 || isNaN(data51)){
+const err125 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data48};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data34.allowInsecureHttp !== undefined){
+let data52 = data34.allowInsecureHttp;
+if(typeof data52 !== "boolean"){
+const err127 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data52};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data34};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data14};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+else {
+const err130 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
 }
 errors++;
 }

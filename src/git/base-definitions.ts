@@ -216,6 +216,7 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
       definitionEntries.map((e) => display(e.path)),
       resolved,
       options.rules,
+      cwd,
     );
     // A definition dropped for an include it could not resolve still declared its identifier there.
     const declared = new Map<string, string>();

@@ -2,6 +2,7 @@ import type { Diagnostic, Severity } from '../diagnostic.js';
 import { plural } from '../text.js';
 import { createStyle } from './style.js';
 import { formatSummaryLines } from './summary.js';
+import { formatSuppressedLines } from './suppressed.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 /** GitHub shows at most this many annotations of each kind (error, warning, notice) per step. */
@@ -64,6 +65,7 @@ export function renderGithub(report: ValidateReport, options: RenderOptions): st
     ...shown.map((d) => formatAnnotation(d, mark)),
     ...hidden.map(formatPlainLine),
     ...notice,
+    ...formatSuppressedLines(report.suppressed),
     ...formatSummaryLines(report, createStyle(false)),
   ];
   return `${out.join('\n')}\n`;

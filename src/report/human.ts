@@ -2,6 +2,7 @@ import type { Diagnostic, Severity } from '../diagnostic.js';
 import { buildCodeFrame } from './code-frame.js';
 import { createStyle, type Paint, type Style } from './style.js';
 import { formatSummaryLines, groupByFile } from './summary.js';
+import { formatSuppressedLines } from './suppressed.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 
 /**
@@ -23,6 +24,8 @@ import type { RenderOptions, ValidateReport } from './validate-report.js';
 export function renderHuman(report: ValidateReport, options: RenderOptions): string {
   const style = createStyle(options.color);
   const out = buildDiagnosticLines(report.diagnostics, report.sources, style);
+  const suppressed = formatSuppressedLines(report.suppressed);
+  if (suppressed.length > 0) out.push(...suppressed.map((line, i) => (i === 0 ? line : style.dim(line))), '');
   out.push(...formatSummaryLines(report, style));
   return `${out.join('\n')}\n`;
 }

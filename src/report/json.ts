@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostic.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 import { jsonText } from './channel.js';
 import { summarizeReport } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
@@ -51,6 +52,9 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
  *       "includedBy": "workflows/x.yaml" // only for a finding in a file a definition includes (`file` then names
  *                                        // that file): the definition, which `pointer` points into
  *     }
+ *   ],
+ *   "suppressed": [                    // only with --verbose, when a wfsync-disable comment silenced a finding:
+ *     { …, "suppressedBy": { "line": 11, "reason": "…" } } // the finding, then the comment's line and reason
  *   ]
  * }
  * ```
@@ -74,5 +78,12 @@ export function buildValidateJson(report: ValidateReport): Record<string, unknow
     },
     // Rebuilt key by key: fixes the key order and keeps any extra runtime property out of a public format.
     diagnostics: report.diagnostics.map(diagnosticJson),
+    // --verbose: what wfsync-disable comments silenced, with the comment's line and reason.
+    ...(report.suppressed?.length ? { suppressed: report.suppressed.map(suppressedJson) } : {}),
   };
+}
+
+/** A silenced finding in the validate document: the diagnostic's keys, then the comment's line and reason. */
+function suppressedJson(d: SuppressedDiagnostic): Record<string, unknown> {
+  return { ...diagnosticJson(d), suppressedBy: { line: d.suppressedBy.line, reason: d.suppressedBy.reason } };
 }

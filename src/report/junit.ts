@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../diagnostic.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 import { checkedFiles, countedFile, groupByFile } from './summary.js';
+import { formatSuppressedLine } from './suppressed.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
 import { escapeXmlText, xmlAttributes } from './xml.js';
 
@@ -20,6 +22,7 @@ import { escapeXmlText, xmlAttributes } from './xml.js';
 export function renderJunit(report: ValidateReport, _options: RenderOptions): string {
   const files = checkedFiles(report, countedFile);
   const byFile = groupByFile(report.diagnostics, countedFile);
+  const silencedByFile = groupByFile(report.suppressed ?? [], countedFile);
   const suites: string[] = [];
   let failures = 0;
   for (const file of files) {
@@ -51,9 +54,10 @@ export function renderJunit(report: ValidateReport, _options: RenderOptions): st
         `      <failure${failureAttributes}>${escapeXmlText(errors.map(formatLine).join('\n'))}</failure>`,
       );
     }
-    if (others.length > 0) {
-      body.push(`      <system-out>${escapeXmlText(others.map(formatLine).join('\n'))}</system-out>`);
-    }
+    // --verbose: what wfsync-disable comments silenced, after the warnings and infos.
+    const silenced = (silencedByFile.get(file) ?? []) as SuppressedDiagnostic[];
+    const out = [...others.map(formatLine), ...silenced.map(formatSuppressedLine)];
+    if (out.length > 0) body.push(`      <system-out>${escapeXmlText(out.join('\n'))}</system-out>`);
     const testcase =
       body.length === 0
         ? `    <testcase${caseAttributes}/>`

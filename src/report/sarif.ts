@@ -1,6 +1,7 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { compareText } from '../text.js';
 import type { RuleInfo } from '../validate/rules/types.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 import { jsonText } from './channel.js';
 import { checkedFiles } from './summary.js';
 import type { RenderOptions, ValidateReport } from './validate-report.js';
@@ -53,6 +54,8 @@ export interface SarifResult {
     };
   }>;
   partialFingerprints: Record<string, string>;
+  /** A finding a `wfsync-disable` comment silenced (`--verbose` only): SARIF's in-source suppression. */
+  suppressions?: Array<{ kind: 'inSource'; justification: string }>;
 }
 
 const LEVEL: Record<Severity, SarifLevel> = {
@@ -98,17 +101,20 @@ export function renderSarif(report: ValidateReport, options: RenderOptions): str
           : { originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(options.cwd) } } }),
         columnKind: 'utf16CodeUnits',
         artifacts: files.map((f) => ({ location: artifactLocation(f) })),
-        results: report.diagnostics.map((d) => {
+        results: [...report.diagnostics, ...(report.suppressed ?? [])].map((d) => {
           // The definition too for a finding in an included file: the pointer is into it.
           const base = `${d.code}\0${d.file}\0${d.pointer}`;
           const key = d.includedBy === undefined ? base : `${base}\0${d.includedBy}`;
           const occurrence = (occurrences.get(key) ?? 0) + 1;
           occurrences.set(key, occurrence);
-          return buildResult(d, {
+          const result = buildResult(d, {
             ruleIndex: ruleIndex.get(d.code) ?? 0,
             artifactIndex: artifactIndex.get(d.file),
             fingerprint: `${hash53(key)}:${occurrence}`,
           });
+          const silenced = (d as Partial<SuppressedDiagnostic>).suppressedBy;
+          if (silenced) result.suppressions = [{ kind: 'inSource', justification: silenced.reason }];
+          return result;
         }),
       },
     ],

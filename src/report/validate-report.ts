@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostic.js';
 import type { RuleInfo } from '../validate/rules/types.js';
+import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 
 /** The result of `wfsync validate`, ready to render. Built once; every renderer reads the same object. */
 export interface ValidateReport {
@@ -9,6 +10,11 @@ export interface ValidateReport {
   files: string[];
   /** Already sorted (sortDiagnostics). */
   diagnostics: Diagnostic[];
+  /**
+   * With `--verbose` only: the findings a `wfsync-disable` comment silenced, each with its reason; sorted. They
+   * count nowhere (summary, exit code).
+   */
+  suppressed?: SuppressedDiagnostic[];
   /** file → text, for code frames. A file without text gets no frame. */
   sources: ReadonlyMap<string, string>;
   /** Every known code (for SARIF rules). */

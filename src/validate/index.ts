@@ -1,8 +1,18 @@
+import { includesOf } from '../definitions/include-references.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
-import { buildBeforeSchemaDiagnostics, buildRuleDiagnostics, type RuleOptions } from './rules/index.js';
+import { IDENTIFIER_DUPLICATE } from './rules/identifier-duplicate.js';
+import {
+  buildBeforeSchemaDiagnostics,
+  buildRuleDiagnostics,
+  RULES,
+  type RuleOptions,
+  SUPPRESSIBLE_RULE_CODES,
+  suppressionSeverity,
+} from './rules/index.js';
 import { validateDefinitionSchema } from './schema.js';
+import { applySuppressions, type SuppressionResult } from './suppressions.js';
 
 export interface ValidationInput {
   definitions: readonly LoadedDefinition[];
@@ -22,27 +32,105 @@ export function buildValidation(input: ValidationInput): Diagnostic[] {
  * findings depend on that file only, so the definitions may be split into groups and the results concatenated
  * (check/ checks each file on its own); sorting the concatenation gives buildValidation's order. Pure; sorted.
  */
-export function buildFileValidation({ definitions, options }: ValidationInput): Diagnostic[] {
+export function buildFileValidation(input: ValidationInput): Diagnostic[] {
+  return buildFileChecks(input).diagnostics;
+}
+
+/**
+ * buildFileValidation with the `wfsync-disable` comments of each definition (and of the files it includes) applied:
+ * the findings they silence apart, for `--verbose`. The project-wide rule's codes are never unused here (its findings
+ * come later, from buildProjectChecks). Pure; sorted.
+ */
+export function buildFileChecks({ definitions, options }: ValidationInput): SuppressionResult {
   const diagnostics: Diagnostic[] = [];
-  const valid: LoadedDefinition[] = [];
+  const suppressed: SuppressionResult['suppressed'] = [];
   for (const definition of definitions) {
-    const early = buildBeforeSchemaDiagnostics(definition, options);
-    let schemaDiagnostics = validateDefinitionSchema(definition);
-    if (early.length > 0) {
-      // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
-      // turned off, the schema's error stays: the service still rejects the value).
-      const covered = new Set(early.map((d) => d.pointer));
-      schemaDiagnostics = schemaDiagnostics.filter((d) => !covered.has(d.pointer));
-      diagnostics.push(...early);
+    const own = buildOwnFindings(definition, options);
+    const result = suppress(definition, own.findings, options);
+    diagnostics.push(...result.diagnostics);
+    suppressed.push(...result.suppressed);
+    // An early rule silenced where it replaced the schema's error: that error stays (the service still rejects the
+    // value), as when the rule is turned off.
+    for (const d of result.suppressed) {
+      if (EARLY_CODES.has(d.code)) diagnostics.push(...own.covered.filter((c) => c.pointer === d.pointer));
     }
-    diagnostics.push(...schemaDiagnostics);
-    if (schemaDiagnostics.length === 0) valid.push(definition);
   }
-  diagnostics.push(...buildRuleDiagnostics({ valid, all: [], options }));
-  return sortDiagnostics(diagnostics);
+  return {
+    diagnostics: sortDiagnostics(diagnostics),
+    suppressed: sortDiagnostics(suppressed) as typeof suppressed,
+  };
+}
+
+const EARLY_CODES = new Set(RULES.filter((rule) => rule.stage === 'before-schema').map((rule) => rule.code));
+
+/**
+ * One definition's schema and per-file rule findings, before any comment is applied; `covered`, the schema's errors
+ * an early rule's finding replaced.
+ */
+function buildOwnFindings(
+  definition: LoadedDefinition,
+  options: RuleOptions,
+): { findings: Diagnostic[]; covered: Diagnostic[] } {
+  const early = buildBeforeSchemaDiagnostics(definition, options);
+  const schemaDiagnostics = validateDefinitionSchema(definition);
+  const pointers = new Set(early.map((d) => d.pointer));
+  // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
+  // turned off, the schema's error stays: the service still rejects the value).
+  const kept =
+    early.length === 0 ? schemaDiagnostics : schemaDiagnostics.filter((d) => !pointers.has(d.pointer));
+  const covered = early.length === 0 ? [] : schemaDiagnostics.filter((d) => pointers.has(d.pointer));
+  const valid = kept.length === 0 ? [definition] : [];
+  return { findings: [...early, ...kept, ...buildRuleDiagnostics({ valid, all: [], options })], covered };
+}
+
+function suppress(
+  definition: LoadedDefinition,
+  diagnostics: readonly Diagnostic[],
+  options: RuleOptions,
+): SuppressionResult {
+  return applySuppressions({
+    texts: [
+      definition,
+      ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
+    ],
+    diagnostics,
+    knownCodes: SUPPRESSIBLE_RULE_CODES,
+    severityOf: (code) => suppressionSeverity(code, options),
+    reportUnused: options.reportUnusedDisable === true,
+    laterCodes: [IDENTIFIER_DUPLICATE.code],
+  });
 }
 
 /** The rules that compare files with each other (`identifier-duplicate`), on every parsed definition. Pure; sorted. */
-export function buildProjectValidation({ definitions, options }: ValidationInput): Diagnostic[] {
-  return buildRuleDiagnostics({ valid: [], all: definitions, options });
+export function buildProjectValidation(input: ValidationInput): Diagnostic[] {
+  return buildProjectChecks(input).diagnostics;
+}
+
+/**
+ * buildProjectValidation with each definition's `wfsync-disable` comments for the project-wide rule applied. Only
+ * its findings count here (the per-file ones were filtered by buildFileChecks, the findings about the comments
+ * reported there). Pure; sorted.
+ */
+export function buildProjectChecks({ definitions, options }: ValidationInput): SuppressionResult {
+  const found = buildRuleDiagnostics({ valid: [], all: definitions, options });
+  if (found.length === 0) return { diagnostics: found, suppressed: [] };
+  const diagnostics: Diagnostic[] = [];
+  const suppressed: SuppressionResult['suppressed'] = [];
+  for (const definition of definitions) {
+    const own = found.filter((d) => d.file === definition.file);
+    if (own.length === 0) continue;
+    const result = applySuppressions({
+      texts: [definition],
+      diagnostics: own,
+      knownCodes: SUPPRESSIBLE_RULE_CODES,
+      severityOf: () => undefined,
+      reportUnused: false,
+    });
+    diagnostics.push(...result.diagnostics);
+    suppressed.push(...result.suppressed);
+  }
+  return {
+    diagnostics: sortDiagnostics(diagnostics),
+    suppressed: sortDiagnostics(suppressed) as typeof suppressed,
+  };
 }

@@ -143,7 +143,11 @@ describe('the GitHub Actions recipes', () => {
     const { validate, plan } = pr.jobs as Record<string, Job>;
     expectSetUp(validate!);
     expect(validate!.steps.slice(2)).toEqual([
-      { name: 'Validate', uses: WFSYNC, with: { command: 'validate', 'max-warnings': 0 } },
+      {
+        name: 'Validate',
+        uses: WFSYNC,
+        with: { command: 'validate', 'max-warnings': 0, args: '--report-unused-disable' },
+      },
     ]);
     expect(validate!.env).toBeUndefined();
     expect(validate!.permissions).toBeUndefined();

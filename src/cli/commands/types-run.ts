@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { assertDefinitionFolders } from '../../api/outside.js';
 import { checkDefinitions } from '../../check/check-definitions.js';
-import { type ProjectFlags, readProject } from '../../config/project.js';
+import { type ProjectFlags, projectRuleOptions, readProject } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
@@ -40,7 +40,7 @@ export async function runTypes(ctx: CommandContext, flags: TypesFlags): Promise<
     cwd: ctx.cwd,
     defaultDir: relative(ctx.cwd, project.workflowsDir) || '.',
     sources: project.sources,
-    rules: { severities: project.severities, notificationGroups: project.notificationGroups },
+    rules: projectRuleOptions(project),
     keepDefinitions: true,
   });
   const errors = countDiagnostics(checked.diagnostics).errors;

@@ -9,6 +9,7 @@ import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { renderHuman } from '../../report/human.js';
+import { formatSuppressedLines } from '../../report/suppressed.js';
 import type { ValidateFormat, ValidateRenderer, ValidateReport } from '../../report/validate-report.js';
 import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
@@ -28,6 +29,7 @@ interface ValidateFlags {
   /** Also write the Code Quality report (`--format codeclimate`'s document) to this file, from the same run. */
   codequality?: string;
   quiet?: boolean;
+  reportUnusedDisable?: boolean;
   listRules?: boolean;
   watch?: boolean;
 }
@@ -57,6 +59,10 @@ export function validateCommand(ctx: CommandContext): Command {
         'into <file>, from the same run (a run that fails as a whole writes its failure there)',
     )
     .option('-q, --quiet', 'report errors only')
+    .option(
+      '--report-unused-disable',
+      'report every wfsync-disable comment that silences no finding (suppression-unused, a warning)',
+    )
     .option('--list-rules', 'list every rule with its code and default severity, then exit')
     .option('-w, --watch', 'validate again on every change (Ctrl-C to stop); invalid files never end it')
     .option(
@@ -160,12 +166,19 @@ async function runValidate(
     cacheLocation: flags.cacheLocation,
     maxWarnings: flags.maxWarnings,
     quiet: flags.quiet,
+    reportUnusedDisable: flags.reportUnusedDisable,
+    showSuppressed: globals.verbose === true,
   });
   // Given paths that are not definitions of the project (a pre-commit hook passes every staged YAML file): said
   // on stderr, not read, not a failure.
   if (run.checked.outside.length > 0)
     await writeOutput(ctx.stderr, describeOutside(run.checked.outside, run.project));
   if (globals.verbose) await writeCheckNote(ctx, run.checked, run.cache);
+  // A Code Quality report lists open issues only (GitLab shows each in the merge request): what comments silenced
+  // goes to stderr there.
+  if (flags.format === 'codeclimate' && run.report.suppressed) {
+    await writeOutput(ctx.stderr, `${formatSuppressedLines(run.report.suppressed).join('\n')}\n`);
+  }
   // 2. Render and write.
   await writeValidateReport(ctx, run.report, flags);
   if (flags.codequality !== undefined) {

@@ -51,7 +51,7 @@ const ADD_THE_KEY =
  */
 export function buildValidateScript(): string {
   return `${INSTALL}
-npx wfsync validate --max-warnings 0 --codequality ${VALIDATE_REPORT}`;
+npx wfsync validate --max-warnings 0 --report-unused-disable --codequality ${VALIDATE_REPORT}`;
 }
 
 /**

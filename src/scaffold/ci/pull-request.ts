@@ -48,7 +48,7 @@ jobs:
     runs-on: ubuntu-latest
     steps:
 ${setupSteps()}
-${wfsyncStep({ name: 'Validate', with: { command: 'validate', 'max-warnings': 0 } })}
+${wfsyncStep({ name: 'Validate', with: { command: 'validate', 'max-warnings': 0, args: '--report-unused-disable' } })}
 
 ${keyJob({
   level: 'notice',

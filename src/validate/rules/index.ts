@@ -2,6 +2,7 @@ import type { LoadedDefinition } from '../../definitions/types.js';
 import type { Diagnostic, Severity, Span } from '../../diagnostic.js';
 import { sortDiagnostics } from '../../diagnostic.js';
 import type { WorkflowDefinition } from '../../generated/workflow.js';
+import { SUPPRESSION_RULES } from '../suppressions.js';
 import { ctaActionEmpty, emailSubjectMissing, pushTitleMissing, stepContentMissing } from './content.js';
 import { credentialInDefinition } from './credential.js';
 import { filterPartFields, variantFilterMissing } from './filters.js';
@@ -63,19 +64,39 @@ export const RULES: readonly Rule[] = [
   credentialInDefinition,
 ];
 
-/** Every rule code, the project-wide one included: what a config's `rules:` map may name. */
-export const KNOWN_RULE_CODES: readonly string[] = [
+/** The rules a `wfsync-disable` comment may name: every rule that runs on definitions. */
+export const SUPPRESSIBLE_RULE_CODES: readonly string[] = [
   IDENTIFIER_DUPLICATE.code,
   ...RULES.map((rule) => rule.code),
 ];
 
+/**
+ * Every rule code, the project-wide one and the findings about `wfsync-disable` comments included: what a config's
+ * `rules:` map may name.
+ */
+export const KNOWN_RULE_CODES: readonly string[] = [
+  ...SUPPRESSIBLE_RULE_CODES,
+  ...SUPPRESSION_RULES.map((rule) => rule.code),
+];
+
 /** Code, description and default severity of every rule, for `--list-rules`, SARIF and the docs. */
 export function ruleInfos(): RuleInfo[] {
-  return [IDENTIFIER_DUPLICATE, ...RULES].map(({ code, description, defaultSeverity }) => ({
-    code,
-    description,
-    defaultSeverity,
-  }));
+  return [IDENTIFIER_DUPLICATE, ...RULES, ...SUPPRESSION_RULES].map(
+    ({ code, description, defaultSeverity }) => ({ code, description, defaultSeverity }),
+  );
+}
+
+const SUPPRESSION_INFOS = new Map<string, RuleInfo>(SUPPRESSION_RULES.map((rule) => [rule.code, rule]));
+
+/** The severity of a finding about a `wfsync-disable` comment under `options`; undefined when turned off. */
+export function suppressionSeverity(code: string, options: RuleOptions): Severity | undefined {
+  const info = SUPPRESSION_INFOS.get(code);
+  return info === undefined ? undefined : severityOf(info, options);
+}
+
+/** A rule's severity under `options` (`rules:`, a file's overrides merged in); undefined when turned off. */
+export function ruleSeverity(info: RuleInfo, options: RuleOptions): Severity | undefined {
+  return severityOf(info, options);
 }
 
 function severityOf(info: RuleInfo, options: RuleOptions): Severity | undefined {

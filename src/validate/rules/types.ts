@@ -10,6 +10,15 @@ export interface RuleOptions {
   severities?: Record<string, SeverityOverride>;
   /** Group names `group:NAME` may use; undefined when no config target defines `notificationGroups`. */
   notificationGroups?: readonly string[] | undefined;
+  /**
+   * The config's `overrides:`, in order: each entry's severities apply after `rules:` to the files its globs match.
+   * Which file matches is decided outside (check/rule-overrides.ts): a file's own options have `severities` merged.
+   */
+  overrides?: ReadonlyArray<{ files: readonly string[]; rules: Record<string, SeverityOverride> }>;
+  /** Absolute folder the `overrides` globs are relative to (the config file's). */
+  overridesBase?: string;
+  /** `--report-unused-disable`: a `wfsync-disable` comment that silences no finding is reported. */
+  reportUnusedDisable?: boolean;
 }
 
 /**

@@ -37,6 +37,43 @@ describe('buildCacheKey', () => {
       'a group less': { ...BASE, rules: { ...BASE.rules, notificationGroups: ['marketing'] } },
       'groups unknown': { ...BASE, rules: { severities: BASE.rules.severities } },
       'no groups': { ...BASE, rules: { ...BASE.rules, notificationGroups: [] } },
+      'an override': {
+        ...BASE,
+        rules: { ...BASE.rules, overrides: [{ files: ['a/**'], rules: { 'variable-unused': 'error' } }] },
+      },
+      'overrides in another order': {
+        ...BASE,
+        rules: {
+          ...BASE.rules,
+          overrides: [
+            { files: ['b/**'], rules: { 'variable-unused': 'info' } },
+            { files: ['a/**'], rules: { 'variable-unused': 'error' } },
+          ],
+        },
+      },
+      'overrides in order': {
+        ...BASE,
+        rules: {
+          ...BASE.rules,
+          overrides: [
+            { files: ['a/**'], rules: { 'variable-unused': 'error' } },
+            { files: ['b/**'], rules: { 'variable-unused': 'info' } },
+          ],
+        },
+      },
+      'an override glob': {
+        ...BASE,
+        rules: { ...BASE.rules, overrides: [{ files: ['c/**'], rules: { 'variable-unused': 'error' } }] },
+      },
+      'the overrides base': {
+        ...BASE,
+        rules: {
+          ...BASE.rules,
+          overrides: [{ files: ['a/**'], rules: { 'variable-unused': 'error' } }],
+          overridesBase: '/elsewhere',
+        },
+      },
+      'report unused disable': { ...BASE, rules: { ...BASE.rules, reportUnusedDisable: true } },
       maxBytes: { ...BASE, limits: { ...BASE.limits, maxBytes: 1000 } },
       maxDepth: { ...BASE, limits: { ...BASE.limits, maxDepth: 10 } },
       maxAliasCount: { ...BASE, limits: { ...BASE.limits, maxAliasCount: 5 } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildValidation } from '../../../../src/validate/index.js';
+import { buildFileChecks, buildValidation } from '../../../../src/validate/index.js';
 import { brief, check, loadYaml, TRIGGER } from '../../../helpers/rules.js';
 
 /** Workflow whose single step's template (line 5) holds the given flow-mapping fields. */
@@ -125,6 +125,16 @@ describe('cta-action-empty', () => {
       options: { severities: { 'cta-action-empty': 'off' } },
     }).map((d) => d.code);
     expect(codes).toEqual(['schema-type']);
+  });
+
+  it('leaves the schema error in place when a comment silences the rule', () => {
+    const text = template('type: in_app, content: hi, cta: {type: redirect, action: ""}').replace(
+      /^( *)template: /m,
+      '$1# wfsync-disable-next-line cta-action-empty -- filled in by a later step\n$1template: ',
+    );
+    const checks = buildFileChecks({ definitions: [loadYaml(text + TRIGGER)], options: {} });
+    expect(checks.suppressed.map((d) => d.code)).toEqual(['cta-action-empty']);
+    expect(checks.diagnostics.map((d) => d.code)).toEqual(['schema-type']);
   });
 
   it('survives definitions of any shape (it runs before the schema)', () => {

@@ -69,7 +69,13 @@ describe('rule engine', () => {
     const codes = infos.map((i) => i.code);
     expect(new Set(codes).size).toBe(codes.length);
     expect(codes).toEqual([...KNOWN_RULE_CODES]);
-    expect(codes).toEqual(['identifier-duplicate', ...RULES.map((r) => r.code)]);
+    expect(codes).toEqual([
+      'identifier-duplicate',
+      ...RULES.map((r) => r.code),
+      'suppression-reason-missing',
+      'suppression-unknown-rule',
+      'suppression-unused',
+    ]);
     for (const info of infos) {
       expect(info.code).toMatch(/^[a-z]+(-[a-z]+)*$/);
       expect(info.description.length).toBeGreaterThan(20);

@@ -1,0 +1,172 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { VALID } from '../fixtures/workflow-texts.js';
+import { parseJsonOutput } from '../helpers/json-output.js';
+import { makeProject, runCli } from './helpers.js';
+
+/** VALID with its own identifier and one declared variable no template uses (variable-unused, a warning). */
+const definition = (identifier: string, lines: string) =>
+  `${VALID.replace('order-shipped', identifier).replace('name: order shipped', `name: ${identifier}`)}${lines}`;
+
+const PROJECT = {
+  'wfsync.config.yaml':
+    'overrides:\n  - files: workflows/experiments/**\n    rules:\n      variable-unused: "off"\n',
+  'workflows/a.yaml': definition(
+    'a',
+    '      # wfsync-disable-next-line variable-unused -- old app versions still send it\n' +
+      '      - { name: legacy, type: String }\n' +
+      '      - { name: stale, type: String }\n',
+  ),
+  'workflows/experiments/b.yaml': definition('b', '      - { name: trial, type: String }\n'),
+  'workflows/c.yaml': definition(
+    'c',
+    '      # wfsync-disable variable-unused\n      - { name: forgot, type: String }\n',
+  ),
+};
+
+// Lines of the comments and findings, counted from VALID (whose last line is followed by the added ones).
+const FIRST = VALID.split('\n').length;
+
+describe('rule control: wfsync-disable comments and config overrides', () => {
+  it('silences, overrides and reports reason-less comments; --verbose shows what was silenced', async () => {
+    const cwd = makeProject(PROJECT);
+    const plain = await runCli(['validate'], { cwd, env: { NO_COLOR: '1' } });
+    expect(plain.status).toBe(3);
+    const headers = plain.stdout.split('\n').filter((l) => /^workflows\/\S+:\d+:\d+ /.test(l));
+    expect(headers.map((l) => l.replace(/ (error|warning) .* \[/, ' $1 ['))).toEqual([
+      `workflows/a.yaml:${FIRST + 2}:17 warning [variable-unused]`,
+      `workflows/c.yaml:${FIRST}:9 error [suppression-reason-missing]`,
+      `workflows/c.yaml:${FIRST + 1}:17 warning [variable-unused]`,
+    ]);
+    expect(plain.stdout).not.toContain('Silenced');
+    expect(plain.stdout).not.toContain('`legacy`');
+
+    const verbose = await runCli(['validate', '--verbose'], { cwd, env: { NO_COLOR: '1' } });
+    expect(verbose.status).toBe(3);
+    expect(verbose.stdout).toContain(
+      `Silenced by wfsync-disable comments:\n  workflows/a.yaml:${FIRST + 1}:17 suppressed warning triggers[0].variables[1] \`legacy\` is declared`,
+    );
+    expect(verbose.stdout).toContain(`[variable-unused] (line ${FIRST}: old app versions still send it)`);
+    // The summary counts what was reported, not what was silenced.
+    expect(verbose.stdout).toContain('3 problems (1 error, 2 warnings)');
+  });
+
+  it('every format shows the silenced findings with --verbose only', async () => {
+    const cwd = makeProject(PROJECT);
+    const json = await runCli(['validate', '--format', 'json'], { cwd });
+    expect(parseJsonOutput('validate', json.stdout)).not.toHaveProperty('suppressed');
+    const verboseJson = parseJsonOutput(
+      'validate',
+      (await runCli(['validate', '--format', 'json', '--verbose'], { cwd })).stdout,
+    ) as { suppressed: Array<Record<string, unknown>> };
+    expect(verboseJson.suppressed).toEqual([
+      expect.objectContaining({
+        file: 'workflows/a.yaml',
+        line: FIRST + 1,
+        code: 'variable-unused',
+        suppressedBy: { line: FIRST, reason: 'old app versions still send it' },
+      }),
+    ]);
+    const sarif = async (verbose: boolean) =>
+      JSON.parse(
+        (await runCli(['validate', '--format', 'sarif', ...(verbose ? ['--verbose'] : [])], { cwd })).stdout,
+      ).runs[0].results as Array<{ ruleId: string; suppressions?: unknown }>;
+    expect((await sarif(false)).filter((r) => r.suppressions)).toEqual([]);
+    expect((await sarif(true)).filter((r) => r.suppressions)).toEqual([
+      expect.objectContaining({
+        ruleId: 'variable-unused',
+        suppressions: [{ kind: 'inSource', justification: 'old app versions still send it' }],
+      }),
+    ]);
+    for (const format of ['github', 'junit']) {
+      const quiet = await runCli(['validate', '--format', format], { cwd });
+      const loud = await runCli(['validate', '--format', format, '--verbose'], { cwd });
+      expect(quiet.stdout, format).not.toContain('old app versions still send it');
+      expect(loud.stdout, format).toContain(`workflows/a.yaml:${FIRST + 1}:17 suppressed warning`);
+      expect(loud.stdout, format).toContain(`(line ${FIRST}: old app versions still send it)`);
+    }
+  });
+
+  it('a Code Quality report keeps open issues only; --verbose lists the silenced ones on stderr', async () => {
+    const cwd = makeProject(PROJECT);
+    const loud = await runCli(['validate', '--format', 'codeclimate', '--verbose'], { cwd });
+    const quiet = await runCli(['validate', '--format', 'codeclimate'], { cwd });
+    expect(loud.stdout).toBe(quiet.stdout);
+    expect(parseJsonOutput('codeclimate', loud.stdout)).toHaveLength(3);
+    expect(quiet.stderr).not.toContain('Silenced');
+    expect(loud.stderr).toContain(
+      `Silenced by wfsync-disable comments:\n  workflows/a.yaml:${FIRST + 1}:17 suppressed warning`,
+    );
+  });
+
+  it('--report-unused-disable reports a comment that silences nothing', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml': definition(
+        'a',
+        '      # wfsync-disable-next-line variable-unused -- no longer needed\n' +
+          '      - { name: orderId2, type: String }\n',
+      ).replace('Order {{orderId}} shipped', 'Order {{orderId}} {{orderId2}} shipped'),
+    });
+    const without = await runCli(['validate'], { cwd, env: { NO_COLOR: '1' } });
+    expect(without.status).toBe(0);
+    const withFlag = await runCli(['validate', '--report-unused-disable'], { cwd, env: { NO_COLOR: '1' } });
+    expect(withFlag.status).toBe(0);
+    expect(withFlag.stdout).toContain(
+      `workflows/a.yaml:${FIRST}:9 warning "wfsync-disable-next-line variable-unused" silences no finding; remove it [suppression-unused]`,
+    );
+    const strict = await runCli(['validate', '--report-unused-disable', '--max-warnings', '0'], { cwd });
+    expect(strict.status).toBe(3);
+  });
+
+  it('an included file has comments of its own', async () => {
+    const cwd = makeProject({
+      'workflows/a.yaml':
+        'name: a\nsteps:\n  - name: in app\n    template:\n      type: in_app\n      content: { file: ./a.html }\n' +
+        'triggers:\n  - type: event\n    identifier: a\n',
+      'workflows/a.html':
+        '{{!-- wfsync-disable-next-line template-syntax -- a help page shows the broken form --}}\n' +
+        '<p>Hello {{name}</p>\n<!-- wfsync-disable-next-line template-syntax -- stale -->\n',
+    });
+    const result = await runCli(['validate', '--verbose', '--report-unused-disable'], {
+      cwd,
+      env: { NO_COLOR: '1' },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      'workflows/a.html:3:6 warning "wfsync-disable-next-line template-syntax" silences no finding; remove it [suppression-unused]',
+    );
+    expect(result.stdout).toMatch(
+      /\n {2}workflows\/a\.html:2:16 suppressed error .* \[template-syntax\] \(line 1: a help page shows the broken form\)\n/,
+    );
+    expect(result.stdout).toContain('1 problem (0 errors, 1 warning) in 1 of 1 file');
+  });
+
+  it('an unknown rule in overrides is a config error with its position', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'overrides:\n  - files: "**"\n    rules:\n      variable-unusd: "off"\n',
+      'workflows/a.yaml': VALID,
+    });
+    const result = await runCli(['validate'], { cwd, env: { NO_COLOR: '1' } });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(
+      /wfsync\.config\.yaml:4:7 error unknown rule "variable-unusd" \(did you mean "variable-unused"\?\).*\[config-unknown-rule\]/,
+    );
+  });
+
+  it('--cache answers as a run without it, and an edit to the overrides is seen at once', async () => {
+    const cwd = makeProject(PROJECT);
+    const args = ['validate', '--format', 'json', '--verbose'];
+    const uncached = (await runCli(args, { cwd })).stdout;
+    expect((await runCli([...args, '--cache'], { cwd })).stdout).toBe(uncached);
+    expect((await runCli([...args, '--cache'], { cwd })).stdout).toBe(uncached);
+    writeFileSync(
+      join(cwd, 'wfsync.config.yaml'),
+      'overrides:\n  - files: workflows/experiments/**\n    rules:\n      variable-unused: error\n',
+    );
+    const edited = (await runCli(args, { cwd })).stdout;
+    expect(edited).not.toBe(uncached);
+    expect(edited).toContain('"file": "workflows/experiments/b.yaml"');
+    expect((await runCli([...args, '--cache'], { cwd })).stdout).toBe(edited);
+  });
+});
