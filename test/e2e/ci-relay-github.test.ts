@@ -18,6 +18,7 @@ import {
   startFakeGithub,
 } from './action-runner.js';
 import { runCli } from './helpers.js';
+import { relayedPlan } from './relay-document.js';
 
 const MARKER = prCommentMarker('development');
 const cleanups: Array<() => unknown> = [];
@@ -74,13 +75,7 @@ const relay = (at: Step, code: number, ...args: string[]) =>
   });
 
 const planDocument = (exitCode: number, needsPerson: string[] = []) =>
-  JSON.stringify({
-    exitCode,
-    needsPerson,
-    meaning: 'as the run said',
-    target: { name: 'development' },
-    items: needsPerson.map((identifier) => ({ identifier, action: 'drifted' })),
-  });
+  relayedPlan(exitCode, needsPerson, 'drifted');
 
 const ours = (github: FakeGithub) => github.comments.filter((c) => c.user.login === 'github-actions[bot]');
 const writes = (github: FakeGithub) =>

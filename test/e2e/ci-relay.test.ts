@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prCommentMarker } from '../../src/report/plan/markdown.js';
 import { type NotesApi, otherNotes, startNotesApi } from './gitlab-fixture.js';
 import { runCli } from './helpers.js';
+import { relayedPlan } from './relay-document.js';
 
 const MARKER = prCommentMarker('development');
 let api: NotesApi | undefined;
@@ -41,13 +42,7 @@ const relay = (cwd: string, env: Record<string, string>, ...args: string[]) =>
   runCli(['ci-relay', '--target', 'development', ...args], { cwd, env });
 
 const planDocument = (exitCode: number, needsPerson: string[] = []) =>
-  JSON.stringify({
-    exitCode,
-    needsPerson,
-    meaning: 'as the run said',
-    target: { name: 'development' },
-    items: needsPerson.map((identifier) => ({ identifier, action: 'changed-locally' })),
-  });
+  relayedPlan(exitCode, needsPerson, 'changed-locally');
 
 describe('wfsync ci-relay on GitLab', () => {
   it('creates the note, then updates the same one (never a second); the body through the markdown channel', async () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holdsCredential } from '../../src/credentials.js';
+import { readAllFiles } from '../helpers/temp-project.js';
 import { type RunResult, runCli } from './helpers.js';
 import { startTarget, type Target } from './plan-sync-target.js';
 
@@ -108,16 +109,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Every file under dir, as text. */
-function readAll(dir: string): Array<[string, string]> {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [path, readFileSync(path, 'utf8')];
-    });
-}
-
 function expectNoCredential(where: string, text: string, c: Credentials): void {
   for (const credential of Object.values(c)) {
     expect(text.includes(credential), `${where} holds a credential`).toBe(false);
@@ -132,7 +123,7 @@ describe('a credential in a project file never leaves wfsync', () => {
     const target = await startTarget();
     const c = makeCredentials();
     scenario.plant(target, c);
-    const planted = readAll(target.cwd).map(([path]) => path);
+    const planted = readAllFiles(target.cwd).map(([path]) => path);
     const runs: Array<[string, RunResult]> = [];
     const validate = (args: string[]) => runCli(args, { cwd: target.cwd });
     for (const format of FORMATS.validate) {
@@ -167,7 +158,7 @@ describe('a credential in a project file never leaves wfsync', () => {
       expectNoCredential(`stderr of ${command}`, result.stderr, c);
     }
     expect(existsSync(join(target.cwd, 'out'))).toBe(true);
-    for (const [path, text] of readAll(target.cwd)) {
+    for (const [path, text] of readAllFiles(target.cwd)) {
       if (!planted.includes(path)) expectNoCredential(path, text, c);
     }
   });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAllFiles } from '../helpers/temp-project.js';
 import { closedPort, startTarget, type Target, type TargetRun } from './plan-sync-target.js';
 
 /**
@@ -82,16 +83,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Every file under dir, as text. */
-function readAll(dir: string): Array<[string, string]> {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [path, readFileSync(path, 'utf8')];
-    });
-}
-
 /** Neither the key nor any 8 consecutive characters of its random part. */
 function expectNoSecret(where: string, text: string, key: string, randomPart: string): void {
   expect(text.includes(key), `${where} holds the key`).toBe(false);
@@ -126,6 +117,6 @@ describe('the API key never leaks', () => {
       expectNoSecret(`stdout of ${command}`, result.stdout, key, randomPart);
       expectNoSecret(`stderr of ${command}`, result.stderr, key, randomPart);
     }
-    for (const [path, text] of readAll(target.cwd)) expectNoSecret(path, text, key, randomPart);
+    for (const [path, text] of readAllFiles(target.cwd)) expectNoSecret(path, text, key, randomPart);
   });
 });

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -39,4 +47,14 @@ export function useTempProjects(prefix: string): (files?: ProjectFiles) => strin
     made.push(dir);
     return dir;
   };
+}
+
+/** Every file under `dir` (recursively) with its text: what a run left behind, for a test to search. */
+export function readAllFiles(dir: string): Array<[string, string]> {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return [file, readFileSync(file, 'utf8')];
+    });
 }
