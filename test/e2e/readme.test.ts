@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { listDocPages } from '../helpers/doc-pages.js';
@@ -189,6 +189,7 @@ async function applyDirective(directive: Directive, block: Block, cwd: string): 
     expect(text.split(directive.from).length - 1, `"${directive.from}" once in ${directive.file}`).toBe(1);
     writeFileSync(path, text.replace(directive.from, directive.to));
   } else if (directive.kind === 'write') {
+    mkdirSync(dirname(join(cwd, directive.file)), { recursive: true });
     writeFileSync(join(cwd, directive.file), block.body);
   } else if (directive.kind === 'run') {
     await new BlockRunner(cwd).run(directive.command);
