@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findBrokenLinks } from '../../helpers/doc-links.js';
-import { listDocPages } from '../../helpers/doc-pages.js';
+import { listDocPages, REPO_ROOT } from '../../helpers/doc-pages.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -57,5 +57,18 @@ describe('findBrokenLinks', () => {
       'README.md:12:1: Cannot find file `docs/gone.md`; did you mean `docs/guide.md`',
       'docs/guide.md:5:45: Cannot find file `../CONTRIBUTING.md`',
     ]);
+  });
+});
+
+describe('docs/README.md, the index', () => {
+  it('links every page under docs/', () => {
+    const index = readFileSync(join(REPO_ROOT, 'docs/README.md'), 'utf8');
+    const linked = new Set(
+      [...index.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) =>
+        posix.normalize(posix.join('docs', match[1]!)),
+      ),
+    );
+    const pages = listDocPages().filter((page) => page.startsWith('docs/') && page !== 'docs/README.md');
+    expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 });
