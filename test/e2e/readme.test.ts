@@ -22,7 +22,7 @@ import {
 
 /**
  * Every example in the docs, run: README.md, CONTRIBUTING.md, SECURITY.md and every docs/**\/*.md
- * (test/helpers/doc-pages.ts; the conventions: README, "Development"). Blocks of one `##` section of a page share a
+ * (test/helpers/doc-pages.ts; the conventions: CONTRIBUTING.md, "Development"). Blocks of one `##` section of a page share a
  * temp project and run in order; `wfsync` and `npx wfsync` are the built CLI (a `wfsync` script first on PATH).
  */
 
