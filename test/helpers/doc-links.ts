@@ -15,22 +15,21 @@ export interface BrokenLink {
 /**
  * The relative links and `#anchors` of `pages` (paths relative to `root`) that lead nowhere: a file or folder that
  * does not exist, a heading slug (as GitHub makes them, github-slugger) that no heading of the page has. Links to
- * this repository on GitHub count as relative ones. Offline; external URLs are not checked. remark-validate-links
- * checks links across pages only when it sees them in one run, hence unified-engine over all of them.
+ * files of `repository` on GitHub count as relative ones. Offline; external URLs are not checked.
+ * remark-validate-links checks links across pages only when it sees them in one run, hence unified-engine.
  */
-export function findBrokenLinks(root: string, pages: readonly string[]): Promise<BrokenLink[]> {
+export function findBrokenLinks(
+  root: string,
+  pages: readonly string[],
+  repository = 'https://github.com/wfsync/wfsync',
+): Promise<BrokenLink[]> {
   return new Promise((resolve, reject) => {
     engine(
       {
         processor: remark,
         // As an engine plugin (not `.use`), so it is handed the file set and checks links between the pages. The
         // engine's list is typed for plugins of any tree; this one takes remark's.
-        plugins: [
-          [
-            remarkValidateLinks as unknown as Plugin<[unknown]>,
-            { repository: 'https://github.com/wfsync/wfsync', root },
-          ],
-        ],
+        plugins: [[remarkValidateLinks as unknown as Plugin<[unknown]>, { repository, root }]],
         cwd: root,
         files: [...pages],
         detectConfig: false,

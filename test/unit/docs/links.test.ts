@@ -22,7 +22,11 @@ function makeDocs(files: Record<string, string>): string {
 
 describe('the docs: relative links and anchors', () => {
   it('every relative link and #anchor in README, CONTRIBUTING, SECURITY and docs/ leads somewhere', async () => {
-    const broken = await findBrokenLinks(process.cwd(), listDocPages());
+    const { repository } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      repository: { url: string };
+    };
+    const url = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    const broken = await findBrokenLinks(REPO_ROOT, listDocPages(), url);
     expect(broken.map((b) => `${b.page}:${b.line}:${b.column}: ${b.message}`)).toEqual([]);
   }, 60_000);
 });
