@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The usage blocks of docs/commands/*.md, generated from the program's own `--help` (npm run docs:usage; build
-// first). A block is a transcript between markers, the command first:
+// The usage blocks of docs/commands/*.md, generated from the program's own `--help` (npm run docs:usage builds
+// first; the script alone runs the built CLI). A block is a transcript between markers, the command first:
 //
 //   <!-- usage:start -->
 //   ```

@@ -33,7 +33,7 @@ describe('docs/commands/', () => {
     it(`${COMMAND_PAGES}/${name}.md: its usage blocks are what --help prints`, () => {
       const text = readFileSync(commandPagePath(name), 'utf8');
       expect(usageCommands(text)[0]).toEqual([name, '--help']);
-      // On a difference: npm run build && npm run docs:usage
+      // On a difference: npm run docs:usage
       expect(renderUsage(text, helpOutput)).toBe(text);
     });
 
