@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import {
+  addAllowOption,
   addOnlyOption,
   addTargetOptions,
   formatOption,
@@ -40,6 +41,7 @@ export function syncCommand(ctx: CommandContext): Command {
     );
   addTargetOptions(command);
   addOnlyOption(command);
+  addAllowOption(command);
   return command
     .addHelpText(
       'after',
