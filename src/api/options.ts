@@ -51,6 +51,7 @@ export function targetOptions(options: TargetApiOptions, cwd: string): TargetOpt
   if (options.allowInsecureHttp !== undefined) picked.allowInsecureHttp = options.allowInsecureHttp;
   if (options.only !== undefined) picked.only = options.only;
   if (options.paths !== undefined) picked.paths = options.paths;
+  if (options.reportUnusedDisable !== undefined) picked.reportUnusedDisable = options.reportUnusedDisable;
   return picked;
 }
 

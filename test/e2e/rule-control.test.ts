@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../fixtures/workflow-texts.js';
@@ -24,6 +24,13 @@ const PROJECT = {
     '      # wfsync-disable variable-unused\n      - { name: forgot, type: String }\n',
   ),
 };
+
+/** A definition whose one comment silences nothing: the variable it was for is used now. */
+const UNUSED_COMMENT = definition(
+  'a',
+  '      # wfsync-disable-next-line variable-unused -- no longer needed\n' +
+    '      - { name: orderId2, type: String }\n',
+).replace('Order {{orderId}} shipped', 'Order {{orderId}} {{orderId2}} shipped');
 
 // Lines of the comments and findings, counted from VALID (whose last line is followed by the added ones).
 const FIRST = VALID.split('\n').length;
@@ -101,13 +108,7 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
   });
 
   it('--report-unused-disable reports a comment that silences nothing', async () => {
-    const cwd = makeProject({
-      'workflows/a.yaml': definition(
-        'a',
-        '      # wfsync-disable-next-line variable-unused -- no longer needed\n' +
-          '      - { name: orderId2, type: String }\n',
-      ).replace('Order {{orderId}} shipped', 'Order {{orderId}} {{orderId2}} shipped'),
-    });
+    const cwd = makeProject({ 'workflows/a.yaml': UNUSED_COMMENT });
     const without = await runCli(['validate'], { cwd, env: { NO_COLOR: '1' } });
     expect(without.status).toBe(0);
     const withFlag = await runCli(['validate', '--report-unused-disable'], { cwd, env: { NO_COLOR: '1' } });
@@ -117,6 +118,61 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     );
     const strict = await runCli(['validate', '--report-unused-disable', '--max-warnings', '0'], { cwd });
     expect(strict.status).toBe(3);
+  });
+
+  it('plan and sync --report-unused-disable stop before any request at a comment that silences nothing, in every format', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': UNUSED_COMMENT });
+    const finding = `"wfsync-disable-next-line variable-unused" silences no finding; remove it`;
+    const message =
+      '1 wfsync-disable comment that silences nothing; nothing was sent (run "wfsync validate --report-unused-disable" for the full report)';
+    // Without the flag the comment is not looked at: the plan creates the workflow.
+    expect((await runCli(['plan'], { cwd })).status).toBe(2);
+    const human = await runCli(['plan', '--report-unused-disable'], { cwd, env: { NO_COLOR: '1' } });
+    expect(human.status).toBe(3);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toContain(`wfsync: ${message}\n`);
+    expect(human.stderr).toContain(`workflows/a.yaml:${FIRST}:9 warning ${finding} [suppression-unused]`);
+    const unused = {
+      file: 'workflows/a.yaml',
+      line: FIRST,
+      column: 9,
+      severity: 'warning',
+      code: 'suppression-unused',
+      message: finding,
+    };
+    for (const command of ['plan', 'sync']) {
+      const json = await runCli([command, '--report-unused-disable', '--format', 'json'], { cwd });
+      expect(json.status, command).toBe(3);
+      expect(parseJsonOutput('error', json.stdout)).toMatchObject({
+        error: { code: 'invalid', message, exitCode: 3, diagnostics: [unused] },
+      });
+      const github = await runCli([command, '--report-unused-disable', '--format', 'github'], { cwd });
+      expect(github.stdout, command).toContain(
+        `::warning file=workflows/a.yaml,line=${FIRST},col=9,endLine=${FIRST},endColumn=69,title=wfsync (suppression-unused)::${finding}`,
+      );
+      const markdown = await runCli([command, '--report-unused-disable', '--format', 'markdown'], { cwd });
+      expect(markdown.stdout, command).toContain(
+        `- \`workflows/a.yaml:${FIRST}:9\` **warning** ${finding} (\`suppression-unused\`)`,
+      );
+    }
+    const codeclimate = await runCli(['plan', '--report-unused-disable', '--format', 'codeclimate'], { cwd });
+    expect(parseJsonOutput('codeclimate', codeclimate.stdout)).toContainEqual(
+      expect.objectContaining({ check_name: 'suppression-unused', description: finding }),
+    );
+    // Nothing was sent: the workflow is still to create, and no state was written.
+    expect(existsSync(join(cwd, '.wfsync/state/local.json'))).toBe(false);
+    expect((await runCli(['sync'], { cwd })).status).toBe(0);
+  });
+
+  it('plan --report-unused-disable goes on when the config makes suppression-unused info, as validate --max-warnings 0 does', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'rules:\n  suppression-unused: info\n',
+      'workflows/a.yaml': UNUSED_COMMENT,
+    });
+    expect(
+      (await runCli(['validate', '--report-unused-disable', '--max-warnings', '0'], { cwd })).status,
+    ).toBe(0);
+    expect((await runCli(['plan', '--report-unused-disable'], { cwd })).status).toBe(2);
   });
 
   it('an included file has comments of its own', async () => {

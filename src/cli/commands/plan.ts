@@ -1,6 +1,12 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { addOnlyOption, addTargetOptions, formatOption, lazyAction } from '../run-options.js';
+import {
+  addOnlyOption,
+  addReportUnusedDisableOption,
+  addTargetOptions,
+  formatOption,
+  lazyAction,
+} from '../run-options.js';
 
 export function planCommand(ctx: CommandContext): Command {
   const command = new Command('plan')
@@ -35,6 +41,7 @@ export function planCommand(ctx: CommandContext): Command {
     );
   addTargetOptions(command);
   addOnlyOption(command);
+  addReportUnusedDisableOption(command);
   return command
     .addHelpText(
       'after',

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import {
   addOnlyOption,
+  addReportUnusedDisableOption,
   addTargetOptions,
   formatOption,
   lazyAction,
@@ -40,6 +41,7 @@ export function syncCommand(ctx: CommandContext): Command {
     );
   addTargetOptions(command);
   addOnlyOption(command);
+  addReportUnusedDisableOption(command);
   return command
     .addHelpText(
       'after',
