@@ -12,7 +12,7 @@ import {
   suppressionSeverity,
 } from './rules/index.js';
 import { validateDefinitionSchema } from './schema.js';
-import { applySuppressions, type SuppressionResult } from './suppressions.js';
+import { applySuppressions, type SuppressionInput, type SuppressionResult } from './suppressions.js';
 
 export interface ValidationInput {
   definitions: readonly LoadedDefinition[];
@@ -89,16 +89,39 @@ function suppress(
   options: RuleOptions,
 ): SuppressionResult {
   return applySuppressions({
-    texts: [
-      definition,
-      ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
-    ],
+    texts: textsOf(definition),
     diagnostics,
     knownCodes: SUPPRESSIBLE_RULE_CODES,
     severityOf: (code) => suppressionSeverity(code, options),
     reportUnused: options.reportUnusedDisable === true,
     laterCodes: [IDENTIFIER_DUPLICATE.code],
   });
+}
+
+/**
+ * Findings made outside validate (the preview's, from rendering each step) filtered by the `wfsync-disable` comments
+ * of `definition` and its included files, as validate filters its own. What is wrong with a comment is validate's to
+ * report (the definition was checked with it), not repeated here. Pure.
+ */
+export function applyDefinitionSuppressions(
+  definition: LoadedDefinition,
+  diagnostics: readonly Diagnostic[],
+): SuppressionResult {
+  return applySuppressions({
+    texts: textsOf(definition),
+    diagnostics,
+    knownCodes: SUPPRESSIBLE_RULE_CODES,
+    severityOf: () => undefined,
+    reportUnused: false,
+  });
+}
+
+/** A definition's text, then each included file's (naming the definition, as their findings do). */
+function textsOf(definition: LoadedDefinition): SuppressionInput['texts'] {
+  return [
+    definition,
+    ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
+  ];
 }
 
 /** The rules that compare files with each other (`identifier-duplicate`), on every parsed definition. Pure; sorted. */
