@@ -95,6 +95,44 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     }
   });
 
+  it('the three comment forms and overrides, a reason-less and an unused comment: the same in every validate format', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml':
+        'overrides:\n  - files: workflows/exp/**\n    rules: { variable-unused: "off" }\n',
+      'workflows/a.yaml': definition(
+        'a',
+        '      # wfsync-disable-next-line variable-unused -- old apps send it\n' +
+          '      - { name: legacy, type: String }\n' +
+          '      # wfsync-disable variable-unused -- the v3 fields, used from the next release\n' +
+          '      - { name: v3first, type: String }\n' +
+          '      - { name: v3second, type: String }\n' +
+          '      # wfsync-enable variable-unused\n' +
+          '      - { name: stale, type: String }\n',
+      ),
+      'workflows/exp/b.yaml': definition('b', '      - { name: trial, type: String }\n'),
+      'workflows/c.yaml': `${definition('c', '')}      # wfsync-disable-next-line template-syntax -- once needed\n`,
+      'workflows/d.yaml': `${definition('d', '')}      # wfsync-disable-next-line template-syntax\n`,
+    });
+    const silenced = ['`legacy`', '`v3first`', '`v3second`'];
+    for (const format of ['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']) {
+      const args = ['validate', '--format', format, '--report-unused-disable'];
+      const run = await runCli(args, { cwd, env: { NO_COLOR: '1' } });
+      expect(run.status, format).toBe(3);
+      // Reported: the variable after the block, the comment without a reason, the comment that silences nothing.
+      for (const shown of ['`stale`', 'suppression-reason-missing', 'suppression-unused'])
+        expect(run.stdout, `${format}: ${shown}`).toContain(shown);
+      // Not reported: what the comments silenced (without --verbose), what the override turned off.
+      for (const hidden of [...silenced, '`trial`'])
+        expect(run.stdout, `${format}: ${hidden}`).not.toContain(hidden);
+      // --verbose: what the comments silenced, with their reasons (a Code Quality report keeps it on stderr).
+      const verbose = await runCli([...args, '--verbose'], { cwd, env: { NO_COLOR: '1' } });
+      const listed = format === 'codeclimate' ? verbose.stderr : verbose.stdout;
+      for (const shown of [...silenced, 'old apps send it', 'used from the next release'])
+        expect(listed, `${format} --verbose: ${shown}`).toContain(shown);
+      expect(verbose.stdout, `${format} --verbose`).not.toContain('`trial`');
+    }
+  });
+
   it('a Code Quality report keeps open issues only; --verbose lists the silenced ones on stderr', async () => {
     const cwd = makeProject(PROJECT);
     const loud = await runCli(['validate', '--format', 'codeclimate', '--verbose'], { cwd });
@@ -208,6 +246,22 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     expect(result.stderr).toMatch(
       /wfsync\.config\.yaml:4:7 error unknown rule "variable-unusd" \(did you mean "variable-unused"\?\).*\[config-unknown-rule\]/,
     );
+  });
+
+  it('--cache answers byte for byte as a run without it, cold and warm, in every format', async () => {
+    const cwd = makeProject({ ...PROJECT, 'workflows/d.yaml': UNUSED_COMMENT.replace(/\ba\b/g, 'd') });
+    for (const format of ['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']) {
+      const args = ['validate', '--format', format, '--verbose', '--report-unused-disable'];
+      const cached = [...args, '--cache', '--cache-location', `.cache/${format}.json`];
+      const plain = await runCli(args, { cwd, env: { NO_COLOR: '1' } });
+      expect(plain.stdout, format).toContain('suppression-unused');
+      const cold = await runCli(cached, { cwd, env: { NO_COLOR: '1' } });
+      const warm = await runCli(cached, { cwd, env: { NO_COLOR: '1' } });
+      expect([cold.status, cold.stdout], `${format} cold`).toEqual([plain.status, plain.stdout]);
+      expect([warm.status, warm.stdout], `${format} warm`).toEqual([plain.status, plain.stdout]);
+      expect(cold.stderr, format).toContain('wfsync: cache: 0 of 4 files unchanged');
+      expect(warm.stderr, format).toContain('wfsync: cache: 4 of 4 files unchanged');
+    }
   });
 
   it('--cache answers as a run without it, and an edit to the overrides is seen at once', async () => {
