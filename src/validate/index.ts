@@ -46,7 +46,7 @@ export function buildFileChecks({ definitions, options }: ValidationInput): Supp
   const suppressed: SuppressionResult['suppressed'] = [];
   for (const definition of definitions) {
     const own = buildOwnFindings(definition, options);
-    const result = suppress(definition, own.findings, options);
+    const result = applyDefinitionSuppressions(definition, own.findings, options);
     diagnostics.push(...result.diagnostics);
     suppressed.push(...result.suppressed);
     // An early rule silenced where it replaced the schema's error: that error stays (the service still rejects the
@@ -83,36 +83,24 @@ function buildOwnFindings(
   return { findings: [...early, ...kept, ...buildRuleDiagnostics({ valid, all: [], options })], covered };
 }
 
-function suppress(
-  definition: LoadedDefinition,
-  diagnostics: readonly Diagnostic[],
-  options: RuleOptions,
-): SuppressionResult {
-  return applySuppressions({
-    texts: textsOf(definition),
-    diagnostics,
-    knownCodes: SUPPRESSIBLE_RULE_CODES,
-    severityOf: (code) => suppressionSeverity(code, options),
-    reportUnused: options.reportUnusedDisable === true,
-    laterCodes: [IDENTIFIER_DUPLICATE.code],
-  });
-}
-
 /**
- * Findings made outside validate (the preview's, from rendering each step) filtered by the `wfsync-disable` comments
- * of `definition` and its included files, as validate filters its own. What is wrong with a comment is validate's to
- * report (the definition was checked with it), not repeated here. Pure.
+ * Findings filtered by the `wfsync-disable` comments of `definition` and its included files. With `options`, as
+ * validate checks a file: the comments' own problems reported and, with `--report-unused-disable`, the unused ones.
+ * Without, for findings made outside validate (the preview's, from rendering each step): what is wrong with a comment
+ * is validate's to report (the definition was checked with it), not repeated. Pure.
  */
 export function applyDefinitionSuppressions(
   definition: LoadedDefinition,
   diagnostics: readonly Diagnostic[],
+  options?: RuleOptions,
 ): SuppressionResult {
   return applySuppressions({
     texts: textsOf(definition),
     diagnostics,
     knownCodes: SUPPRESSIBLE_RULE_CODES,
-    severityOf: () => undefined,
-    reportUnused: false,
+    severityOf: (code) => (options ? suppressionSeverity(code, options) : undefined),
+    reportUnused: options?.reportUnusedDisable === true,
+    laterCodes: [IDENTIFIER_DUPLICATE.code],
   });
 }
 
@@ -142,13 +130,7 @@ export function buildProjectChecks({ definitions, options }: ValidationInput): S
   for (const definition of definitions) {
     const own = found.filter((d) => d.file === definition.file);
     if (own.length === 0) continue;
-    const result = applySuppressions({
-      texts: [definition],
-      diagnostics: own,
-      knownCodes: SUPPRESSIBLE_RULE_CODES,
-      severityOf: () => undefined,
-      reportUnused: false,
-    });
+    const result = applyDefinitionSuppressions(definition, own);
     diagnostics.push(...result.diagnostics);
     suppressed.push(...result.suppressed);
   }
