@@ -24,7 +24,7 @@ export interface ValidationInput {
  * project-wide rules on all. Pure: the same definitions and options always give the same sorted diagnostics.
  */
 export function buildValidation(input: ValidationInput): Diagnostic[] {
-  return sortDiagnostics([...buildFileValidation(input), ...buildProjectValidation(input)]);
+  return sortDiagnostics([...buildFileValidation(input), ...buildProjectChecks(input).diagnostics]);
 }
 
 /**
@@ -112,13 +112,9 @@ function textsOf(definition: LoadedDefinition): SuppressionInput['texts'] {
   ];
 }
 
-/** The rules that compare files with each other (`identifier-duplicate`), on every parsed definition. Pure; sorted. */
-export function buildProjectValidation(input: ValidationInput): Diagnostic[] {
-  return buildProjectChecks(input).diagnostics;
-}
-
 /**
- * buildProjectValidation with each definition's `wfsync-disable` comments for the project-wide rule applied. Only
+ * The rules that compare files with each other (`identifier-duplicate`), on every parsed definition, with each
+ * definition's `wfsync-disable` comments for them applied. Only
  * its findings count here (the per-file ones were filtered by buildFileChecks, the findings about the comments
  * reported there). Pure; sorted.
  */
