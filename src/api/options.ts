@@ -49,6 +49,7 @@ export function targetOptions(options: TargetApiOptions, cwd: string): TargetOpt
   if (options.state !== undefined) picked.state = resolve(cwd, options.state);
   if (options.concurrency !== undefined) picked.concurrency = options.concurrency;
   if (options.allowInsecureHttp !== undefined) picked.allowInsecureHttp = options.allowInsecureHttp;
+  if (options.allow !== undefined) picked.allow = options.allow;
   if (options.only !== undefined) picked.only = options.only;
   if (options.paths !== undefined) picked.paths = options.paths;
   if (options.reportUnusedDisable !== undefined) picked.reportUnusedDisable = options.reportUnusedDisable;

@@ -153,7 +153,8 @@ async function adopt(
     : undefined;
   const { remoteId, desiredHash } = item;
   if (remoteId === undefined || desiredHash === undefined) return { result };
-  if (entry !== undefined && entry.id === remoteId && entry.hash === desiredHash) return { result };
+  const known = entry !== undefined && entry.id === remoteId && entry.hash === desiredHash;
+  if (known && entry.remoteVersion === item.remoteVersion) return { result };
   // Still the workflow wfsync created (or rebuilt) when the id is the same: only the hash is refreshed.
   const origin = entry !== undefined && entry.id === remoteId ? entry.origin : 'adopted';
   try {
@@ -162,12 +163,15 @@ async function adopt(
       hash: desiredHash,
       origin,
       ...(item.file === undefined ? {} : { file: item.file }),
+      ...(item.remoteVersion === undefined ? {} : { remoteVersion: item.remoteVersion }),
       recordedAt: now().toISOString(),
     });
   } catch (error) {
     const message = `matches the service, but recording it in state failed: ${messageOf(error)}`;
     return failedOutcome(result, message, again, 'state');
   }
+  // Only the service's version was new (recorded for a later update or delete to compare with): nothing to tell.
+  if (known) return { result };
   result.message =
     origin === 'adopted'
       ? 'already on the service and matching the file: recorded in state'

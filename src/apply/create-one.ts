@@ -1,5 +1,6 @@
 import { messageOf } from '../errors.js';
 import { compareWorkflow } from '../plan/compare.js';
+import { remoteVersionOf } from '../plan/remote-version.js';
 import type { CreateItem, DesiredWorkflow } from '../plan/types.js';
 import {
   type CreateResult,
@@ -72,10 +73,10 @@ export async function createOne(
     if (!failure.keepPending) await ctx.store.clearPending(identifier).catch(() => undefined);
     return { result: failure.result, ...(failure.stop === undefined ? {} : { stop: failure.stop }) };
   }
-  const id = created.workflow._id;
   const given = created.workflow.triggers[0]?.identifier;
-  if (given !== identifier) return identifierMismatch(ctx, desired, { id, given, hash });
-  return (await record(ctx, desired, id, hash)) ?? verify(ctx, desired, created);
+  if (given !== identifier)
+    return identifierMismatch(ctx, desired, { workflow: created.workflow, given, hash });
+  return (await record(ctx, desired, created.workflow, hash)) ?? verify(ctx, desired, created);
 }
 
 /**
@@ -87,10 +88,11 @@ export async function createOne(
 async function identifierMismatch(
   ctx: CreateContext,
   desired: DesiredWorkflow,
-  created: { id: string; given: string | undefined; hash: string },
+  created: { workflow: WorkflowResponse; given: string | undefined; hash: string },
 ): Promise<ItemOutcome> {
   const { identifier, file } = desired;
-  const { id, given, hash } = created;
+  const { workflow, given, hash } = created;
+  const id = workflow._id;
   const base = { identifier, file, remoteId: id };
   const shown = given ?? '(none)';
   let holder: WorkflowResponse | undefined;
@@ -107,7 +109,7 @@ async function identifierMismatch(
       `delete workflow ${id} (${shown}) in the dashboard, then rename this workflow or adopt the existing one with ${ctx.advice.cli('pull', identifier)}`,
     );
   }
-  const unrecorded = await record(ctx, desired, id, hash);
+  const unrecorded = await record(ctx, desired, workflow, hash);
   if (unrecorded !== undefined) return unrecorded;
   return failedOutcome(
     base,
@@ -161,16 +163,18 @@ async function verify(
 async function record(
   ctx: CreateContext,
   desired: DesiredWorkflow,
-  id: string,
+  workflow: WorkflowResponse,
   hash: string,
 ): Promise<ItemOutcome | undefined> {
   const { identifier, file } = desired;
+  const id = workflow._id;
   try {
     await ctx.store.recordWorkflow(identifier, {
       id,
       hash,
       origin: 'created',
       file,
+      remoteVersion: remoteVersionOf(workflow),
       recordedAt: ctx.now().toISOString(),
     });
     return undefined;

@@ -1,3 +1,4 @@
+import { remoteVersionOf } from '../plan/remote-version.js';
 import {
   endsCommand,
   findCreated,
@@ -69,6 +70,7 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
         id: workflow._id,
         hash: entry.hash,
         origin: 'created',
+        remoteVersion: remoteVersionOf(workflow),
         recordedAt: now().toISOString(),
       });
       report.recovered.push({ identifier, id: workflow._id, foundAs });

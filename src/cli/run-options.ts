@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { TargetOptions } from '../config/target.js';
+import { type TargetOptions, WRITE_ACTIONS, type WriteAction } from '../config/target.js';
 import type { CommandContext } from './context.js';
 
 /**
@@ -30,6 +30,7 @@ export function parseTargetArguments(values: TargetValues, paths?: string[]): Ta
   if (values.state !== undefined) options.state = values.state;
   if (values.concurrency !== undefined) options.concurrency = values.concurrency;
   if (values.allowInsecureHttp !== undefined) options.allowInsecureHttp = values.allowInsecureHttp;
+  if (values.allow !== undefined) options.allow = values.allow;
   if (values.only !== undefined) options.only = values.only;
   if (paths !== undefined) options.paths = paths;
   if (values.reportUnusedDisable === true) options.reportUnusedDisable = true;
@@ -69,6 +70,24 @@ export function addOnlyOption(command: Command): Command {
     '--only <pattern...>',
     'only these workflows: identifiers or globs over identifiers or file paths (order-*, workflows/billing/**)',
   );
+}
+
+/** plan and sync's `--allow`: repeatable or comma-separated, added to the target's `allow` list for this run. */
+export function addAllowOption(command: Command): Command {
+  return command.option(
+    '--allow <action>',
+    `also allow these writes this run: ${WRITE_ACTIONS.join(', ')} (repeatable or comma-separated; adds to the target's allow list)`,
+    collectWriteActions,
+  );
+}
+
+function collectWriteActions(value: string, previous: WriteAction[] | undefined): WriteAction[] {
+  const actions = value.split(',').map((action) => action.trim());
+  for (const action of actions) {
+    if (!(WRITE_ACTIONS as readonly string[]).includes(action))
+      throw new InvalidArgumentError(`expected ${WRITE_ACTIONS.join(', ')} (got "${action}")`);
+  }
+  return [...(previous ?? []), ...(actions as WriteAction[])];
 }
 
 export function formatOption(formats: string[]): Option {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { TargetConfig } from '../generated/config.js';
+import type { TargetConfig, WriteAction } from '../generated/config.js';
 import type { ProjectFlags, ProjectOptions } from './project.js';
 
 const LOCAL_TARGET = 'local';
@@ -24,6 +24,11 @@ export interface TargetOptions extends ProjectFlags {
   concurrency?: number;
   /** `--allow-insecure-http`: allow `http://` to a host other than loopback (the key travels in clear text). */
   allowInsecureHttp?: boolean;
+  /**
+   * `--allow` (plan and sync): writes this run may make besides the target's `allow` list: added to it, never taking
+   * any away.
+   */
+  allow?: WriteAction[];
   /** `--only`: identifiers, or globs over identifiers or file paths (`order-*`, `workflows/billing/**`). */
   only?: string[];
   /**
@@ -63,7 +68,14 @@ export interface ResolvedTarget {
   timeouts: { connectMs?: number; headersMs?: number; bodyMs?: number; commandMs?: number };
   retries: { maxAttempts?: number; budget?: number };
   allowInsecureHttp: boolean;
+  /** What sync may write: the target's `allow` (default `[create]`; `local`: all three) plus `--allow`. */
+  allow: ReadonlySet<WriteAction>;
 }
+
+export type { WriteAction };
+
+/** The writes sync can make, in the order they are listed. */
+export const WRITE_ACTIONS: readonly WriteAction[] = ['create', 'update', 'delete'];
 
 export function resolveTarget(
   project: ProjectOptions,
@@ -115,6 +127,7 @@ export function resolveTarget(
     timeouts: { ...config?.timeouts },
     retries: { ...config?.retries },
     allowInsecureHttp: flags.allowInsecureHttp ?? config?.allowInsecureHttp ?? false,
+    allow: allowedWrites(name, kind, config?.allow, flags.allow),
   };
   if (baseUrl) resolved.baseUrl = baseUrl;
   if (kind === 'remote' && baseUrlOverride)
@@ -124,6 +137,30 @@ export function resolveTarget(
   if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
   if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');
   return resolved;
+}
+
+/**
+ * What sync may write on a target: its `allow` list (default `[create]`, and all three on the embedded `local`
+ * sandbox), plus `--allow`. Creating is what wfsync always did, so a list without it is a mistake, not a wish.
+ */
+function allowedWrites(
+  name: string,
+  kind: ResolvedTarget['kind'],
+  configured: readonly WriteAction[] | undefined,
+  flags: readonly WriteAction[] | undefined,
+): ReadonlySet<WriteAction> {
+  const listed = configured ?? (kind === 'local' ? WRITE_ACTIONS : ['create']);
+  if (!listed.includes('create')) {
+    throw new ConfigError(
+      `targets.${name}.allow must include create (wfsync always creates missing workflows): allow: [create, ${listed.join(', ')}]`,
+    );
+  }
+  for (const action of flags ?? []) {
+    if (!WRITE_ACTIONS.includes(action))
+      throw new UsageError(`--allow takes ${WRITE_ACTIONS.join(', ')} (got "${String(action)}")`);
+  }
+  const allowed = new Set([...listed, ...(flags ?? [])]);
+  return new Set(WRITE_ACTIONS.filter((action) => allowed.has(action)));
 }
 
 /**

@@ -14,6 +14,7 @@ export type PathPattern = string;
  * via the `definition` "RuleSeverity".
  */
 export type RuleSeverity = 'error' | 'warning' | 'info' | 'off';
+export type WriteAction = 'create' | 'update' | 'delete';
 
 /**
  * wfsync.config.yaml: where definitions live, rule severities and the targets (service environments) wfsync syncs to. API keys are never read from this file: each target names the environment variable that holds its key.
@@ -104,6 +105,12 @@ export interface TargetConfig {
   rateLimit?: number;
   timeouts?: TargetTimeouts;
   retries?: TargetRetries;
+  /**
+   * What sync may do on this target besides reporting: create missing workflows, update those whose file changed (PUT), delete those whose file was removed. Default: [create]; the embedded local target: all three. `--allow` adds to it for one run.
+   *
+   * @minItems 1
+   */
+  allow?: [WriteAction, ...WriteAction[]];
   /**
    * Allow http:// for hosts that are not loopback (the API key then travels unencrypted).
    */

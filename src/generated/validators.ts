@@ -2747,10 +2747,10 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWfsyncConfig: SchemaValidator<WfsyncConfig> = validate33;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"overrides":{"type":"array","items":{"title":"RuleOverride","type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/PathPattern"}}]},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}}}}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"overrides":{"type":"array","items":{"title":"RuleOverride","type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/PathPattern"}}]},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}}}}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"allowInsecureHttp":{"type":"boolean"}}}}};
 const schema53 = {"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"};
 const schema56 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
-const schema60 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allowInsecureHttp":{"type":"boolean"}}};
+const schema60 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"allowInsecureHttp":{"type":"boolean"}}};
 const pattern9 = new RegExp("^[^\\\\]*$", "u");
 const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
 const pattern13 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
@@ -3858,10 +3858,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data15.allowInsecureHttp !== undefined){
-let data33 = data15.allowInsecureHttp;
-if(typeof data33 !== "boolean"){
-const err83 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data33};
+if(data15.allow !== undefined){
+let data33 = data15.allow;
+if(Array.isArray(data33)){
+if(data33.length < 1){
+const err83 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema60.properties.allow,data:data33};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3870,10 +3871,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data15};
+const len4 = data33.length;
+for(let i6=0; i6<len4; i6++){
+let data34 = data33[i6];
+if(!(((data34 === "create") || (data34 === "update")) || (data34 === "delete"))){
+const err84 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow/" + i6,schemaPath:"#/$defs/TargetConfig/properties/allow/items/enum",keyword:"enum",params:{allowedValues: schema60.properties.allow.items.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.allow.items.enum,parentSchema:schema60.properties.allow.items,data:data34};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3882,9 +3884,15 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.baseUrl === undefined){
-const err85 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
+}
+let i7 = data33.length;
+let j2;
+if(i7 > 1){
+outer2:
+for(;i7--;){
+for(j2 = i7; j2--;){
+if(func0(data33[i7], data33[j2])){
+const err85 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i7+" are identical)",schema:true,parentSchema:schema60.properties.allow,data:data33};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3892,10 +3900,14 @@ else {
 vErrors.push(err85);
 }
 errors++;
+break outer2;
+}
+}
+}
 }
 }
 else {
-const err86 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
+const err86 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.allow.type,parentSchema:schema60.properties.allow,data:data33};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3905,13 +3917,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-if(data14.local !== undefined){
-let data34 = data14.local;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key13 in data34){
-if(!(func1.call(schema60.properties, key13))){
-const err87 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data34};
+if(data15.allowInsecureHttp !== undefined){
+let data35 = data15.allowInsecureHttp;
+if(typeof data35 !== "boolean"){
+const err87 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data35};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3921,11 +3930,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data34.baseUrl !== undefined){
-let data35 = data34.baseUrl;
-if(typeof data35 === "string"){
-if(!pattern18.test(data35)){
-const err88 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data35};
+}
+else {
+const err88 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data15};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3934,8 +3941,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(!(formats0()(data35))){
-const err89 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data35};
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.baseUrl === undefined){
+const err89 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3946,7 +3954,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data35};
+const err90 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3956,11 +3964,13 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data34.apiKeyEnv !== undefined){
-let data36 = data34.apiKeyEnv;
-if(typeof data36 === "string"){
-if(!pattern19.test(data36)){
-const err91 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data36};
+}
+if(data14.local !== undefined){
+let data36 = data14.local;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key13 in data36){
+if(!(func1.call(schema60.properties, key13))){
+const err91 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data36};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3970,8 +3980,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-else {
-const err92 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data36};
+if(data36.baseUrl !== undefined){
+let data37 = data36.baseUrl;
+if(typeof data37 === "string"){
+if(!pattern18.test(data37)){
+const err92 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data37};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3980,12 +3993,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data34.notificationGroupId !== undefined){
-let data37 = data34.notificationGroupId;
-if(typeof data37 === "string"){
-if(!pattern20.test(data37)){
-const err93 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data37};
+if(!(formats0()(data37))){
+const err93 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data37};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3996,7 +4005,7 @@ errors++;
 }
 }
 else {
-const err94 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data37};
+const err94 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data37};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -4006,14 +4015,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data34.notificationGroups !== undefined){
-let data38 = data34.notificationGroups;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key14 in data38){
-const _errs109 = errors;
-if(typeof key14 === "string"){
-if(!pattern12.test(key14)){
-const err95 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key14,propertyName:key14};
+if(data36.apiKeyEnv !== undefined){
+let data38 = data36.apiKeyEnv;
+if(typeof data38 === "string"){
+if(!pattern19.test(data38)){
+const err95 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data38};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4023,9 +4029,8 @@ vErrors.push(err95);
 errors++;
 }
 }
-var valid36 = _errs109 === errors;
-if(!valid36){
-const err96 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data38};
+else {
+const err96 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data38};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -4035,11 +4040,11 @@ vErrors.push(err96);
 errors++;
 }
 }
-for(const key15 in data38){
-let data39 = data38[key15];
+if(data36.notificationGroupId !== undefined){
+let data39 = data36.notificationGroupId;
 if(typeof data39 === "string"){
 if(!pattern20.test(data39)){
-const err97 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data39};
+const err97 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data39};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -4050,7 +4055,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data39};
+const err98 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data39};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4060,9 +4065,14 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data38};
+if(data36.notificationGroups !== undefined){
+let data40 = data36.notificationGroups;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key14 in data40){
+const _errs112 = errors;
+if(typeof key14 === "string"){
+if(!pattern12.test(key14)){
+const err99 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4072,11 +4082,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data34.state !== undefined){
-let data40 = data34.state;
-if(typeof data40 === "string"){
-if(func2(data40) < 1){
-const err100 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data40};
+var valid39 = _errs112 === errors;
+if(!valid39){
+const err100 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data40};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4086,8 +4094,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-else {
-const err101 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data40};
+for(const key15 in data40){
+let data41 = data40[key15];
+if(typeof data41 === "string"){
+if(!pattern20.test(data41)){
+const err101 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4097,10 +4108,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data34.concurrency !== undefined){
-let data41 = data34.concurrency;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err102 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data41};
+else {
+const err102 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4109,9 +4118,10 @@ vErrors.push(err102);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 > 64 || isNaN(data41)){
-const err103 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data41};
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data40};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4120,8 +4130,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data41 < 1 || isNaN(data41)){
-const err104 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data41};
+}
+if(data36.state !== undefined){
+let data42 = data36.state;
+if(typeof data42 === "string"){
+if(func2(data42) < 1){
+const err104 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data42};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4131,12 +4145,8 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-if(data34.rateLimit !== undefined){
-let data42 = data34.rateLimit;
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 <= 0 || isNaN(data42)){
-const err105 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data42};
+else {
+const err105 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data42};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4146,8 +4156,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-else {
-const err106 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data42};
+if(data36.concurrency !== undefined){
+let data43 = data36.concurrency;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err106 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data43};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4156,13 +4168,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data34.timeouts !== undefined){
-let data43 = data34.timeouts;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-for(const key16 in data43){
-if(!((((key16 === "connectMs") || (key16 === "headersMs")) || (key16 === "bodyMs")) || (key16 === "commandMs"))){
-const err107 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data43};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 64 || isNaN(data43)){
+const err107 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data43};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4171,11 +4179,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data43.connectMs !== undefined){
-let data44 = data43.connectMs;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err108 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data44};
+if(data43 < 1 || isNaN(data43)){
+const err108 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data43};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -4184,9 +4189,13 @@ vErrors.push(err108);
 }
 errors++;
 }
+}
+}
+if(data36.rateLimit !== undefined){
+let data44 = data36.rateLimit;
 if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err109 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data44};
+if(data44 <= 0 || isNaN(data44)){
+const err109 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data44};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -4196,11 +4205,8 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-if(data43.headersMs !== undefined){
-let data45 = data43.headersMs;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err110 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data45};
+else {
+const err110 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data44};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4209,9 +4215,13 @@ vErrors.push(err110);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 1 || isNaN(data45)){
-const err111 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data45};
+}
+if(data36.timeouts !== undefined){
+let data45 = data36.timeouts;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key16 in data45){
+if(!((((key16 === "connectMs") || (key16 === "headersMs")) || (key16 === "bodyMs")) || (key16 === "commandMs"))){
+const err111 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data45};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4221,11 +4231,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-}
-if(data43.bodyMs !== undefined){
-let data46 = data43.bodyMs;
+if(data45.connectMs !== undefined){
+let data46 = data45.connectMs;
 if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err112 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data46};
+const err112 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data46};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -4236,7 +4245,7 @@ errors++;
 }
 if((typeof data46 == "number") && (isFinite(data46))){
 if(data46 < 1 || isNaN(data46)){
-const err113 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data46};
+const err113 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data46};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -4247,10 +4256,10 @@ errors++;
 }
 }
 }
-if(data43.commandMs !== undefined){
-let data47 = data43.commandMs;
+if(data45.headersMs !== undefined){
+let data47 = data45.headersMs;
 if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err114 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data47};
+const err114 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data47};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -4261,7 +4270,7 @@ errors++;
 }
 if((typeof data47 == "number") && (isFinite(data47))){
 if(data47 < 1 || isNaN(data47)){
-const err115 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data47};
+const err115 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data47};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -4272,9 +4281,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data43};
+if(data45.bodyMs !== undefined){
+let data48 = data45.bodyMs;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err116 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data48};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -4283,13 +4293,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-if(data34.retries !== undefined){
-let data48 = data34.retries;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-for(const key17 in data48){
-if(!(((key17 === "maxAttempts") || (key17 === "budget")) || (key17 === "rateLimitWaits"))){
-const err117 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data48};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
+const err117 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data48};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -4299,10 +4305,11 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data48.maxAttempts !== undefined){
-let data49 = data48.maxAttempts;
+}
+if(data45.commandMs !== undefined){
+let data49 = data45.commandMs;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err118 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+const err118 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data49};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4312,8 +4319,8 @@ vErrors.push(err118);
 errors++;
 }
 if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 20 || isNaN(data49)){
-const err119 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+if(data49 < 1 || isNaN(data49)){
+const err119 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data49};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -4322,8 +4329,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data49 < 1 || isNaN(data49)){
-const err120 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data49};
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data45};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -4333,11 +4343,12 @@ vErrors.push(err120);
 errors++;
 }
 }
-}
-if(data48.budget !== undefined){
-let data50 = data48.budget;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err121 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data50};
+if(data36.retries !== undefined){
+let data50 = data36.retries;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+for(const key17 in data50){
+if(!(((key17 === "maxAttempts") || (key17 === "budget")) || (key17 === "rateLimitWaits"))){
+const err121 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data50};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -4346,9 +4357,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 0 || isNaN(data50)){
-const err122 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data50};
+}
+if(data50.maxAttempts !== undefined){
+let data51 = data50.maxAttempts;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err122 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -4357,12 +4370,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-if(data48.rateLimitWaits !== undefined){
-let data51 = data48.rateLimitWaits;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err123 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 20 || isNaN(data51)){
+const err123 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -4371,9 +4381,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 1000 || isNaN(data51)){
-const err124 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+if(data51 < 1 || isNaN(data51)){
+const err124 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -4382,8 +4391,12 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(data51 < 0 || isNaN(data51)){
-const err125 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data51};
+}
+}
+if(data50.budget !== undefined){
+let data52 = data50.budget;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err125 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data52};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -4392,11 +4405,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data48};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err126 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data52};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4406,10 +4417,11 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data34.allowInsecureHttp !== undefined){
-let data52 = data34.allowInsecureHttp;
-if(typeof data52 !== "boolean"){
-const err127 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data52};
+}
+if(data50.rateLimitWaits !== undefined){
+let data53 = data50.rateLimitWaits;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err127 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4418,10 +4430,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-else {
-const err128 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data34};
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 > 1000 || isNaN(data53)){
+const err128 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -4430,10 +4441,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data14};
+if(data53 < 0 || isNaN(data53)){
+const err129 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -4444,13 +4453,122 @@ errors++;
 }
 }
 }
+}
 else {
-const err130 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err130 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data50};
 if(vErrors === null){
 vErrors = [err130];
 }
 else {
 vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data36.allow !== undefined){
+let data54 = data36.allow;
+if(Array.isArray(data54)){
+if(data54.length < 1){
+const err131 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema60.properties.allow,data:data54};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+const len5 = data54.length;
+for(let i8=0; i8<len5; i8++){
+let data55 = data54[i8];
+if(!(((data55 === "create") || (data55 === "update")) || (data55 === "delete"))){
+const err132 = {instancePath:instancePath+"/targets/local/allow/" + i8,schemaPath:"#/$defs/TargetConfig/properties/allow/items/enum",keyword:"enum",params:{allowedValues: schema60.properties.allow.items.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.allow.items.enum,parentSchema:schema60.properties.allow.items,data:data55};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+let i9 = data54.length;
+let j3;
+if(i9 > 1){
+outer3:
+for(;i9--;){
+for(j3 = i9; j3--;){
+if(func0(data54[i9], data54[j3])){
+const err133 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i9+" are identical)",schema:true,parentSchema:schema60.properties.allow,data:data54};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+break outer3;
+}
+}
+}
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.allow.type,parentSchema:schema60.properties.allow,data:data54};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+if(data36.allowInsecureHttp !== undefined){
+let data56 = data36.allowInsecureHttp;
+if(typeof data56 !== "boolean"){
+const err135 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data56};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data36};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data14};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+}
+else {
+const err138 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
 }
 errors++;
 }

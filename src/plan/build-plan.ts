@@ -11,6 +11,7 @@ import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
 import type { RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { buildNextSteps, duplicateNote, type NextSteps } from './next-steps.js';
+import { remoteVersionOf } from './remote-version.js';
 import type {
   BaseVersion,
   DesiredWorkflow,
@@ -81,14 +82,6 @@ export function buildPlan(input: PlanInput): Plan {
     ignoredFields: [...IGNORED_FIELDS],
     ...(base === undefined ? {} : { base: { ref: base.ref, commit: base.commit } }),
   };
-}
-
-/**
- * Which version of a workflow the service held when the plan was made: `sync --plan` refuses a plan whose items
- * were seen at another version. Every save moves `updatedAt` (and `__v` on most saves).
- */
-function remoteVersionOf(actual: WorkflowResponse): string {
-  return `${actual._id}@${actual.updatedAt ?? ''}#${actual.__v ?? ''}`;
 }
 
 /** Own properties only: an identifier such as `constructor` must not find Object.prototype's. */

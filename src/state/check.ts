@@ -69,6 +69,11 @@ export function findEntryProblem(identifier: string, entry: unknown): string | u
     return `.origin must be "created", "adopted" or "rebuilt", found ${JSON.stringify(entry.origin)}`;
   }
   if (entry.file !== undefined && typeof entry.file !== 'string') return '.file must be a string';
+  if (
+    entry.remoteVersion !== undefined &&
+    (typeof entry.remoteVersion !== 'string' || entry.remoteVersion.length > 200)
+  )
+    return '.remoteVersion must be a string';
   if (!isTimestamp(entry.recordedAt)) return '.recordedAt must be an ISO timestamp';
   return undefined;
 }

@@ -47,6 +47,7 @@ export function orderEntry(entry: StateEntry): StateEntry {
     hash: entry.hash,
     origin: entry.origin,
     ...(entry.file === undefined ? {} : { file: entry.file }),
+    ...(entry.remoteVersion === undefined ? {} : { remoteVersion: entry.remoteVersion }),
     recordedAt: entry.recordedAt,
   };
 }

@@ -11,6 +11,12 @@ export interface StateEntry {
   origin: 'created' | 'adopted' | 'rebuilt';
   /** Definition file when recorded (display path), for humans. */
   file?: string;
+  /**
+   * The service's version of the workflow when the entry was recorded (`<_id>@<updatedAt>#<__v>`): while the service
+   * still shows it, nobody has changed the workflow since wfsync wrote or read it. Absent in entries written before
+   * it was recorded, and by `state rebuild`/`pull`.
+   */
+  remoteVersion?: string;
   /** ISO timestamp of when the entry was written. */
   recordedAt: string;
 }

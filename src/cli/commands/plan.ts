@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import {
+  addAllowOption,
   addOnlyOption,
   addReportUnusedDisableOption,
   addTargetOptions,
@@ -41,6 +42,7 @@ export function planCommand(ctx: CommandContext): Command {
     );
   addTargetOptions(command);
   addOnlyOption(command);
+  addAllowOption(command);
   addReportUnusedDisableOption(command);
   return command
     .addHelpText(

@@ -30,10 +30,15 @@ const ITEM: PlanItem = {
   desiredHash: DESIRED.hash,
 };
 
+/** When the service saved it: state records the version it created (`<_id>@<updatedAt>#<__v>`). */
+const SAVED_AT = '2024-10-01T11:59:59.000Z';
+
 /** The workflow the service stores for DESIRED, under `identifier` (null: with no trigger). */
 function stored(identifier: string | null = 'shipped', id = ID): WorkflowResponse {
   const workflow = clone(storedFor(DESIRED.body));
   workflow._id = id;
+  workflow.updatedAt = SAVED_AT;
+  workflow.__v = 3;
   if (identifier === null) workflow.triggers = [];
   else if (workflow.triggers[0] !== undefined) workflow.triggers[0].identifier = identifier;
   return workflow;
@@ -80,7 +85,14 @@ const POSTED: Step = {
 const RECORDED: Step = {
   do: 'recordWorkflow',
   identifier: 'shipped',
-  entry: { id: ID, hash: DESIRED.hash, origin: 'created', file: FILE, recordedAt: NOW },
+  entry: {
+    id: ID,
+    hash: DESIRED.hash,
+    origin: 'created',
+    file: FILE,
+    remoteVersion: `${ID}@${SAVED_AT}#3`,
+    recordedAt: NOW,
+  },
 };
 const VERIFYING: Step = {
   do: 'emit',

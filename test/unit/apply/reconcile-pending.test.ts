@@ -15,11 +15,13 @@ import {
 import { clone, definition, desiredOf, storedFor } from '../plan/helpers.js';
 
 const NOW = '2024-10-01T12:00:00.000Z';
+/** When the service saved the workflows it holds: state records the version found. */
+const SAVED_AT = '2024-10-01T11:00:00.000Z';
 const BASE = storedFor(desiredOf(definition()).body);
 
 /** A workflow on the service with this name and id. */
 function workflow(name: string, id: string): WorkflowResponse {
-  return { ...clone(BASE), name, _id: id };
+  return { ...clone(BASE), name, _id: id, updatedAt: SAVED_AT, __v: 1 };
 }
 
 /** The service holds `held` (identifier → workflow); anything else is a 404. */
@@ -121,7 +123,13 @@ describe('reconcilePending: which identifiers an interrupted create is looked up
       {
         do: 'recordWorkflow',
         identifier: 'shipped',
-        entry: { id: ID, hash: SHIPPED.hash, origin: 'created', recordedAt: NOW },
+        entry: {
+          id: ID,
+          hash: SHIPPED.hash,
+          origin: 'created',
+          remoteVersion: `${ID}@${SAVED_AT}#1`,
+          recordedAt: NOW,
+        },
       },
     ]);
   });
@@ -138,7 +146,13 @@ describe('reconcilePending: settling each journal entry', () => {
       {
         do: 'recordWorkflow',
         identifier: 'shipped',
-        entry: { id: ID, hash: SHIPPED.hash, origin: 'created', recordedAt: NOW },
+        entry: {
+          id: ID,
+          hash: SHIPPED.hash,
+          origin: 'created',
+          remoteVersion: `${ID}@${SAVED_AT}#1`,
+          recordedAt: NOW,
+        },
       },
       done('shipped', recovered(ID)),
     ]);

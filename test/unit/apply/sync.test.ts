@@ -117,6 +117,28 @@ describe('sync of the example workflows against the emulator', () => {
     expect(result.status).toBe('ok');
   });
 
+  it('records the version the service holds for an entry written before versions were recorded, saying nothing', async () => {
+    const h = await harness();
+    await runSync(h);
+    const [first] = h.desired;
+    if (first === undefined) throw new Error('no examples');
+    const entry = h.store.snapshot.workflows[first.identifier];
+    if (entry?.remoteVersion === undefined) throw new Error('created without its version');
+    const { remoteVersion, ...older } = entry;
+    await h.store.recordWorkflow(first.identifier, older);
+
+    const { result } = await runSync(h);
+
+    const outcome = result.outcomes.find((o) => o.identifier === first.identifier);
+    expect(outcome?.outcome).toBe('in-sync');
+    expect(outcome?.message).toBeUndefined();
+    expect((await readStateFile(h)).workflows[first.identifier]).toEqual({
+      ...older,
+      remoteVersion,
+      recordedAt: expect.any(String),
+    });
+  });
+
   it('a changed file is reported for a person, never sent: action-needed', async () => {
     const h = await harness();
     await runSync(h);

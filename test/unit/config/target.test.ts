@@ -157,3 +157,48 @@ describe('readApiKey', () => {
     }
   });
 });
+
+describe('what sync may write (allow)', () => {
+  const allowConfig = `targets:
+  development:
+    baseUrl: https://dev.example.com
+    allow: [create, update]
+  staging:
+    baseUrl: https://staging.example.com
+  strict:
+    baseUrl: https://strict.example.com
+    allow: [update]
+`;
+  const allowed = (flags: Parameters<typeof resolveTarget>[1]) => {
+    const { sub } = project(allowConfig);
+    return [...resolveTarget(readProject(flags, sub), flags, {}).allow];
+  };
+
+  it('is create only unless the target says more; the embedded local sandbox allows all three', () => {
+    expect(allowed({ target: 'staging' })).toEqual(['create']);
+    expect(allowed({ target: 'development' })).toEqual(['create', 'update']);
+    expect(allowed({ target: 'local' })).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('--allow adds to the list for one run, in one order, and never takes any away', () => {
+    expect(allowed({ target: 'staging', allow: ['delete'] })).toEqual(['create', 'delete']);
+    expect(allowed({ target: 'development', allow: ['delete', 'update'] })).toEqual([
+      'create',
+      'update',
+      'delete',
+    ]);
+  });
+
+  it('a list without create is a config error naming the target; an unknown --allow value a usage error', () => {
+    expect(() => allowed({ target: 'strict' })).toThrow(ConfigError);
+    expect(() => allowed({ target: 'strict' })).toThrow(/targets\.strict\.allow must include create/);
+    expect(() => allowed({ target: 'staging', allow: ['destroy' as never] })).toThrow(UsageError);
+  });
+
+  it('the config schema refuses an unknown write', () => {
+    const { sub } = project(
+      'targets:\n  dev:\n    baseUrl: https://dev.example.com\n    allow: [create, destroy]\n',
+    );
+    expect(() => readProject({}, sub)).toThrow(ConfigError);
+  });
+});

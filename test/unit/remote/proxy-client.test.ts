@@ -193,6 +193,7 @@ describe('openTargetSession', () => {
     timeouts: {},
     retries: { maxAttempts: 1 },
     allowInsecureHttp: false,
+    allow: new Set(['create'] as const),
   });
 
   it('reads the proxy from the env it is given, never from process.env', async () => {
