@@ -1,0 +1,159 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { recordWrite } from './changes.js';
+import { authenticate, buildEnvironments } from './environments.js';
+import { errorBody, readJsonBody, ServiceError, sendJson } from './http.js';
+import { asBody, matchRoute } from './routes.js';
+import {
+  type Change,
+  type Doc,
+  type EnvironmentName,
+  environmentOf,
+  type FakeState,
+  liveWorkflows,
+  monotonicClock,
+  objectIdSource,
+} from './state.js';
+import { updateWorkflow } from './update.js';
+import { workflowResponse } from './workflow-document.js';
+
+/**
+ * An independent fake of the notification service, written from /work/shared/service-contract.md and the seed spec
+ * only (nothing of src/emulator/ is used): a real HTTP server on 127.0.0.1, in memory, with a Development and a
+ * Production environment (one key each; Production's `_parentId` is Development's `_id`), the workflow routes
+ * (create, get, list, update, status, delete and their `/v1/notification-templates` twins), the read-only routes
+ * (`/v1/environments/me`, `/v1/notification-groups`) and promotion through the changes API.
+ *
+ *     const fake = await startContractFake();
+ *     // point a client at fake.url with `ApiKey ${fake.devKey}` (or fake.prodKey) …
+ *     fake.requests; fake.workflows('Production'); fake.pendingChanges();
+ *     await fake.close();
+ *
+ * Test control (not HTTP): `dashboardEdit(id, body)` makes the edit a person makes in the dashboard (a PUT body,
+ * with the PUT's semantics, folded into the workflow's pending change); `dropResponse` answers nothing to the Nth
+ * matching request after processing it (a lost response).
+ */
+
+export interface ContractFakeOptions {
+  /** Default: generated. */
+  devKey?: string;
+  prodKey?: string;
+  /** Development notification groups besides `General`, by name. */
+  groups?: string[];
+  /** Process the `nth` (1-based) request matching `method` and `path` (the pathname), then destroy its socket. */
+  dropResponse?: { method: string; path: string | RegExp; nth: number };
+}
+
+export interface FakeRequest {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  /** The environment the key opened; absent when the key was refused or none was needed. */
+  environment?: EnvironmentName;
+  /** 0 when the response was dropped. */
+  status: number;
+}
+
+export interface ContractFake {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  devKey: string;
+  prodKey: string;
+  /** Development's `General` group: a `notificationGroupId` for creates. */
+  groupId: string;
+  /** Every request answered so far, oldest first (never the Authorization header). */
+  requests: FakeRequest[];
+  close(): Promise<void>;
+  /** The live workflows of an environment (default Development), oldest first, as GET answers them. */
+  workflows(environment?: EnvironmentName): Doc[];
+  /** Development's pending top-level changes, oldest first. */
+  pendingChanges(): Change[];
+  /** A dashboard edit of a Development workflow by `_id`: `body` as a PUT; returns the workflow as GET answers it. */
+  dashboardEdit(id: string, body: Doc): Doc;
+}
+
+export async function startContractFake(options: ContractFakeOptions = {}): Promise<ContractFake> {
+  const newId = objectIdSource();
+  const now = monotonicClock();
+  const organizationId = newId();
+  const creatorId = newId();
+  const environments = buildEnvironments({ organizationId, creatorId, newId, now, ...options });
+  const state: FakeState = { organizationId, creatorId, ...environments, changes: [], newId, now };
+  const requests: FakeRequest[] = [];
+  let matching = 0;
+
+  const shouldDrop = (method: string, pathname: string): boolean => {
+    const drop = options.dropResponse;
+    if (drop === undefined || drop.method !== method) return false;
+    const hit = typeof drop.path === 'string' ? drop.path === pathname : drop.path.test(pathname);
+    if (!hit) return false;
+    matching += 1;
+    return matching === drop.nth;
+  };
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    const path = request.url ?? '/';
+    const url = new URL(path, 'http://fake');
+    const record: FakeRequest = { method, path, status: 0 };
+    requests.push(record);
+    let status: number;
+    let body: unknown;
+    try {
+      const found = matchRoute(method, url.pathname);
+      if (found === undefined) throw new ServiceError(404, `Cannot ${method} ${url.pathname}`);
+      const environment = authenticate(state, request.headers.authorization);
+      record.environment = environment.name;
+      const parsed = method === 'GET' || method === 'DELETE' ? {} : await readJsonBody(request);
+      ({ status, body } = found.route.handle({
+        state,
+        environment,
+        params: found.params,
+        query: url.searchParams,
+        body: asBody(parsed),
+      }));
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      status = error.statusCode;
+      body = errorBody(error, url.pathname, now());
+    }
+    if (shouldDrop(method, url.pathname)) {
+      request.socket.destroy();
+      return;
+    }
+    record.status = status;
+    sendJson(response, status, body);
+  }
+
+  const server = createServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      sendJson(response, 500, { statusCode: 500, message: String(error), errorId: newId() });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    devKey: environments.development.key,
+    prodKey: environments.production.key,
+    groupId: environments.development.groups[0]!._id,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    workflows: (name = 'Development') => {
+      const environment = environmentOf(state, name);
+      return liveWorkflows(environment).map((w) => workflowResponse(environment, w));
+    },
+    pendingChanges: () =>
+      state.changes.filter((c) => c._environmentId === state.development._id && !c._parentId && !c.enabled),
+    dashboardEdit(id, body) {
+      const written = updateWorkflow(state, state.development, id, body);
+      recordWrite(state, state.development, written, 'update');
+      return workflowResponse(state.development, written.workflow);
+    },
+  };
+}
