@@ -125,19 +125,21 @@ function scannedTexts(template: Doc): unknown[] {
 /** The trigger a workflow with these steps gets (`_id`s are added by the caller). */
 export function deriveTrigger(identifier: string, steps: Doc[]): Doc {
   const found: Variable[] = [];
+  const templateOf = (step: Doc): Doc => (isRecord(step.template) ? step.template : {});
+  for (const step of steps) for (const text of scannedTexts(templateOf(step))) variablesIn(text, found);
+  // Then what the steps name outside their texts: payload filter fields, delay paths, digest keys.
   for (const step of steps) {
-    const template = isRecord(step.template) ? step.template : {};
-    for (const text of scannedTexts(template)) variablesIn(text, found);
     for (const filter of Array.isArray(step.filters) ? step.filters : []) {
       for (const part of isRecord(filter) && Array.isArray(filter.children) ? filter.children : []) {
         if (isRecord(part) && part.on === 'payload' && typeof part.field === 'string')
           found.push({ name: part.field, type: 'String' });
       }
     }
+    const { type } = templateOf(step);
     const metadata = isRecord(step.metadata) ? step.metadata : {};
-    if (template.type === 'delay' && metadata.type === 'scheduled' && typeof metadata.delayPath === 'string')
+    if (type === 'delay' && metadata.type === 'scheduled' && typeof metadata.delayPath === 'string')
       found.push({ name: metadata.delayPath, type: 'String' });
-    if (template.type === 'digest' && typeof metadata.digestKey === 'string' && metadata.digestKey !== '')
+    if (type === 'digest' && typeof metadata.digestKey === 'string' && metadata.digestKey !== '')
       found.push({ name: metadata.digestKey, type: 'String' });
   }
   const seen = new Set<string>();

@@ -122,13 +122,20 @@ export function workflowResponse(environment: Environment, workflow: Doc): Doc {
   return { ...structuredClone(workflow), steps: resolvedSteps(environment, workflow.steps) };
 }
 
-/** The create response adds the owning group, when it exists. */
+/** The create response adds the owning group (the seed's NotificationGroup fields), when it exists. */
 export function createResponse(environment: Environment, workflow: Doc): Doc {
+  const response = workflowResponse(environment, workflow);
   const group = environment.groups.find((g) => g._id === workflow._notificationGroupId);
-  return {
-    ...workflowResponse(environment, workflow),
-    ...(group === undefined ? {} : { notificationGroup: group }),
+  if (group === undefined) return response;
+  const { _id, name, _environmentId, _organizationId, _parentId } = group;
+  const notificationGroup = {
+    _id,
+    name,
+    _environmentId,
+    _organizationId,
+    ...(_parentId ? { _parentId } : {}),
   };
+  return { ...response, notificationGroup };
 }
 
 /** GET's lookup: a canonical id by `_id`, anything else by trigger identifier; deleted ones are not found. */
