@@ -1,7 +1,11 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ContractFake, startContractFake } from '../helpers/contract-fake/index.js';
+import {
+  type ContractFake,
+  type ContractFakeOptions,
+  startContractFake,
+} from '../helpers/contract-fake/index.js';
 import { makeProject, ROOT, runCli } from './helpers.js';
 
 /**
@@ -18,8 +22,8 @@ afterEach(async () => {
   for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function fakeProject(): Promise<{ fake: ContractFake; cwd: string }> {
-  const fake = await startContractFake();
+async function fakeProject(options: ContractFakeOptions = {}): Promise<{ fake: ContractFake; cwd: string }> {
+  const fake = await startContractFake(options);
   fakes.push(fake);
   const cwd = makeProject({
     'wfsync.config.yaml': [
@@ -105,5 +109,19 @@ describe('the built CLI against the contract fake', () => {
     expect(synced.status).toBe(4);
     expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(synced.stdout + synced.stderr).not.toContain(fake.prodKey);
+  });
+
+  it('a create whose response is lost is found by its identifier: no duplicate, and the next plan is in sync', async () => {
+    const { fake, cwd } = await fakeProject({
+      dropResponse: { method: 'POST', path: '/v1/workflows', nth: 2 },
+    });
+    const synced = await run(fake, cwd, ['sync']);
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toContain('Sync: 3 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    const posts = fake.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.status)).toEqual([201, 0, 201]);
+    expect(fake.workflows()).toHaveLength(3);
+    const again = await run(fake, cwd, ['plan']);
+    expect(again.stdout).toContain('No changes. 3 workflows in sync.');
   });
 });
