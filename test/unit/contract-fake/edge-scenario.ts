@@ -75,6 +75,14 @@ export async function runEdgeScenario(d: Driver): Promise<void> {
       ],
     },
   });
+  await d.call('get a Development id with the Production key', 'GET', `${workflows}/${other._id}`, {
+    key: 'prod',
+  });
+  await d.call('update a Development id with the Production key', 'PUT', `${workflows}/${other._id}`, {
+    key: 'prod',
+    json: { name: 'Elsewhere' },
+  });
+  await d.call('an unknown route', 'GET', '/v1/nothing-here', { record: 'status' });
   await d.call('status: of an absent id', 'PUT', `${workflows}/${ABSENT_ID}/status`, {
     json: { active: true },
   });
