@@ -31,8 +31,13 @@ const TEMPLATE_FIELDS = [
   'cta',
   'actor',
 ] as const;
-/** On update these change only when the new value is non-empty; the others (`cta`, feed) go when omitted. */
+/**
+ * On update, the contract's rule: these change only when the new value is non-empty; `cta` and the feed are removed
+ * when omitted. Of the fields it does not name (`preheader`, `senderName`), a sent value is stored and an omitted one
+ * kept.
+ */
 const KEPT_WHEN_EMPTY = new Set(['name', 'content', 'variables', 'contentType', 'subject', 'title', 'actor']);
+const REMOVED_WHEN_OMITTED = new Set(['cta']);
 
 const STEP_FIELDS = ['uuid', 'name', 'metadata', 'replyCallback', 'variants'] as const;
 
@@ -42,6 +47,8 @@ export function checkStepTemplates(steps: unknown[]): void {
     if (!isRecord(template)) throw badRequest('Unexpected error: message template is missing');
     if (typeof template.type !== 'string' || !TEMPLATE_TYPES.includes(template.type))
       throw badRequest([`type must be one of the following values: ${TEMPLATE_TYPES.join(', ')}`]);
+    if (isRecord(template.cta) && template.cta.action === '')
+      throw badRequest(['cta.action must be an object']);
   }
 }
 
@@ -90,8 +97,8 @@ export function updateTemplate(state: FakeState, existing: Doc, input: Doc): Doc
   for (const field of TEMPLATE_FIELDS) {
     if (KEPT_WHEN_EMPTY.has(field)) {
       if (!isEmpty(input[field])) template[field] = input[field];
-    } else if (input[field] === undefined) delete template[field];
-    else template[field] = input[field];
+    } else if (input[field] !== undefined) template[field] = input[field];
+    else if (REMOVED_WHEN_OMITTED.has(field)) delete template[field];
   }
   if (!isEmpty(input.variables)) template.variables = templateVariables(state, input.variables);
   if (!isEmpty(input.layoutId)) template._layoutId = input.layoutId;

@@ -39,6 +39,61 @@ export async function runEdgeScenario(d: Driver): Promise<void> {
     })
   ).data;
 
+  await d.call('create: cta action empty', 'POST', workflows, {
+    json: {
+      ...body,
+      steps: [
+        {
+          template: {
+            type: 'in_app',
+            content: 'x',
+            cta: { type: 'redirect', data: { url: '/x' }, action: '' },
+          },
+        },
+      ],
+    },
+    record: 'status',
+  });
+  const rich = (
+    await d.call('create with every template field', 'POST', workflows, {
+      json: {
+        ...body,
+        name: 'Rich One',
+        steps: [
+          {
+            template: {
+              type: 'email',
+              name: 'Welcome mail',
+              subject: 'Hi {{name}}',
+              preheader: 'Before',
+              senderName: 'Acme',
+              contentType: 'editor',
+              content: [{ type: 'text', content: 'Hello {{name}}', styles: { textAlign: 'left' } }],
+              variables: [{ name: 'name', type: 'String', defaultValue: 'you' }],
+              feedId: ABSENT_ID,
+            },
+          },
+          {
+            template: {
+              type: 'in_app',
+              content: 'Open {{url}}',
+              cta: { type: 'redirect', data: { url: '{{url}}', target: '_blank' } },
+              actor: { type: 'none', data: null },
+            },
+          },
+        ],
+      },
+    })
+  ).data;
+  await d.call('update: kept templates with empty and omitted fields', 'PUT', `${workflows}/${rich._id}`, {
+    json: {
+      steps: rich.steps.map((step: Json) => ({
+        _templateId: step._templateId,
+        template: { type: step.template.type, content: '', subject: '', variables: [] },
+      })),
+    },
+  });
+
   // Update edges.
   await d.call('update: active is not accepted here', 'PUT', `${workflows}/${active._id}`, {
     json: { active: false },
