@@ -34,14 +34,20 @@ import { workflowResponse } from './workflow-document.js';
  * matching request after processing it (a lost response).
  */
 
+export type { Change as FakeChange, Doc as FakeDocument, EnvironmentName } from './state.js';
+
 export interface ContractFakeOptions {
   /** Default: generated. */
   devKey?: string;
   prodKey?: string;
   /** Development notification groups besides `General`, by name. */
   groups?: string[];
-  /** Process the `nth` (1-based) request matching `method` and `path` (the pathname), then destroy its socket. */
-  dropResponse?: { method: string; path: string | RegExp; nth: number };
+  /**
+   * Process the `nth` (1-based; or each of several) request matching `method` and `path` (the pathname, exactly or
+   * by pattern), counted in the order they are answered, then destroy its socket instead of answering: a lost
+   * response whose write happened.
+   */
+  dropResponse?: { method: string; path: string | RegExp; nth: number | number[] };
 }
 
 export interface FakeRequest {
@@ -88,7 +94,7 @@ export async function startContractFake(options: ContractFakeOptions = {}): Prom
     const hit = typeof drop.path === 'string' ? drop.path === pathname : drop.path.test(pathname);
     if (!hit) return false;
     matching += 1;
-    return matching === drop.nth;
+    return Array.isArray(drop.nth) ? drop.nth.includes(matching) : matching === drop.nth;
   };
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {

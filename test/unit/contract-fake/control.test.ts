@@ -90,6 +90,17 @@ describe('the contract fake for tests', () => {
     ).toBe(201);
   });
 
+  it('drops several responses when given several counts', async () => {
+    const fake = await started({ dropResponse: { method: 'GET', path: /^\/v1\/workflows\//, nth: [1, 3] } });
+    const created = (await send(fake, 'POST', '/v1/workflows', orderShipped(fake.groupId))).body.data;
+    const path = `/v1/workflows/${created._id}`;
+    await expect(send(fake, 'GET', path)).rejects.toThrow();
+    expect((await send(fake, 'GET', path)).status).toBe(200);
+    await expect(send(fake, 'GET', path)).rejects.toThrow();
+    expect((await send(fake, 'GET', path)).status).toBe(200);
+    expect(fake.requests.map((r) => r.status)).toEqual([201, 0, 200, 0, 200]);
+  });
+
   it('answers an unknown route as the service does, before any key check', async () => {
     const fake = await started();
     const reply = await send(fake, 'GET', '/v1/nothing-here', undefined, 'nope');
