@@ -18,8 +18,12 @@ import { updateWorkflow } from './update.js';
 import { workflowResponse } from './workflow-document.js';
 
 /**
- * An independent fake of the notification service, written from /work/shared/service-contract.md and the seed spec
- * only (nothing of src/emulator/ is used): a real HTTP server on 127.0.0.1, in memory, with a Development and a
+ * An independent fake of the notification service, written from the service contract (`../shared/service-contract.md`
+ * beside the checkout, which the issues cite) and its seed spec only; nothing of src/emulator/ or of wfsync's own
+ * derive/ is used. It plays the older server generation (`slugify {lower, strict}` identifiers, a silent suffix on a
+ * taken one), without rate limits or idempotency keys (the contract's accounts without those features). Where the
+ * contract leaves an answer open, the fake picks one; test/unit/contract-fake/differential.test.ts lists where the
+ * emulator picks another. A real HTTP server on 127.0.0.1, in memory, with a Development and a
  * Production environment (one key each; Production's `_parentId` is Development's `_id`), the workflow routes
  * (create, get, list, update, status, delete and their `/v1/notification-templates` twins), the read-only routes
  * (`/v1/environments/me`, `/v1/notification-groups`) and promotion through the changes API.
