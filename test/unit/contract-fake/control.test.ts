@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ContractFake, startContractFake } from '../../helpers/contract-fake/index.js';
 import { orderShipped } from './scenario.js';
@@ -108,5 +110,14 @@ describe('the contract fake for tests', () => {
       status: 404,
       body: { statusCode: 404, message: 'Cannot GET /v1/nothing-here' },
     });
+  });
+
+  it('is independent: it imports nothing of wfsync, only Node and public libraries', () => {
+    const dir = fileURLToPath(new URL('../../helpers/contract-fake/', import.meta.url));
+    const imports = readdirSync(dir).flatMap((file) =>
+      [...readFileSync(`${dir}${file}`, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!),
+    );
+    expect(imports.length).toBeGreaterThan(10);
+    expect(imports.filter((from) => !/^(node:|\.\/|handlebars$|slugify$)/.test(from))).toEqual([]);
   });
 });

@@ -176,8 +176,10 @@ describe('the emulator and the contract fake answer alike', () => {
       ],
       'apply: the change comes last': true,
       'promotion: a new _id pointing at Development': true,
+      'promotion: steps point at Production templates': [true, true, true],
       'Production holds copies of': ['Order Shipped', 'Password Reset', 'Weekly Digest'],
       'promotion: the same copy overwritten': true,
+      'promotion: the same Production templates overwritten': true,
     });
     const answered = (label: string) => fake.exchanges.find((e) => e.label === label);
     expect(answered('update: nothing to update')).toMatchObject({

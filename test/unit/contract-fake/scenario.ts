@@ -242,6 +242,12 @@ async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c', Json
   const production = await d.call('list Production', 'GET', `${workflows}?page=0&limit=10`, { key: 'prod' });
   const copy = production.data.find((w: Json) => w._parentId === a._id);
   d.fact('promotion: a new _id pointing at Development', copy !== undefined && copy._id !== a._id);
+  d.fact(
+    'promotion: steps point at Production templates',
+    copy.steps.map(
+      (s: Json) => s.template._environmentId === copy._environmentId && s._templateId === s.template._id,
+    ),
+  );
   await d.call('get the Production copy', 'GET', `${workflows}/${copy._id}`, { key: 'prod' });
   const rest = pending.data.map((ch: Json) => ch._id).filter((id: string) => id !== changeOf(a._id));
   await d.call('bulk apply the rest', 'POST', '/v1/changes/bulk/apply', {
@@ -273,6 +279,11 @@ async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c', Json
     key: 'prod',
   });
   d.fact('promotion: the same copy overwritten', overwritten.data?._id === copy._id);
+  d.fact(
+    'promotion: the same Production templates overwritten',
+    overwritten.data?.steps.map((s: Json) => s._templateId).join() ===
+      copy.steps.map((s: Json) => s._templateId).join(),
+  );
 
   // A deleted Development workflow deletes its Production copy when its change is applied.
   await d.call('delete C (twin)', 'DELETE', `/v1/notification-templates/${c._id}`);
