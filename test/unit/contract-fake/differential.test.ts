@@ -146,6 +146,8 @@ describe('the emulator and the contract fake answer alike', () => {
     const { disagreements, emulator, fake } = await compare(runEdgeScenario);
     expect(disagreements).toEqual([]);
     expect(fake.facts).toEqual({
+      'identifiers of the older server': ['ordershipped', 'snakecase-name', ''],
+      'a second empty identifier gets a suffix': true,
       'a missing Production group is promoted on the way': true,
       'the copy uses the Production group': true,
       'the copy is active as created': [true, false],

@@ -13,6 +13,15 @@ type Json = any;
 const ABSENT_ID = '0123456789abcdef01234567';
 const summary = (c: Json) => ({ type: c.type, enabled: c.enabled, templateName: c.templateName });
 
+/** A taken identifier's suffix is random: kept as `<suffix>`. */
+function withoutSuffixes(body: Json): Json {
+  const data = body.data.map((w: Json) => ({
+    ...w,
+    triggers: w.triggers.map((t: Json) => ({ ...t, identifier: t.identifier.replace(/^-.+$/, '-<suffix>') })),
+  }));
+  return { ...body, data };
+}
+
 export async function runEdgeScenario(d: Driver): Promise<void> {
   const workflows = '/v1/workflows';
   const groups = await d.call('groups', 'GET', '/v1/notification-groups');
@@ -39,6 +48,23 @@ export async function runEdgeScenario(d: Driver): Promise<void> {
     })
   ).data;
 
+  const identifierOf = async (name: string, extra: Record<string, unknown> = {}) => {
+    const created = await d.call(`create ${name}`, 'POST', workflows, {
+      json: { ...body, name, ...extra },
+      record: 'status',
+    });
+    return created.data?.triggers?.[0]?.identifier;
+  };
+  d.fact('identifiers of the older server', [
+    await identifierOf('orderShipped'),
+    await identifierOf('snake_case name'),
+    await identifierOf('日本'),
+  ]);
+  const second = await identifierOf('日本', { draft: true, active: true });
+  d.fact('a second empty identifier gets a suffix', /^-[A-Za-z0-9_-]+$/.test(second));
+  await d.call('draft follows active', 'GET', `${workflows}/${encodeURIComponent(second)}`, {
+    record: (b: Json) => ({ active: b.data.active, draft: b.data.draft }),
+  });
   await d.call('create: cta action empty', 'POST', workflows, {
     json: {
       ...body,
@@ -179,7 +205,10 @@ export async function runEdgeScenario(d: Driver): Promise<void> {
   });
   const promotedGroup = production.data.find((g: Json) => g.name === 'Marketing');
   d.fact('a missing Production group is promoted on the way', promotedGroup?._parentId === marketing);
-  const copies = await d.call('Production workflows', 'GET', `${workflows}?page=0&limit=10`, { key: 'prod' });
+  const copies = await d.call('Production workflows', 'GET', `${workflows}?page=0&limit=10`, {
+    key: 'prod',
+    record: withoutSuffixes,
+  });
   const copy = copies.data.find((w: Json) => w._parentId === active._id);
   d.fact('the copy uses the Production group', copy?._notificationGroupId === promotedGroup?._id);
   d.fact('the copy is active as created', [copy?.active, copy?.draft]);

@@ -301,4 +301,11 @@ async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c', Json
     key: 'prod',
     json: { description: 'edited in Production' },
   });
+  await d.call('Production changes count', 'GET', '/v1/changes/count', { key: 'prod' });
+  await d.call('Production changes', 'GET', '/v1/changes?promoted=false&page=0&limit=10', {
+    key: 'prod',
+    record: changeList,
+  });
+  await d.call('Development changes count after', 'GET', '/v1/changes/count');
+  await d.call('the deleted copy by identifier', 'GET', `${workflows}/weekly-digest`, { key: 'prod' });
 }
