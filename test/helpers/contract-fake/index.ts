@@ -15,7 +15,7 @@ import {
   objectIdSource,
 } from './state.js';
 import { updateWorkflow } from './update.js';
-import { workflowResponse } from './workflow-document.js';
+import { findWorkflow, workflowResponse } from './workflow-document.js';
 
 /**
  * An independent fake of the notification service, written from the service contract (`../shared/service-contract.md`
@@ -78,8 +78,11 @@ export interface ContractFake {
   workflows(environment?: EnvironmentName): Doc[];
   /** Development's pending top-level changes, oldest first. */
   pendingChanges(): Change[];
-  /** A dashboard edit of a Development workflow by `_id`: `body` as a PUT; returns the workflow as GET answers it. */
-  dashboardEdit(id: string, body: Doc): Doc;
+  /**
+   * A dashboard edit of a Development workflow (by `_id` or trigger identifier): `body` as a PUT body, with its
+   * semantics and refusals (thrown); returns the workflow as GET answers it.
+   */
+  dashboardEdit(idOrIdentifier: string, body: Doc): Doc;
 }
 
 export async function startContractFake(options: ContractFakeOptions = {}): Promise<ContractFake> {
@@ -114,7 +117,9 @@ export async function startContractFake(options: ContractFakeOptions = {}): Prom
       if (found === undefined) throw new ServiceError(404, `Cannot ${method} ${url.pathname}`);
       const environment = authenticate(state, request.headers.authorization);
       record.environment = environment.name;
-      const parsed = method === 'GET' || method === 'DELETE' ? {} : await readJsonBody(request);
+      // A GET or DELETE body is read and ignored, as the service ignores it.
+      const sent = await readJsonBody(request);
+      const parsed = method === 'GET' || method === 'DELETE' ? {} : sent;
       ({ status, body } = found.route.handle({
         state,
         environment,
@@ -159,8 +164,12 @@ export async function startContractFake(options: ContractFakeOptions = {}): Prom
       return liveWorkflows(environment).map((w) => workflowResponse(environment, w));
     },
     pendingChanges: () =>
-      state.changes.filter((c) => c._environmentId === state.development._id && !c._parentId && !c.enabled),
-    dashboardEdit(id, body) {
+      structuredClone(
+        state.changes.filter((c) => c._environmentId === state.development._id && !c._parentId && !c.enabled),
+      ),
+    dashboardEdit(idOrIdentifier, body) {
+      const id =
+        (findWorkflow(state.development, idOrIdentifier)?._id as string | undefined) ?? idOrIdentifier;
       const written = updateWorkflow(state, state.development, id, body);
       recordWrite(state, state.development, written, 'update');
       return workflowResponse(state.development, written.workflow);

@@ -64,6 +64,8 @@ describe('the contract fake for tests', () => {
       'From the dashboard',
     );
     expect(() => fake.dashboardEdit(created._id, {})).toThrow('No properties found for update');
+    expect(fake.dashboardEdit('order-shipped', { tags: ['by identifier'] }).tags).toEqual(['by identifier']);
+    expect(() => fake.dashboardEdit('no-such-workflow', { tags: [] })).toThrow('not found');
   });
 
   it('workflows(environment) shows what promotion put in Production', async () => {
