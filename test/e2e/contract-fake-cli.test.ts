@@ -13,7 +13,20 @@ import { makeProject, ROOT, runCli } from './helpers.js';
  * needs of the service is what the contract states, not what the emulator happens to do.
  */
 
+/** Three of the repository's examples: an email with a loop, a critical email, a digest. */
 const EXAMPLES = ['order-shipped', 'password-reset', 'weekly-activity-digest'];
+/** All nine: every channel, delays, digests, filters, conditionals (examples/ is the README's set). */
+const ALL_EXAMPLES = [
+  'appointment-reminder',
+  'comment-mention',
+  'deployment-failed',
+  'invoice-overdue',
+  'monthly-usage-report',
+  'order-shipped',
+  'password-reset',
+  'trial-ending',
+  'weekly-activity-digest',
+];
 
 const fakes: ContractFake[] = [];
 const projects: string[] = [];
@@ -22,7 +35,10 @@ afterEach(async () => {
   for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function fakeProject(options: ContractFakeOptions = {}): Promise<{ fake: ContractFake; cwd: string }> {
+async function fakeProject(
+  options: ContractFakeOptions = {},
+  examples = EXAMPLES,
+): Promise<{ fake: ContractFake; cwd: string }> {
   const fake = await startContractFake(options);
   fakes.push(fake);
   const cwd = makeProject({
@@ -39,7 +55,7 @@ async function fakeProject(options: ContractFakeOptions = {}): Promise<{ fake: C
   });
   projects.push(cwd);
   mkdirSync(join(cwd, 'workflows'));
-  for (const name of EXAMPLES)
+  for (const name of examples)
     copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
   return { fake, cwd };
 }
@@ -78,6 +94,15 @@ describe('the built CLI against the contract fake', () => {
     expect(resync.stdout).toContain('Sync: 0 created, 3 in sync, 0 drifted, 0 failed, 0 skipped.');
     expect(resync.status).toBe(0);
     expect(fake.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('all nine examples: after one sync the service (trigger variables derived by the fake) equals the files', async () => {
+    const { fake, cwd } = await fakeProject({}, ALL_EXAMPLES);
+    const synced = await run(fake, cwd, ['sync']);
+    expect(synced.stdout).toContain('Sync: 9 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
+    const again = await run(fake, cwd, ['plan']);
+    expect(again.stdout).toContain('No changes. 9 workflows in sync.');
+    expect(again.status).toBe(0);
   });
 
   it('without state, plan finds the workflows by trigger identifier and they are in sync', async () => {
