@@ -8,15 +8,13 @@ import type { Driver } from './driver.js';
 // biome-ignore lint/suspicious/noExplicitAny: scenarios read deep into JSON bodies
 type Json = any;
 
-/** What a change list tells apart from the diff (whose shape the contract leaves open). */
-export const changeSummary = (c: Json) => ({
-  type: c.type,
-  enabled: c.enabled,
-  templateName: c.templateName,
-});
 /** The names of a list's workflows, sorted. */
 export const names = (body: Json): string[] => (body?.data ?? []).map((w: Json) => w.name).sort();
-const changeList = (body: Json) => ({ ...body, data: body?.data?.map(changeSummary) });
+/** A listed change without its diff and its author's display name (neither fixed by the contract). */
+const listedChange = ({ change: _diff, user, ...rest }: Json) => ({ ...rest, user: { _id: user?._id } });
+const changeList = (body: Json) => ({ ...body, data: body?.data?.map(listedChange) });
+/** An applied change without its diff. */
+const appliedChange = ({ change: _diff, ...rest }: Json) => rest;
 
 export async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c', Json>): Promise<void> {
   const workflows = '/v1/workflows';
@@ -33,7 +31,7 @@ export async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c
   );
   await d.call('apply: Production key', 'POST', `/v1/changes/${changeOf(a._id)}/apply`, { key: 'prod' });
   const applied = await d.call('apply A', 'POST', `/v1/changes/${changeOf(a._id)}/apply`, {
-    record: (body: Json) => ({ data: body.data.map(changeSummary) }),
+    record: (body: Json) => ({ data: body.data.map(appliedChange) }),
   });
   d.fact('apply: the change comes last', applied.data.at(-1)._entityId === a._id);
   await d.call('changes: count after one', 'GET', '/v1/changes/count');
@@ -50,7 +48,7 @@ export async function runPromotion(d: Driver, { a, b, c }: Record<'a' | 'b' | 'c
   const rest = pending.data.map((ch: Json) => ch._id).filter((id: string) => id !== changeOf(a._id));
   await d.call('bulk apply the rest', 'POST', '/v1/changes/bulk/apply', {
     json: { changeIds: [...rest].reverse().concat('0123456789abcdef01234567') },
-    record: (body: Json) => ({ data: body.data.map((list: Json[]) => list.map(changeSummary)) }),
+    record: (body: Json) => ({ data: body.data.map((list: Json[]) => list.map(appliedChange)) }),
   });
   await d.call('changes: count after all', 'GET', '/v1/changes/count');
   await d.call('changes: promoted', 'GET', '/v1/changes?promoted=true&page=0&limit=10', {
