@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from '../../diagnostic.js';
 import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 
 /** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
 export interface PreviewStep {
@@ -46,7 +47,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 3;
+  schemaVersion: typeof SCHEMA_VERSION;
   workflows: PreviewWorkflow[];
 }
 
@@ -115,7 +116,7 @@ export function buildLayoutNote(layoutId: string | undefined): string {
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 3, workflows };
+  return { schemaVersion: SCHEMA_VERSION, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */
