@@ -108,10 +108,13 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
+    if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
+      if (row.key !== 'create' && row.key !== 'delete' && row.key !== 'in-sync')
+        parts.push(countPhrase(row, row.count));
     }
-    const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
+    const writes = [s.create > 0 ? 'create' : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
+    const hint = writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
