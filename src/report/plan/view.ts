@@ -114,7 +114,8 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
         parts.push(countPhrase(row, row.count));
     }
     const writes = [s.create > 0 ? 'create' : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
-    const hint = writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
+    const hint =
+      writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);

@@ -3,8 +3,8 @@
  * what the PR's plan artifact reuses. Pure: built from what the renderer returned and the data it was given.
  */
 import type { Diagnostic } from '../../diagnostic.js';
-import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
+import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 
 /** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
 export interface PreviewStep {
