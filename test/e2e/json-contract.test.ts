@@ -61,7 +61,7 @@ describe('sync --plan and the plan document version', () => {
     const { schemaVersion, exitCode, needsPerson, meaning, ...rest } = JSON.parse(
       readFileSync(join(target.cwd, 'plan.json'), 'utf8'),
     );
-    expect(schemaVersion).toBe(3);
+    expect(schemaVersion).toBe(4);
     expect({ exitCode, needsPerson, meaning }).toEqual({
       exitCode: 2,
       needsPerson: [],

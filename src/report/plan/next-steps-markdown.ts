@@ -31,9 +31,17 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
 function planSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
+  const deletes = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
   const steps: string[] = [];
+  // First: what cannot be undone by another change.
+  if (deletes.length > 0) {
+    steps.push(
+      `${sync} (\`${commands.sync}\`) will DELETE ${workflows(deletes.length)} on the service: ${named(deletes)} ` +
+        '(listed first, open; their files were removed).',
+    );
+  }
   if (people > 0) {
     steps.push(
       `Before merging: ${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
@@ -48,7 +56,7 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   }
   if (creates.length > 0) {
     steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
-  } else if (people === 0 && errors === 0) {
+  } else if (people === 0 && errors === 0 && deletes.length === 0) {
     steps.push(
       view.total === 0
         ? `${sync} will have nothing to do: there are no workflow definitions.`
