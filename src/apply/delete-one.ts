@@ -79,7 +79,7 @@ export async function deleteOne(ctx: DeleteContext, item: DeleteItem): Promise<I
     return failedOutcome(base, message, `run ${ctx.advice.cli('plan')} to see what the service holds`);
   }
   const how = refused === undefined ? '' : '; its answer was lost, a read found it gone';
-  return forget(ctx, base, `deleted on the service (id ${id})${how}`);
+  return forget(ctx, base, `id ${id}; deleted on the service${how}`);
 }
 
 /** Drop the deleted workflow from state; if that fails, the next run's plan finds it gone and drops it. */

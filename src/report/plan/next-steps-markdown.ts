@@ -18,7 +18,7 @@ export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions
 }
 
 export function buildNextSteps(view: ReportView, options: NextStepsOptions): string {
-  // The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow).
+  // The statuses plan and sync share that a person must act on (sync will not change those workflows).
   const people = view.counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   const run: RunContext | undefined =
     options.run ?? (options.targetFlag ? { target: options.targetFlag, targetIsDefault: false } : undefined);
@@ -45,7 +45,7 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   if (people > 0) {
     steps.push(
       `Before merging: ${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
-        'do what each one\'s "Next" says, then run the plan again. Sync never updates or deletes a workflow, so ' +
+        `do what each one's "Next" says, then run the plan again. Sync will not change ${people === 1 ? 'it' : 'them'}, so ` +
         `${sync.charAt(0).toLowerCase()}${sync.slice(1)} will report ${people === 1 ? 'it' : 'them'} again until someone does.`,
     );
   }
@@ -73,7 +73,7 @@ function syncSteps(view: ReportView, people: number, commands: Commands): string
   if (people > 0) {
     steps.push(
       `${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): do what each one's ` +
-        '"Next" says; sync never updates or deletes a workflow.',
+        `"Next" says; sync will not change ${people === 1 ? 'it' : 'them'}.`,
     );
   }
   if (unfinished > 0) {

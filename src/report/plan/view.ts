@@ -216,8 +216,9 @@ function attentionNotes(counts: readonly CountRow[]): string[] {
   const count = counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
+  const them = count === 1 ? 'it' : 'them';
   return [
-    `${needs} a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
+    `${needs} a person (exit 6): sync will not change ${them}, so a person must act (see each "next").`,
   ];
 }
 

@@ -36,7 +36,7 @@ describe('sync with delete allowed, against the emulator', () => {
       identifier: 'gone',
       outcome: 'deleted',
       remoteId: goneId,
-      message: `deleted on the service (id ${goneId})`,
+      message: `id ${goneId}; deleted on the service`,
     });
     expect(result.status).toBe('ok');
     expect(deletes(h).map((r) => r.path)).toEqual([`/v1/workflows/${goneId}`]);
@@ -192,7 +192,7 @@ describe('deleteOne, step by step', () => {
     const outcome = await deleteOne(context(w), item);
     expect(outcome.result.outcome).toBe('failed');
     expect(outcome.result.message).toMatch(
-      /deleted on the service .*dropping it from state failed \(EROFS\); the next run drops it/,
+      /deleted on the service, but dropping it from state failed \(EROFS\); the next run drops it/,
     );
     expect(outcome.stop).toBe('state');
   });
