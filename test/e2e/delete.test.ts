@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git } from '../helpers/git.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type TargetRun } from './plan-sync-target.js';
 
 /**
@@ -107,6 +108,51 @@ describe('a removed file, delete allowed (--allow delete)', () => {
     }
     expect(target.state()).toEqual(before);
     expect(target.stored()).toContain(GONE);
+  });
+});
+
+describe('without state: a pull request that removes a file (--base)', () => {
+  it("deleted when the service holds the base's version; a workflow no base defined is never touched", async () => {
+    const target = await startTarget();
+    git(target.cwd, 'init', '-q', '-b', 'main');
+    git(target.cwd, 'add', '-A');
+    git(target.cwd, 'commit', '-q', '-m', 'workflows');
+    expect((await target.run(['sync'])).status).toBe(0);
+    // CI keeps no state; someone created another workflow in the dashboard, which no file defines.
+    rmSync(target.statePath);
+    const created = await fetch(`${target.emulator.url}/v1/workflows`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${target.emulator.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'dashboard only',
+        notificationGroupId: target.emulator.notificationGroupId,
+        steps: [{ template: { type: 'in_app', content: 'Hi' } }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    git(target.cwd, 'checkout', '-q', '-b', 'remove');
+    git(target.cwd, 'rm', '-q', `workflows/${GONE}.yaml`);
+    git(target.cwd, 'commit', '-q', '-m', 'remove');
+
+    const planned = await target.run(['plan', '--base', 'main', '--allow', 'delete', '--format', 'json']);
+    expect(planned.status).toBe(2);
+    const items = JSON.parse(planned.stdout).items as Array<{
+      identifier: string;
+      action: string;
+      file?: string;
+    }>;
+    expect(items.filter((i) => i.action !== 'in-sync')).toEqual([
+      expect.objectContaining({ identifier: GONE, action: 'delete', file: `workflows/${GONE}.yaml` }),
+    ]);
+    const synced = await target.run(['sync', '--base', 'main', '--allow', 'delete']);
+    expect(synced.status).toBe(0);
+    expect(writes(synced)).toEqual([expect.stringMatching(/^DELETE \/v1\/workflows\/[0-9a-f]{24}$/)]);
+    expect(target.stored()).toEqual(
+      ['dashboard-only', ...EXAMPLE_IDENTIFIERS.filter((i) => i !== GONE)].sort(),
+    );
+    // Without --base nothing tells wfsync it ever knew the removed one: nothing more to do.
+    expect(writes(await target.run(['sync', '--allow', 'delete']))).toEqual([]);
+    expect(target.stored()).toContain('dashboard-only');
   });
 });
 
