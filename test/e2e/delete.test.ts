@@ -1,7 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startContractFake } from '../helpers/contract-fake/index.js';
 import { git } from '../helpers/git.js';
+import { makeProject, ROOT, runCli } from './helpers.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type TargetRun } from './plan-sync-target.js';
 
 /**
@@ -171,5 +173,51 @@ describe('a removed file, delete not allowed (the default)', () => {
     expect(writes(synced)).toEqual([]);
     expect(target.stored()).toEqual(EXAMPLE_IDENTIFIERS);
     expect(Object.keys(target.state()!.workflows)).toContain(GONE);
+  });
+});
+
+describe('against the contract fake (written from the contract, not the emulator)', () => {
+  const closers: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it("the DELETE's answer lost: the read back finds it gone, deleted, state dropped; the next sync writes nothing", async () => {
+    const fake = await startContractFake({
+      dropResponse: { method: 'DELETE', path: /^\/v1\/workflows\//, nth: 1 },
+    });
+    closers.push(() => fake.close());
+    const cwd = makeProject({
+      'wfsync.config.yaml': [
+        'workflowsDir: workflows',
+        'targets:',
+        '  fake:',
+        `    baseUrl: ${fake.url}`,
+        '    apiKeyEnv: FAKE_KEY',
+        `    notificationGroupId: ${fake.groupId}`,
+        '    allow: [create, delete]',
+        '',
+      ].join('\n'),
+    });
+    closers.push(() => rmSync(cwd, { recursive: true, force: true }));
+    mkdirSync(join(cwd, 'workflows'));
+    for (const name of ['password-reset', 'trial-ending'])
+      copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
+    const run = (args: string[]) =>
+      runCli([...args, '--target', 'fake'], { cwd, env: { FAKE_KEY: fake.devKey } });
+    expect((await run(['sync'])).status).toBe(0);
+    rmSync(join(cwd, 'workflows/trial-ending.yaml'));
+
+    const synced = await run(['sync']);
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toContain('its answer was lost, a read found it gone');
+    expect(fake.workflows().map((w) => (w.triggers as Array<{ identifier: string }>)[0]!.identifier)).toEqual(
+      ['password-reset'],
+    );
+    const state = JSON.parse(readFileSync(join(cwd, '.wfsync/state/fake.json'), 'utf8'));
+    expect(Object.keys(state.workflows)).toEqual(['password-reset']);
+    const before = fake.requests.length;
+    expect((await run(['sync'])).status).toBe(0);
+    expect(fake.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 });
