@@ -12,9 +12,9 @@ export interface PlanOutput1 {
   /**
    * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 3;
+  schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -44,6 +44,7 @@ export interface PlanOutput1 {
    */
   summary: {
     create: number;
+    delete: number;
     inSync: number;
     drifted: number;
     changedLocally: number;
@@ -53,7 +54,7 @@ export interface PlanOutput1 {
     error: number;
   };
   /**
-   * Sorted by identifier; orphaned entries last.
+   * Sorted by identifier; orphaned and deleted entries last.
    */
   items: PlanItem[];
   /**
@@ -87,10 +88,11 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
+    | 'delete'
     | 'in-sync'
     | 'drifted'
     | 'changed-locally'
@@ -103,7 +105,7 @@ export interface PlanItem {
    */
   attribution?: 'state' | 'base' | 'unknown';
   /**
-   * The definition file (absent for orphaned).
+   * The definition file (absent for orphaned; for a delete known from the base, the removed file).
    */
   file?: string;
   /**
@@ -454,7 +456,7 @@ export interface ErrorOutput {
   /**
    * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 3;
+  schemaVersion: 4;
   error: ErrorObject;
 }
 export interface ErrorObject {
@@ -494,7 +496,7 @@ export interface ErrorObject {
    * The request that failed, for a `service-*`, `auth` or `rate-limited` error that came from the service.
    */
   endpoint?: {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'DELETE';
     /**
      * The request path on the service (no host, no credentials).
      */
