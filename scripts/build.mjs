@@ -96,6 +96,7 @@ const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${n
 await build({
   ...shared,
   external: (id) => shared.external(id) && !bundled(id),
+  plugins: [lazyChildProcessInCommander()],
   input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
   output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 });
@@ -119,6 +120,30 @@ for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
 }
 
 writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(BUNDLED));
+
+/**
+ * commander requires node:child_process at the top of lib/command.js, for the one thing wfsync never does (running a
+ * subcommand as its own executable): loading it pulls in net, dgram and the child-process machinery on every start-up
+ * (~2–10 M instructions, depending on what else is loaded). Required there on the first spawn instead. Fails the build
+ * when a commander release no longer has that line, so the change is never silently lost.
+ */
+function lazyChildProcessInCommander() {
+  const line = "const childProcess = require('node:child_process');";
+  return {
+    name: 'lazy-child-process-in-commander',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+      if (!code.includes(line))
+        throw new Error(
+          `scripts/build.mjs: ${id} no longer has "${line}": update lazyChildProcessInCommander`,
+        );
+      // The same line, changed within it: every other line keeps its place, so no source map is needed.
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { code: code.replace(line, lazy), map: null };
+    },
+  };
+}
 
 /** The name, version and licence text of each package bundled into dist/, as their licences ask. */
 function thirdPartyNotices(names) {
