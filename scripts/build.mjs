@@ -96,7 +96,7 @@ const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${n
 await build({
   ...shared,
   external: (id) => shared.external(id) && !bundled(id),
-  plugins: [lazyChildProcessInCommander()],
+  plugins: [lazyRequires()],
   input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
   output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 });
@@ -122,25 +122,36 @@ for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
 writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(BUNDLED));
 
 /**
- * commander requires node:child_process at the top of lib/command.js, for the one thing wfsync never does (running a
- * subcommand as its own executable): loading it pulls in net, dgram and the child-process machinery on every start-up
- * (~2–10 M instructions, depending on what else is loaded). Required there on the first spawn instead. Fails the build
- * when a commander release no longer has that line, so the change is never silently lost.
+ * Requires that bundled packages make at load time for what wfsync never does, moved to the first use: each line is
+ * replaced within itself (every other line keeps its place, so no source map is needed), and the build fails when a
+ * release of the package no longer has the line, so the change is never silently lost.
+ * - commander's node:child_process (net, dgram and the child-process machinery), for running a subcommand as its own
+ *   executable;
+ * - undici's HTTP/2 client, and with it node:http2, for a server that offers HTTP/2 when the dispatcher allows it
+ *   (wfsync's never do: HTTP/1.1 only).
  */
-function lazyChildProcessInCommander() {
-  const line = "const childProcess = require('node:child_process');";
+
+function lazyRequires() {
+  const LAZY_REQUIRES = [
+    {
+      file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+      line: "const childProcess = require('node:child_process');",
+      lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    },
+    {
+      file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+      line: "const connectH2 = require('./client-h2.js')",
+      lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+    },
+  ];
   return {
-    name: 'lazy-child-process-in-commander',
+    name: 'lazy-requires',
     transform(code, id) {
-      if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
-      if (!code.includes(line))
-        throw new Error(
-          `scripts/build.mjs: ${id} no longer has "${line}": update lazyChildProcessInCommander`,
-        );
-      // The same line, changed within it: every other line keeps its place, so no source map is needed.
-      const lazy =
-        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
-      return { code: code.replace(line, lazy), map: null };
+      const change = LAZY_REQUIRES.find(({ file }) => file.test(id));
+      if (change === undefined) return null;
+      if (!code.includes(change.line))
+        throw new Error(`scripts/build.mjs: ${id} no longer has "${change.line}": update LAZY_REQUIRES`);
+      return { code: code.replace(change.line, change.lazy), map: null };
     },
   };
 }
