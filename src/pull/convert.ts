@@ -4,7 +4,6 @@
  * derived it. Creating from the result gives a workflow that compares equal to the one pulled. Pure.
  * fromRemote and yaml's Document recurse: the stored workflow came through parseJson, within MAX_JSON_DEPTH.
  */
-import type { Document } from 'yaml';
 import { findIncludeReferences } from '../definitions/include-references.js';
 import { yamlLib } from '../definitions/yaml-lib.js';
 import { splitPointer } from '../diagnostic.js';
