@@ -96,6 +96,7 @@ const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${n
 await build({
   ...shared,
   external: (id) => shared.external(id) && !bundled(id),
+  plugins: [lazyRequires()],
   input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
   output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
 });
@@ -119,6 +120,41 @@ for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
 }
 
 writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(BUNDLED));
+
+/**
+ * Requires that bundled packages make at load time for what wfsync never does, moved to the first use: each line is
+ * replaced within itself (every other line keeps its place, so no source map is needed), and the build fails when a
+ * release of the package no longer has the line, so the change is never silently lost.
+ * - commander's node:child_process (net, dgram and the child-process machinery), for running a subcommand as its own
+ *   executable;
+ * - undici's HTTP/2 client, and with it node:http2, for a server that offers HTTP/2 when the dispatcher allows it
+ *   (wfsync's never do: HTTP/1.1 only).
+ */
+
+function lazyRequires() {
+  const LAZY_REQUIRES = [
+    {
+      file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+      line: "const childProcess = require('node:child_process');",
+      lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    },
+    {
+      file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+      line: "const connectH2 = require('./client-h2.js')",
+      lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+    },
+  ];
+  return {
+    name: 'lazy-requires',
+    transform(code, id) {
+      const change = LAZY_REQUIRES.find(({ file }) => file.test(id));
+      if (change === undefined) return null;
+      if (!code.includes(change.line))
+        throw new Error(`scripts/build.mjs: ${id} no longer has "${change.line}": update LAZY_REQUIRES`);
+      return { code: code.replace(change.line, change.lazy), map: null };
+    },
+  };
+}
 
 /** The name, version and licence text of each package bundled into dist/, as their licences ask. */
 function thirdPartyNotices(names) {

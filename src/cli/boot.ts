@@ -49,7 +49,9 @@ type CliModule = { main: typeof Main };
 
 /** Run the CLI with `args`; the exit code for bin/wfsync.cjs to set. */
 export async function runCli(args: readonly string[]): Promise<number> {
-  const dist = dirname(fileURLToPath(import.meta.url));
+  // dist/boot.cjs is CommonJS: __dirname is there already (import.meta.url, as the sources under vitest know it,
+  // would cost a URL made from the path and parsed back on every start-up).
+  const dist = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   const entry = join(dist, 'cli.cjs');
   const folder = args.includes('--verbose') ? undefined : openCacheFolder(args);
   if (folder === undefined) {
@@ -198,6 +200,7 @@ export class ChunkLoader {
   private readonly chunks = new Map<string, LoadedChunk>();
   /** Every script compiled, with the file its cache goes to and whether it came with usable data. */
   private readonly scripts: Array<{ script: Script; file: string; source: Uint8Array; cached: boolean }> = [];
+  private chunkRequire: NodeJS.Require | undefined;
 
   constructor(
     private readonly dist: string,
@@ -227,13 +230,6 @@ export class ChunkLoader {
     });
     const chunk: LoadedChunk = { exports: {} };
     this.chunks.set(path, chunk);
-    const packages = createRequire(path);
-    const require = Object.assign((id: string) => this.require(path, id, packages), {
-      resolve: packages.resolve,
-      cache: packages.cache,
-      main: packages.main,
-      extensions: packages.extensions,
-    });
     const wrapper = script.runInThisContext() as (
       exports: unknown,
       require: NodeJS.Require,
@@ -242,7 +238,7 @@ export class ChunkLoader {
       dirname: string,
     ) => void;
     try {
-      wrapper.call(chunk.exports, chunk.exports, require as NodeJS.Require, chunk, path, dirname(path));
+      wrapper.call(chunk.exports, chunk.exports, this.requireFor(path), chunk, path, dirname(path));
     } catch (error) {
       // As Node's require: a chunk that failed is not loaded, and the next require runs it again.
       this.chunks.delete(path);
@@ -251,12 +247,27 @@ export class ChunkLoader {
     return chunk.exports;
   }
 
-  private require(from: string, id: string, packages: NodeJS.Require): unknown {
-    if (id.startsWith('./') && id.endsWith('.cjs')) {
-      const path = join(dirname(from), id);
-      if (path.startsWith(this.dist + sep) && !path.slice(this.dist.length + 1).includes(sep))
-        return this.load(path);
+  /**
+   * The `require` every chunk is given: made once, from the first chunk's path, since every chunk lives in dist/
+   * and so resolves packages alike (a require per chunk cost each one a module-path search of its own).
+   */
+  private requireFor(path: string): NodeJS.Require {
+    if (this.chunkRequire === undefined) {
+      const packages = createRequire(path);
+      this.chunkRequire = Object.assign((id: string) => this.require(id, packages), {
+        resolve: packages.resolve,
+        cache: packages.cache,
+        main: packages.main,
+        extensions: packages.extensions,
+      }) as NodeJS.Require;
     }
+    return this.chunkRequire;
+  }
+
+  /** A sibling chunk (`./NAME.cjs`, no other separator in it: nothing outside dist/) through this loader; the rest to Node. */
+  private require(id: string, packages: NodeJS.Require): unknown {
+    if (id.startsWith('./') && id.endsWith('.cjs') && !/[\\/]/.test(id.slice(2)))
+      return this.load(this.dist + sep + id.slice(2));
     return packages(id);
   }
 

@@ -1,6 +1,6 @@
-import type { Dirent, Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { type Dirent, readdir as readdirCallback, type Stats, stat as statCallback } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { UsageError } from '../errors.js';
 import {
   createFsBoundary,
@@ -9,6 +9,11 @@ import {
   type ProjectRoot,
   toDisplayPath,
 } from '../fs-boundary.js';
+
+// The callback API promised: node:fs/promises would load a dozen more of Node's own modules (readline, streams) on
+// every start-up of a command that only lists folders (bench:startup).
+const readdir = promisify(readdirCallback);
+const stat = promisify(statCallback);
 
 export { toDisplayPath };
 

@@ -1,9 +1,13 @@
 /** PURE: valid definitions → what will be sent to one target (group references resolved), and `--only`. */
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import type { CheckedDefinition } from '../check/check-definitions.js';
+import { onFirstUse } from '../derive/first-use.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { buildCreateBody, type TargetGroups } from './create-body.js';
 import type { CreateWorkflowBody, DesiredWorkflow } from './types.js';
+
+/** picomatch, loaded for `--only` alone: a plan or sync without it never needs it. */
+const picomatch = onFirstUse<typeof picomatchType>('picomatch');
 
 const GROUP_REFERENCE = /^group:(.+)$/;
 
@@ -62,6 +66,6 @@ export function buildOnlyFilter(
   patterns: readonly string[] | undefined,
 ): ((identifier: string, file?: string) => boolean) | undefined {
   if (!patterns || patterns.length === 0) return undefined;
-  const matchers = patterns.map((p) => picomatch(p, { dot: true }));
+  const matchers = patterns.map((p) => picomatch()(p, { dot: true }));
   return (identifier, file) => matchers.some((m) => m(identifier) || (file !== undefined && m(file)));
 }

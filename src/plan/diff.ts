@@ -1,5 +1,9 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { stringify } from 'yaml';
+import type * as Diff from 'diff';
+import { yamlLib } from '../definitions/yaml-lib.js';
+import { onFirstUse } from '../derive/first-use.js';
+
+/** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
+const diffLib = onFirstUse<typeof Diff>('diff');
 
 /** Block YAML, no folding (a changed long line stays one -/+ pair), no anchors for repeated values. */
 const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
@@ -21,13 +25,13 @@ export interface ProjectionDiffInput {
  * are depth-checked data, within MAX_JSON_DEPTH (compare.ts).
  */
 export function buildProjectionDiff(input: ProjectionDiffInput): string {
-  return createTwoFilesPatch(
+  return diffLib().createTwoFilesPatch(
     `service: ${input.serviceName}`,
     input.fileName,
-    stringify(input.service, YAML_OPTIONS),
-    stringify(input.file, YAML_OPTIONS),
+    yamlLib().stringify(input.service, YAML_OPTIONS),
+    yamlLib().stringify(input.file, YAML_OPTIONS),
     undefined,
     undefined,
-    { context: 3, headerOptions: FILE_HEADERS_ONLY },
+    { context: 3, headerOptions: diffLib().FILE_HEADERS_ONLY },
   );
 }

@@ -4,8 +4,8 @@
  * derived it. Creating from the result gives a workflow that compares equal to the one pulled. Pure.
  * fromRemote and yaml's Document recurse: the stored workflow came through parseJson, within MAX_JSON_DEPTH.
  */
-import { Document, isMap } from 'yaml';
 import { findIncludeReferences } from '../definitions/include-references.js';
+import { yamlLib } from '../definitions/yaml-lib.js';
 import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
@@ -56,11 +56,11 @@ export function buildDefinitionFromRemote(
  * a later diff of the file stays small.
  */
 export function buildDefinitionYaml(definition: object): string {
-  const doc = new Document(definition, { aliasDuplicateObjects: false });
+  const doc = new (yamlLib().Document)(definition, { aliasDuplicateObjects: false });
   for (const { pointer } of findIncludeReferences(definition)) {
     // yaml reads a numeric string as a sequence index.
     const node = doc.getIn(splitPointer(pointer), true);
-    if (isMap(node)) node.flow = true;
+    if (yamlLib().isMap(node)) node.flow = true;
   }
   return `${SCHEMA_MODELINE}\n${doc.toString({ lineWidth: 0 })}`;
 }

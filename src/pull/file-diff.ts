@@ -8,15 +8,19 @@
  * included file (`{file: …}`), leaves the comparison's own diff (of the compared fields, not the file's lines) in
  * place, marked as such, and the line of the first change located in the file. Pure.
  */
-import { structuredPatch } from 'diff';
+import type * as Diff from 'diff';
 import { includesOf } from '../definitions/include-references.js';
 import type { LoadedDefinition } from '../definitions/types.js';
+import { onFirstUse } from '../derive/first-use.js';
 import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
 import type { DifferingItem, FieldChange } from '../plan/types.js';
 import { mergePulledDefinition } from './merge.js';
+
+/** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
+const diffLib = onFirstUse<typeof Diff>('diff');
 
 export type FileDiff =
   | {
@@ -69,7 +73,7 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
   const before = asLines(merged.text);
   const after = asLines(definition.text);
   if (before === after) return projection('the merge changes no line of the file');
-  const patch = structuredPatch(
+  const patch = diffLib().structuredPatch(
     `service: ${input.serviceName}`,
     definition.file,
     before,

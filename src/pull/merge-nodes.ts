@@ -5,23 +5,16 @@
  * Recursive, on depth-checked data: the pulled workflow came through parseJson (MAX_JSON_DEPTH), the file's value
  * through readDocument (merge.ts), within the loader's depth limit (MAX_DEFINITION_DEPTH).
  */
-import { diffArrays } from 'diff';
-import {
-  type Document,
-  isCollection,
-  isMap,
-  isNode,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  visit,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import type * as Diff from 'diff';
+import type { Document, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
+import { yamlLib } from '../definitions/yaml-lib.js';
+import { onFirstUse } from '../derive/first-use.js';
 import { canonicalJson, isRecord, type Json } from '../json.js';
 import type { ListShape, Shape } from '../plan/shape.js';
 import { isImplied, sameDeclared } from './merge-equal.js';
+
+/** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
+const diffLib = onFirstUse<typeof Diff>('diff');
 
 /** A file the walk cannot edit safely; the caller writes the freshly generated text instead. */
 export class UnmergeableError extends Error {}
@@ -45,21 +38,21 @@ export function mergeNode(
   path: string,
 ): unknown {
   if (sameDeclared(current, target, shape)) return node;
-  if (isNode(node) && node.anchor) {
+  if (yamlLib().isNode(node) && node.anchor) {
     // Its aliases elsewhere in the file would change with it.
     throw new UnmergeableError(`${path || 'the file'} is an anchor (&${node.anchor}) whose value changed`);
   }
-  if (isMap(node) && isRecord(current) && isRecord(target) && !hasMergeKey(node)) {
+  if (yamlLib().isMap(node) && isRecord(current) && isRecord(target) && !hasMergeKey(node)) {
     mergeMap(walk, node, current, target, shape, path);
     return node;
   }
-  if (isSeq(node) && Array.isArray(current) && Array.isArray(target)) {
+  if (yamlLib().isSeq(node) && Array.isArray(current) && Array.isArray(target)) {
     if (shape?.kind === 'list' && shape.match !== 'index') mergeSet(walk, node, current, target, shape, path);
     else mergeList(walk, node, current, target, shape?.kind === 'list' ? shape.items : undefined, path);
     return node;
   }
   walk.changed.push(path);
-  if (isScalar(node) && typeof node.value === 'string' && typeof target === 'string') {
+  if (yamlLib().isScalar(node) && typeof node.value === 'string' && typeof target === 'string') {
     // Same node, new text: its quoting and comments stay; yaml quotes the text where the old style cannot hold it.
     if (node.value.includes('\n') !== target.includes('\n')) node.type = undefined;
     node.value = target;
@@ -75,7 +68,7 @@ export function mergeNode(
 export function checkAliases(doc: Document): void {
   // A node without an anchor adds undefined, which no alias names.
   const anchors = new Set<string | undefined>();
-  visit(doc, {
+  yamlLib().visit(doc, {
     Alias(_key, alias) {
       if (!anchors.has(alias.source)) {
         throw new UnmergeableError(`*${alias.source} refers to an anchor the service's changes remove`);
@@ -117,7 +110,7 @@ function mergeMap(
     }
     const pair = walk.doc.createPair(key, value, CREATE) as Pair;
     const first = map.items[0];
-    if (after < 0 && first !== undefined && isNode(first.key) && path === '') {
+    if (after < 0 && first !== undefined && yamlLib().isNode(first.key) && path === '') {
       // The file's top comment (the schema modeline) stays on top.
       (pair.key as Node).commentBefore = first.key.commentBefore;
       first.key.commentBefore = undefined;
@@ -165,7 +158,7 @@ function mergeList(
     removed = 0;
     added = 0;
   };
-  for (const change of diffArrays(current.map(canonicalJson), target.map(canonicalJson))) {
+  for (const change of diffLib().diffArrays(current.map(canonicalJson), target.map(canonicalJson))) {
     if (change.removed) {
       removed += change.count;
       i += change.count;
@@ -228,12 +221,12 @@ function identityOf(item: unknown): string {
 /** A new node for `target`, keeping the comments, blank line and flow style of the node it replaces. */
 function replacement(doc: Document, old: unknown, target: unknown): Node {
   const created = doc.createNode(target, CREATE) as Node;
-  if (isNode(old)) {
+  if (yamlLib().isNode(old)) {
     created.commentBefore = old.commentBefore;
     created.comment = old.comment;
     created.spaceBefore = old.spaceBefore;
     // Stryker disable next-line ConditionalExpression,LogicalOperator: yaml ignores `flow` on a scalar
-    if (isCollection(old) && isCollection(created) && old.flow) created.flow = true;
+    if (yamlLib().isCollection(old) && yamlLib().isCollection(created) && old.flow) created.flow = true;
   }
   return created;
 }
@@ -242,22 +235,22 @@ function replacement(doc: Document, old: unknown, target: unknown): Node {
 function styledLike(created: Node, before: readonly unknown[], fallback: unknown): Node {
   const model = before.at(-1) ?? fallback;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: yaml ignores `flow` on a scalar
-  if (isCollection(model) && isCollection(created)) created.flow = model.flow;
+  if (yamlLib().isCollection(model) && yamlLib().isCollection(created)) created.flow = model.flow;
   // Elements set apart by blank lines: the new one too (the first element's blank line belongs to its key).
-  if (before.length > 1 && isNode(model) && model.spaceBefore) created.spaceBefore = true;
+  if (before.length > 1 && yamlLib().isNode(model) && model.spaceBefore) created.spaceBefore = true;
   return created;
 }
 
 function keyOf(pair: Pair): string {
   const key = pair.key;
-  if (isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number'))
+  if (yamlLib().isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number'))
     return String(key.value);
   throw new UnmergeableError('a key is not plain text');
 }
 
 /** `<<: *defaults` brings in keys the map does not hold itself: such a map is replaced whole when it changes. */
 function hasMergeKey(map: YAMLMap): boolean {
-  return map.items.some((pair) => isScalar(pair.key) && typeof pair.key.value === 'symbol');
+  return map.items.some((pair) => yamlLib().isScalar(pair.key) && typeof pair.key.value === 'symbol');
 }
 
 function join(path: string, key: string): string {

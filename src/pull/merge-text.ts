@@ -5,8 +5,13 @@
  * differences are undone by a three-way merge of lines: where yaml's printing of the edited document matches its
  * printing of the untouched one, the file's own lines are kept. Pure.
  */
-import { diffArrays } from 'diff';
-import { type Document, isCollection, isMap, isNode, isPair, isSeq, type ToStringOptions, visit } from 'yaml';
+import type * as Diff from 'diff';
+import type { Document, ToStringOptions } from 'yaml';
+import { yamlLib } from '../definitions/yaml-lib.js';
+import { onFirstUse } from '../derive/first-use.js';
+
+/** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
+const diffLib = onFirstUse<typeof Diff>('diff');
 
 /** How the file is laid out, as far as yaml's printer can follow it. */
 export interface FileStyle {
@@ -21,30 +26,37 @@ export function detectStyle(doc: Document, text: string): FileStyle {
   const padding: FileStyle['padding'] = {};
   // 1-based (only differences between columns are used).
   const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1);
-  visit(doc, {
+  yamlLib().visit(doc, {
     Pair(_key, pair) {
       const { key, value } = pair;
-      if (!isNode(key) || !key.range || !isCollection(value) || value.flow || !value.range) return;
+      if (
+        !yamlLib().isNode(key) ||
+        !key.range ||
+        !yamlLib().isCollection(value) ||
+        value.flow ||
+        !value.range
+      )
+        return;
       const first = value.items[0];
       if (
-        isMap(value) &&
+        yamlLib().isMap(value) &&
         options.indent === undefined &&
-        isPair(first) &&
-        isNode(first.key) &&
+        yamlLib().isPair(first) &&
+        yamlLib().isNode(first.key) &&
         first.key.range
       ) {
         const indent = column(first.key.range[0]) - column(key.range[0]);
         if (indent > 0) options.indent = indent;
       }
       // A block sequence under a key, its dashes indented or level with the key.
-      if (isSeq(value) && options.indentSeq === undefined) {
+      if (yamlLib().isSeq(value) && options.indentSeq === undefined) {
         options.indentSeq = column(value.range[0]) > column(key.range[0]);
       }
     },
   });
-  visit(doc, (_key, node) => {
-    if (!isCollection(node) || !node.flow || node.items.length === 0 || !node.range) return;
-    const kind = isMap(node) ? 'map' : 'seq';
+  yamlLib().visit(doc, (_key, node) => {
+    if (!yamlLib().isCollection(node) || !node.flow || node.items.length === 0 || !node.range) return;
+    const kind = yamlLib().isMap(node) ? 'map' : 'seq';
     padding[kind] ??= text[node.range[0] + 1] === ' ';
   });
   return { options, padding };
@@ -124,7 +136,7 @@ function hunksBetween(before: string[], other: string[], edit: boolean): Hunk[] 
   const hunks: Hunk[] = [];
   let at = 0;
   let open: Hunk | undefined;
-  for (const change of diffArrays(before, other)) {
+  for (const change of diffLib().diffArrays(before, other)) {
     if (!change.added && !change.removed) {
       open = undefined;
       at += change.count;

@@ -5,9 +5,10 @@
  * style survive and accepting drift from the dashboard makes a small diff. The result is read back and checked;
  * whatever cannot be merged safely gets the freshly generated text instead, and says why. Pure.
  */
-import { type Document, isMap } from 'yaml';
+import type { Document } from 'yaml';
 import { compose, parseTokens } from '../definitions/compose.js';
 import { DEFAULT_LOAD_LIMITS } from '../definitions/limits.js';
+import { yamlLib } from '../definitions/yaml-lib.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord, type Json, jsonDepthExceeds } from '../json.js';
 import { WORKFLOW_SHAPE } from '../plan/shape.js';
@@ -87,7 +88,8 @@ function readDocument(text: string): { doc: Document.Parsed; value: unknown } | 
   const parsed = parseTokens(text, DEFAULT_LOAD_LIMITS.maxDepth);
   if ('tooDeepAt' in parsed) return undefined;
   const { doc, nextDocumentAt } = compose(parsed.tokens, text.length);
-  if (doc.errors.length > 0 || nextDocumentAt !== undefined || !isMap(doc.contents)) return undefined;
+  if (doc.errors.length > 0 || nextDocumentAt !== undefined || !yamlLib().isMap(doc.contents))
+    return undefined;
   let value: unknown;
   try {
     value = doc.toJS();

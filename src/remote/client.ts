@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { createWorkflow } from './create-workflow.js';
@@ -13,6 +13,7 @@ import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
 import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
+import { Pool } from './undici.js';
 
 /** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
 const DEFAULTS = {

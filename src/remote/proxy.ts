@@ -1,5 +1,6 @@
-import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
+import { EnvHttpProxyAgent } from './undici.js';
 
 /**
  * How the client reaches the service's origin: straight, or through the proxy the environment names. Read from the

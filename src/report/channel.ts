@@ -162,7 +162,12 @@ export function sanitizeOutput(text: string, options: ChannelOptions): string {
  * strings, where `\uXXXX` means the same character.
  */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const JSON_V1 = new RegExp(`(#${IGN}*)#(${IGN}*\\[)`, 'gu');
+/** `##[` with ignorables anywhere, made on first use (jsonText, escapeXmlCommands): see patterns(). */
+let jsonV1: RegExp | undefined;
+function jsonV1Pattern(): RegExp {
+  jsonV1 ??= new RegExp(`(#${IGN}*)#(${IGN}*\\[)`, 'gu');
+  return jsonV1;
+}
 
 /**
  * The json channel: JSON.stringify (2-space indent), with what it leaves raw written as `\uXXXX` escapes, and the
@@ -173,12 +178,12 @@ export function jsonText(value: unknown): string {
   const text = JSON.stringify(value, null, 2) ?? 'null';
   return text
     .replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(JSON_V1, '$1\\u0023$2');
+    .replace(jsonV1Pattern(), '$1\\u0023$2');
 }
 
 /** XML text: `:` starting a line and `#` of `##[` as character references (what escapeXmlText applies). */
 export function escapeXmlCommands(text: string): string {
-  return text.replace(JSON_V1, '$1&#35;$2').replace(new RegExp(`^(${LEADING}):`, 'gmu'), '$1&#58;');
+  return text.replace(jsonV1Pattern(), '$1&#35;$2').replace(new RegExp(`^(${LEADING}):`, 'gmu'), '$1&#58;');
 }
 
 /**

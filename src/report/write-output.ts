@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs';
 
 /**
  * The one place rendered output reaches a stream. Renderers return strings; this writes them.
@@ -80,5 +80,8 @@ export async function writeOutput(stream: NodeJS.WritableStream, text: string): 
 
 /** Appends text to a file (`$GITHUB_STEP_SUMMARY`), creating it if needed. */
 export async function appendFileText(path: string, text: string): Promise<void> {
-  await appendFile(path, text, 'utf8');
+  // The callback API: node:fs/promises, loaded with this module, would cost every run's start-up.
+  await new Promise<void>((resolve, reject) =>
+    appendFile(path, text, 'utf8', (error) => (error ? reject(error) : resolve())),
+  );
 }

@@ -1,5 +1,4 @@
 import { constants } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { onFirstUse } from '../derive/first-use.js';
 import { messageOf, WfsyncError } from '../errors.js';
@@ -7,6 +6,8 @@ import { assertNotLink, type FsBoundary, prepareWrite, workingBoundary } from '.
 
 /** node:crypto, loaded on the first write: the runs that write nothing (a plain `validate`) never pay for it. */
 const crypto = onFirstUse<typeof import('node:crypto')>('node:crypto');
+/** node:fs/promises, loaded on the first write or listing: on Node 24 it brings readline and streams with it. */
+const fsp = onFirstUse<typeof import('node:fs/promises')>('node:fs/promises');
 
 /** The file operations the writer needs; injectable so tests can fail any step (a full disk, a crash). */
 export interface AtomicWriteFs {
@@ -24,10 +25,10 @@ export interface AtomicWriteHandle {
 }
 
 export const nodeAtomicWriteFs: AtomicWriteFs = {
-  open: (path, flags, mode) => fsp.open(path, flags, mode),
-  rename: (from, to) => fsp.rename(from, to),
-  link: (from, to) => fsp.link(from, to),
-  rm: (path, options) => fsp.rm(path, options),
+  open: (path, flags, mode) => fsp().open(path, flags, mode),
+  rename: (from, to) => fsp().rename(from, to),
+  link: (from, to) => fsp().link(from, to),
+  rm: (path, options) => fsp().rm(path, options),
 };
 
 export interface AtomicWriteOptions {
@@ -90,14 +91,16 @@ export async function writeFileAtomically(
  */
 async function putNew(fs: AtomicWriteFs, temp: string, file: string): Promise<void> {
   try {
-    await (fs.link ?? fsp.link)(temp, file);
+    await (fs.link ?? fsp().link)(temp, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-    const there = await fsp.lstat(file).then(
-      () => true,
-      () => false,
-    );
+    const there = await fsp()
+      .lstat(file)
+      .then(
+        () => true,
+        () => false,
+      );
     if (there)
       throw Object.assign(new Error(`EEXIST: file already exists, link '${file}'`), { code: 'EEXIST' });
     await fs.rename(temp, file);
@@ -141,7 +144,7 @@ export async function removeStrayTempFiles(file: string): Promise<string[]> {
   const cutoff = Date.now() - STRAY_TEMP_AGE_MS;
   let names: string[];
   try {
-    names = await fsp.readdir(dir);
+    names = await fsp().readdir(dir);
   } catch {
     return [];
   }
@@ -149,8 +152,8 @@ export async function removeStrayTempFiles(file: string): Promise<string[]> {
   for (const name of names.filter(isTemp)) {
     const path = join(dir, name);
     try {
-      if ((await fsp.stat(path)).mtimeMs > cutoff) continue;
-      await fsp.rm(path, { force: true });
+      if ((await fsp().stat(path)).mtimeMs > cutoff) continue;
+      await fsp().rm(path, { force: true });
       removed.push(name);
     } catch {
       // Gone already, or not ours to remove: either way nothing to do.

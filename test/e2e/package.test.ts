@@ -116,7 +116,7 @@ async function wfsync(
   }
 }
 
-/** What a built module imports, statically, re-exported or through `import('…')`, as written (oxc's module record). */
+/** What a built module imports, statically, re-exported, through `import('…')` (oxc's module record) or onFirstUse, as written. */
 function importedSpecifiers(file: string, code: string): string[] {
   const { module, errors } = parseSync(file, code);
   expect(errors, file).toEqual([]);
@@ -130,6 +130,8 @@ function importedSpecifiers(file: string, code: string): string[] {
       e.entries.flatMap((x) => (x.moduleRequest ? [x.moduleRequest.value] : [])),
     ),
     ...fromDynamic,
+    // What derive/first-use.ts's onFirstUse loads when first called: a require all the same.
+    ...[...code.matchAll(/\bonFirstUse\(\s*(['"])([^'"]+)\1\s*\)/g)].map((m) => m[2]!),
   ];
 }
 

@@ -24,7 +24,10 @@ const readFileSync = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) { note(file); return readFileSync.call(this, file, ...rest); };
 const compile = Module.prototype._compile;
 Module.prototype._compile = function (content, file) { note(file); return compile.call(this, content, file); };
-process.on('exit', () => writeFileSync(process.env.WFSYNC_TEST_LOADED, [...seen].join('\\n')));
+process.on('exit', () => {
+  writeFileSync(process.env.WFSYNC_TEST_LOADED, [...seen].join('\\n'));
+  writeFileSync(process.env.WFSYNC_TEST_LOADED + '.builtins', process.moduleLoadList.join('\\n'));
+});
 `;
 
 /** The files of dist/ a run read, and those of them holding emulator code. */
@@ -57,6 +60,11 @@ describe('the emulator is loaded only for the local target', () => {
       // The probe saw the run: the CLI's own chunks were read.
       expect(files.some((file) => file.endsWith('cli.cjs'))).toBe(true);
       expect(emulator, args.join(' ')).toEqual([]);
+      // Only the undici it uses (src/remote/undici.ts): not its fetch (Node's own undici), nor its HTTP/2 client.
+      const builtins = readFileSync(`${env.WFSYNC_TEST_LOADED}.builtins`, 'utf8').split('\n');
+      expect(builtins).toContain('NativeModule http');
+      expect(builtins).not.toContain('NativeModule http2');
+      expect(builtins).not.toContain('NativeModule internal/deps/undici/undici');
     }
   });
 

@@ -63,6 +63,15 @@ describe('wfsync validate start-up: the Node built-ins it loads', () => {
     }
   });
 
+  it('a plain validate loads neither node:fs/promises nor node:child_process (commander spawns only for executables)', async () => {
+    const { run, builtins } = await builtinsLoaded(['validate'], VALID);
+    expect(run.status, run.stderr).toBe(0);
+    expect(builtins).toContain('fs');
+    // On Node 24 each brings a dozen more modules (readline and the REPL history; net and dgram).
+    for (const name of ['fs/promises', 'internal/fs/promises', 'child_process', 'dgram'])
+      expect(builtins, name).not.toContain(name);
+  });
+
   it('validate --cache loads node:crypto for the key and the content hashes', async () => {
     const { run, builtins } = await builtinsLoaded(['validate', '--cache'], VALID);
     expect(run.status, run.stderr).toBe(0);

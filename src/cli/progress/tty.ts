@@ -1,9 +1,14 @@
-import { Listr, ListrLogger, type ListrTaskWrapper, ProcessOutput } from 'listr2';
+import type * as Listr2 from 'listr2';
+import type { ListrTaskWrapper } from 'listr2';
 import type { ApplyEvent, ApplyPhase } from '../../apply/events.js';
+import { onFirstUse } from '../../derive/first-use.js';
 import { sanitizeTerminalText } from '../../report/terminal-text.js';
 import { plural } from '../../text.js';
 import { rawStream } from '../context.js';
 import { describeRow, PhaseTally, type Progress } from './tally.js';
+
+/** listr2, loaded when a terminal first shows progress: `plan`, `validate` and runs without a terminal never need it. */
+const listr2 = onFirstUse<typeof Listr2>('listr2');
 
 export interface TtyProgressOptions {
   /** Workflows in flight shown under the phase (default 8); the rest are counted. */
@@ -94,12 +99,12 @@ async function runPhase(stream: NodeJS.WritableStream, view: PhaseView): Promise
   // text from outside it shows is sanitised above (liveOutput, endPhase): the progress display is its own channel.
   const out = rawStream(stream) as NodeJS.WriteStream;
   const rendererOptions = {
-    logger: new ListrLogger({ processOutput: new ProcessOutput(out, out) }),
+    logger: new (listr2().ListrLogger)({ processOutput: new (listr2().ProcessOutput)(out, out) }),
     formatOutput: 'truncate' as const,
     collapseErrors: true,
     showErrorMessage: true,
   };
-  const list = new Listr(
+  const list = new (listr2().Listr)(
     [
       {
         title: view.title,

@@ -3,7 +3,8 @@
  * the flowchart of its steps (a Mermaid block GitHub draws, collapsed) and its changed messages rendered on both
  * sides. Each part has a short note that stands in for it when the comment must shrink (markdown-fit.ts).
  */
-import { diffArrays } from 'diff';
+import type * as Diff from 'diff';
+import { onFirstUse } from '../../derive/first-use.js';
 import { canonicalJson } from '../../json.js';
 import type { RenderedChanges, RenderedStepChange, RenderedText, StepFlow } from '../../plan/types.js';
 import { escapeMarkdown } from '../github-summary.js';
@@ -12,6 +13,9 @@ import { sanitizeTerminalText } from '../terminal-text.js';
 import { fencedBlock, inlineCode } from './markdown-text.js';
 import { buildMermaidFlowchart } from './mermaid.js';
 import { truncateText } from './text.js';
+
+/** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
+const diffLib = onFirstUse<typeof Diff>('diff');
 
 /** One optional part of a workflow's block, and what is written instead when it is left out to save space. */
 export interface OptionalPart {
@@ -74,7 +78,7 @@ function sideDiff(step: RenderedStepChange): string[] {
   const after = step.after === undefined ? [] : readable(step.after);
   const out: string[] = [];
   let differs = false;
-  for (const part of diffArrays(before, after)) {
+  for (const part of diffLib().diffArrays(before, after)) {
     const mark = part.added ? '+' : part.removed ? '-' : ' ';
     differs ||= mark !== ' ';
     for (const line of part.value) out.push(`${mark} ${line}`.trimEnd());
