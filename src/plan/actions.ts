@@ -22,7 +22,7 @@ export interface StatusMeta {
 }
 
 /** What sync does with an item: POST it, record the workflow the service already matches, or report it. */
-export type ApplyVerb = 'create' | 'record' | 'report';
+export type ApplyVerb = 'create' | 'record' | 'report' | 'promote';
 
 export interface PlanActionMeta extends StatusMeta {
   /** The action's key in PlanSummary (camelCase). */
@@ -50,6 +50,18 @@ export const PLAN_ACTIONS = {
     needsPerson: false,
     exitCode: ExitCode.Changes,
     apply: 'create',
+  },
+  // A promoted target (Production): Development holds the file's version, Production lacks it or differs. Sync applies
+  // the workflow's pending change through the Development key (plan/promotion.ts).
+  promote: {
+    summaryKey: 'promote',
+    symbol: '↑',
+    label: 'promote',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Changes,
+    apply: 'promote',
   },
   // The service matches the file. Recording an identity the service already holds changes nothing a reviewer must
   // see: 0.

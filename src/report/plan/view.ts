@@ -107,11 +107,13 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   else if (counts.every((row) => row.key === 'in-sync'))
     closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
-    const parts = [`${s.create} to create`, `${s.inSync} in sync`];
+    // A promoted target's plan promotes where others create: its first count says so.
+    const verb = s.promote > 0 ? 'promote' : 'create';
+    const parts = [`${s[verb]} to ${verb}`, `${s.inSync} in sync`];
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
+      if (row.key !== verb && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
     }
-    const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
+    const hint = s[verb] > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${verb}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
