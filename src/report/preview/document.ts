@@ -3,6 +3,7 @@
  * what the PR's plan artifact reuses. Pure: built from what the renderer returned and the data it was given.
  */
 import type { Diagnostic } from '../../diagnostic.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 
 /** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
@@ -46,7 +47,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 3;
+  schemaVersion: typeof SCHEMA_VERSION;
   workflows: PreviewWorkflow[];
 }
 
@@ -115,7 +116,7 @@ export function buildLayoutNote(layoutId: string | undefined): string {
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 3, workflows };
+  return { schemaVersion: SCHEMA_VERSION, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */
