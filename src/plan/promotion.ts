@@ -198,7 +198,7 @@ function promotionSteps(input: PromotionInput) {
   const { run, source } = input;
   const syncSource = code(
     commandLine(
-      run === undefined ? undefined : { target: source, targetIsDefault: false, ...withoutState(run) },
+      { target: source, targetIsDefault: false, ...(run === undefined ? {} : withoutState(run)) },
       'sync',
     ),
   );
