@@ -128,6 +128,17 @@ describe('promotion from development to production', () => {
     expect(plan.summary).toMatchObject({ promote: 5, inSync: 0 });
     expect(planned.seen.filter((s) => s.method !== 'GET')).toEqual([]);
     expect(planned.seen.some((s) => s.key === 'production')).toBe(true);
+    // The pull request comment and the annotations show the production plan as for any target.
+    const comment = await run(['plan', '--target', 'production', '--format', 'markdown', '--quiet']);
+    expect(comment.status).toBe(2);
+    expect(comment.stdout).toContain('| ↑ promote | 5 |');
+    expect(comment.stdout).toContain(
+      '- Once approved, `wfsync sync --target production` will promote 5 workflows to Production (their pending changes only): `comment-mention`, `invoice-overdue`, `order-shipped`, `password-reset`, `trial-ending`.',
+    );
+    const annotations = await run(['plan', '--target', 'production', '--format', 'github', '--quiet']);
+    expect(annotations.stdout).toContain(
+      '::notice file=workflows/order-shipped.yaml,title=wfsync plan (promote)::order-shipped: promote',
+    );
 
     const synced = await run(['sync', '--target', 'production', '--format', 'json', '--quiet']);
     expect(synced.status).toBe(0);
