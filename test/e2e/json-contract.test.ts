@@ -35,6 +35,7 @@ describe('every command in --format json', () => {
     const synced = parseJsonOutput('sync', sync.stdout);
     expect(synced.summary).toEqual({
       created: 9,
+      promoted: 0,
       inSync: 0,
       drifted: 0,
       changedLocally: 0,
