@@ -111,7 +111,10 @@ describe('the pipeline `wfsync init --ci gitlab` writes, linted by gitlab-ci-loc
     expect(pipeline['wfsync-sync']!.resource_group).toBe('wfsync-development');
     expect(pipeline['wfsync-sync']!.stage).toBe('deploy');
     // Promotion: the production plan after the sync, then a manual job in the protected environment production.
-    expect(pipeline['wfsync-plan-production']).toMatchObject({ stage: 'deploy', needs: [{ job: 'wfsync-sync', artifacts: true, optional: false }] });
+    expect(pipeline['wfsync-plan-production']).toMatchObject({
+      stage: 'deploy',
+      needs: [{ job: 'wfsync-sync', artifacts: true, optional: false }],
+    });
     expect(String(pipeline['wfsync-plan-production']!.script)).toContain(
       'npx wfsync plan --target production --out plan-production.json || code=$?',
     );
