@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -115,7 +115,7 @@ const pendingFor = (emulator: RunningEmulator) => new Set(emulator.pendingChange
 
 describe('promotion from development to production', () => {
   it('plans 5 promotes (exit 2, the Production key only reads), applies exactly those 5, then does nothing', async () => {
-    const { emulator, run } = await setup();
+    const { emulator, cwd, run } = await setup();
     expect((await run(['sync', '--target', 'development', '--quiet'])).status).toBe(0);
     const outside = await createOutside(emulator, 'another team');
 
@@ -156,6 +156,13 @@ describe('promotion from development to production', () => {
     expect(copies.map((w) => w.triggers[0]!.identifier).sort()).toEqual(PROJECT);
     const sources = new Map(emulator.workflows().map((w) => [w._id, w.triggers[0]!.identifier]));
     for (const copy of copies) expect(sources.get(String(copy._parentId))).toBe(copy.triggers[0]!.identifier);
+    // The production target's state records Production's ids; the development target's state is left as it was.
+    const state = JSON.parse(readFileSync(join(cwd, '.wfsync/state/production.json'), 'utf8'));
+    expect(
+      Object.fromEntries(
+        Object.entries(state.workflows).map(([id, entry]) => [id, (entry as { id: string }).id]),
+      ),
+    ).toEqual(Object.fromEntries(copies.map((w) => [w.triggers[0]!.identifier, w._id])));
 
     const again = await run(['sync', '--target', 'production', '--quiet']);
     expect(again.status).toBe(0);
