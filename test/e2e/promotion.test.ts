@@ -231,6 +231,19 @@ describe('promotion from development to production', () => {
     expect(pendingFor(emulator).size).toBe(230);
   });
 
+  it("doctor: the promoted target's Production key is what it should be; a Development key there is a warning", async () => {
+    const { run } = await setup();
+    const fine = await run(['doctor', '--target', 'production']);
+    expect(fine.status).toBe(0);
+    expect(fine.stdout).toMatch(
+      /ok {4}key's environment +"Production" \(derived from another one\): target "production" is promoted from "development", and its key only reads/,
+    );
+    const wrong = await run(['doctor', '--target', 'production'], { PROD_KEY: DEV_KEY });
+    expect(wrong.stdout).toContain(
+      'warn  key\'s environment    "Development" is not derived from another environment: target "production" is promoted from "development" and needs a Production key',
+    );
+  });
+
   it('a Production key on the development side is refused before any write (exit 4)', async () => {
     const { emulator, run } = await setup();
     const refused = await run(['sync', '--target', 'production'], { DEV_KEY: PROD_KEY });
