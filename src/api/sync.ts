@@ -6,7 +6,7 @@ import { applyPromotion } from '../apply/promote-plan.js';
 import { reconcilePending } from '../apply/reconcile-pending.js';
 import type { SyncResult } from '../apply/result.js';
 import type { TargetOptions } from '../config/target.js';
-import { UsageError, WfsyncError } from '../errors.js';
+import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseJson } from '../json.js';
 import { commandLine, type RunContext } from '../plan/command-line.js';
@@ -197,9 +197,7 @@ async function syncPromotedTarget(loaded: LoadedRun, input: SyncInput): Promise<
     onClientEvent: input.onClientEvent,
     ...(input.abort ? { signal: input.abort } : {}),
   };
-  if (input.plan !== undefined) {
-    throw new UsageError('sync --plan is not supported on a promoted target yet: run sync without it');
-  }
+  const reviewed = input.plan ? await readReviewedPlan(input.plan) : undefined;
   if (input.dryRun) {
     const { plan } = await planPromotedTarget(loaded, { ...hooks, onEvent: input.onEvent });
     return { kind: 'plan', plan, run: loaded.run };
@@ -216,6 +214,8 @@ async function syncPromotedTarget(loaded: LoadedRun, input: SyncInput): Promise<
         onEvent: input.onEvent,
         signal: input.stop,
       });
+      // `--plan`: exactly the reviewed promotion, or nothing (a file, Development or Production changed since).
+      if (reviewed) assertPlanHolds(reviewed, plan, input.plan!, loaded.run);
       const result = await applyPromotion({
         plan,
         desired: sessions.desired,

@@ -231,6 +231,33 @@ describe('promotion from development to production', () => {
     expect(pendingFor(emulator).size).toBe(230);
   });
 
+  it('sync --plan: applies exactly a reviewed promotion; refused (exit 2, nothing applied) once Development changed', async () => {
+    const { emulator, run } = await setup();
+    expect((await run(['sync', '--target', 'development', '--quiet'])).status).toBe(0);
+    expect((await run(['plan', '--target', 'production', '--out', 'reviewed.json', '--quiet'])).status).toBe(
+      2,
+    );
+    emulator.editWorkflow('trial-ending', (w) => {
+      w.data = { undeclared: true };
+    });
+    const stale = await run(['sync', '--target', 'production', '--plan', 'reviewed.json', '--quiet']);
+    expect(stale.status).toBe(2);
+    expect(stale.stderr).toContain(
+      'trial-ending: the Development workflow it promotes changed since the plan was made',
+    );
+    expect(stale.seen.filter((s) => s.method === 'POST')).toEqual([]);
+    expect(emulator.productionWorkflows()).toEqual([]);
+
+    const { emulator: fresh, run: again } = await setup();
+    expect((await again(['sync', '--target', 'development', '--quiet'])).status).toBe(0);
+    expect(
+      (await again(['plan', '--target', 'production', '--out', 'reviewed.json', '--quiet'])).status,
+    ).toBe(2);
+    const applied = await again(['sync', '--target', 'production', '--plan', 'reviewed.json', '--quiet']);
+    expect(applied.status).toBe(0);
+    expect(fresh.productionWorkflows()).toHaveLength(5);
+  });
+
   it("doctor: the promoted target's Production key is what it should be; a Development key there is a warning", async () => {
     const { run } = await setup();
     const fine = await run(['doctor', '--target', 'production']);
