@@ -2,7 +2,14 @@ import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
 import { PLAN_ACTIONS, planActionMeta } from '../plan/actions.js';
 import { commandLine, type RunContext } from '../plan/command-line.js';
-import type { CreateItem, DesiredWorkflow, Plan, PlanItem, PlanItemFields } from '../plan/types.js';
+import type {
+  CreateItem,
+  DeleteItem,
+  DesiredWorkflow,
+  Plan,
+  PlanItem,
+  PlanItemFields,
+} from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
 import type { StateFile } from '../state/types.js';
 import {
@@ -13,6 +20,7 @@ import {
   skippedMessage,
 } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
+import { deleteOne } from './delete-one.js';
 import type { ApplyEvent } from './events.js';
 import {
   buildSyncStatus,
@@ -38,9 +46,10 @@ export interface ApplyPlanInput {
 }
 
 /**
- * Run a plan: POST what it says to create (journaled, bounded concurrency, verified by reading it back), record
- * workflows the service already matches, and report everything else for a person to act on: nothing is updated
- * or deleted. One workflow's failure does not stop the others, except failures every later create would share.
+ * Run a plan: POST what it says to create (journaled, bounded concurrency, verified by reading it back), DELETE what
+ * it says to delete (read again first, verified by a 404), record workflows the service already matches, and report
+ * everything else for a person to act on. One workflow's failure does not stop the others, except failures every
+ * later write would share.
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
@@ -51,10 +60,10 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const initial = store.snapshot;
   const results: SyncItemResult[] = [];
   let stop: StopReason | undefined;
-  const creates: Array<[number, CreateItem]> = [];
+  const creates: Array<[number, CreateItem | DeleteItem]> = [];
   const adoptions: Array<Promise<void>> = [];
   for (const [index, item] of plan.items.entries()) {
-    if (item.action === 'create') creates.push([index, item]);
+    if (item.action === 'create' || item.action === 'delete') creates.push([index, item]);
     else if (PLAN_ACTIONS[item.action].apply === 'record') {
       // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
       adoptions.push(
@@ -70,7 +79,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   if (orphaned > 0) {
     emit({
       type: 'notice',
-      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'}: the API cannot delete workflows, so delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
+      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'} and ${orphaned === 1 ? 'is' : 'are'} not deleted (see each "next"): delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
     });
   }
 
@@ -92,7 +101,10 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
             next: advice.again,
           };
         } else {
-          const outcome = await createChecked(ctx, item, desired.get(item.identifier), initial);
+          const outcome =
+            item.action === 'delete'
+              ? await deleteOne(ctx, item)
+              : await createChecked(ctx, item, desired.get(item.identifier), initial);
           result = outcome.result;
           stop ??= outcome.stop;
           if (outcome.stop === 'cancelled') interrupted = true;

@@ -6,7 +6,7 @@ import type { SyncOutcome } from './result.js';
 
 export type ApplyPhase = 'lock' | 'reconcile' | 'fetch' | 'plan' | 'create' | 'verify' | 'done';
 
-export type WorkflowStatus = 'fetching' | 'creating' | 'verifying' | 'retrying' | 'done';
+export type WorkflowStatus = 'fetching' | 'creating' | 'deleting' | 'verifying' | 'retrying' | 'done';
 
 export type ApplyEvent =
   /** `total`: how many workflows the phase will report a `done` event for (fetch, reconcile, create). */

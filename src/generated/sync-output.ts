@@ -32,6 +32,7 @@ export interface SyncOutput1 {
    */
   summary: {
     created: number;
+    deleted: number;
     promoted: number;
     inSync: number;
     drifted: number;
@@ -56,11 +57,11 @@ export interface SyncOutput1 {
  */
 export interface PlanOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the `promote` action (and its summary count); version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the `delete` and `promote` actions (and their summary counts); version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -90,6 +91,7 @@ export interface PlanOutput {
    */
   summary: {
     create: number;
+    delete: number;
     promote: number;
     inSync: number;
     drifted: number;
@@ -100,7 +102,7 @@ export interface PlanOutput {
     error: number;
   };
   /**
-   * Sorted by identifier; orphaned entries last.
+   * Sorted by identifier; orphaned and deleted entries last.
    */
   items: PlanItem[];
   /**
@@ -134,10 +136,11 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
+    | 'delete'
     | 'promote'
     | 'in-sync'
     | 'drifted'
@@ -151,7 +154,7 @@ export interface PlanItem {
    */
   attribution?: 'state' | 'base' | 'unknown';
   /**
-   * The definition file (absent for orphaned).
+   * The definition file (absent for orphaned; for a delete known from the base, the removed file).
    */
   file?: string;
   /**
@@ -514,6 +517,7 @@ export interface SyncItemResult {
   identifier: string;
   outcome:
     | 'created'
+    | 'deleted'
     | 'promoted'
     | 'in-sync'
     | 'drifted'
@@ -600,7 +604,7 @@ export interface ErrorObject {
    * The request that failed, for a `service-*`, `auth` or `rate-limited` error that came from the service.
    */
   endpoint?: {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'DELETE';
     /**
      * The request path on the service (no host, no credentials).
      */

@@ -9,20 +9,25 @@ export type Step =
   | { do: 'recordPending'; entry: PendingCreate }
   | { do: 'recordWorkflow'; identifier: string; entry: StateEntry }
   | { do: 'clearPending'; identifier: string }
+  | { do: 'forget'; identifier: string }
   | { do: 'emit'; event: ApplyEvent }
   | { do: 'POST'; body: unknown; options: CreateOptions }
-  | { do: 'GET'; key: string };
+  | { do: 'GET'; key: string }
+  | { do: 'DELETE'; id: string };
 
-export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending';
+export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending' | 'forget';
 
 export interface WorldScript {
   /** What the POST answers (or throws). Default: fails the test. */
   post?: (body: unknown, options: CreateOptions) => Promise<CreateResult>;
   /** What a GET by id or identifier answers (or throws). Default: 404. */
   get?: (key: string) => Promise<WorkflowResponse | undefined>;
+  /** What a DELETE answers (or throws). Default: fails the test. */
+  del?: (id: string) => Promise<void>;
   /** Store calls that throw (after being logged). */
   failing?: Partial<Record<StoreCall, Error>>;
   pending?: Record<string, PendingCreate>;
+  workflows?: Record<string, StateEntry>;
 }
 
 /** The promotion calls (changes API, workflow list) a fake client of a create-only test never expects. */
@@ -62,6 +67,11 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'GET', key });
       return script.get === undefined ? undefined : script.get(key);
     },
+    deleteWorkflow: async (id) => {
+      log.push({ do: 'DELETE', id });
+      if (script.del === undefined) throw new Error('no DELETE expected');
+      return script.del(id);
+    },
     // Apply never asks these (the preflight runs before it): a call is a test failure.
     getCurrentEnvironment: async () => {
       throw new Error('no environment lookup expected');
@@ -76,7 +86,7 @@ export function world(script: WorldScript = {}) {
     version: 1,
     target: 'local',
     baseUrl: 'http://127.0.0.1:1',
-    workflows: {},
+    workflows: script.workflows ?? {},
     pending: script.pending ?? {},
   };
   const store: ApplyStore = {
@@ -95,6 +105,10 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'clearPending', identifier });
       fail('clearPending');
     },
+    forget: async (identifier) => {
+      log.push({ do: 'forget', identifier });
+      fail('forget');
+    },
   };
   const emit = (event: ApplyEvent) => {
     log.push({ do: 'emit', event });
@@ -106,7 +120,7 @@ export function world(script: WorldScript = {}) {
 export function remoteError(
   kind: RemoteErrorKind,
   detail = 'something went wrong',
-  extra: { method?: 'GET' | 'POST'; path?: string; serverMessages?: string[] } = {},
+  extra: { method?: 'GET' | 'POST' | 'DELETE'; path?: string; serverMessages?: string[] } = {},
 ): RemoteError {
   return new RemoteError({
     kind,

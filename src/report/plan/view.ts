@@ -110,10 +110,14 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     // A promoted target's plan promotes where others create: its first count says so.
     const verb = s.promote > 0 ? 'promote' : 'create';
     const parts = [`${s[verb]} to ${verb}`, `${s.inSync} in sync`];
+    if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
     for (const row of counts) {
-      if (row.key !== verb && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
+      if (row.key !== verb && row.key !== 'delete' && row.key !== 'in-sync')
+        parts.push(countPhrase(row, row.count));
     }
-    const hint = s[verb] > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${verb}.` : '';
+    const writes = [s[verb] > 0 ? verb : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
+    const hint =
+      writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
@@ -214,8 +218,9 @@ function attentionNotes(counts: readonly CountRow[]): string[] {
   const count = counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
+  const them = count === 1 ? 'it' : 'them';
   return [
-    `${needs} a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
+    `${needs} a person (exit 6): sync will not change ${them}, so a person must act (see each "next").`,
   ];
 }
 

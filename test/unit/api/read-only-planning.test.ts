@@ -66,7 +66,10 @@ describe('the client plan and sync --dry-run read through', () => {
     // The observations and the preflight (the plan creates one workflow, so both are asked).
     expect(seen).toHaveLength(2);
     for (const client of seen) {
-      await expect(client.createWorkflow({}, {} as never)).rejects.toThrow(/read-only and must never create/);
+      await expect(client.createWorkflow({}, {} as never)).rejects.toThrow(/read-only and must never write/);
+      await expect(client.deleteWorkflow('6650f0c0ffee00000000b001')).rejects.toThrow(
+        /read-only and must never write/,
+      );
     }
   });
 });

@@ -41,6 +41,7 @@ function service(desired: DesiredWorkflow[], others: ServiceChange[]) {
   };
   const source: ServiceClient = {
     createWorkflow: refuse,
+    deleteWorkflow: refuse,
     getWorkflow: refuse,
     getCurrentEnvironment: refuse,
     listNotificationGroups: refuse,
@@ -86,7 +87,7 @@ function promotePlan(desired: DesiredWorkflow[], sources: Map<string, WorkflowRe
       ? { layoutIds: [(d.body.steps[0].template as { layoutId: string }).layoutId] }
       : {}),
   }));
-  const summary = { create: 0, promote: items.length, inSync: 0, drifted: 0, changedLocally: 0 };
+  const summary = { create: 0, delete: 0, promote: items.length, inSync: 0, drifted: 0, changedLocally: 0 };
   return {
     version: 1,
     target: { name: 'production', baseUrl: 'https://api.example.com' },
@@ -108,6 +109,9 @@ function memoryStore(): ApplyStore & { recorded: Record<string, StateEntry> } {
     clearPending: async () => {},
     recordWorkflow: async (identifier, entry) => {
       recorded[identifier] = entry;
+    },
+    forget: async (identifier) => {
+      delete recorded[identifier];
     },
   };
 }

@@ -43,7 +43,7 @@ describe('renderPlanHuman', () => {
     const drifted = planOf([item('a', 'drifted'), item('c', 'in-sync')]);
     expect(lastLines(renderPlanHuman(drifted, plain), 2)).toEqual([
       'Plan: 0 to create, 1 in sync, 1 drifted.',
-      '1 workflow needs a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").',
+      '1 workflow needs a person (exit 6): sync will not change it, so a person must act (see each "next").',
     ]);
   });
 
@@ -61,6 +61,7 @@ describe('renderPlanHuman', () => {
   it('labels every action with its symbol', () => {
     const labels: Record<PlanAction, string> = {
       create: '+ create',
+      delete: '- delete',
       promote: '↑ promote',
       'in-sync': '✔ in sync',
       drifted: '~ drifted',
