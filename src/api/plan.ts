@@ -3,7 +3,6 @@ import type { TargetOptions } from '../config/target.js';
 import { ExitCode } from '../exit-codes.js';
 import type { RunContext } from '../plan/command-line.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
-import type { ServiceClient } from '../remote/index.js';
 import { buildPlanJson } from '../report/plan/json.js';
 import { readState } from '../state/read.js';
 import type { PlanDocument } from './documents.js';
@@ -12,6 +11,10 @@ import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } 
 import { planExitCode } from './outcome.js';
 import { loadRun, openRun, planRun, stateIdentity } from './pipeline.js';
 import { checkBeforeCreating, startPreflightReads } from './preflight.js';
+import { planPromotedTarget } from './promotion.js';
+import { readOnlyClient } from './read-only-client.js';
+
+export { readOnlyClient };
 
 /** `wfsync plan`'s options, camelCase. */
 export interface PlanOptions extends TargetApiOptions, RunHooks {
@@ -85,6 +88,16 @@ export async function runPlanning(input: PlanningInput): Promise<Planning> {
   const { cwd, env, base: ref } = input;
   const loaded = await loadRun(input.options, { cwd, env, base: ref, baseFromEnv: true });
   const signal = input.signal && linkedSignal(input.signal);
+  if (loaded.target.promoteFrom !== undefined) {
+    // A promoted target (Production) takes its own path: both environments read, nothing planned to create.
+    const promoted = await planPromotedTarget(loaded, {
+      env,
+      onClientEvent: input.onClientEvent,
+      onEvent: input.onEvent,
+      ...(signal ? { signal } : {}),
+    });
+    return { ...promoted, run: loaded.run };
+  }
   // 2. The target (and for `local`, the embedded service) and the bodies that would be sent.
   const { session, desired, base } = await openRun(loaded, {
     env: input.env,
@@ -122,13 +135,6 @@ export function logDetails(
   if (!input.verbose || !input.onLog) return;
   input.onLog(route);
   if (base) input.onLog(`base: ${base.ref}, compared at the merge-base ${base.commit}`);
-}
-
-/** The client `plan` uses: any attempt to write is a bug, and fails loudly instead of reaching the service. */
-export function readOnlyClient(client: ServiceClient): ServiceClient {
-  const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never write'));
-  // createClient's operations are the object's own properties: the copy keeps them, bound to their session.
-  return { ...client, createWorkflow: refuse, deleteWorkflow: refuse };
 }
 
 /**

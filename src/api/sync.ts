@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { ApplyEvent } from '../apply/events.js';
+import { applyPromotion } from '../apply/promote-plan.js';
 import { reconcilePending } from '../apply/reconcile-pending.js';
 import type { SyncResult } from '../apply/result.js';
 import type { TargetOptions } from '../config/target.js';
@@ -18,9 +19,10 @@ import type { SyncDocument } from './documents.js';
 import { AbortError, asAbortError, throwIfAborted } from './errors.js';
 import { processDefaults, type RunHooks, type TargetApiOptions, targetOptions } from './options.js';
 import { syncExitCode } from './outcome.js';
-import { loadRun, openRun, planRun, stateIdentity, withLockedState } from './pipeline.js';
+import { type LoadedRun, loadRun, openRun, planRun, stateIdentity, withLockedState } from './pipeline.js';
 import { linkedSignal, logDetails, type PlanResult, planResult, readOnlyClient } from './plan.js';
 import { checkBeforeCreating, startPreflightReads } from './preflight.js';
+import { checkPromotionKeys, openPromotion, planPromotedTarget, planPromotion } from './promotion.js';
 
 /** `wfsync sync`'s options, camelCase. */
 export interface SyncOptions extends TargetApiOptions, RunHooks {
@@ -132,6 +134,7 @@ export type SyncRun = ({ kind: 'plan'; plan: Plan } | { kind: 'sync'; result: Sy
 export async function runSyncing(input: SyncInput): Promise<SyncRun> {
   // 1. Config, target, definitions: every check that can fail does so before the first request.
   const loaded = await loadRun(input.options, { cwd: input.cwd, env: input.env, base: input.base });
+  if (loaded.target.promoteFrom !== undefined) return syncPromotedTarget(loaded, input);
   const reviewed = input.plan ? await readReviewedPlan(input.plan) : undefined;
   const { session, desired, base } = await openRun(loaded, {
     env: input.env,
@@ -181,6 +184,52 @@ export async function runSyncing(input: SyncInput): Promise<SyncRun> {
     });
   } finally {
     await session.close();
+  }
+}
+
+/**
+ * sync of a promoted target (Production): with `--dry-run` its plan; else, under this target's lock, the keys checked,
+ * both environments read, and the plan's `promote` items applied through the Development key (apply/promote-plan.ts).
+ */
+async function syncPromotedTarget(loaded: LoadedRun, input: SyncInput): Promise<SyncRun> {
+  const hooks = {
+    env: input.env,
+    onClientEvent: input.onClientEvent,
+    ...(input.abort ? { signal: input.abort } : {}),
+  };
+  const reviewed = input.plan ? await readReviewedPlan(input.plan) : undefined;
+  if (input.dryRun) {
+    const { plan } = await planPromotedTarget(loaded, { ...hooks, onEvent: input.onEvent });
+    return { kind: 'plan', plan, run: loaded.run };
+  }
+  const sessions = await openPromotion(loaded, { ...hooks, write: true });
+  try {
+    await checkPromotionKeys(loaded, sessions);
+    input.onEvent?.({ type: 'phase', phase: 'lock' });
+    const lock = syncLockOptions(input.lockTimeout, input.stop, input.onEvent);
+    return await withLockedState(loaded.target, lock, async (store) => {
+      const plan = await planPromotion(loaded, {
+        sessions,
+        state: store.snapshot,
+        onEvent: input.onEvent,
+        signal: input.stop,
+      });
+      // `--plan`: exactly the reviewed promotion, or nothing (a file, Development or Production changed since).
+      if (reviewed) assertPlanHolds(reviewed, plan, input.plan!, loaded.run);
+      const result = await applyPromotion({
+        plan,
+        desired: sessions.desired,
+        source: sessions.source.client,
+        production: sessions.session.client,
+        store,
+        concurrency: loaded.target.concurrency,
+        onEvent: input.onEvent,
+        signal: input.stop,
+      });
+      return { kind: 'sync', result, run: loaded.run };
+    });
+  } finally {
+    await sessions.close();
   }
 }
 

@@ -48,6 +48,17 @@ export const SYNC_OUTCOMES = {
     exitCode: ExitCode.Ok,
     alwaysCounted: false,
   },
+  // A promoted target: the workflow's pending change was applied and Production's copy now equals the file.
+  promoted: {
+    summaryKey: 'promoted',
+    symbol: '↑',
+    label: 'promoted',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Ok,
+    alwaysCounted: false,
+  },
   'in-sync': asPlanned('in-sync', true),
   drifted: asPlanned('drifted', true),
   'changed-locally': asPlanned('changed-locally'),

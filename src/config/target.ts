@@ -70,6 +70,11 @@ export interface ResolvedTarget {
   allowInsecureHttp: boolean;
   /** What sync may write: the target's `allow` (default `[create]`; `local`: all three) plus `--allow`. */
   allow: ReadonlySet<WriteAction>;
+  /**
+   * A promoted target (`promoteFrom`, Production): the Development target its workflows are promoted from, resolved.
+   * This target's key only reads; every write (applying a change) uses that target's key.
+   */
+  promoteFrom?: ResolvedTarget;
 }
 
 export type { WriteAction };
@@ -136,7 +141,40 @@ export function resolveTarget(
   if (groupId) resolved.notificationGroupId = groupId.trim();
   if (config?.rateLimit !== undefined) resolved.rateLimit = config.rateLimit;
   if (kind === 'local') resolved.dataFile = resolve(root, '.wfsync/local-service.json');
+  if (config?.promoteFrom !== undefined)
+    resolved.promoteFrom = resolvePromotedFrom(project, { ...flags, name }, config.promoteFrom, env);
   return resolved;
+}
+
+/**
+ * The Development target a promoted target names in `promoteFrom`: configured, remote, not promoted itself. It is
+ * resolved as `--target <it>` would be, with the run's base URL and connection flags, but its own state file and
+ * its own `allow` (the promoted target's `--state` and `--allow` are not its).
+ */
+function resolvePromotedFrom(
+  project: ProjectOptions,
+  flags: TargetOptions & { name: string },
+  from: string,
+  env: NodeJS.ProcessEnv,
+): ResolvedTarget {
+  const { name, state: _state, allow: _allow, ...shared } = flags;
+  const configured = project.config?.config.targets ?? {};
+  const setting = `targets.${name}.promoteFrom`;
+  if (from === name) throw new ConfigError(`${setting} names the target itself; name its Development target`);
+  const source = Object.hasOwn(configured, from) ? configured[from] : undefined;
+  if (source === undefined) {
+    const known = Object.keys(configured).filter((t) => t !== name && t !== LOCAL_TARGET);
+    throw new ConfigError(
+      `${setting} names "${from}", which is not a target of wfsync.config.yaml` +
+        (known.length === 0 ? '' : ` (configured: ${known.join(', ')})`),
+    );
+  }
+  if (source.promoteFrom !== undefined) {
+    throw new ConfigError(
+      `${setting} names "${from}", which is itself promoted (targets.${from}.promoteFrom): promote from the target wfsync syncs to`,
+    );
+  }
+  return resolveTarget(project, { ...shared, target: from }, env);
 }
 
 /**

@@ -124,6 +124,20 @@ export function describeEnvironment(
     };
   }
   const name = JSON.stringify(environment.name);
+  const source = target.promoteFrom?.name;
+  if (source !== undefined) {
+    // A promoted target reads Production with its key; the writes go through the Development target's.
+    if (environment._parentId !== undefined)
+      return {
+        status: 'ok',
+        message: `${name} (derived from another one): target "${target.name}" is promoted from "${source}", and its key only reads`,
+      };
+    return {
+      status: 'warn',
+      message: `${name} is not derived from another environment: target "${target.name}" is promoted from "${source}" and needs a Production key, so plan and sync would stop (exit 4)`,
+      hint: `give ${target.apiKeyEnv} the Production environment's API key (it is only used to read)`,
+    };
+  }
   if (mayCreate(environment))
     return { status: 'ok', message: `${name}: may create workflows (plan, sync and pull all work)` };
   const derived = environment._parentId === undefined ? '' : ' (derived from another one)';

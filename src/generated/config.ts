@@ -112,6 +112,10 @@ export interface TargetConfig {
    */
   allow?: [WriteAction, ...WriteAction[]];
   /**
+   * Makes this target a promoted one (Production): its workflows arrive by promoting the pending changes of the named target (Development) through the service's changes API. This target's key, a Production key, is used only to read; every write uses the named target's key. The named target must exist and must not be promoted itself.
+   */
+  promoteFrom?: string;
+  /**
    * Allow http:// for hosts that are not loopback (the API key then travels unencrypted).
    */
   allowInsecureHttp?: boolean;

@@ -33,6 +33,7 @@ export interface SyncOutput1 {
   summary: {
     created: number;
     deleted: number;
+    promoted: number;
     inSync: number;
     drifted: number;
     changedLocally: number;
@@ -56,7 +57,7 @@ export interface SyncOutput1 {
  */
 export interface PlanOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the `delete` and `promote` actions (and their summary counts); version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
@@ -91,6 +92,7 @@ export interface PlanOutput {
   summary: {
     create: number;
     delete: number;
+    promote: number;
     inSync: number;
     drifted: number;
     changedLocally: number;
@@ -134,11 +136,12 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
     | 'delete'
+    | 'promote'
     | 'in-sync'
     | 'drifted'
     | 'changed-locally'
@@ -190,6 +193,18 @@ export interface PlanItem {
    * error only: why the service could not be asked.
    */
   error?: string;
+  /**
+   * promote only: the Development workflow's `_id`, whose pending change sync applies.
+   */
+  sourceId?: string;
+  /**
+   * promote only: the version of the Development workflow the plan saw (`<_id>@<updatedAt>#<__v>`).
+   */
+  sourceVersion?: string;
+  /**
+   * promote only: the Development layouts the steps use; their pending changes are applied first.
+   */
+  layoutIds?: string[];
   changes: FieldChange[];
   /**
    * `file`: `diff` is on the definition file's own lines (its `+` side is the file); `projection`: the compared fields as YAML, when the file cannot be edited in place (an include, an anchor): its line numbers are not the file's.
@@ -503,6 +518,7 @@ export interface SyncItemResult {
   outcome:
     | 'created'
     | 'deleted'
+    | 'promoted'
     | 'in-sync'
     | 'drifted'
     | 'changed-locally'

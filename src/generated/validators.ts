@@ -2747,10 +2747,10 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWfsyncConfig: SchemaValidator<WfsyncConfig> = validate33;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"overrides":{"type":"array","items":{"title":"RuleOverride","type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/PathPattern"}}]},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}}}}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"allowInsecureHttp":{"type":"boolean"}}}}};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://wfsync.dev/schemas/config.schema.json","title":"WfsyncConfig","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string"},"workflowsDir":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}}]},"exclude":{"type":"array","uniqueItems":true,"items":{"$ref":"#/$defs/PathPattern"}},"defaultTarget":{"type":"string","pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}},"overrides":{"type":"array","items":{"title":"RuleOverride","type":"object","additionalProperties":false,"required":["files","rules"],"properties":{"files":{"anyOf":[{"$ref":"#/$defs/PathPattern"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/PathPattern"}}]},"rules":{"type":"object","propertyNames":{"pattern":"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$","patternDescription":"a rule code: lower-case words joined by `-`"},"additionalProperties":{"$ref":"#/$defs/RuleSeverity"}}}}},"targets":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a target name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"properties":{"local":{"$ref":"#/$defs/TargetConfig"}},"additionalProperties":{"type":"object","$ref":"#/$defs/TargetConfig","properties":{"baseUrl":true},"required":["baseUrl"]}}},"$defs":{"PathPattern":{"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"},"RuleSeverity":{"title":"RuleSeverity","enum":["error","warning","info","off"]},"TargetConfig":{"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"promoteFrom":{"type":"string","minLength":1},"allowInsecureHttp":{"type":"boolean"}}}}};
 const schema53 = {"title":"PathPattern","type":"string","minLength":1,"pattern":"^[^\\\\]*$","patternDescription":"a path with `/` separators (no `\\`)"};
 const schema56 = {"title":"RuleSeverity","enum":["error","warning","info","off"]};
-const schema60 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"allowInsecureHttp":{"type":"boolean"}}};
+const schema60 = {"title":"TargetConfig","type":"object","additionalProperties":false,"properties":{"baseUrl":{"type":"string","format":"uri","pattern":"^https?://","patternDescription":"an http:// or https:// URL"},"apiKeyEnv":{"type":"string","pattern":"^[A-Z_][A-Z0-9_]*$","patternDescription":"an environment variable name: upper-case letters, digits and `_`, not starting with a digit"},"notificationGroupId":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"},"notificationGroups":{"type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9_-]*$","patternDescription":"a group name: lower-case letters, digits, `_` and `-`, starting with a letter or digit"},"additionalProperties":{"type":"string","pattern":"^[0-9a-f]{24}$","patternDescription":"a 24-character lower-case hex id"}},"state":{"type":"string","minLength":1},"concurrency":{"type":"integer","minimum":1,"maximum":64},"rateLimit":{"type":"number","exclusiveMinimum":0},"timeouts":{"title":"TargetTimeouts","type":"object","additionalProperties":false,"properties":{"connectMs":{"type":"integer","minimum":1},"headersMs":{"type":"integer","minimum":1},"bodyMs":{"type":"integer","minimum":1},"commandMs":{"type":"integer","minimum":1}}},"retries":{"title":"TargetRetries","type":"object","additionalProperties":false,"properties":{"maxAttempts":{"type":"integer","minimum":1,"maximum":20},"budget":{"type":"integer","minimum":0},"rateLimitWaits":{"type":"integer","minimum":0,"maximum":1000}}},"allow":{"type":"array","uniqueItems":true,"minItems":1,"items":{"title":"WriteAction","enum":["create","update","delete"]}},"promoteFrom":{"type":"string","minLength":1},"allowInsecureHttp":{"type":"boolean"}}};
 const pattern9 = new RegExp("^[^\\\\]*$", "u");
 const pattern12 = new RegExp("^[a-z0-9][a-z0-9_-]*$", "u");
 const pattern13 = new RegExp("^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$", "u");
@@ -3917,10 +3917,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data15.allowInsecureHttp !== undefined){
-let data35 = data15.allowInsecureHttp;
-if(typeof data35 !== "boolean"){
-const err87 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data35};
+if(data15.promoteFrom !== undefined){
+let data35 = data15.promoteFrom;
+if(typeof data35 === "string"){
+if(func2(data35) < 1){
+const err87 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/promoteFrom",schemaPath:"#/$defs/TargetConfig/properties/promoteFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.promoteFrom,data:data35};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3930,9 +3931,8 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
 else {
-const err88 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data15};
+const err88 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/promoteFrom",schemaPath:"#/$defs/TargetConfig/properties/promoteFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.promoteFrom.type,parentSchema:schema60.properties.promoteFrom,data:data35};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3941,9 +3941,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.baseUrl === undefined){
-const err89 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
+}
+if(data15.allowInsecureHttp !== undefined){
+let data36 = data15.allowInsecureHttp;
+if(typeof data36 !== "boolean"){
+const err89 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1")+"/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data36};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3953,8 +3955,9 @@ vErrors.push(err89);
 errors++;
 }
 }
+}
 else {
-const err90 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
+const err90 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data15};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3963,14 +3966,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-if(data14.local !== undefined){
-let data36 = data14.local;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key13 in data36){
-if(!(func1.call(schema60.properties, key13))){
-const err91 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data36};
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.baseUrl === undefined){
+const err91 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema52.properties.targets.additionalProperties.required,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3980,11 +3978,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data36.baseUrl !== undefined){
-let data37 = data36.baseUrl;
-if(typeof data37 === "string"){
-if(!pattern18.test(data37)){
-const err92 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data37};
+else {
+const err92 = {instancePath:instancePath+"/targets/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.additionalProperties.type,parentSchema:schema52.properties.targets.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3993,8 +3988,14 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(!(formats0()(data37))){
-const err93 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data37};
+}
+}
+if(data14.local !== undefined){
+let data37 = data14.local;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key13 in data37){
+if(!(func1.call(schema60.properties, key13))){
+const err93 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data37};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4004,8 +4005,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data37};
+if(data37.baseUrl !== undefined){
+let data38 = data37.baseUrl;
+if(typeof data38 === "string"){
+if(!pattern18.test(data38)){
+const err94 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema60.properties.baseUrl,data:data38};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -4014,12 +4018,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data36.apiKeyEnv !== undefined){
-let data38 = data36.apiKeyEnv;
-if(typeof data38 === "string"){
-if(!pattern19.test(data38)){
-const err95 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data38};
+if(!(formats0()(data38))){
+const err95 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema60.properties.baseUrl,data:data38};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4030,7 +4030,7 @@ errors++;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data38};
+const err96 = {instancePath:instancePath+"/targets/local/baseUrl",schemaPath:"#/$defs/TargetConfig/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.baseUrl.type,parentSchema:schema60.properties.baseUrl,data:data38};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -4040,11 +4040,11 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data36.notificationGroupId !== undefined){
-let data39 = data36.notificationGroupId;
+if(data37.apiKeyEnv !== undefined){
+let data39 = data37.apiKeyEnv;
 if(typeof data39 === "string"){
-if(!pattern20.test(data39)){
-const err97 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data39};
+if(!pattern19.test(data39)){
+const err97 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Z_][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z_][A-Z0-9_]*$"+"\"",schema:"^[A-Z_][A-Z0-9_]*$",parentSchema:schema60.properties.apiKeyEnv,data:data39};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -4055,7 +4055,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data39};
+const err98 = {instancePath:instancePath+"/targets/local/apiKeyEnv",schemaPath:"#/$defs/TargetConfig/properties/apiKeyEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.apiKeyEnv.type,parentSchema:schema60.properties.apiKeyEnv,data:data39};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4065,14 +4065,11 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data36.notificationGroups !== undefined){
-let data40 = data36.notificationGroups;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key14 in data40){
-const _errs112 = errors;
-if(typeof key14 === "string"){
-if(!pattern12.test(key14)){
-const err99 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key14,propertyName:key14};
+if(data37.notificationGroupId !== undefined){
+let data40 = data37.notificationGroupId;
+if(typeof data40 === "string"){
+if(!pattern20.test(data40)){
+const err99 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroupId,data:data40};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4082,9 +4079,8 @@ vErrors.push(err99);
 errors++;
 }
 }
-var valid39 = _errs112 === errors;
-if(!valid39){
-const err100 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data40};
+else {
+const err100 = {instancePath:instancePath+"/targets/local/notificationGroupId",schemaPath:"#/$defs/TargetConfig/properties/notificationGroupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroupId.type,parentSchema:schema60.properties.notificationGroupId,data:data40};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4094,11 +4090,14 @@ vErrors.push(err100);
 errors++;
 }
 }
-for(const key15 in data40){
-let data41 = data40[key15];
-if(typeof data41 === "string"){
-if(!pattern20.test(data41)){
-const err101 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data41};
+if(data37.notificationGroups !== undefined){
+let data41 = data37.notificationGroups;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key14 in data41){
+const _errs114 = errors;
+if(typeof key14 === "string"){
+if(!pattern12.test(key14)){
+const err101 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9_-]*$"+"\"",schema:"^[a-z0-9][a-z0-9_-]*$",parentSchema:schema60.properties.notificationGroups.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4108,8 +4107,9 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data41};
+var valid39 = _errs114 === errors;
+if(!valid39){
+const err102 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema60.properties.notificationGroups.propertyNames,parentSchema:schema60.properties.notificationGroups,data:data41};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4119,9 +4119,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data40};
+for(const key15 in data41){
+let data42 = data41[key15];
+if(typeof data42 === "string"){
+if(!pattern20.test(data42)){
+const err103 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\"",schema:"^[0-9a-f]{24}$",parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4131,11 +4133,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data36.state !== undefined){
-let data42 = data36.state;
-if(typeof data42 === "string"){
-if(func2(data42) < 1){
-const err104 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data42};
+else {
+const err104 = {instancePath:instancePath+"/targets/local/notificationGroups/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.notificationGroups.additionalProperties.type,parentSchema:schema60.properties.notificationGroups.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4145,8 +4144,9 @@ vErrors.push(err104);
 errors++;
 }
 }
+}
 else {
-const err105 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data42};
+const err105 = {instancePath:instancePath+"/targets/local/notificationGroups",schemaPath:"#/$defs/TargetConfig/properties/notificationGroups/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.notificationGroups.type,parentSchema:schema60.properties.notificationGroups,data:data41};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4156,10 +4156,11 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data36.concurrency !== undefined){
-let data43 = data36.concurrency;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err106 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data43};
+if(data37.state !== undefined){
+let data43 = data37.state;
+if(typeof data43 === "string"){
+if(func2(data43) < 1){
+const err106 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.state,data:data43};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4168,9 +4169,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 64 || isNaN(data43)){
-const err107 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data43};
+}
+else {
+const err107 = {instancePath:instancePath+"/targets/local/state",schemaPath:"#/$defs/TargetConfig/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.state.type,parentSchema:schema60.properties.state,data:data43};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4179,8 +4180,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data43 < 1 || isNaN(data43)){
-const err108 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data43};
+}
+if(data37.concurrency !== undefined){
+let data44 = data37.concurrency;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err108 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.concurrency.type,parentSchema:schema60.properties.concurrency,data:data44};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -4189,13 +4193,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data36.rateLimit !== undefined){
-let data44 = data36.rateLimit;
 if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 <= 0 || isNaN(data44)){
-const err109 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data44};
+if(data44 > 64 || isNaN(data44)){
+const err109 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema60.properties.concurrency,data:data44};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -4204,9 +4204,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data44};
+if(data44 < 1 || isNaN(data44)){
+const err110 = {instancePath:instancePath+"/targets/local/concurrency",schemaPath:"#/$defs/TargetConfig/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.concurrency,data:data44};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4216,12 +4215,12 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data36.timeouts !== undefined){
-let data45 = data36.timeouts;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-for(const key16 in data45){
-if(!((((key16 === "connectMs") || (key16 === "headersMs")) || (key16 === "bodyMs")) || (key16 === "commandMs"))){
-const err111 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data45};
+}
+if(data37.rateLimit !== undefined){
+let data45 = data37.rateLimit;
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 <= 0 || isNaN(data45)){
+const err111 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema60.properties.rateLimit,data:data45};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4231,10 +4230,8 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data45.connectMs !== undefined){
-let data46 = data45.connectMs;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err112 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data46};
+else {
+const err112 = {instancePath:instancePath+"/targets/local/rateLimit",schemaPath:"#/$defs/TargetConfig/properties/rateLimit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema60.properties.rateLimit.type,parentSchema:schema60.properties.rateLimit,data:data45};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -4243,9 +4240,13 @@ vErrors.push(err112);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
-const err113 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data46};
+}
+if(data37.timeouts !== undefined){
+let data46 = data37.timeouts;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key16 in data46){
+if(!((((key16 === "connectMs") || (key16 === "headersMs")) || (key16 === "bodyMs")) || (key16 === "commandMs"))){
+const err113 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.timeouts,data:data46};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -4255,11 +4256,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-if(data45.headersMs !== undefined){
-let data47 = data45.headersMs;
+if(data46.connectMs !== undefined){
+let data47 = data46.connectMs;
 if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err114 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data47};
+const err114 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.connectMs.type,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data47};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -4270,7 +4270,7 @@ errors++;
 }
 if((typeof data47 == "number") && (isFinite(data47))){
 if(data47 < 1 || isNaN(data47)){
-const err115 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data47};
+const err115 = {instancePath:instancePath+"/targets/local/timeouts/connectMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/connectMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.connectMs,data:data47};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -4281,10 +4281,10 @@ errors++;
 }
 }
 }
-if(data45.bodyMs !== undefined){
-let data48 = data45.bodyMs;
+if(data46.headersMs !== undefined){
+let data48 = data46.headersMs;
 if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err116 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data48};
+const err116 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.headersMs.type,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data48};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -4295,7 +4295,7 @@ errors++;
 }
 if((typeof data48 == "number") && (isFinite(data48))){
 if(data48 < 1 || isNaN(data48)){
-const err117 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data48};
+const err117 = {instancePath:instancePath+"/targets/local/timeouts/headersMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/headersMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.headersMs,data:data48};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -4306,10 +4306,10 @@ errors++;
 }
 }
 }
-if(data45.commandMs !== undefined){
-let data49 = data45.commandMs;
+if(data46.bodyMs !== undefined){
+let data49 = data46.bodyMs;
 if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err118 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data49};
+const err118 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.bodyMs.type,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data49};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4320,7 +4320,7 @@ errors++;
 }
 if((typeof data49 == "number") && (isFinite(data49))){
 if(data49 < 1 || isNaN(data49)){
-const err119 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data49};
+const err119 = {instancePath:instancePath+"/targets/local/timeouts/bodyMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/bodyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.bodyMs,data:data49};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -4331,9 +4331,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err120 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data45};
+if(data46.commandMs !== undefined){
+let data50 = data46.commandMs;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err120 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeouts.properties.commandMs.type,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data50};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -4342,13 +4343,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-if(data36.retries !== undefined){
-let data50 = data36.retries;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-for(const key17 in data50){
-if(!(((key17 === "maxAttempts") || (key17 === "budget")) || (key17 === "rateLimitWaits"))){
-const err121 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data50};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err121 = {instancePath:instancePath+"/targets/local/timeouts/commandMs",schemaPath:"#/$defs/TargetConfig/properties/timeouts/properties/commandMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.timeouts.properties.commandMs,data:data50};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -4358,10 +4355,10 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data50.maxAttempts !== undefined){
-let data51 = data50.maxAttempts;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err122 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/targets/local/timeouts",schemaPath:"#/$defs/TargetConfig/properties/timeouts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.timeouts.type,parentSchema:schema60.properties.timeouts,data:data46};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -4370,9 +4367,13 @@ vErrors.push(err122);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 20 || isNaN(data51)){
-const err123 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
+}
+if(data37.retries !== undefined){
+let data51 = data37.retries;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key17 in data51){
+if(!(((key17 === "maxAttempts") || (key17 === "budget")) || (key17 === "rateLimitWaits"))){
+const err123 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.retries,data:data51};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -4381,8 +4382,11 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data51 < 1 || isNaN(data51)){
-const err124 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data51};
+}
+if(data51.maxAttempts !== undefined){
+let data52 = data51.maxAttempts;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err124 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.maxAttempts.type,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data52};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -4391,12 +4395,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-}
-if(data50.budget !== undefined){
-let data52 = data50.budget;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err125 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data52};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 > 20 || isNaN(data52)){
+const err125 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data52};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -4405,9 +4406,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 0 || isNaN(data52)){
-const err126 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data52};
+if(data52 < 1 || isNaN(data52)){
+const err126 = {instancePath:instancePath+"/targets/local/retries/maxAttempts",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.retries.properties.maxAttempts,data:data52};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4418,10 +4418,10 @@ errors++;
 }
 }
 }
-if(data50.rateLimitWaits !== undefined){
-let data53 = data50.rateLimitWaits;
+if(data51.budget !== undefined){
+let data53 = data51.budget;
 if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err127 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
+const err127 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.budget.type,parentSchema:schema60.properties.retries.properties.budget,data:data53};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4431,8 +4431,8 @@ vErrors.push(err127);
 errors++;
 }
 if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 1000 || isNaN(data53)){
-const err128 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
+if(data53 < 0 || isNaN(data53)){
+const err128 = {instancePath:instancePath+"/targets/local/retries/budget",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.budget,data:data53};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -4441,8 +4441,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data53 < 0 || isNaN(data53)){
-const err129 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data53};
+}
+}
+if(data51.rateLimitWaits !== undefined){
+let data54 = data51.rateLimitWaits;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err129 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.retries.properties.rateLimitWaits.type,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data54};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -4451,11 +4455,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data50};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 1000 || isNaN(data54)){
+const err130 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data54};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -4464,12 +4466,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data36.allow !== undefined){
-let data54 = data36.allow;
-if(Array.isArray(data54)){
-if(data54.length < 1){
-const err131 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema60.properties.allow,data:data54};
+if(data54 < 0 || isNaN(data54)){
+const err131 = {instancePath:instancePath+"/targets/local/retries/rateLimitWaits",schemaPath:"#/$defs/TargetConfig/properties/retries/properties/rateLimitWaits/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.retries.properties.rateLimitWaits,data:data54};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -4478,11 +4476,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-const len5 = data54.length;
-for(let i8=0; i8<len5; i8++){
-let data55 = data54[i8];
-if(!(((data55 === "create") || (data55 === "update")) || (data55 === "delete"))){
-const err132 = {instancePath:instancePath+"/targets/local/allow/" + i8,schemaPath:"#/$defs/TargetConfig/properties/allow/items/enum",keyword:"enum",params:{allowedValues: schema60.properties.allow.items.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.allow.items.enum,parentSchema:schema60.properties.allow.items,data:data55};
+}
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/targets/local/retries",schemaPath:"#/$defs/TargetConfig/properties/retries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.retries.type,parentSchema:schema60.properties.retries,data:data51};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -4492,14 +4490,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-let i9 = data54.length;
-let j3;
-if(i9 > 1){
-outer3:
-for(;i9--;){
-for(j3 = i9; j3--;){
-if(func0(data54[i9], data54[j3])){
-const err133 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i9+" are identical)",schema:true,parentSchema:schema60.properties.allow,data:data54};
+if(data37.allow !== undefined){
+let data55 = data37.allow;
+if(Array.isArray(data55)){
+if(data55.length < 1){
+const err133 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema60.properties.allow,data:data55};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -4507,14 +4502,12 @@ else {
 vErrors.push(err133);
 }
 errors++;
-break outer3;
 }
-}
-}
-}
-}
-else {
-const err134 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.allow.type,parentSchema:schema60.properties.allow,data:data54};
+const len5 = data55.length;
+for(let i8=0; i8<len5; i8++){
+let data56 = data55[i8];
+if(!(((data56 === "create") || (data56 === "update")) || (data56 === "delete"))){
+const err134 = {instancePath:instancePath+"/targets/local/allow/" + i8,schemaPath:"#/$defs/TargetConfig/properties/allow/items/enum",keyword:"enum",params:{allowedValues: schema60.properties.allow.items.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.allow.items.enum,parentSchema:schema60.properties.allow.items,data:data56};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -4524,10 +4517,14 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data36.allowInsecureHttp !== undefined){
-let data56 = data36.allowInsecureHttp;
-if(typeof data56 !== "boolean"){
-const err135 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data56};
+let i9 = data55.length;
+let j3;
+if(i9 > 1){
+outer3:
+for(;i9--;){
+for(j3 = i9; j3--;){
+if(func0(data55[i9], data55[j3])){
+const err135 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i9+" are identical)",schema:true,parentSchema:schema60.properties.allow,data:data55};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -4535,11 +4532,14 @@ else {
 vErrors.push(err135);
 }
 errors++;
+break outer3;
+}
+}
 }
 }
 }
 else {
-const err136 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data36};
+const err136 = {instancePath:instancePath+"/targets/local/allow",schemaPath:"#/$defs/TargetConfig/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.allow.type,parentSchema:schema60.properties.allow,data:data55};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -4549,9 +4549,11 @@ vErrors.push(err136);
 errors++;
 }
 }
-}
-else {
-const err137 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data14};
+if(data37.promoteFrom !== undefined){
+let data57 = data37.promoteFrom;
+if(typeof data57 === "string"){
+if(func2(data57) < 1){
+const err137 = {instancePath:instancePath+"/targets/local/promoteFrom",schemaPath:"#/$defs/TargetConfig/properties/promoteFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.promoteFrom,data:data57};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -4561,14 +4563,62 @@ vErrors.push(err137);
 errors++;
 }
 }
-}
 else {
-const err138 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err138 = {instancePath:instancePath+"/targets/local/promoteFrom",schemaPath:"#/$defs/TargetConfig/properties/promoteFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.promoteFrom.type,parentSchema:schema60.properties.promoteFrom,data:data57};
 if(vErrors === null){
 vErrors = [err138];
 }
 else {
 vErrors.push(err138);
+}
+errors++;
+}
+}
+if(data37.allowInsecureHttp !== undefined){
+let data58 = data37.allowInsecureHttp;
+if(typeof data58 !== "boolean"){
+const err139 = {instancePath:instancePath+"/targets/local/allowInsecureHttp",schemaPath:"#/$defs/TargetConfig/properties/allowInsecureHttp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.allowInsecureHttp.type,parentSchema:schema60.properties.allowInsecureHttp,data:data58};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/targets/local",schemaPath:"#/$defs/TargetConfig/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data37};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.targets.type,parentSchema:schema52.properties.targets,data:data14};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+else {
+const err142 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
 }
 errors++;
 }

@@ -22,10 +22,10 @@ export interface StatusMeta {
 }
 
 /**
- * What sync does with an item: POST it, DELETE it, record the workflow the service already matches, or report it.
- * Every verb but `record` and `report` writes to the service (isWrite).
+ * What sync does with an item: POST it, DELETE it, apply its pending change (promote), record the workflow the
+ * service already matches, or report it. Every verb but `record` and `report` writes to the service (isWrite).
  */
-export type ApplyVerb = 'create' | 'delete' | 'record' | 'report';
+export type ApplyVerb = 'create' | 'delete' | 'promote' | 'record' | 'report';
 
 export interface PlanActionMeta extends StatusMeta {
   /** The action's key in PlanSummary (camelCase). */
@@ -66,6 +66,18 @@ export const PLAN_ACTIONS = {
     exitCode: ExitCode.Changes,
     apply: 'delete',
     codeClimate: 'info',
+  },
+  // A promoted target (Production): Development holds the file's version, Production lacks it or differs. Sync applies
+  // the workflow's pending change through the Development key (plan/promotion.ts).
+  promote: {
+    summaryKey: 'promote',
+    symbol: '↑',
+    label: 'promote',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Changes,
+    apply: 'promote',
   },
   // The service matches the file. Recording an identity the service already holds changes nothing a reviewer must
   // see: 0.

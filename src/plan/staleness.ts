@@ -79,6 +79,10 @@ function compareItem(was: PlanItem, now: PlanItem): string[] {
     reasons.push(`${id}: the definition file changed since the plan was made`);
   if (was.remoteVersion !== now.remoteVersion)
     reasons.push(`${id}: the workflow on the service changed since the plan was made`);
+  // A promoted target: the Development workflow whose change would be applied (`promote` items).
+  const source = (item: PlanItem) => (item.action === 'promote' ? item.sourceVersion : undefined);
+  if (source(was) !== source(now))
+    reasons.push(`${id}: the Development workflow it promotes changed since the plan was made`);
   if (was.action !== now.action)
     reasons.push(`${id}: was "${was.action}" in the plan, is "${now.action}" now`);
   return reasons;

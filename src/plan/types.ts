@@ -114,6 +114,22 @@ export interface CreateItem extends PlanItemBase, FileLines {
   flow?: StepFlow;
 }
 
+/**
+ * A promoted target (Production): Development holds the file's version and Production lacks it or differs; sync
+ * applies the Development workflow's pending change (plan/promotion.ts).
+ */
+export interface PromoteItem extends PlanItemBase, FileLines {
+  action: 'promote';
+  /** The Development workflow's `_id`: the pending change sync applies is the one about it. */
+  sourceId: string;
+  /** The Development workflow's version (`<_id>@<updatedAt>#<__v>`) the plan saw. */
+  sourceVersion: string;
+  /** Unified diff of Production's copy (---) against the file (+++); absent when Production has no copy yet. */
+  diff?: string;
+  /** The Development layouts the steps use: their pending changes are applied first (the service does not). */
+  layoutIds?: string[];
+}
+
 /** The actions of a workflow found on the service that differs from its file. */
 export type DifferingAction = 'drifted' | 'changed-locally' | 'conflict';
 
@@ -158,7 +174,7 @@ export interface DeleteItem extends PlanItemBase {
 }
 
 /** One workflow of a plan, keyed by its action: each action carries what only it has. */
-export type PlanItem = CreateItem | DeleteItem | DifferingItem | ErrorItem | PlainItem;
+export type PlanItem = CreateItem | DeleteItem | PromoteItem | DifferingItem | ErrorItem | PlainItem;
 
 /**
  * Any plan item read field by field, as the reports and sync's results read them: what only some actions carry is
@@ -168,7 +184,8 @@ export type PlanItemFields = PlanItemBase &
   FileLines & { action: PlanAction } & Partial<
     Omit<CreateItem, keyof PlanItemBase | 'action'> &
       Omit<DifferingItem, keyof PlanItemBase | 'action'> &
-      Omit<ErrorItem, keyof PlanItemBase | 'action'>
+      Omit<ErrorItem, keyof PlanItemBase | 'action'> &
+      Omit<PromoteItem, keyof PlanItemBase | 'action'>
   >;
 
 /** A workflow found on the service that differs from its file. */

@@ -3,15 +3,23 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
+import {
+  applyChange,
+  applyChanges,
+  fetchChangeCount,
+  fetchChangesPage,
+  fetchWorkflowsPage,
+} from './changes.js';
 import { createWorkflow } from './create-workflow.js';
 import { deleteWorkflow } from './delete-workflow.js';
 import { keyName } from './errors.js';
+import { readAllPages } from './paging.js';
 import { createProxyDispatcher, type ProxiedRoute, proxyInUse } from './proxy.js';
 import { RateLimiter } from './rate-limiter.js';
 import { fetchCurrentEnvironment, fetchNotificationGroups } from './read-routes.js';
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
-import { parseBaseUrl, workflowPath } from './transport.js';
+import { parseBaseUrl, workflowPath, workflowsPath } from './transport.js';
 import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
 import { Pool } from './undici.js';
 
@@ -118,6 +126,21 @@ export function createClient(options: ClientOptions): ServiceClient {
     }),
     getCurrentEnvironment: whileOpen(() => fetchCurrentEnvironment(session)),
     listNotificationGroups: whileOpen(() => fetchNotificationGroups(session)),
+    listWorkflows: whileOpen(() =>
+      readAllPages((page, limit) => fetchWorkflowsPage(session, page, limit), {
+        what: 'workflows',
+        fail: (message) => runaway(session, workflowsPath(endpoint), message),
+      }),
+    ),
+    listPendingChanges: whileOpen(() =>
+      readAllPages((page, limit) => fetchChangesPage(session, page, limit), {
+        what: 'changes',
+        fail: (message) => runaway(session, `${endpoint.basePath}/v1/changes`, message),
+      }),
+    ),
+    countPendingChanges: whileOpen(() => fetchChangeCount(session)),
+    applyChange: whileOpen((changeId: string) => applyChange(session, changeId)),
+    applyChanges: whileOpen((changeIds: readonly string[]) => applyChanges(session, changeIds)),
     async close() {
       if (closed) return;
       closed = true;
@@ -153,6 +176,11 @@ function openDispatcher(
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
   });
+}
+
+/** A paged list that would not end: the service's answers are not what its contract says. */
+function runaway(session: Session, path: string, detail: string): Error {
+  return callError(session, { method: 'GET', path }, { kind: 'protocol', detail });
 }
 
 function wholeCount(value: number): number {

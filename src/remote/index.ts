@@ -11,8 +11,11 @@ export type {
   CreateOptions,
   CreateResult,
   CurrentEnvironment,
+  ListedWorkflow,
   NotificationGroup,
+  Page,
   RemoteErrorKind,
+  ServiceChange,
   ServiceClient,
   WorkflowResponse,
 } from './types.js';

@@ -75,7 +75,13 @@ function readEnvironment(body: unknown): BodyRead<CurrentEnvironment> {
 function readGroups(body: unknown): BodyRead<NotificationGroup[]> {
   if (!validateNotificationGroupsResponseEnvelope(body))
     return misshapen(validateNotificationGroupsResponseEnvelope.errors);
-  return { value: body.data.map(({ _id, name }) => ({ _id, name })) };
+  return {
+    value: body.data.map(({ _id, name, _parentId }) => ({
+      _id,
+      name,
+      ...(typeof _parentId === 'string' && _parentId !== '' ? { _parentId } : {}),
+    })),
+  };
 }
 
 function misshapen(errors: ErrorObject[] | null | undefined): { problem: string } {

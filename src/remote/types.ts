@@ -131,7 +131,41 @@ export interface ServiceClient {
   getCurrentEnvironment(): Promise<CurrentEnvironment | undefined>;
   /** `GET /v1/notification-groups`: the key's environment's groups; `undefined` when the route is missing (404). */
   listNotificationGroups(): Promise<NotificationGroup[] | undefined>;
+  /** `GET /v1/workflows?page&limit`, every page (bounded: remote/paging.ts): the key's environment's workflows. */
+  listWorkflows(): Promise<ListedWorkflow[]>;
+  /** `GET /v1/changes?promoted=false`, every page (bounded): the pending top-level changes. */
+  listPendingChanges(): Promise<ServiceChange[]>;
+  /** `GET /v1/changes/count`: how many changes are pending. */
+  countPendingChanges(): Promise<number>;
+  /** `POST /v1/changes/{id}/apply` (Development key only): promote one change; the changes applied. */
+  applyChange(changeId: string): Promise<ServiceChange[]>;
+  /** `POST /v1/changes/bulk/apply`: promote several, oldest first; the service stops at the first failure. */
+  applyChanges(changeIds: readonly string[]): Promise<ServiceChange[][]>;
   close(): Promise<void>;
+}
+
+/** One page of a paged list; `totalCount` when the service said it. */
+export interface Page<T> {
+  data: T[];
+  totalCount?: number;
+}
+
+/** A change of the changes API, as far as wfsync keeps it. `_entityId`: the Development entity it is about. */
+export interface ServiceChange {
+  _id: string;
+  _entityId: string;
+  /** `NotificationTemplate` (a workflow), `Layout`, `NotificationGroup`, … */
+  type: string;
+  /** false while pending. */
+  enabled: boolean;
+  createdAt?: string;
+}
+
+/** A workflow as the paged list shows it, as far as wfsync keeps it: a Production copy names its source in `_parentId`. */
+export interface ListedWorkflow {
+  _id: string;
+  _parentId?: string;
+  identifier?: string;
 }
 
 /**
@@ -146,7 +180,10 @@ export type CurrentEnvironment = Pick<
 };
 
 /** One notification group of the key's environment (`name` is text from the service). */
-export type NotificationGroup = Pick<NotificationGroupListItem, '_id' | 'name'>;
+export type NotificationGroup = Pick<NotificationGroupListItem, '_id' | 'name'> & {
+  /** A Production group: the Development group it was promoted from. */
+  _parentId?: string;
+};
 
 /**
  * - `auth`: 401/403 (exit 4). `rate-limited`: still 429 when retries ran out (exit 5).

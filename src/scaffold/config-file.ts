@@ -13,6 +13,9 @@ import { modeline } from './schema-ref.js';
  */
 export const CI_TARGET = 'development';
 export const CI_API_KEY_ENV = 'WFSYNC_DEVELOPMENT_API_KEY';
+/** The promoted target the main-branch recipes promote to (README: Promoting to Production), and its key's variable. */
+export const CI_PROMOTED_TARGET = 'production';
+export const CI_PROMOTED_KEY_ENV = 'WFSYNC_PRODUCTION_API_KEY';
 
 export interface ConfigFileInput {
   /** Relative to the config file, `/` separators. */
@@ -70,6 +73,12 @@ export function buildConfigFile({ workflowsDir, configSchemaRef, ci }: ConfigFil
     `#     # Default .wfsync/state/${CI_TARGET}.json: commit it to keep workflow ids between CI runs, or let CI`,
     '#     # rebuild it each run (wfsync looks workflows up by identifier when state has no entry).',
     `#     # state: .wfsync/state/${CI_TARGET}.json`,
+    `#   # Production, promoted from ${CI_TARGET} (its pending changes applied, never another workflow's): its key`,
+    `#   # (${CI_PROMOTED_KEY_ENV}) only reads. The main-branch CI promotes once a reviewer approves.`,
+    `#   ${CI_PROMOTED_TARGET}:`,
+    '#     baseUrl: https://api.example.com',
+    `#     apiKeyEnv: ${CI_PROMOTED_KEY_ENV}`,
+    `#     promoteFrom: ${CI_TARGET}`,
   ].join('\n')}\n`;
 }
 

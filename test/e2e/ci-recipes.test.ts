@@ -199,7 +199,7 @@ describe('the GitHub Actions recipes', () => {
     expect(sync.on).toEqual({ push: { branches: ['main'] }, workflow_dispatch: null });
     expect(sync.concurrency).toEqual({ group: 'wfsync-sync-development', 'cancel-in-progress': false });
     expect(sync.permissions).toEqual({ contents: 'read' });
-    expect(Object.keys(sync.jobs)).toEqual(['key', 'sync']);
+    expect(Object.keys(sync.jobs)).toEqual(['key', 'sync', 'production-key', 'plan-production', 'promote']);
     const job = sync.jobs.sync!;
     expect(job).toMatchObject({ needs: 'key', if: "needs.key.outputs.present == 'true'" });
     expect(job.env).toEqual({ WFSYNC_DEVELOPMENT_API_KEY: KEY });
@@ -208,6 +208,42 @@ describe('the GitHub Actions recipes', () => {
     expect(job.steps.slice(2)).toEqual([
       { name: 'Sync', id: 'sync', uses: WFSYNC, with: { command: 'sync', target: 'development' } },
     ]);
+  });
+
+  it('sync, then promotion: the production plan, then the promote job behind the production environment', () => {
+    const sync = workflow('wfsync-sync.yml');
+    const keys = {
+      WFSYNC_DEVELOPMENT_API_KEY: KEY,
+      WFSYNC_PRODUCTION_API_KEY: gh('secrets.WFSYNC_PRODUCTION_API_KEY'),
+    };
+    const look = sync.jobs['production-key']!;
+    expect(look).toMatchObject({ needs: 'sync', outputs: { present: gh('steps.look.outputs.present') } });
+    expect(look.steps[0]!.env).toEqual({ KEY: gh('secrets.WFSYNC_PRODUCTION_API_KEY') });
+    expect(look.steps[0]!.run).toContain(
+      '::notice title=wfsync::promotion skipped: no WFSYNC_PRODUCTION_API_KEY secret',
+    );
+    const ready = "needs.production-key.outputs.present == 'true'";
+    const plan = sync.jobs['plan-production']!;
+    expect(plan).toMatchObject({ needs: ['sync', 'production-key'], if: ready, env: keys });
+    expect((plan as { environment?: string }).environment).toBeUndefined();
+    expectSetUp(plan);
+    expect(plan.steps.slice(2)).toEqual([
+      { name: 'Plan (read-only)', id: 'plan', uses: WFSYNC, with: { command: 'plan', target: 'production' } },
+    ]);
+    const promote = sync.jobs.promote!;
+    expect(promote).toMatchObject({
+      needs: ['production-key', 'plan-production'],
+      if: ready,
+      environment: 'production',
+      env: keys,
+    });
+    expectSetUp(promote);
+    expect(promote.steps.slice(2)).toEqual([
+      { name: 'Promote', id: 'promote', uses: WFSYNC, with: { command: 'sync', target: 'production' } },
+    ]);
+    expect(FILES.get('.github/workflows/wfsync-sync.yml')).toContain(
+      'Create the GitHub environment "production" with required reviewers',
+    );
   });
 
   it('sync: the commented alternative that commits the state back is a valid step once uncommented', () => {

@@ -80,7 +80,12 @@ describe('the pipeline `wfsync init --ci gitlab` writes, linted by gitlab-ci-loc
     const cwd = await project();
     const expected: Record<string, string[]> = {
       'merge request': ['wfsync-validate', 'wfsync-plan'],
-      'push to the default branch': ['wfsync-validate', 'wfsync-sync'],
+      'push to the default branch': [
+        'wfsync-validate',
+        'wfsync-sync',
+        'wfsync-plan-production',
+        'wfsync-promote',
+      ],
       'push to another branch': [],
       schedule: ['wfsync-drift'],
     };
@@ -105,6 +110,29 @@ describe('the pipeline `wfsync init --ci gitlab` writes, linted by gitlab-ci-loc
     expect(pipeline['wfsync-plan']!.variables).toMatchObject({ GIT_DEPTH: '0' });
     expect(pipeline['wfsync-sync']!.resource_group).toBe('wfsync-development');
     expect(pipeline['wfsync-sync']!.stage).toBe('deploy');
+    // Promotion: the production plan after the sync, then a manual job in the protected environment production.
+    expect(pipeline['wfsync-plan-production']).toMatchObject({
+      stage: 'deploy',
+      needs: [{ job: 'wfsync-sync', artifacts: true, optional: false }],
+    });
+    expect(String(pipeline['wfsync-plan-production']!.script)).toContain(
+      'npx wfsync plan --target production --out plan-production.json || code=$?',
+    );
+    expect(pipeline['wfsync-promote']).toMatchObject({
+      stage: 'deploy',
+      needs: [{ job: 'wfsync-plan-production', artifacts: true, optional: false }],
+      environment: { name: 'production', deployment_tier: 'production' },
+      resource_group: 'wfsync-production',
+      allow_failure: { exit_codes: [78] },
+    });
+    expect(pipeline['wfsync-promote']!.rules).toContainEqual({
+      if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH',
+      when: 'manual',
+    });
+    expect(String(pipeline['wfsync-promote']!.script)).toContain(
+      'npx wfsync sync --target production --out wfsync-promote.json || code=$?',
+    );
+    expect(String(pipeline['wfsync-promote']!.script)).toContain('no WFSYNC_PRODUCTION_API_KEY variable');
     expect(pipeline['wfsync-validate']!.artifacts).toMatchObject({
       reports: { codequality: 'gl-code-quality-validate.json' },
     });

@@ -36,6 +36,7 @@ describe('every command in --format json', () => {
     expect(synced.summary).toEqual({
       created: 9,
       deleted: 0,
+      promoted: 0,
       inSync: 0,
       drifted: 0,
       changedLocally: 0,

@@ -30,6 +30,23 @@ export interface WorldScript {
   workflows?: Record<string, StateEntry>;
 }
 
+/** The promotion calls (changes API, workflow list) a fake client of a create-only test never expects. */
+export function unexpectedPromotionCalls(): Pick<
+  ServiceClient,
+  'listWorkflows' | 'listPendingChanges' | 'countPendingChanges' | 'applyChange' | 'applyChanges'
+> {
+  const refuse = (what: string) => async () => {
+    throw new Error(`no ${what} expected`);
+  };
+  return {
+    listWorkflows: refuse('workflow list'),
+    listPendingChanges: refuse('changes list'),
+    countPendingChanges: refuse('changes count'),
+    applyChange: refuse('change applied'),
+    applyChanges: refuse('changes applied'),
+  };
+}
+
 /**
  * A fake client and store that log every call in one list, so a test asserts what was written, sent and emitted,
  * and in which order; any store write can fail.
@@ -62,6 +79,7 @@ export function world(script: WorldScript = {}) {
     listNotificationGroups: async () => {
       throw new Error('no notification-group lookup expected');
     },
+    ...unexpectedPromotionCalls(),
     close: async () => {},
   };
   const snapshot: StateFile = {

@@ -31,6 +31,9 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
 function planSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
+  const promotes = view.entries
+    .filter((e) => e.label === PLAN_ACTIONS.promote.label)
+    .map((e) => e.identifier);
   const deletes = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
@@ -56,7 +59,15 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   }
   if (creates.length > 0) {
     steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
-  } else if (people === 0 && errors === 0 && deletes.length === 0) {
+  }
+  if (promotes.length > 0) {
+    const by = view.command === 'plan' ? 'Once approved, ' : '';
+    const verb = view.command === 'plan' ? 'will promote' : 'promotes';
+    steps.push(
+      `${by}\`${commands.sync}\` ${verb} ${workflows(promotes.length)} to Production (their pending changes only): ${named(promotes)}.`,
+    );
+  }
+  if (creates.length === 0 && promotes.length === 0 && deletes.length === 0 && people === 0 && errors === 0) {
     steps.push(
       view.total === 0
         ? `${sync} will have nothing to do: there are no workflow definitions.`

@@ -107,13 +107,15 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   else if (counts.every((row) => row.key === 'in-sync'))
     closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
-    const parts = [`${s.create} to create`, `${s.inSync} in sync`];
+    // A promoted target's plan promotes where others create: its first count says so.
+    const verb = s.promote > 0 ? 'promote' : 'create';
+    const parts = [`${s[verb]} to ${verb}`, `${s.inSync} in sync`];
     if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'delete' && row.key !== 'in-sync')
+      if (row.key !== verb && row.key !== 'delete' && row.key !== 'in-sync')
         parts.push(countPhrase(row, row.count));
     }
-    const writes = [s.create > 0 ? 'create' : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
+    const writes = [s[verb] > 0 ? verb : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
     const hint =
       writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;

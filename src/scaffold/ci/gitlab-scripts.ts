@@ -4,7 +4,7 @@
  * which writes the merge request note, says the verdict and ends the job with its code. No rule of the verdict or
  * the note is written here: they ship with wfsync, so an upgrade fixes a pipeline without rerunning init. Pure.
  */
-import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
+import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
 
 /** The exit code a job uses for "skipped: no API key"; the jobs allow it as a failure, so it shows as a warning. */
 export const SKIPPED_EXIT_CODE = 78;
@@ -29,14 +29,14 @@ const INSTALL = 'npm ci --prefer-offline --no-audit --no-fund';
  * verdict and ends the job with its code. The rules live in wfsync (src/ci/), not in this file: an upgrade of wfsync
  * fixes them without rerunning init.
  */
-function relay(command: 'plan' | 'sync', files: string): string {
-  return `npx wfsync ci-relay --command ${command} --exit-code "$code" --target ${CI_TARGET} ${files}`;
+function relay(command: 'plan' | 'sync', files: string, target = CI_TARGET): string {
+  return `npx wfsync ci-relay --command ${command} --exit-code "$code" --target ${target} ${files}`;
 }
 
 /** Skip the job (exit 78, allowed: a warning) when the key variable is missing, saying why and what to do. */
-function keyCheck(what: string, why: string): string {
-  return `if [ -z "\${${CI_API_KEY_ENV}:-}" ]; then
-  echo "${what} skipped: no ${CI_API_KEY_ENV} variable in this pipeline. ${why}"
+function keyCheck(what: string, why: string, variable = CI_API_KEY_ENV): string {
+  return `if [ -z "\${${variable}:-}" ]; then
+  echo "${what} skipped: no ${variable} variable in this pipeline. ${why}"
   exit ${SKIPPED_EXIT_CODE}
 fi`;
 }
@@ -94,4 +94,35 @@ ${INSTALL}
 code=0
 npx wfsync plan --target ${CI_TARGET} --out plan.json || code=$?
 ${relay('plan', '--document plan.json')}`;
+}
+
+/** The promotion result document (`sync --target production --out`). */
+export const PROMOTE_RESULT = 'wfsync-promote.json';
+
+const ADD_THE_PRODUCTION_KEY =
+  "Add the Production environment's API key (masked; it only reads) once the " +
+  `${CI_PROMOTED_TARGET} target (promoteFrom: ${CI_TARGET}) is set up in wfsync.config.yaml.`;
+
+/** Both keys: the promotion reads Production with its own and applies changes with the Development one. */
+function promotionKeyChecks(what: string): string {
+  return `${keyCheck(what, ADD_THE_KEY)}
+${keyCheck(what, ADD_THE_PRODUCTION_KEY, CI_PROMOTED_KEY_ENV)}`;
+}
+
+/** After the sync on the default branch: what promoting would do (read-only), for the person who starts it. */
+export function buildGitlabPromotionPlanScript(): string {
+  return `${promotionKeyChecks('wfsync plan of the promotion')}
+${INSTALL}
+code=0
+npx wfsync plan --target ${CI_PROMOTED_TARGET} --out plan-${CI_PROMOTED_TARGET}.json || code=$?
+${relay('plan', `--document plan-${CI_PROMOTED_TARGET}.json`, CI_PROMOTED_TARGET)}`;
+}
+
+/** The promotion, started by a person in the protected environment: the reviewed workflows' changes only. */
+export function buildGitlabPromoteScript(): string {
+  return `${promotionKeyChecks('wfsync promotion')}
+${INSTALL}
+code=0
+npx wfsync sync --target ${CI_PROMOTED_TARGET} --out ${PROMOTE_RESULT} || code=$?
+${relay('sync', `--document ${PROMOTE_RESULT}`, CI_PROMOTED_TARGET)}`;
 }

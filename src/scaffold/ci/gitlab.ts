@@ -9,16 +9,19 @@
  * default branch (not on schedules) one at a time per target (`resource_group`), `wfsync-drift` on schedules.
  */
 import { parse } from 'yaml';
-import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
+import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
 import { CI_NODE_VERSION } from './common.js';
 import {
   buildGitlabDriftScript,
+  buildGitlabPromoteScript,
+  buildGitlabPromotionPlanScript,
   buildGitlabSyncScript,
   buildPlanScript,
   buildValidateScript,
   GITLAB_TOKEN_ENV,
   PLAN_REPORT,
   PREVIEWS_DIR,
+  PROMOTE_RESULT,
   SKIPPED_EXIT_CODE,
   SYNC_RESULT,
   VALIDATE_REPORT,
@@ -66,7 +69,12 @@ export function buildGitlabPipeline(): string {
 #   Passes on exit 0 (nothing to do) and 2 (merging creates what the note lists); fails on 6 (a workflow needs a
 #   person: drifted, changed locally, conflict, missing remotely or orphaned) or any other code.
 # - wfsync-sync (the default branch, not schedules): creates what the definitions add, one run at a time per target
-#   (resource_group). Production takes workflows from Development through the dashboard's promotion step.
+#   (resource_group).
+# - wfsync-plan-${CI_PROMOTED_TARGET} and wfsync-promote (the default branch, after the sync; skipped with a warning
+#   without the masked variable ${CI_PROMOTED_KEY_ENV}, the Production key, which only reads): what promoting
+#   would do, then a manual job in the protected environment ${CI_PROMOTED_TARGET} (Operate > Environments: protect it
+#   and name who may deploy) that applies exactly the reviewed workflows' pending changes (README: Promoting to
+#   Production).
 # - wfsync-drift (pipeline schedules: add one in Build > Pipeline schedules, e.g. daily): a read-only plan of
 #   ${CI_TARGET}; drift (exit 6) fails the job naming the workflows.
 
@@ -139,6 +147,48 @@ ${scriptBlock(buildGitlabSyncScript())}
     when: always
     paths:
       - ${SYNC_RESULT}
+
+wfsync-plan-${CI_PROMOTED_TARGET}:
+  extends: .wfsync
+  stage: deploy
+  needs:
+    - wfsync-sync
+  rules:
+    - if: ${SCHEDULE}
+      when: never
+    - if: ${DEFAULT_BRANCH}
+  allow_failure:
+    exit_codes:
+      - ${SKIPPED_EXIT_CODE}
+${scriptBlock(buildGitlabPromotionPlanScript())}
+  artifacts:
+    when: always
+    paths:
+      - plan-${CI_PROMOTED_TARGET}.json
+
+wfsync-promote:
+  extends: .wfsync
+  stage: deploy
+  needs:
+    - wfsync-plan-${CI_PROMOTED_TARGET}
+  rules:
+    - if: ${SCHEDULE}
+      when: never
+    - if: ${DEFAULT_BRANCH}
+      when: manual
+  # A person starts it, after reading the plan job's log; protect the environment to say who may.
+  environment:
+    name: ${CI_PROMOTED_TARGET}
+    deployment_tier: production
+  resource_group: wfsync-${CI_PROMOTED_TARGET}
+  allow_failure:
+    exit_codes:
+      - ${SKIPPED_EXIT_CODE}
+${scriptBlock(buildGitlabPromoteScript())}
+  artifacts:
+    when: always
+    paths:
+      - ${PROMOTE_RESULT}
 
 wfsync-drift:
   extends: .wfsync

@@ -3,14 +3,23 @@
  * add, one run at a time, through wfsync's action; a workflow that needs a person (exit 6) fails the run with a
  * clear annotation. Pure.
  */
-import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
-import { ADD_THE_KEY, KEY_ENV, KEY_JOB, KEY_PRESENT, keyJob, setupSteps, wfsyncStep } from './common.js';
+import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
+import {
+  ADD_THE_KEY,
+  expr,
+  KEY_ENV,
+  KEY_JOB,
+  KEY_PRESENT,
+  keyJob,
+  setupSteps,
+  wfsyncStep,
+} from './common.js';
 
 export function buildSyncWorkflow(): string {
   return `# wfsync on the main branch (written by \`wfsync init\`): sync the definitions to the ${CI_TARGET} target.
 # Needs the repository secret ${CI_API_KEY_ENV}: the API key of the service's Development environment, the only
 # one that may create workflows. Production takes them from Development through the dashboard's promotion
-# (publish) step, a person's step that wfsync does not take.
+# (publish) step: the jobs after the sync take it from code, once a reviewer approves (see below).
 # A workflow that needs a person (exit 6: drifted, changed locally, conflict, missing remotely or orphaned) fails
 # the run on purpose, after the rest is synced: the summary says what to do.
 name: wfsync (sync)
@@ -57,5 +66,63 @@ ${wfsyncStep({ name: 'Sync', id: 'sync', with: { command: 'sync', target: CI_TAR
       #     if git diff --cached --quiet; then exit 0; fi
       #     git commit -m "wfsync: state of ${CI_TARGET} [skip ci]"
       #     git pull --rebase && git push
+
+${promotionJobs()}
 `;
 }
+
+/**
+ * After the sync: the production plan (read-only, its summary for the reviewer), then the promotion in a job behind
+ * the \`${CI_PROMOTED_TARGET}\` environment, whose required reviewers approve it. Skipped with a note while there is
+ * no Production key secret.
+ */
+function promotionJobs(): string {
+  const keys = `    env:
+      ${CI_API_KEY_ENV}: ${expr(`secrets.${CI_API_KEY_ENV}`)}
+      ${CI_PROMOTED_KEY_ENV}: ${expr(`secrets.${CI_PROMOTED_KEY_ENV}`)}`;
+  const ready = `needs.${PROMOTED_KEY_JOB}.outputs.present == 'true'`;
+  return `  # Promotion to Production (README: Promoting to Production): the ${CI_PROMOTED_TARGET} target of wfsync.config.yaml
+  # (promoteFrom: ${CI_TARGET}). Its key, the repository secret ${CI_PROMOTED_KEY_ENV}, only reads; the changes are
+  # applied with the Development key. Create the GitHub environment "${CI_PROMOTED_TARGET}" with required reviewers
+  # (Settings > Environments): the promote job waits for their approval, after they read the plan job's summary.
+  ${PROMOTED_KEY_JOB}:
+    name: look for the ${CI_PROMOTED_TARGET} API key
+    needs: sync
+    runs-on: ubuntu-latest
+    outputs:
+      present: ${expr('steps.look.outputs.present')}
+    steps:
+      - id: look
+        env:
+          KEY: ${expr(`secrets.${CI_PROMOTED_KEY_ENV}`)}
+        run: |
+          if [ -n "$KEY" ]; then
+            echo "present=true" >> "$GITHUB_OUTPUT"
+          else
+            echo "present=false" >> "$GITHUB_OUTPUT"
+            echo "::notice title=wfsync::promotion skipped: no ${CI_PROMOTED_KEY_ENV} secret in this run. Add the Production environment's API key once the ${CI_PROMOTED_TARGET} target (promoteFrom: ${CI_TARGET}) is set up in wfsync.config.yaml."
+          fi
+
+  plan-${CI_PROMOTED_TARGET}:
+    name: plan the promotion to ${CI_PROMOTED_TARGET}
+    needs: [sync, ${PROMOTED_KEY_JOB}]
+    if: ${ready}
+    runs-on: ubuntu-latest
+${keys}
+    steps:
+${setupSteps()}
+${wfsyncStep({ name: 'Plan (read-only)', id: 'plan', with: { command: 'plan', target: CI_PROMOTED_TARGET } })}
+
+  promote:
+    name: promote to ${CI_PROMOTED_TARGET}
+    needs: [${PROMOTED_KEY_JOB}, plan-${CI_PROMOTED_TARGET}]
+    if: ${ready}
+    runs-on: ubuntu-latest
+    environment: ${CI_PROMOTED_TARGET}
+${keys}
+    steps:
+${setupSteps()}
+${wfsyncStep({ name: 'Promote', id: 'promote', with: { command: 'sync', target: CI_PROMOTED_TARGET } })}`;
+}
+
+const PROMOTED_KEY_JOB = 'production-key';

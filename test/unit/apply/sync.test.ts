@@ -12,6 +12,7 @@ describe('sync of the example workflows against the emulator', () => {
     expect(result.summary).toEqual({
       created: h.desired.length,
       deleted: 0,
+      promoted: 0,
       'in-sync': 0,
       drifted: 0,
       'changed-locally': 0,

@@ -202,3 +202,45 @@ describe('what sync may write (allow)', () => {
     expect(() => readProject({}, sub)).toThrow(ConfigError);
   });
 });
+
+describe('targets.<name>.promoteFrom', () => {
+  const PROMOTED = `targets:
+  development:
+    baseUrl: https://api.example.com
+    apiKeyEnv: DEV_KEY
+    notificationGroupId: 6650f0c0ffee00000000a000
+  production:
+    baseUrl: https://api.example.com
+    apiKeyEnv: PROD_KEY
+    promoteFrom: development
+`;
+  const resolved = (config: string, flags = {}) =>
+    resolveTarget(readProject({}, project(config).sub), flags, {});
+
+  it('resolves the Development target as --target would, with its own key, state and groups', () => {
+    const { dir, sub } = project(PROMOTED);
+    const target = resolveTarget(readProject({}, sub), { target: 'production', state: 'p.json' }, {});
+    expect(target.apiKeyEnv).toBe('PROD_KEY');
+    expect(target.promoteFrom).toMatchObject({
+      name: 'development',
+      apiKeyEnv: 'DEV_KEY',
+      notificationGroupId: '6650f0c0ffee00000000a000',
+      statePath: join(dir, '.wfsync/state/development.json'),
+    });
+    expect(target.promoteFrom?.promoteFrom).toBeUndefined();
+    expect(resolveTarget(readProject({}, sub), { target: 'development' }, {}).promoteFrom).toBeUndefined();
+  });
+
+  it('a target it does not name, itself, or a promoted one: a config error naming the setting', () => {
+    const missing = PROMOTED.replace('promoteFrom: development', 'promoteFrom: staging');
+    expect(() => resolved(missing, { target: 'production' })).toThrow(
+      'targets.production.promoteFrom names "staging", which is not a target of wfsync.config.yaml (configured: development)',
+    );
+    const self = PROMOTED.replace('promoteFrom: development', 'promoteFrom: production');
+    expect(() => resolved(self, { target: 'production' })).toThrow(ConfigError);
+    const chained = `${PROMOTED}  eu:\n    baseUrl: https://api.example.com\n    promoteFrom: production\n`;
+    expect(() => resolved(chained, { target: 'eu' })).toThrow(
+      'targets.eu.promoteFrom names "production", which is itself promoted (targets.production.promoteFrom)',
+    );
+  });
+});

@@ -263,6 +263,7 @@ describe('buildPlan: the whole plan', () => {
     expect(plan.summary).toEqual({
       create: 1,
       delete: 0,
+      promote: 0,
       inSync: 1,
       drifted: 0,
       changedLocally: 0,
@@ -567,6 +568,7 @@ describe('buildPlan: every item, exactly', () => {
     expect(plan.summary).toEqual({
       create: 1,
       delete: 0,
+      promote: 0,
       inSync: 1,
       drifted: 1,
       changedLocally: 1,

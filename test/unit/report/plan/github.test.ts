@@ -15,6 +15,7 @@ describe('renderPlanGithub', () => {
     const kinds: Record<Exclude<PlanAction, 'in-sync'>, string> = {
       create: 'notice',
       delete: 'warning',
+      promote: 'notice',
       drifted: 'warning',
       'changed-locally': 'warning',
       'missing-remotely': 'warning',

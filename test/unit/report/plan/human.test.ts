@@ -62,6 +62,7 @@ describe('renderPlanHuman', () => {
     const labels: Record<PlanAction, string> = {
       create: '+ create',
       delete: '- delete',
+      promote: '↑ promote',
       'in-sync': '✔ in sync',
       drifted: '~ drifted',
       'changed-locally': '! changed locally',

@@ -115,6 +115,7 @@ describe('renderSyncJson', () => {
     expect(Object.keys(parsed.summary)).toEqual([
       'created',
       'deleted',
+      'promoted',
       'inSync',
       'drifted',
       'changedLocally',

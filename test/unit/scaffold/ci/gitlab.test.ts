@@ -21,11 +21,19 @@ const BASE = {
 };
 
 describe('the GitLab pipeline', () => {
-  it('is strict YAML (no duplicate key) with the four jobs and their template', () => {
+  it('is strict YAML (no duplicate key) with the six jobs and their template', () => {
     const document = parseDocument(buildGitlabPipeline(), { uniqueKeys: true });
     expect(document.errors).toEqual([]);
     const jobs = Object.keys(document.toJS() as object);
-    expect(jobs).toEqual(['.wfsync', 'wfsync-validate', 'wfsync-plan', 'wfsync-sync', 'wfsync-drift']);
+    expect(jobs).toEqual([
+      '.wfsync',
+      'wfsync-validate',
+      'wfsync-plan',
+      'wfsync-sync',
+      'wfsync-plan-production',
+      'wfsync-promote',
+      'wfsync-drift',
+    ]);
   });
 
   it('validates once: the job log and the Code Quality report from the same run, whose exit code decides the job', () => {
@@ -49,10 +57,14 @@ describe('the GitLab pipeline', () => {
       ['wfsync-plan', 'plan', '--document plan.json --markdown plan.md'],
       ['wfsync-sync', 'sync', '--document wfsync-sync.json'],
       ['wfsync-drift', 'plan', '--document plan.json'],
+      ['wfsync-plan-production', 'plan', '--document plan-production.json'],
+      ['wfsync-promote', 'sync', '--document wfsync-promote.json'],
     ] as const) {
       const lines = jobs[job]!.script.join('\n').trimEnd().split('\n');
+      const target =
+        job === 'wfsync-plan-production' || job === 'wfsync-promote' ? 'production' : 'development';
       expect(lines.at(-1)).toBe(
-        `npx wfsync ci-relay --command ${command} --exit-code "$code" --target development ${files}`,
+        `npx wfsync ci-relay --command ${command} --exit-code "$code" --target ${target} ${files}`,
       );
     }
     expect(buildGitlabPipeline()).not.toMatch(/case "\$code"|node -e|PRIVATE-TOKEN/);
