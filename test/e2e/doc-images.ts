@@ -34,10 +34,14 @@ export async function docImage(
   expect(box!.height).toBeGreaterThan(100);
   if (!updatingDocImages()) return;
   mkdirSync(DOC_IMAGES, { recursive: true });
-  const height = clipHeight === undefined ? box!.height : Math.min(box!.height, clipHeight);
+  // Whole pixels, so a box at a fractional offset gives the same PNG run after run.
+  const x = Math.floor(box!.x);
+  const y = Math.floor(box!.y);
+  const width = Math.ceil(box!.x + box!.width) - x;
+  const height = Math.min(Math.ceil(box!.y + box!.height) - y, clipHeight ?? Number.POSITIVE_INFINITY);
   await page.screenshot({
     path: join(DOC_IMAGES, `${name}.png`),
-    clip: { x: box!.x, y: box!.y, width: box!.width, height },
+    clip: { x, y, width, height },
     captureBeyondViewport: true,
   });
 }

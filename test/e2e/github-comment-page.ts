@@ -64,7 +64,15 @@ export async function drawMermaid(page: Page, selector: string): Promise<void> {
   await page.evaluate(async (where: string) => {
     // biome-ignore lint/suspicious/noExplicitAny: the browser's globals, loosely typed on this side
     const { mermaid, document } = globalThis as any;
-    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' });
+    await document.fonts.ready;
+    // Fixed ids and a fixed seed for the shapes' curves (Mermaid draws them with random control points otherwise).
+    mermaid.initialize({
+      startOnLoad: false,
+      securityLevel: 'strict',
+      theme: 'default',
+      deterministicIds: true,
+      handDrawnSeed: 1,
+    });
     await mermaid.run({ nodes: [...document.querySelectorAll(`${where} pre.mermaid`)] });
   }, selector);
 }
