@@ -167,7 +167,7 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
     await page.close();
   });
 
-  it("the docs picture: the repository's example workflows, order-shipped's email and in-app message", async () => {
+  it("the docs picture: the repository's example workflows, order-shipped selected, its email rendered", async () => {
     const plain = await startServe(makeExampleProject());
     try {
       const page = await browser.newPage();
