@@ -2,12 +2,14 @@
  * `wfsync preview --serve` in a real headless Chromium (Debian's chromium, driven by puppeteer-core): the page lists
  * the workflows, a template's script and event handlers never run, remote images load only when allowed, the payload
  * editor renders again, and saving a definition (or a file it includes) repaints the page, a broken save showing its
- * error in place until fixed. Screenshots go to reports/preview-screenshots/ (git-ignored).
+ * error in place until fixed. Screenshots go to reports/preview-screenshots/ (git-ignored); the picture in
+ * docs/commands/preview.md is taken here (test/e2e/doc-images.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOC_VIEWPORT, docImage } from './doc-images.js';
 import { makeExampleProject } from './helpers.js';
 import {
   CHROMIUM,
@@ -163,6 +165,28 @@ describe.skipIf(missing !== undefined)('preview page in headless Chromium', () =
     );
     await page.screenshot({ path: screenshotPath('appointment-reminder-sms-and-push'), fullPage: true });
     await page.close();
+  });
+
+  it("the docs picture: the repository's example workflows, order-shipped selected, its email rendered", async () => {
+    const plain = await startServe(makeExampleProject());
+    try {
+      const page = await browser.newPage();
+      await page.setViewport(DOC_VIEWPORT);
+      await page.goto(plain.url);
+      await page.waitForSelector('#preview section.workflow');
+      await page.waitForFunction(() => document.getElementById('live')?.textContent !== 'connecting…');
+      await choose(page, 'workflows/order-shipped.yaml');
+      const frame = await (await page.waitForSelector('iframe.email-body'))!.contentFrame();
+      await frame.waitForSelector('li');
+      expect(await page.$$eval('button.workflow-link', (buttons) => buttons.length)).toBe(9);
+      expect(await page.$eval('.inbox .body', (e) => e.textContent)).toBe(
+        'Order 1042 has shipped with Sample carrier.',
+      );
+      await docImage(page, 'body', 'preview-page', DOC_VIEWPORT.height);
+      await page.close();
+    } finally {
+      await plain.stop();
+    }
   });
 
   it("never runs a template's script or event handler, never loads a remote image, and shows markup in texts as text", async () => {
