@@ -2,11 +2,11 @@ import type { ApplyEvent } from '../../src/apply/events.js';
 import type { ApplyStore } from '../../src/apply/store.js';
 import type { CreateOptions, CreateResult, ServiceClient, WorkflowResponse } from '../../src/remote/index.js';
 import { RemoteError, type RemoteErrorKind } from '../../src/remote/index.js';
-import type { PendingCreate, StateEntry, StateFile } from '../../src/state/types.js';
+import type { PendingCreate, PendingWrite, StateEntry, StateFile } from '../../src/state/types.js';
 
 /** One thing apply did, in the order it did it: a store write, an event, or a client call. */
 export type Step =
-  | { do: 'recordPending'; entry: PendingCreate }
+  | { do: 'recordPending'; entry: PendingWrite }
   | { do: 'recordWorkflow'; identifier: string; entry: StateEntry }
   | { do: 'clearPending'; identifier: string }
   | { do: 'emit'; event: ApplyEvent }
@@ -22,7 +22,7 @@ export interface WorldScript {
   get?: (key: string) => Promise<WorkflowResponse | undefined>;
   /** Store calls that throw (after being logged). */
   failing?: Partial<Record<StoreCall, Error>>;
-  pending?: Record<string, PendingCreate>;
+  pending?: Record<string, PendingWrite>;
 }
 
 /**
