@@ -124,11 +124,11 @@ export function logDetails(
   if (base) input.onLog(`base: ${base.ref}, compared at the merge-base ${base.commit}`);
 }
 
-/** The client `plan` uses: any attempt to create is a bug, and fails loudly instead of reaching the service. */
+/** The client `plan` uses: any attempt to write is a bug, and fails loudly instead of reaching the service. */
 export function readOnlyClient(client: ServiceClient): ServiceClient {
-  const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never create'));
+  const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never write'));
   // createClient's operations are the object's own properties: the copy keeps them, bound to their session.
-  return { ...client, createWorkflow: refuse };
+  return { ...client, createWorkflow: refuse, updateWorkflow: refuse, setWorkflowStatus: refuse };
 }
 
 /**

@@ -11,6 +11,7 @@ import { fetchCurrentEnvironment, fetchNotificationGroups } from './read-routes.
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
+import { putWorkflow } from './update-workflow.js';
 import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
 
 /** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
@@ -97,6 +98,12 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     createWorkflow: whileOpen((body: unknown, createOptions: CreateOptions) =>
       createWorkflow(session, body, createOptions),
+    ),
+    updateWorkflow: whileOpen((id: string, body: Record<string, unknown>) =>
+      putWorkflow(session, id, 'workflow', body),
+    ),
+    setWorkflowStatus: whileOpen((id: string, active: boolean) =>
+      putWorkflow(session, id, 'status', { active }),
     ),
     getWorkflow: whileOpen(async (idOrIdentifier: string) => {
       const result = workflowPath(endpoint, idOrIdentifier);

@@ -45,6 +45,12 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'GET', key });
       return script.get === undefined ? undefined : script.get(key);
     },
+    updateWorkflow: async () => {
+      throw new Error('no PUT expected');
+    },
+    setWorkflowStatus: async () => {
+      throw new Error('no status PUT expected');
+    },
     // Apply never asks these (the preflight runs before it): a call is a test failure.
     getCurrentEnvironment: async () => {
       throw new Error('no environment lookup expected');
