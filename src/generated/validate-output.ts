@@ -9,7 +9,7 @@ export interface ValidateOutput1 {
   /**
    * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 3;
+  schemaVersion: 4;
   tool: {
     name: 'wfsync';
     /**
@@ -137,7 +137,7 @@ export interface ErrorOutput {
   /**
    * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it (version 3 added the plan and sync documents' verdict). Version 1 documents said `"version": 1` instead.
    */
-  schemaVersion: 3;
+  schemaVersion: 4;
   error: ErrorObject;
 }
 export interface ErrorObject {

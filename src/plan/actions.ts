@@ -21,8 +21,8 @@ export interface StatusMeta {
   noun?: true;
 }
 
-/** What sync does with an item: POST it, record the workflow the service already matches, or report it. */
-export type ApplyVerb = 'create' | 'record' | 'report';
+/** What sync does with an item: POST it, PUT it, record the workflow the service already matches, or report it. */
+export type ApplyVerb = 'create' | 'update' | 'record' | 'report';
 
 export interface PlanActionMeta extends StatusMeta {
   /** The action's key in PlanSummary (camelCase). */
@@ -50,6 +50,18 @@ export const PLAN_ACTIONS = {
     needsPerson: false,
     exitCode: ExitCode.Changes,
     apply: 'create',
+  },
+  // Changed in the file only (the service still holds the version wfsync recorded, or the base's), and the target
+  // allows `update`: sync will PUT the whole body (and set `active` through the status route).
+  update: {
+    summaryKey: 'update',
+    symbol: '~',
+    label: 'update',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Changes,
+    apply: 'update',
   },
   // The service matches the file. Recording an identity the service already holds changes nothing a reviewer must
   // see: 0.

@@ -51,6 +51,9 @@ const ITEM_KEYS = [
   'preview',
   'flow',
   'rendered',
+  'steps',
+  'notes',
+  'active',
   'body',
 ] as const;
 const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
@@ -75,6 +78,7 @@ const OUTCOME_KEYS = [
   'changes',
   'diffKind',
   'diff',
+  'steps',
   'diagnostics',
   'next',
 ] as const;
