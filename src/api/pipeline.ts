@@ -200,6 +200,7 @@ export async function planRun(
     state,
     observations,
     run: loaded.run,
+    allow: loaded.target.allow,
     ...(input.base === undefined ? {} : { base: input.base }),
   });
   return addPlanDetails(plan, {

@@ -40,7 +40,7 @@ export const SYNC_OUTCOMES = {
   // PUT (and the status route), read back and equal to the file: state holds the new hash.
   updated: {
     summaryKey: 'updated',
-    symbol: '~',
+    symbol: '↑',
     label: 'updated',
     tone: 'add',
     annotation: 'notice',

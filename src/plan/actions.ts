@@ -55,7 +55,7 @@ export const PLAN_ACTIONS = {
   // allows `update`: sync will PUT the whole body (and set `active` through the status route).
   update: {
     summaryKey: 'update',
-    symbol: '~',
+    symbol: '↑',
     label: 'update',
     tone: 'add',
     annotation: 'notice',

@@ -35,6 +35,25 @@ export function buildNextSteps(run?: RunContext) {
       `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
       'which sync cannot update: once the change is approved, make the same edit in the dashboard (sync then finds ' +
       'them equal and records it), or give the workflow a new name and identifier so sync creates it as a new one.',
+    update: (): string => `${sync} will update it.`,
+    /** Changed in the file only, but the target does not allow `update`. */
+    changedLocallyNotAllowed: (since: 'state' | 'base'): string =>
+      `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
+      'but this target does not allow updates: allow them (`allow: [create, update]` under the target in the config, or `--allow update` for one run) and sync updates it, or, once the change is approved, make the same edit in the dashboard (sync then finds them equal and records it).',
+    /** State has no version of the service's workflow to compare with. */
+    changedLocallyNoVersion: (): string =>
+      "the file changed since the workflow was created, but state recorded no version of the service's workflow (an entry from an older wfsync, `state rebuild` or `pull`), so wfsync cannot tell whether it was edited in the dashboard too: " +
+      `run ${code(commandLine(run, 'plan', { tail: '--base <branch>' }))} to compare with the base branch (sync updates it when the service still holds the base's version), or make the same edit in the dashboard (sync then finds them equal and records it).`,
+    /** The file changed, and the service's workflow moved since state recorded it. */
+    changedBoth: (): string =>
+      "the file changed since the workflow was created, and the service's workflow changed too since wfsync recorded it (edited in the dashboard?): " +
+      "sync will not overwrite it; bring the dashboard's edits into the file (or undo them in the dashboard) until the service holds what the file had before, then sync updates it.",
+    /** An earlier sync's update was interrupted, and the service holds neither the version before it nor the file. */
+    interruptedUpdate: (): string =>
+      "an earlier sync's update of it was interrupted, and the service now holds neither the version before it nor the file: " +
+      'compare the diff and make the dashboard match the file (sync then finds them equal and records it).',
+    /** What the service's update cannot reach: said before merge, so sync never sends a PUT that changes nothing. */
+    updateBlocked: (why: string): string => `sync will not update it: ${why}.`,
     missingRemotely: (identifier: string, staleId: string, file: string): string =>
       `the service has no workflow ${staleId} any more (deleted in the dashboard?): run ` +
       `${cli('state forget', identifier)} and ${sync} will create it again, or delete ${file} if it should ` +

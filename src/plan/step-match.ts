@@ -88,14 +88,19 @@ export function matchSteps(local: readonly MatchableStep[], service: readonly Ma
   });
   for (const j of removed) {
     if (replacedBy.has(j)) continue;
-    steps.push({ name: displayName(service[j]!, serviceChannels[j]!, j), channel: serviceChannels[j]!, match: 'removed' });
+    steps.push({
+      name: displayName(service[j]!, serviceChannels[j]!, j),
+      channel: serviceChannels[j]!,
+      match: 'removed',
+    });
   }
   return { templateIds, steps };
 }
 
 function channelOf(step: MatchableStep): string {
   const template = step.template;
-  const type = typeof template === 'object' && template !== null ? (template as { type?: unknown }).type : undefined;
+  const type =
+    typeof template === 'object' && template !== null ? (template as { type?: unknown }).type : undefined;
   return typeof type === 'string' ? type : 'unknown';
 }
 

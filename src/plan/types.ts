@@ -188,8 +188,9 @@ export type PlanItemFields = PlanItemBase &
   FileLines & { action: PlanAction } & Partial<
     Omit<CreateItem, keyof PlanItemBase | 'action'> &
       Omit<DifferingItem, keyof PlanItemBase | 'action'> &
-      Omit<UpdateItem, keyof PlanItemBase | 'action' | 'body'> & { body?: CreateWorkflowBody | UpdateWorkflowBody } &
-      Omit<ErrorItem, keyof PlanItemBase | 'action'>
+      Omit<UpdateItem, keyof PlanItemBase | 'action' | 'body'> & {
+        body?: CreateWorkflowBody | UpdateWorkflowBody;
+      } & Omit<ErrorItem, keyof PlanItemBase | 'action'>
   >;
 
 /** A workflow found on the service that differs from its file (an update included). */

@@ -11,8 +11,8 @@ import { fetchCurrentEnvironment, fetchNotificationGroups } from './read-routes.
 import { fetchWorkflow } from './retry.js';
 import { callError, RateLimitStreak, RetryBudget, type Session } from './session.js';
 import { parseBaseUrl, workflowPath } from './transport.js';
-import { putWorkflow } from './update-workflow.js';
 import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
+import { putWorkflow } from './update-workflow.js';
 
 /** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
 const DEFAULTS = {

@@ -86,7 +86,8 @@ export function findPendingProblem(identifier: string, entry: unknown): string |
     return `.identifier must equal its key, found ${JSON.stringify(entry.identifier)}`;
   }
   if (entry.kind === 'update') return findPendingUpdateProblem(entry);
-  if (entry.kind !== undefined) return `.kind must be "update" or absent, found ${JSON.stringify(entry.kind)}`;
+  if (entry.kind !== undefined)
+    return `.kind must be "update" or absent, found ${JSON.stringify(entry.kind)}`;
   const lookups = entry.lookupIdentifiers;
   if (!Array.isArray(lookups) || !lookups.every((l) => typeof l === 'string' && l !== '')) {
     return '.lookupIdentifiers must be an array of identifiers';

@@ -39,6 +39,7 @@ export function change(path: string, pointer: string, actual: unknown, desired: 
 
 const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
   create: 'create',
+  update: 'update',
   'in-sync': 'inSync',
   drifted: 'drifted',
   'changed-locally': 'changedLocally',
@@ -51,6 +52,7 @@ const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
 export function planOf(items: PlanItem[], target = TARGET): Plan {
   const summary: PlanSummary = {
     create: 0,
+    update: 0,
     inSync: 0,
     drifted: 0,
     changedLocally: 0,
@@ -176,6 +178,7 @@ export function diagnostic(fields: Partial<Diagnostic> = {}): Diagnostic {
 export function syncOf(outcomes: SyncItemResult[], fields: Partial<SyncResult> = {}): SyncResult {
   const summary: Record<SyncOutcome, number> = {
     created: 0,
+    updated: 0,
     'in-sync': 0,
     drifted: 0,
     'changed-locally': 0,

@@ -61,6 +61,7 @@ describe('renderPlanHuman', () => {
   it('labels every action with its symbol', () => {
     const labels: Record<PlanAction, string> = {
       create: '+ create',
+      update: '↑ update',
       'in-sync': '✔ in sync',
       drifted: '~ drifted',
       'changed-locally': '! changed locally',
