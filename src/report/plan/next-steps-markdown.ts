@@ -31,6 +31,7 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
 function planSteps(view: ReportView, people: number, commands: Commands): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
+  const updates = view.entries.filter((e) => e.label === PLAN_ACTIONS.update.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
   const steps: string[] = [];
@@ -46,9 +47,14 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
       `Before merging: ${workflows(errors)} could not be checked on the service: run \`${commands.plan}\` again.`,
     );
   }
+  if (updates.length > 0) {
+    steps.push(
+      `${sync} (\`${commands.sync}\`) will update ${workflows(updates.length)} (the service's copy replaced by the file's, kept steps keeping their templates): ${named(updates)}.`,
+    );
+  }
   if (creates.length > 0) {
     steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
-  } else if (people === 0 && errors === 0) {
+  } else if (people === 0 && errors === 0 && updates.length === 0) {
     steps.push(
       view.total === 0
         ? `${sync} will have nothing to do: there are no workflow definitions.`

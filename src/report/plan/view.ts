@@ -47,7 +47,10 @@ export interface PlanRenderOptions {
  * What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview,
  * the flow of its steps, its changed messages rendered.
  */
-type ReviewDetails = Pick<PlanItemFields, 'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered'>;
+type ReviewDetails = Pick<
+  PlanItemFields,
+  'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered' | 'steps' | 'notes' | 'active'
+>;
 
 export interface ViewEntry extends StatusMeta, ReviewDetails {
   identifier: string;
@@ -111,7 +114,9 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     for (const row of counts) {
       if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
     }
-    const hint = s.create > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to create.` : '';
+    const verbs = [s.create > 0 ? 'create' : '', s.update > 0 ? 'update' : ''].filter((v) => v !== '');
+    const hint =
+      verbs.length > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${verbs.join(' and ')}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
