@@ -147,9 +147,10 @@ function isEmpty(value: unknown): boolean {
   return value === '' || value === null || (Array.isArray(value) && value.length === 0);
 }
 
+/** Holds something a person wrote: not only empty lists, `false` and the service's empty defaults (`metadata.timed`). */
 function nonEmpty(value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isRecord(value)) return Object.keys(value).length > 0;
+  if (value === undefined || value === null || value === '' || value === false) return false;
+  if (Array.isArray(value)) return value.some(nonEmpty);
+  if (isRecord(value)) return Object.values(value).some(nonEmpty);
   return true;
 }

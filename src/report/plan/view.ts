@@ -116,7 +116,9 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     }
     const verbs = [s.create > 0 ? 'create' : '', s.update > 0 ? 'update' : ''].filter((v) => v !== '');
     const hint =
-      verbs.length > 0 && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${verbs.join(' and ')}.` : '';
+      verbs.length > 0 && command === 'plan'
+        ? ` Run "${commandLine(run, 'sync')}" to ${verbs.join(' and ')}.`
+        : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
