@@ -45,6 +45,13 @@ function editWorkflows(target: Target): void {
   edit(target, 'password-reset.yaml', (text) => text.replace(/^active: true$/m, 'active: false'));
 }
 
+/** What this test reads of a JSON plan item. */
+interface PlannedItem {
+  steps: Array<{ name: string; match: string }>;
+  body?: unknown;
+  active?: boolean;
+}
+
 const byName = (workflow: StoredWorkflow | undefined) =>
   new Map((workflow?.steps ?? []).map((s) => [s.name as string, s._templateId as string]));
 
@@ -80,7 +87,7 @@ describe('update (the built CLI against the emulator)', () => {
     const plan = JSON.parse(planned.stdout);
     expect(plan.summary).toMatchObject({ update: 3, inSync: 6, changedLocally: 0 });
     const items = new Map(plan.items.map((i: { identifier: string }) => [i.identifier, i]));
-    const shipped = items.get('order-shipped') as Record<string, any>;
+    const shipped = items.get('order-shipped') as PlannedItem;
     expect(shipped.steps).toEqual([
       {
         name: 'shipping notice',
@@ -96,13 +103,13 @@ describe('update (the built CLI against the emulator)', () => {
       },
       { name: 'shipping chat', channel: 'chat', match: 'new' },
     ]);
-    const reminder = items.get('appointment-reminder') as Record<string, any>;
-    expect(reminder.steps.map((s: { name: string; match: string }) => [s.name, s.match])).toEqual([
+    const reminder = items.get('appointment-reminder') as PlannedItem;
+    expect(reminder.steps.map((s) => [s.name, s.match])).toEqual([
       ['wait until reminder time', 'kept'],
       ['reminder sms', 'replaced'],
       ['reminder push', 'removed'],
     ]);
-    const reset = items.get('password-reset') as Record<string, any>;
+    const reset = items.get('password-reset') as PlannedItem;
     expect(reset.body).toBeUndefined();
     expect(reset.active).toBe(false);
 
