@@ -172,15 +172,22 @@ function compared(
   }
   const classified =
     interruptedUpdate(desired, workflow, changes, known, say) ??
-    (entry === undefined ||
-    (entry.remoteVersion === undefined &&
-      entry.hash !== desired.hash &&
-      atBaseMatches(known.atBase, workflow))
+    (entry === undefined
       ? classifyByBase(desired, workflow, known.atBase, say)
-      : classifyByState(desired, entry, version, say));
+      : classifyByState(
+          desired,
+          entry,
+          { version, baseMatches: () => atBaseMatches(known.atBase, workflow) },
+          say,
+        ));
   const note = duplicateNote(desired.identifier, changes);
   const noted = (next: string) => (note === undefined ? next : `${note} ${next}`);
-  const { action, attribution, next } = classified;
+  const { action, attribution } = classified;
+  // Where updates are not allowed, why one could not be made anyway is beside the point: today's advice.
+  const next =
+    !known.mayUpdate && action === 'changed-locally' && !classified.updatable
+      ? say.changedLocally(attribution === 'base' ? 'base' : 'state')
+      : classified.next;
   if (!classified.updatable) return { ...found, action, attribution, diff, next: noted(next) };
   if (!known.mayUpdate) {
     const since = attribution === 'base' ? 'base' : 'state';

@@ -56,20 +56,23 @@ export function interruptedUpdate(
 
 /**
  * State recorded the hash of the body it created: the file is unchanged since (drifted) or not. Changed, it is
- * updatable while the service still holds the version state recorded; without one, or with another, a person looks.
+ * updatable while the service still holds the version state recorded (an entry without one: while it holds the
+ * base's definition, with `--base`); else a person looks.
  */
 export function classifyByState(
   desired: DesiredWorkflow,
   entry: StateEntry,
-  version: string,
+  service: { version: string; baseMatches: () => boolean },
   say: NextSteps,
 ): Classified {
   if (entry.hash === desired.hash)
     return { action: 'drifted', attribution: 'state', next: say.drifted(desired.identifier, 'state') };
   const changed = { action: 'changed-locally', attribution: 'state' } as const;
+  const unchanged =
+    entry.remoteVersion === undefined ? service.baseMatches() : entry.remoteVersion === service.version;
+  if (unchanged) return { ...changed, next: say.changedLocally('state'), updatable: true };
   if (entry.remoteVersion === undefined) return { ...changed, next: say.changedLocallyNoVersion() };
-  if (entry.remoteVersion !== version) return { ...changed, next: say.changedBoth() };
-  return { ...changed, next: say.changedLocally('state'), updatable: true };
+  return { ...changed, next: say.changedBoth() };
 }
 
 /**

@@ -31,12 +31,14 @@ export function checkReviewedPlan(value: unknown): { plan: Plan } | { problem: s
   return { plan: { ...plan, version: 1 } as unknown as Plan };
 }
 
-/** Why the document's version cannot be read, or undefined when it can: `schemaVersion` 3 or 2, or `version: 1`. */
+/** Why the document's version cannot be read, or undefined when it can: `schemaVersion` 4, 3 or 2, or `version: 1`. */
 function documentVersion(value: Record<string, unknown>): string | undefined {
   const { schemaVersion, version } = value;
   if (typeof schemaVersion === 'number' && READABLE_PLAN_VERSIONS.includes(schemaVersion)) return undefined;
   if (schemaVersion === undefined && version === 1) return undefined;
-  const readable = `this wfsync reads schemaVersion ${READABLE_PLAN_VERSIONS.join(' and ')} (and plans written with "version": 1)`;
+  const versions = READABLE_PLAN_VERSIONS;
+  const listed = `${versions.slice(0, -1).join(', ')} and ${versions[versions.length - 1]}`;
+  const readable = `this wfsync reads schemaVersion ${listed} (and plans written with "version": 1)`;
   if (typeof schemaVersion === 'number')
     return `the plan has schemaVersion ${schemaVersion}; ${readable}: make the plan with the wfsync that syncs it`;
   if (schemaVersion !== undefined) return `"schemaVersion" is not a number; ${readable}`;

@@ -103,7 +103,7 @@ describe('plan --codequality <file>', () => {
     expect(run.status, run.stderr).toBe(6);
     expect(run.stdout).toContain('order-shipped');
     expect(JSON.parse(readFileSync(join(target.cwd, 'plan.json'), 'utf8'))).toMatchObject({
-      schemaVersion: 3,
+      schemaVersion: 4,
       exitCode: 6,
       needsPerson: ['order-shipped'],
       summary: { drifted: 1 },

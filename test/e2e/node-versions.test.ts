@@ -50,7 +50,7 @@ describe.skipIf(NODES.length === 0)('on other Node versions', () => {
       expect(sync.stdout).toMatch(/Sync: \d+ created, 0 in sync, 0 drifted, 0 failed, 0 skipped\./);
       const plan = run(node, [BIN, 'plan', '--format', 'json'], cwd, env);
       expect(plan.status, plan.stderr).toBe(0);
-      expect(JSON.parse(plan.stdout)).toMatchObject({ schemaVersion: 3 });
+      expect(JSON.parse(plan.stdout)).toMatchObject({ schemaVersion: 4 });
     });
 
     it(`${version}: the API (ES modules) loads and validates`, () => {

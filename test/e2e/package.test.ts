@@ -391,7 +391,7 @@ describe('the npm package', () => {
         files: 2,
         exitCode: 2,
         summary: expect.objectContaining({ create: 2, inSync: 0, error: 0 }),
-        schemaVersion: 3,
+        schemaVersion: 4,
         refused: { code: 'auth', exitCode: 4 },
       });
 

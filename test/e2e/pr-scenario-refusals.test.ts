@@ -107,7 +107,7 @@ describe('the pull request planned against its base, refused before merge', () =
     }
     expect(runs.human.run.stdout).toBe('');
     expect(parseJsonOutput('plan', runs.json.run.stdout)).toEqual({
-      schemaVersion: 3,
+      schemaVersion: 4,
       error: { code: 'auth', message, exitCode: 4 },
     });
     expectFailureComment(runs.markdown, 4, 'auth');
@@ -196,7 +196,7 @@ describe('the pull request planned against its base, refused before merge', () =
     }
     expect(runs.human.run.stdout).toBe('');
     expect(parseJsonOutput('plan', runs.json.run.stdout)).toEqual({
-      schemaVersion: 3,
+      schemaVersion: 4,
       error: { code: 'service-network', message, exitCode: 1, endpoint: { method: 'GET', path } },
     });
     expectFailureComment(runs.markdown, 1, 'service-network');

@@ -175,7 +175,7 @@ describe('pull into an existing definition file', () => {
     expect(pull.stdout).toBe(
       `${JSON.stringify(
         {
-          schemaVersion: 3,
+          schemaVersion: 4,
           target: 'dev',
           summary: { written: 1, unchanged: 1, failed: 1 },
           workflows: [

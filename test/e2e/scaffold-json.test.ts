@@ -11,7 +11,7 @@ describe('new --format json', () => {
     expect(created.status).toBe(0);
     const document = parseJsonOutput('new', created.stdout);
     expect(document).toEqual({
-      schemaVersion: 3,
+      schemaVersion: 4,
       action: 'created',
       file: 'workflows/weeklysummary.yaml',
       identifier: 'weeklysummary',

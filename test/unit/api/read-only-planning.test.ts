@@ -67,7 +67,9 @@ describe('the client plan and sync --dry-run read through', () => {
     expect(seen).toHaveLength(2);
     for (const client of seen) {
       await expect(client.createWorkflow({}, {} as never)).rejects.toThrow(/read-only and must never write/);
-      await expect(client.updateWorkflow('0'.repeat(24), {})).rejects.toThrow(/read-only and must never write/);
+      await expect(client.updateWorkflow('0'.repeat(24), {})).rejects.toThrow(
+        /read-only and must never write/,
+      );
       await expect(client.setWorkflowStatus('0'.repeat(24), false)).rejects.toThrow(/must never write/);
     }
   });

@@ -139,9 +139,10 @@ describe('without state, with a base', () => {
     expect(item).toMatchObject({ action: 'changed-locally', attribution: 'base' });
     expect(item.changes.map((c) => c.path)).toEqual(['steps[0].template.content']);
     expect(item.next).toBe(
-      "this change edits the file, and the service still holds the base's version, which sync cannot update: " +
-        'once the change is approved, make the same edit in the dashboard (sync then finds them equal and records ' +
-        'it), or give the workflow a new name and identifier so sync creates it as a new one.',
+      "this change edits the file, and the service still holds the base's version, but this target does not allow " +
+        'updates: allow them (`allow: [create, update]` under the target in the config, or `--allow update` for one ' +
+        'run) and sync updates it, or, once the change is approved, make the same edit in the dashboard (sync then ' +
+        'finds them equal and records it).',
     );
     expectNoDiscardingAdvice(item);
   });

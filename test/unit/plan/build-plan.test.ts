@@ -262,6 +262,7 @@ describe('buildPlan: the whole plan', () => {
     ]);
     expect(plan.summary).toEqual({
       create: 1,
+      update: 0,
       inSync: 1,
       drifted: 0,
       changedLocally: 0,
@@ -563,6 +564,7 @@ describe('buildPlan: every item, exactly', () => {
     ]);
     expect(plan.summary).toEqual({
       create: 1,
+      update: 0,
       inSync: 1,
       drifted: 1,
       changedLocally: 1,

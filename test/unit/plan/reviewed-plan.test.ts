@@ -4,8 +4,8 @@ import { checkReviewedPlan } from '../../../src/plan/staleness.js';
 /** A plan file read back by `sync --plan` is outside data: any shape is a problem named, never a crash. */
 
 const ITEM = { identifier: 'welcome', action: 'create', desiredHash: 'sha256:1' };
-const PLAN = { schemaVersion: 3, target: { name: 'dev' }, items: [ITEM] };
-const READABLE = 'this wfsync reads schemaVersion 2 and 3 (and plans written with "version": 1)';
+const PLAN = { schemaVersion: 4, target: { name: 'dev' }, items: [ITEM] };
+const READABLE = 'this wfsync reads schemaVersion 2, 3 and 4 (and plans written with "version": 1)';
 
 describe('checkReviewedPlan', () => {
   it('accepts a plan as plan --out writes it', () => {
@@ -19,6 +19,10 @@ describe('checkReviewedPlan', () => {
       meaning: 'changes that sync applies (workflows to create)',
     };
     expect(checkReviewedPlan({ ...PLAN, ...verdict })).toEqual(checkReviewedPlan(PLAN));
+  });
+
+  it('accepts a plan written before updates, with schemaVersion 3', () => {
+    expect(checkReviewedPlan({ ...PLAN, schemaVersion: 3 })).toEqual(checkReviewedPlan(PLAN));
   });
 
   it('accepts a plan written before the verdict, with schemaVersion 2', () => {
@@ -35,8 +39,8 @@ describe('checkReviewedPlan', () => {
     ['no version at all', { target: PLAN.target, items: [] }, 'not a wfsync plan (no "schemaVersion")'],
     [
       'a newer schemaVersion',
-      { ...PLAN, schemaVersion: 4 },
-      `the plan has schemaVersion 4; ${READABLE}: make the plan with the wfsync that syncs it`,
+      { ...PLAN, schemaVersion: 5 },
+      `the plan has schemaVersion 5; ${READABLE}: make the plan with the wfsync that syncs it`,
     ],
     [
       'a schemaVersion not a number',

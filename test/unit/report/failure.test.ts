@@ -24,7 +24,7 @@ describe('renderFailureJson', () => {
     const text = renderFailureJson({ ...SERVICE_DOWN, code: 'service-server', status: 503 });
     const parsed = JSON.parse(text);
     expect(parsed).toEqual({
-      schemaVersion: 3,
+      schemaVersion: 4,
       error: {
         code: 'service-server',
         message: SERVICE_DOWN.message,

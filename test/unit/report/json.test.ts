@@ -7,7 +7,7 @@ describe('renderJson', () => {
     const report = buildFixtureReport();
     const text = renderJson(report, { color: false });
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text.split('\n')[1]).toBe('  "schemaVersion": 3,');
+    expect(text.split('\n')[1]).toBe('  "schemaVersion": 4,');
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed)).toEqual(['schemaVersion', 'tool', 'summary', 'diagnostics']);
     expect(parsed.tool).toEqual({ name: 'wfsync', version: '1.2.3' });

@@ -79,7 +79,7 @@ describe('pullRenderers.json', () => {
     expect(stdout).toBe(
       `${JSON.stringify(
         {
-          schemaVersion: 3,
+          schemaVersion: 4,
           target: 'production',
           summary: { written: 1, unchanged: 1, failed: 0 },
           workflows: [

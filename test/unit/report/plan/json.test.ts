@@ -12,7 +12,7 @@ describe('renderPlanJson', () => {
     // JSON drops undefined fields (the fixture's orphaned item has `file: undefined`).
     const { version: _inMemory, ...expected } = JSON.parse(JSON.stringify(plan)) as Plan;
     expect(parsed).toEqual(expected);
-    expect(schemaVersion).toBe(3);
+    expect(schemaVersion).toBe(4);
     // The fixture has an error item (1 wins) and five that need a person, in item order.
     expect({ exitCode, needsPerson, meaning }).toEqual({
       exitCode: 1,
@@ -42,7 +42,7 @@ describe('renderPlanJson', () => {
   it('has 2-space indentation and one trailing newline', () => {
     const out = renderPlanJson(buildFixturePlan());
     expect(
-      out.startsWith('{\n  "schemaVersion": 3,\n  "exitCode": 1,\n  "needsPerson": [\n    "comment-reply",'),
+      out.startsWith('{\n  "schemaVersion": 4,\n  "exitCode": 1,\n  "needsPerson": [\n    "comment-reply",'),
     ).toBe(true);
     expect(out.endsWith('}\n')).toBe(true);
     expect(out.endsWith('\n\n')).toBe(false);
@@ -111,9 +111,10 @@ describe('renderSyncJson', () => {
       'interrupted',
       'status',
     ]);
-    expect(parsed.schemaVersion).toBe(3);
+    expect(parsed.schemaVersion).toBe(4);
     expect(Object.keys(parsed.summary)).toEqual([
       'created',
+      'updated',
       'inSync',
       'drifted',
       'changedLocally',

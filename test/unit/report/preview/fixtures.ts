@@ -4,7 +4,7 @@ import type { PreviewDocument, PreviewWorkflow } from '../../../../src/report/pr
 export function aPreviewDocument(overrides: Partial<PreviewWorkflow> = {}): PreviewDocument {
   const payload = { orderId: 'A1' };
   return {
-    schemaVersion: 3,
+    schemaVersion: 4,
     workflows: [
       {
         identifier: 'order-shipped',

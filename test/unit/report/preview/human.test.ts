@@ -38,7 +38,7 @@ describe('renderPreviewJson', () => {
     const json = renderPreviewJson(aPreviewDocument());
     expect(json.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(json);
-    expect(parsed.schemaVersion).toBe(3);
+    expect(parsed.schemaVersion).toBe(4);
     expect(Object.keys(parsed.workflows[0].diagnostics[0])).toEqual([
       'file',
       'line',
