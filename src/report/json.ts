@@ -32,7 +32,7 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
  *
  * ```
  * {
- *   "schemaVersion": 3,                // the JSON contract's version (plan/schema-version.ts)
+ *   "schemaVersion": 4,                // the JSON contract's version (plan/schema-version.ts)
  *   "tool": { "name": "wfsync", "version": "0.1.0" },
  *   "summary": {
  *     "files": 12,                     // files checked (a file a definition includes counts as part of it)

@@ -46,7 +46,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 3;
+  schemaVersion: 4;
   workflows: PreviewWorkflow[];
 }
 
@@ -115,7 +115,7 @@ export function buildLayoutNote(layoutId: string | undefined): string {
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 3, workflows };
+  return { schemaVersion: 4, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */
