@@ -11,7 +11,9 @@ export type Step =
   | { do: 'clearPending'; identifier: string }
   | { do: 'emit'; event: ApplyEvent }
   | { do: 'POST'; body: unknown; options: CreateOptions }
-  | { do: 'GET'; key: string };
+  | { do: 'GET'; key: string }
+  | { do: 'PUT'; id: string; body: Record<string, unknown> }
+  | { do: 'status'; id: string; active: boolean };
 
 export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending';
 
@@ -20,6 +22,10 @@ export interface WorldScript {
   post?: (body: unknown, options: CreateOptions) => Promise<CreateResult>;
   /** What a GET by id or identifier answers (or throws). Default: 404. */
   get?: (key: string) => Promise<WorkflowResponse | undefined>;
+  /** What a PUT of the whole body answers (or throws). Default: fails the test. */
+  put?: (id: string, body: Record<string, unknown>) => Promise<WorkflowResponse>;
+  /** What the status route answers (or throws). Default: fails the test. */
+  status?: (id: string, active: boolean) => Promise<WorkflowResponse>;
   /** Store calls that throw (after being logged). */
   failing?: Partial<Record<StoreCall, Error>>;
   pending?: Record<string, PendingWrite>;
@@ -45,11 +51,15 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'GET', key });
       return script.get === undefined ? undefined : script.get(key);
     },
-    updateWorkflow: async () => {
-      throw new Error('no PUT expected');
+    updateWorkflow: async (id, body) => {
+      log.push({ do: 'PUT', id, body });
+      if (script.put === undefined) throw new Error('no PUT expected');
+      return script.put(id, body);
     },
-    setWorkflowStatus: async () => {
-      throw new Error('no status PUT expected');
+    setWorkflowStatus: async (id, active) => {
+      log.push({ do: 'status', id, active });
+      if (script.status === undefined) throw new Error('no status PUT expected');
+      return script.status(id, active);
     },
     // Apply never asks these (the preflight runs before it): a call is a test failure.
     getCurrentEnvironment: async () => {
