@@ -35,6 +35,7 @@ describe('every command in --format json', () => {
     const synced = parseJsonOutput('sync', sync.stdout);
     expect(synced.summary).toEqual({
       created: 9,
+      updated: 0,
       inSync: 0,
       drifted: 0,
       changedLocally: 0,
@@ -61,21 +62,21 @@ describe('sync --plan and the plan document version', () => {
     const { schemaVersion, exitCode, needsPerson, meaning, ...rest } = JSON.parse(
       readFileSync(join(target.cwd, 'plan.json'), 'utf8'),
     );
-    expect(schemaVersion).toBe(3);
+    expect(schemaVersion).toBe(4);
     expect({ exitCode, needsPerson, meaning }).toEqual({
       exitCode: 2,
       needsPerson: [],
       meaning: 'changes that sync applies (workflows to create)',
     });
-    writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 4 }));
+    writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 5 }));
     const refused = await target.run(['sync', '--plan', 'newer.json', '--format', 'json', '--quiet']);
     expect(refused.status).toBe(3);
     expect(refused.posts).toBe(0);
     expect(parseJsonOutput('sync', refused.stdout).error).toEqual({
       code: 'invalid',
       message:
-        'newer.json is not a plan written by "wfsync plan --out": the plan has schemaVersion 4; this wfsync reads ' +
-        'schemaVersion 2 and 3 (and plans written with "version": 1): make the plan with the wfsync that syncs it',
+        'newer.json is not a plan written by "wfsync plan --out": the plan has schemaVersion 5; this wfsync reads ' +
+        'schemaVersion 2, 3 and 4 (and plans written with "version": 1): make the plan with the wfsync that syncs it',
       exitCode: 3,
     });
   });
