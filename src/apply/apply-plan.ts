@@ -11,7 +11,7 @@ import type {
   UpdateItem,
 } from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
-import type { StateFile } from '../state/types.js';
+import { isPendingUpdate, type StateFile } from '../state/types.js';
 import {
   buildSyncAdvice,
   failedOutcome,
@@ -148,7 +148,10 @@ async function createChecked(
   if (desired === undefined) {
     return failedOutcome(base, 'the plan creates a workflow no definition given to sync has');
   }
-  if (Object.hasOwn(initial.pending, item.identifier)) {
+  const journaled = Object.hasOwn(initial.pending, item.identifier)
+    ? initial.pending[item.identifier]
+    : undefined;
+  if (journaled !== undefined && !isPendingUpdate(journaled)) {
     // An earlier create of it was interrupted and reconciling could not tell whether it landed.
     return failedOutcome(
       base,
