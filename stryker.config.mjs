@@ -1,6 +1,6 @@
 // Mutation testing (`npm run mutation`): Stryker mutates the files that decide what wfsync sends, stores and reports,
 // and runs the unit tests that cover each mutant. Batches keep a run inside one CI job; scripts/mutation.mjs runs
-// them and checks every file against its target score (README, "Mutation testing").
+// them and checks every file against its target score (CONTRIBUTING.md, "Mutation testing").
 import { MUTATION_BATCHES } from './scripts/mutation-batches.mjs';
 
 const batchName = process.env.WFSYNC_MUTATION_BATCH;

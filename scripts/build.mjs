@@ -8,7 +8,7 @@
 //
 // Why a bundle rather than tsc's one file per module: Node loads each ES module on its own (resolve, read, compile,
 // link), and a `validate` run loads ~100 of ours. One chunk per way into the code costs less at
-// every start-up (measured in the README's Benchmarks).
+// every start-up (measured in CONTRIBUTING.md, "Benchmarks").
 //
 // The layout is flat, every file straight in dist/: the entries cli.js, index.js (the programmatic API, the package's
 // `.` export) and emulator.js (the local service, for the sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads

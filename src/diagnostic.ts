@@ -89,6 +89,19 @@ export function joinPointer(base: string, ...segments: Array<string | number>): 
   return pointer;
 }
 
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
+/** `/steps/0/template/type` → `steps[0].template.type`; keys that are not plain names are quoted. */
+export function displayPath(pointer: string): string {
+  let out = '';
+  for (const segment of splitPointer(pointer)) {
+    if (/^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
+    else if (PLAIN_KEY.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
 export function splitPointer(pointer: string): string[] {
   if (pointer === '') return [];
   const segments = pointer.slice(1).split('/');

@@ -52,6 +52,7 @@ export function targetOptions(options: TargetApiOptions, cwd: string): TargetOpt
   if (options.allow !== undefined) picked.allow = options.allow;
   if (options.only !== undefined) picked.only = options.only;
   if (options.paths !== undefined) picked.paths = options.paths;
+  if (options.reportUnusedDisable !== undefined) picked.reportUnusedDisable = options.reportUnusedDisable;
   return picked;
 }
 

@@ -5,7 +5,7 @@ import { type CheckedDefinition, checkDefinitions } from '../check/check-definit
 import { type ProjectOptions, projectRuleOptions, readProject } from '../config/project.js';
 import { type ResolvedTarget, resolveTarget, type TargetOptions } from '../config/target.js';
 import type { OutsidePath } from '../definitions/find.js';
-import { countDiagnostics } from '../diagnostic.js';
+import { countDiagnostics, type Diagnostic } from '../diagnostic.js';
 import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { checkKeyRouteAtBase } from '../git/base-config.js';
@@ -19,6 +19,7 @@ import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
 import { plural } from '../text.js';
+import { SUPPRESSION_UNUSED } from '../validate/suppressions.js';
 import { outsidePath } from './outside.js';
 import { addPlanDetails } from './plan-details.js';
 import { buildRunContext } from './run-context.js';
@@ -55,22 +56,13 @@ export async function loadRun(options: TargetOptions, context: LoadContext): Pro
     cwd,
     defaultDir,
     sources: project.sources,
-    rules: projectRuleOptions(project),
+    rules: projectRuleOptions(project, options.reportUnusedDisable === true),
     keepDefinitions: true,
   });
   if (read.outside.length > 0) throw outsideError(read.outside, project);
-  const errors = countDiagnostics(read.diagnostics).errors;
-  if (errors > 0) {
-    // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
-    throw new WfsyncError(
-      `${plural(errors, 'problem')} in the definitions; nothing was sent (run "wfsync validate" for the full report)`,
-      {
-        exitCode: ExitCode.Invalid,
-        diagnostics: read.diagnostics.filter((d) => d.severity === 'error'),
-        sources: read.sources,
-      },
-    );
-  }
+  // Finish every check that can fail before the first request: invalid definitions stop here, all reported.
+  const stopping = read.diagnostics.filter(stopsTheRun);
+  if (stopping.length > 0) throw invalidDefinitions(stopping, read.sources);
   const only = selectionFilter(
     buildOnlyFilter(options.only),
     paths.length > 0 ? read.definitions : undefined,
@@ -112,6 +104,31 @@ export async function loadRun(options: TargetOptions, context: LoadContext): Pro
     ...(base === undefined ? {} : { base: base.ref }),
   });
   return { project, target, definitions, only, run, ...(base === undefined ? {} : { base }) };
+}
+
+/**
+ * What stops plan and sync before any request: an error, and with `--report-unused-disable` a comment that silences
+ * nothing (only asked for then), unless configured `info` (what `validate --max-warnings 0` fails on).
+ */
+function stopsTheRun(d: Diagnostic): boolean {
+  return d.severity === 'error' || (d.code === SUPPRESSION_UNUSED && d.severity === 'warning');
+}
+
+function invalidDefinitions(stopping: Diagnostic[], sources: ReadonlyMap<string, string>): WfsyncError {
+  const errors = countDiagnostics(stopping).errors;
+  const unused = stopping.length - errors;
+  const what = [
+    ...(errors > 0 ? [`${plural(errors, 'problem')} in the definitions`] : []),
+    ...(unused > 0
+      ? [`${plural(unused, 'wfsync-disable comment')} that silence${unused === 1 ? 's' : ''} nothing`]
+      : []),
+  ];
+  const rerun = unused > 0 ? 'wfsync validate --report-unused-disable' : 'wfsync validate';
+  return new WfsyncError(`${what.join(' and ')}; nothing was sent (run "${rerun}" for the full report)`, {
+    exitCode: ExitCode.Invalid,
+    diagnostics: stopping,
+    sources,
+  });
 }
 
 /**

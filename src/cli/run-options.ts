@@ -33,6 +33,7 @@ export function parseTargetArguments(values: TargetValues, paths?: string[]): Ta
   if (values.allow !== undefined) options.allow = values.allow;
   if (values.only !== undefined) options.only = values.only;
   if (paths !== undefined) options.paths = paths;
+  if (values.reportUnusedDisable === true) options.reportUnusedDisable = true;
   return { options, quiet: values.quiet === true, verbose: values.verbose === true };
 }
 
@@ -50,6 +51,18 @@ export function addTargetOptions(command: Command): Command {
       'allow http:// to a non-loopback host (the API key travels in clear text)',
     )
     .option('-q, --quiet', 'no progress output');
+}
+
+/**
+ * plan and sync's `--report-unused-disable`: the definitions are checked for comments that silence nothing, and one
+ * found stops the run before any request (validate reports it as a warning; these commands report no warnings).
+ */
+export function addReportUnusedDisableOption(command: Command): Command {
+  return command.option(
+    '--report-unused-disable',
+    'stop (exit 3, nothing sent) at a wfsync-disable comment that silences no finding (suppression-unused), ' +
+      'as "wfsync validate --report-unused-disable --max-warnings 0" fails on it',
+  );
 }
 
 export function addOnlyOption(command: Command): Command {

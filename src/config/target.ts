@@ -36,6 +36,11 @@ export interface TargetOptions extends ProjectFlags {
    * does; each must be a definition of the project (else a `usage` error).
    */
   paths?: string[];
+  /**
+   * `--report-unused-disable`: a `wfsync-disable` comment that silences no finding (`suppression-unused`) stops the
+   * run before any request, as an invalid definition does, unless that rule is configured `info` or `off`.
+   */
+  reportUnusedDisable?: boolean;
 }
 
 /** One target, every option resolved: flags > environment > wfsync.config.yaml > defaults. No secrets inside. */

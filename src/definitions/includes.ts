@@ -7,7 +7,7 @@
  * included file (validate/rules/string-span.ts), whose text then travels with them for code frames.
  */
 import path from 'node:path';
-import { type Diagnostic, joinPointer, sortDiagnostics, splitPointer } from '../diagnostic.js';
+import { type Diagnostic, displayPath, joinPointer, sortDiagnostics } from '../diagnostic.js';
 import { type FsBoundary, workingBoundary } from '../fs-boundary.js';
 import { type IncludeRead, type IncludeRequest, readIncludeFile } from './include-file.js';
 import {
@@ -119,11 +119,4 @@ export function includedTextsFor(
 
 function textOf(result: ParseResult): { text?: string } {
   return result.text === undefined ? {} : { text: result.text };
-}
-
-/** `/steps/0/variants/1/template/content` → `steps[0].variants[1].template.content`. */
-function displayPath(pointer: string): string {
-  return splitPointer(pointer)
-    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
-    .join('');
 }

@@ -186,13 +186,3 @@ function pick(source: Json, keys: readonly string[]): Json {
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
   return out;
 }
-
-/** The populated group on the create response (only the environment's default group is known). */
-export function buildNotificationGroup(identity: EnvironmentIdentity): Json {
-  return {
-    _id: identity.notificationGroupId,
-    name: 'General',
-    _environmentId: identity.environmentId,
-    _organizationId: identity.organizationId,
-  };
-}

@@ -1,7 +1,7 @@
 import { deriveTrigger } from '../derive/trigger.js';
 import type { DerivedTrigger } from '../derive/types.js';
 import type { Json } from '../json.js';
-import { buildNotificationGroup, buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
+import { buildWorkflow, type EnvironmentIdentity } from './build-workflow.js';
 import type { ChangeContext, ChangeLog } from './changes.js';
 import type { Environments } from './environments.js';
 import { badRequest, notFound } from './http-error.js';
@@ -43,11 +43,19 @@ export function createWorkflow(state: ServiceState, body: unknown): { data: Reco
   );
   state.store.add(workflow);
   recordWorkflowWrite(state, state.identity.environmentId, workflow, workflow.steps.map(templateOf));
-  // Only the environment's own default group is known to the emulator, so only that one can be populated.
+  // The owning group is populated when the environment has it (a create never checks that it does).
+  const owner = state.environments.development.groups.find((g) => g._id === workflow._notificationGroupId);
   const group =
-    workflow._notificationGroupId === state.identity.notificationGroupId
-      ? { notificationGroup: buildNotificationGroup(state.identity) }
-      : {};
+    owner === undefined
+      ? {}
+      : {
+          notificationGroup: {
+            _id: owner._id,
+            name: owner.name,
+            _environmentId: owner._environmentId,
+            _organizationId: owner._organizationId,
+          },
+        };
   return { data: { ...workflow, ...group } };
 }
 

@@ -75,7 +75,7 @@ export function answerRender(store: PreviewStore, text: string): RenderAnswer {
   if (entry.broken || entry.definition === undefined) return { status: 200, body: { ...base, broken: true } };
   const workflow = previewWorkflow(entry.definition, {
     overrides,
-    severities: store.severities,
+    rules: store.rulesFor(entry.file),
     ...(named === undefined || name === undefined ? {} : { preview: { name, overrides: named } }),
   });
   return {

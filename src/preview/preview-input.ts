@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../definitions/read-capped.js';
-import { type Diagnostic, FILE_START } from '../diagnostic.js';
+import { type Diagnostic, FILE_START, joinPointer } from '../diagnostic.js';
 import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { type FsBoundary, toDisplayPath } from '../fs-boundary.js';
@@ -198,7 +198,7 @@ function buildNamedPreviews(
     return { previews, diagnostics };
   }
   for (const [name, entry] of Object.entries(section)) {
-    const pointer = `/previews/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = joinPointer('/previews', name);
     if (!isRecord(entry)) {
       diagnostics.push(
         dataDiagnostic(

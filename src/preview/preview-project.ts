@@ -5,14 +5,17 @@
  */
 import path from 'node:path';
 import type { CheckedDefinition } from '../check/check-definitions.js';
+import { createFileRuleOptions } from '../check/rule-overrides.js';
+import { type ProjectOptions, projectRuleOptions } from '../config/project.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { UsageError } from '../errors.js';
 import type { FsBoundary } from '../fs-boundary.js';
 import { type RenderData, renderWorkflow, sampleData, withPayload } from '../render/index.js';
 import { buildPreviewWorkflow, type PreviewWorkflow } from '../report/preview/document.js';
 import { typoDistance } from '../text.js';
+import { applyDefinitionSuppressions } from '../validate/index.js';
 import { KNOWN_RULE_CODES, renderFindingsToDiagnostics } from '../validate/rules/index.js';
-import type { SeverityOverride } from '../validate/rules/types.js';
+import type { RuleOptions, SeverityOverride } from '../validate/rules/types.js';
 import { type DataOverrides, readNamedPreviews } from './preview-input.js';
 
 export interface WorkflowPreviewOptions {
@@ -22,24 +25,35 @@ export interface WorkflowPreviewOptions {
   preview?: { name: string; overrides: DataOverrides };
   /** A step name or 0-based index. */
   step?: string | number;
-  /** The project's rule severities (wfsync.config.yaml), which the renderer's findings follow as in validate. */
-  severities?: Record<string, SeverityOverride>;
+  /** The definition's rules (PreviewRules.forFile): the renderer's findings follow them as in validate. */
+  rules?: RuleOptions;
 }
 
-/**
- * The rule severities to load definitions with for a preview: the project's, with validate's render rules off. The
- * preview renders every step itself and reports those findings in place (a step the service would fail to render is
- * shown failing, not refused before rendering), once.
- */
-export function previewLoadSeverities(
-  severities: Record<string, SeverityOverride>,
-): Record<string, SeverityOverride> {
-  const off = KNOWN_RULE_CODES.filter((code) => code.startsWith('render-')).map((code) => [
-    code,
-    'off' as const,
-  ]);
-  return { ...severities, ...Object.fromEntries(off) };
+/** The rules a preview follows: the project's `rules:` and `overrides:`, as validate's. */
+export interface PreviewRules {
+  /**
+   * To load definitions with: validate's render rules off, in `rules:` and in every override. The preview renders
+   * every step itself and reports those findings in place (a step the service would fail to render is shown failing,
+   * not refused before rendering), once.
+   */
+  load: RuleOptions;
+  /** A definition's rules (display path), its `overrides:` merged: what its render findings follow. */
+  forFile: (file: string) => RuleOptions;
 }
+
+export function buildPreviewRules(project: ProjectOptions): PreviewRules {
+  const rules = projectRuleOptions(project);
+  const renderOff = (severities: Record<string, SeverityOverride> | undefined) => ({
+    ...severities,
+    ...Object.fromEntries(RENDER_CODES.map((code) => [code, 'off' as const])),
+  });
+  const load: RuleOptions = { ...rules, severities: renderOff(rules.severities) };
+  if (rules.overrides)
+    load.overrides = rules.overrides.map((o) => ({ files: o.files, rules: renderOff(o.rules) }));
+  return { load, forFile: createFileRuleOptions(rules, project.cwd) };
+}
+
+const RENDER_CODES = KNOWN_RULE_CODES.filter((code) => code.startsWith('render-'));
 
 /** The data a workflow is rendered with: the sample, then the named preview, then the overrides. */
 export function buildRenderData(definition: CheckedDefinition, options: WorkflowPreviewOptions): RenderData {
@@ -69,9 +83,12 @@ export function previewWorkflow(
     rendered,
     data,
     steps: definition.workflow.steps,
-    diagnostics: renderFindingsToDiagnostics(definition, rendered.findings, {
-      severities: options.severities ?? {},
-    }),
+    diagnostics: applyDefinitionSuppressions(
+      definition,
+      renderFindingsToDiagnostics(definition, rendered.findings, {
+        severities: options.rules?.severities ?? {},
+      }),
+    ).diagnostics,
     ...(options.preview === undefined ? {} : { preview: options.preview.name }),
   });
 }

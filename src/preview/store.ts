@@ -12,8 +12,9 @@ import { scanDefinitionFiles } from '../definitions/find.js';
 import { includesOf } from '../definitions/include-references.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { createFsBoundary, type FsBoundary, toDisplayPath } from '../fs-boundary.js';
+import type { RuleOptions } from '../validate/rules/types.js';
 import type { DataOverrides } from './preview-input.js';
-import { namedPreviewsOf, previewLoadSeverities } from './preview-project.js';
+import { buildPreviewRules, namedPreviewsOf, type PreviewRules } from './preview-project.js';
 
 export interface ServedStep {
   index: number;
@@ -38,6 +39,7 @@ export interface ServedWorkflow {
 export class PreviewStore {
   readonly #cwd: string;
   #project: ProjectOptions;
+  #rules: PreviewRules;
   readonly #paths: readonly string[];
   #boundary: FsBoundary;
   readonly #workflows = new Map<string, ServedWorkflow>();
@@ -48,13 +50,14 @@ export class PreviewStore {
   constructor(options: { cwd: string; project: ProjectOptions; paths: readonly string[] }) {
     this.#cwd = options.cwd;
     this.#project = options.project;
+    this.#rules = buildPreviewRules(options.project);
     this.#paths = options.paths;
     this.#boundary = createFsBoundary(options.cwd);
   }
 
-  /** The project's rule severities, which the renderer's findings follow. */
-  get severities(): ProjectOptions['severities'] {
-    return this.#project.severities;
+  /** A definition's rules (its `overrides:` merged), which its render findings follow. */
+  rulesFor(file: string): RuleOptions {
+    return this.#rules.forFile(file);
   }
 
   get defaultDir(): string {
@@ -103,6 +106,7 @@ export class PreviewStore {
    */
   async reloadProject(project: ProjectOptions): Promise<string[]> {
     this.#project = project;
+    this.#rules = buildPreviewRules(project);
     this.#boundary = createFsBoundary(this.#cwd);
     const before = [...this.#workflows.keys()];
     this.#workflows.clear();
@@ -161,10 +165,7 @@ export class PreviewStore {
     const checked = await checkDefinitions(files, {
       cwd: this.#cwd,
       defaultDir: this.defaultDir,
-      rules: {
-        severities: previewLoadSeverities(this.#project.severities),
-        notificationGroups: this.#project.notificationGroups,
-      },
+      rules: this.#rules.load,
       keepDefinitions: true,
       boundary: this.#boundary,
     });

@@ -191,19 +191,14 @@ function renderStep(
       renderInApp(r, template);
       break;
     case 'sms':
-      out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
-      out.contentType = 'text';
-      // The service refuses to send an SMS whose text renders empty.
-      if (run && out.content === '') r.fail('Unexpected error: SMS content is missing', `${r.base}/content`);
-      break;
     case 'chat':
-      out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
-      out.contentType = 'text';
-      break;
     case 'push':
       out.content = r.plain(r.render(template.content, '/content'), template.content, '/content');
-      out.title = r.plain(r.render(template.title, '/title'), template.title, '/title');
+      if (type === 'push') out.title = r.plain(r.render(template.title, '/title'), template.title, '/title');
       out.contentType = 'text';
+      // The service refuses to send an SMS whose text renders empty.
+      if (type === 'sms' && run && out.content === '')
+        r.fail('Unexpected error: SMS content is missing', `${r.base}/content`);
       break;
     default:
       // digest, delay, trigger, custom: nothing is rendered.

@@ -4,6 +4,7 @@
  * are built without a prototype, so a field named `__proto__` is a key like any other.
  */
 
+import { escapePointerSegment } from '../diagnostic.js';
 import { jsonText } from '../report/channel.js';
 import type { PayloadField, PayloadType, WorkflowTypes } from './payload-shape.js';
 import { GENERATED_HEADER } from './typescript.js';
@@ -74,5 +75,5 @@ function record(): Schema {
 
 /** A JSON pointer segment inside a URI fragment: `~` and `/` escaped (RFC 6901), then percent-encoded. */
 function pointerSegment(key: string): string {
-  return encodeURIComponent(key.replaceAll('~', '~0').replaceAll('/', '~1'));
+  return encodeURIComponent(escapePointerSegment(key));
 }

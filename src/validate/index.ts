@@ -12,7 +12,7 @@ import {
   suppressionSeverity,
 } from './rules/index.js';
 import { validateDefinitionSchema } from './schema.js';
-import { applySuppressions, type SuppressionResult } from './suppressions.js';
+import { applySuppressions, type SuppressionInput, type SuppressionResult } from './suppressions.js';
 
 export interface ValidationInput {
   definitions: readonly LoadedDefinition[];
@@ -24,7 +24,7 @@ export interface ValidationInput {
  * project-wide rules on all. Pure: the same definitions and options always give the same sorted diagnostics.
  */
 export function buildValidation(input: ValidationInput): Diagnostic[] {
-  return sortDiagnostics([...buildFileValidation(input), ...buildProjectValidation(input)]);
+  return sortDiagnostics([...buildFileValidation(input), ...buildProjectChecks(input).diagnostics]);
 }
 
 /**
@@ -46,7 +46,7 @@ export function buildFileChecks({ definitions, options }: ValidationInput): Supp
   const suppressed: SuppressionResult['suppressed'] = [];
   for (const definition of definitions) {
     const own = buildOwnFindings(definition, options);
-    const result = suppress(definition, own.findings, options);
+    const result = applyDefinitionSuppressions(definition, own.findings, options);
     diagnostics.push(...result.diagnostics);
     suppressed.push(...result.suppressed);
     // An early rule silenced where it replaced the schema's error: that error stays (the service still rejects the
@@ -83,31 +83,38 @@ function buildOwnFindings(
   return { findings: [...early, ...kept, ...buildRuleDiagnostics({ valid, all: [], options })], covered };
 }
 
-function suppress(
+/**
+ * Findings filtered by the `wfsync-disable` comments of `definition` and its included files. With `options`, as
+ * validate checks a file: the comments' own problems reported and, with `--report-unused-disable`, the unused ones.
+ * Without, for findings made outside validate (the preview's, from rendering each step): what is wrong with a comment
+ * is validate's to report (the definition was checked with it), not repeated. Pure.
+ */
+export function applyDefinitionSuppressions(
   definition: LoadedDefinition,
   diagnostics: readonly Diagnostic[],
-  options: RuleOptions,
+  options?: RuleOptions,
 ): SuppressionResult {
   return applySuppressions({
-    texts: [
-      definition,
-      ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
-    ],
+    texts: textsOf(definition),
     diagnostics,
     knownCodes: SUPPRESSIBLE_RULE_CODES,
-    severityOf: (code) => suppressionSeverity(code, options),
-    reportUnused: options.reportUnusedDisable === true,
+    severityOf: (code) => (options ? suppressionSeverity(code, options) : undefined),
+    reportUnused: options?.reportUnusedDisable === true,
     laterCodes: [IDENTIFIER_DUPLICATE.code],
   });
 }
 
-/** The rules that compare files with each other (`identifier-duplicate`), on every parsed definition. Pure; sorted. */
-export function buildProjectValidation(input: ValidationInput): Diagnostic[] {
-  return buildProjectChecks(input).diagnostics;
+/** A definition's text, then each included file's (naming the definition, as their findings do). */
+function textsOf(definition: LoadedDefinition): SuppressionInput['texts'] {
+  return [
+    definition,
+    ...includesOf(definition).map(({ file, text }) => ({ file, text, includedBy: definition.file })),
+  ];
 }
 
 /**
- * buildProjectValidation with each definition's `wfsync-disable` comments for the project-wide rule applied. Only
+ * The rules that compare files with each other (`identifier-duplicate`), on every parsed definition, with each
+ * definition's `wfsync-disable` comments for them applied. Only
  * its findings count here (the per-file ones were filtered by buildFileChecks, the findings about the comments
  * reported there). Pure; sorted.
  */
@@ -119,13 +126,7 @@ export function buildProjectChecks({ definitions, options }: ValidationInput): S
   for (const definition of definitions) {
     const own = found.filter((d) => d.file === definition.file);
     if (own.length === 0) continue;
-    const result = applySuppressions({
-      texts: [definition],
-      diagnostics: own,
-      knownCodes: SUPPRESSIBLE_RULE_CODES,
-      severityOf: () => undefined,
-      reportUnused: false,
-    });
+    const result = applyDefinitionSuppressions(definition, own);
     diagnostics.push(...result.diagnostics);
     suppressed.push(...result.suppressed);
   }

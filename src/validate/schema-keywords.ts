@@ -4,14 +4,13 @@
  * you mean "email"?)". Pure.
  */
 import type { ErrorObject } from 'ajv';
-import { joinPointer, splitPointer } from '../diagnostic.js';
+import { displayPath, joinPointer, splitPointer } from '../diagnostic.js';
 import { suggestName } from '../text.js';
 import { valueAt } from './rules/walk.js';
 import {
   boundsText,
   type DocumentKind,
   describeValue,
-  displayPath,
   showValue,
   subject,
   typeHint,

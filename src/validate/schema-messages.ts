@@ -3,25 +3,13 @@
  * them (`"emial"`, `number 3`) and type names. Pure.
  */
 import { maskCredentials } from '../credentials.js';
-import { splitPointer } from '../diagnostic.js';
+import { displayPath } from '../diagnostic.js';
 import { isRecord } from '../json.js';
 import { plural } from '../text.js';
 
 export type DocumentKind = 'definition' | 'config';
 
-const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 const MAX_SHOWN = 40;
-
-/** `/steps/0/template/type` → `steps[0].template.type`; keys that are not plain names are quoted. */
-export function displayPath(pointer: string): string {
-  let out = '';
-  for (const segment of splitPointer(pointer)) {
-    if (/^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
 
 /** How a message names a node: the path in backticks, or the document itself for the root. */
 export function subject(pointer: string, kind: DocumentKind): string {

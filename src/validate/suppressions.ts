@@ -23,6 +23,9 @@ export interface Directive {
   endColumn: number;
 }
 
+/** The code of a directive that silenced nothing (with `--report-unused-disable`). */
+export const SUPPRESSION_UNUSED = 'suppression-unused';
+
 /** The findings about directives themselves (code, default severity, description): `--list-rules` shows them. */
 export const SUPPRESSION_RULES = [
   {
@@ -36,7 +39,7 @@ export const SUPPRESSION_RULES = [
     description: 'a wfsync-disable comment names a rule that does not exist',
   },
   {
-    code: 'suppression-unused',
+    code: SUPPRESSION_UNUSED,
     defaultSeverity: 'warning' as Severity,
     description: 'a wfsync-disable comment silences no finding (reported with --report-unused-disable)',
   },
@@ -168,7 +171,7 @@ export function applySuppressions(input: SuppressionInput): SuppressionResult {
       for (const range of ranges) {
         if (used.has(range) || later.has(range.rule)) continue;
         report(
-          'suppression-unused',
+          SUPPRESSION_UNUSED,
           range.directive,
           `"wfsync-${range.directive.kind} ${range.rule}" silences no finding; remove it`,
         );

@@ -75,3 +75,44 @@ export async function startWitness(): Promise<{ port: number; hits: string[]; cl
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** One workflow whose chat step renders `subscriber.nickname` empty with the sample data (render-empty, a warning). */
+function nicknameWorkflow(identifier: string, comment = ''): string {
+  return `name: ${identifier}
+steps:
+  - name: chat
+    template:
+      type: chat
+${comment}      content: "Hi {{subscriber.nickname}}: {{orderId}}"
+triggers:
+  - type: event
+    identifier: ${identifier}
+    variables:
+      - { name: orderId, type: String }
+`;
+}
+
+/**
+ * The same render-empty finding four times: as it is (plain), silenced by a comment, turned off by `overrides:`
+ * (exp/) and made an error by a later one (strict/). What preview shows of each must be what validate reports.
+ */
+export const RULE_CONTROL_PROJECT = {
+  'wfsync.config.yaml':
+    'overrides:\n  - files: workflows/exp/**\n    rules: { render-empty: "off" }\n' +
+    '  - files: workflows/strict/**\n    rules: { render-empty: error }\n',
+  'workflows/plain.yaml': nicknameWorkflow('plain'),
+  'workflows/silenced.yaml': nicknameWorkflow(
+    'silenced',
+    '      # wfsync-disable-next-line render-empty -- nicknames are optional\n',
+  ),
+  'workflows/exp/x.yaml': nicknameWorkflow('x'),
+  'workflows/strict/s.yaml': nicknameWorkflow('s'),
+};
+
+/** What RULE_CONTROL_PROJECT's files show: validate's render findings, by file. */
+export const RULE_CONTROL_FINDINGS = {
+  'workflows/exp/x.yaml': [],
+  'workflows/plain.yaml': ['render-empty:warning:6'],
+  'workflows/silenced.yaml': [],
+  'workflows/strict/s.yaml': ['render-empty:error:6'],
+};

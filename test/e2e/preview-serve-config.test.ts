@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validNumbered } from '../fixtures/workflow-texts.js';
 import { makeProject } from './helpers.js';
-import { type Served, startServe } from './preview-helpers.js';
+import { RULE_CONTROL_FINDINGS, RULE_CONTROL_PROJECT, type Served, startServe } from './preview-helpers.js';
 
 /**
  * `wfsync preview --serve` follows the config file as `validate --watch` does (the built CLI, plain HTTP against its
@@ -99,6 +99,18 @@ describe('preview --serve and the config file', () => {
     const back = await until(served, (l) => l.workflows.some((w) => w.file === 'workflows/hello.yaml'));
     expect(back.workflows.map((w) => w.file)).toEqual(['workflows/hello.yaml']);
     expect(await findings(served, 'workflows/hello.yaml')).toContain('render-empty:warning');
+  });
+
+  it("renders with the project's wfsync-disable comments and overrides, as validate reports", {
+    timeout: 120_000,
+  }, async () => {
+    const cwd = makeProject(RULE_CONTROL_PROJECT);
+    const served = await startServe(cwd);
+    running.push(served);
+    const shown: Record<string, string[]> = {};
+    for (const file of Object.keys(RULE_CONTROL_FINDINGS))
+      shown[file] = (await findings(served, file)).map((f) => `${f}:6`);
+    expect(shown).toEqual(RULE_CONTROL_FINDINGS);
   });
 
   it('follows a config file that appears, goes and comes back by rename (the project had none)', {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonOutput } from '../helpers/json-output.js';
 import { makeExampleProject, makeProject, runCli } from './helpers.js';
+import { RULE_CONTROL_FINDINGS, RULE_CONTROL_PROJECT } from './preview-helpers.js';
 
 const SMS = `name: sms only
 steps:
@@ -196,6 +197,38 @@ triggers:
     expect(result.status).toBe(3);
     expect(result.stdout).toContain('✖ the service would fail to render this step: Missing helper: "shout"');
     expect(result.stdout).toMatch(/workflows\/sms\.yaml:6:\d+ error .*shout/);
+  });
+
+  it("honours wfsync-disable comments and the config's overrides as validate does (json and human)", async () => {
+    const cwd = makeProject(RULE_CONTROL_PROJECT);
+    const validate = parseJsonOutput(
+      'validate',
+      (await runCli(['validate', '--format', 'json'], { cwd })).stdout,
+    ) as {
+      diagnostics: Array<{ file: string; code: string; severity: string; line: number }>;
+    };
+    const byFile = (list: Array<{ file: string; code: string; severity: string; line: number }>) =>
+      Object.fromEntries(
+        Object.keys(RULE_CONTROL_FINDINGS).map((file) => [
+          file,
+          list.filter((d) => d.file === file).map((d) => `${d.code}:${d.severity}:${d.line}`),
+        ]),
+      );
+    expect(byFile(validate.diagnostics)).toEqual(RULE_CONTROL_FINDINGS);
+    const json = await runCli(['preview', '--format', 'json'], { cwd });
+    expect(json.status).toBe(3); // strict/s.yaml's finding is an error there
+    const document = parseJsonOutput('preview', json.stdout) as {
+      workflows: Array<{
+        diagnostics: Array<{ file: string; code: string; severity: string; line: number }>;
+      }>;
+    };
+    expect(byFile(document.workflows.flatMap((w) => w.diagnostics))).toEqual(RULE_CONTROL_FINDINGS);
+    const human = await runCli(['preview'], { cwd, env: { NO_COLOR: '1' } });
+    const headers = human.stdout.split('\n').filter((l) => /^workflows\/\S+:\d+:\d+ /.test(l));
+    expect(headers.map((l) => l.replace(/ (error|warning) .* \[/, ' $1 ['))).toEqual([
+      'workflows/plain.yaml:6:22 warning [render-empty]',
+      'workflows/strict/s.yaml:6:22 error [render-empty]',
+    ]);
   });
 
   it('exits 3 with file:line:col for a template that does not compile', async () => {

@@ -1,5 +1,6 @@
 /**
- * The README's examples as data, for readme.test.ts: fenced blocks with their section and the
+ * The examples of a docs page (README.md and the others, test/helpers/doc-pages.ts) as data, for readme.test.ts:
+ * fenced blocks with their section and the
  * `<!-- readme-test: … -->` directives right before them, shell commands with the exit codes their comments allow,
  * and `$ wfsync …` transcripts with the output lines they show. Pure: no I/O.
  */
@@ -39,7 +40,8 @@ export interface TranscriptStep {
 
 const DIRECTIVE_START = /^<!-- readme-test:?/;
 
-export function extractBlocks(markdown: string): Block[] {
+/** `page` names the page in errors. */
+export function extractBlocks(markdown: string, page = 'README.md'): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   let section = '';
@@ -51,7 +53,7 @@ export function extractBlocks(markdown: string): Block[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
-    if (i >= lines.length) throw new Error(`README.md:${start + 1}: a fence that is never closed`);
+    if (i >= lines.length) throw new Error(`${page}:${start + 1}: a fence that is never closed`);
     blocks.push({
       line: start + 1,
       section,

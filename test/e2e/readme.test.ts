@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { listDocPages } from '../helpers/doc-pages.js';
 import { BIN, makeExampleProject, makeProject, ROOT } from './helpers.js';
 import {
   type Block,
@@ -20,12 +21,23 @@ import {
 } from './readme-blocks.js';
 
 /**
- * Every example in README.md, run (see "Development" there for the conventions). Blocks of one `##` section share a
+ * Every example in the docs, run: README.md, CONTRIBUTING.md, SECURITY.md and every docs/**\/*.md
+ * (test/helpers/doc-pages.ts; the conventions: CONTRIBUTING.md, "Development"). Blocks of one `##` section of a page share a
  * temp project and run in order; `wfsync` and `npx wfsync` are the built CLI (a `wfsync` script first on PATH).
  */
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const BLOCKS = extractBlocks(README);
+interface Page {
+  /** Relative to the repository, `/` separators: README.md, docs/commands/plan.md. */
+  path: string;
+  text: string;
+  blocks: Block[];
+}
+
+const PAGES: Page[] = listDocPages(ROOT).map((path) => {
+  const text = readFileSync(join(ROOT, path), 'utf8');
+  return { path, text, blocks: extractBlocks(text, path) };
+});
+const ALL_BLOCKS = PAGES.flatMap((page) => page.blocks);
 
 const SHIM_DIR = mkdtempSync(join(tmpdir(), 'wfsync-readme-bin-'));
 writeFileSync(join(SHIM_DIR, 'wfsync'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -177,6 +189,7 @@ async function applyDirective(directive: Directive, block: Block, cwd: string): 
     expect(text.split(directive.from).length - 1, `"${directive.from}" once in ${directive.file}`).toBe(1);
     writeFileSync(path, text.replace(directive.from, directive.to));
   } else if (directive.kind === 'write') {
+    mkdirSync(dirname(join(cwd, directive.file)), { recursive: true });
     writeFileSync(join(cwd, directive.file), block.body);
   } else if (directive.kind === 'run') {
     await new BlockRunner(cwd).run(directive.command);
@@ -193,20 +206,25 @@ async function applyDirective(directive: Directive, block: Block, cwd: string): 
   }
 }
 
-describe('README.md: the examples, as data', () => {
-  it('every readme-test comment sits right before a block, every block is runnable, data for one, or skipped', () => {
-    expect(strayDirectives(README)).toEqual([]);
-    const unchecked = BLOCKS.filter(
-      (b) =>
-        !isTranscript(b) &&
-        b.lang !== 'sh' &&
-        !b.directives.some((d) => d.kind === 'write' || d.kind === 'skip'),
-    );
-    // Output shown without the command that makes it cannot be checked: write it as `$ wfsync …` and its output.
-    expect(unchecked.map((b) => `README.md:${b.line} (${b.lang || 'no language'})`)).toEqual([]);
-    const skips = BLOCKS.flatMap((b) => b.directives.filter((d) => d.kind === 'skip'));
-    expect(skips.length).toBeLessThanOrEqual(5);
-    const commands = BLOCKS.filter((b) => !b.directives.some((d) => d.kind === 'skip')).flatMap((b) =>
+describe('the examples of every page, as data', () => {
+  for (const page of PAGES)
+    it(`${page.path}: every readme-test comment sits right before a block, every block is runnable, data for one, or skipped`, () => {
+      expect(strayDirectives(page.text)).toEqual([]);
+      const unchecked = page.blocks.filter(
+        (b) =>
+          !isTranscript(b) &&
+          b.lang !== 'sh' &&
+          !b.directives.some((d) => d.kind === 'write' || d.kind === 'skip'),
+      );
+      // Output shown without the command that makes it cannot be checked: write it as `$ wfsync …` and its output.
+      expect(unchecked.map((b) => `${page.path}:${b.line} (${b.lang || 'no language'})`)).toEqual([]);
+    });
+
+  it('few blocks skipped, many commands run, in all pages together', () => {
+    const skips = ALL_BLOCKS.flatMap((b) => b.directives.filter((d) => d.kind === 'skip'));
+    // The README's five, and docs/ARCHITECTURE.md's map of the source folders.
+    expect(skips.length).toBeLessThanOrEqual(6);
+    const commands = ALL_BLOCKS.filter((b) => !b.directives.some((d) => d.kind === 'skip')).flatMap((b) =>
       b.lang === 'sh'
         ? parseShell(b.body)
         : isTranscript(b)
@@ -248,13 +266,18 @@ describe('README.md: the examples, as data', () => {
   });
 });
 
-const sections = [...new Set(BLOCKS.map((b) => b.section))];
-for (const section of sections) {
-  describe(`README.md: ${section || '(top)'}`, () => {
+// Each page's sections, each with a temp project of its own.
+for (const page of PAGES) {
+  const sections = [...new Set(page.blocks.map((b) => b.section))];
+  for (const section of sections) describeSection(page, section);
+}
+
+function describeSection(page: Page, section: string): void {
+  describe(`${page.path}: ${section || '(top)'}`, () => {
     let cwd: string | undefined;
-    for (const block of BLOCKS.filter((b) => b.section === section)) {
+    for (const block of page.blocks.filter((b) => b.section === section)) {
       const skip = block.directives.find((d) => d.kind === 'skip');
-      const title = `README.md:${block.line} (${block.lang || 'output'})`;
+      const title = `${page.path}:${block.line} (${block.lang || 'output'})`;
       if (skip) {
         it.skip(`${title}: ${skip.reason}`, () => {});
         continue;

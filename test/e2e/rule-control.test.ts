@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../fixtures/workflow-texts.js';
@@ -24,6 +24,13 @@ const PROJECT = {
     '      # wfsync-disable variable-unused\n      - { name: forgot, type: String }\n',
   ),
 };
+
+/** A definition whose one comment silences nothing: the variable it was for is used now. */
+const UNUSED_COMMENT = definition(
+  'a',
+  '      # wfsync-disable-next-line variable-unused -- no longer needed\n' +
+    '      - { name: orderId2, type: String }\n',
+).replace('Order {{orderId}} shipped', 'Order {{orderId}} {{orderId2}} shipped');
 
 // Lines of the comments and findings, counted from VALID (whose last line is followed by the added ones).
 const FIRST = VALID.split('\n').length;
@@ -88,6 +95,44 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     }
   });
 
+  it('the three comment forms and overrides, a reason-less and an unused comment: the same in every validate format', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml':
+        'overrides:\n  - files: workflows/exp/**\n    rules: { variable-unused: "off" }\n',
+      'workflows/a.yaml': definition(
+        'a',
+        '      # wfsync-disable-next-line variable-unused -- old apps send it\n' +
+          '      - { name: legacy, type: String }\n' +
+          '      # wfsync-disable variable-unused -- the v3 fields, used from the next release\n' +
+          '      - { name: v3first, type: String }\n' +
+          '      - { name: v3second, type: String }\n' +
+          '      # wfsync-enable variable-unused\n' +
+          '      - { name: stale, type: String }\n',
+      ),
+      'workflows/exp/b.yaml': definition('b', '      - { name: trial, type: String }\n'),
+      'workflows/c.yaml': `${definition('c', '')}      # wfsync-disable-next-line template-syntax -- once needed\n`,
+      'workflows/d.yaml': `${definition('d', '')}      # wfsync-disable-next-line template-syntax\n`,
+    });
+    const silenced = ['`legacy`', '`v3first`', '`v3second`'];
+    for (const format of ['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']) {
+      const args = ['validate', '--format', format, '--report-unused-disable'];
+      const run = await runCli(args, { cwd, env: { NO_COLOR: '1' } });
+      expect(run.status, format).toBe(3);
+      // Reported: the variable after the block, the comment without a reason, the comment that silences nothing.
+      for (const shown of ['`stale`', 'suppression-reason-missing', 'suppression-unused'])
+        expect(run.stdout, `${format}: ${shown}`).toContain(shown);
+      // Not reported: what the comments silenced (without --verbose), what the override turned off.
+      for (const hidden of [...silenced, '`trial`'])
+        expect(run.stdout, `${format}: ${hidden}`).not.toContain(hidden);
+      // --verbose: what the comments silenced, with their reasons (a Code Quality report keeps it on stderr).
+      const verbose = await runCli([...args, '--verbose'], { cwd, env: { NO_COLOR: '1' } });
+      const listed = format === 'codeclimate' ? verbose.stderr : verbose.stdout;
+      for (const shown of [...silenced, 'old apps send it', 'used from the next release'])
+        expect(listed, `${format} --verbose: ${shown}`).toContain(shown);
+      expect(verbose.stdout, `${format} --verbose`).not.toContain('`trial`');
+    }
+  });
+
   it('a Code Quality report keeps open issues only; --verbose lists the silenced ones on stderr', async () => {
     const cwd = makeProject(PROJECT);
     const loud = await runCli(['validate', '--format', 'codeclimate', '--verbose'], { cwd });
@@ -101,13 +146,7 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
   });
 
   it('--report-unused-disable reports a comment that silences nothing', async () => {
-    const cwd = makeProject({
-      'workflows/a.yaml': definition(
-        'a',
-        '      # wfsync-disable-next-line variable-unused -- no longer needed\n' +
-          '      - { name: orderId2, type: String }\n',
-      ).replace('Order {{orderId}} shipped', 'Order {{orderId}} {{orderId2}} shipped'),
-    });
+    const cwd = makeProject({ 'workflows/a.yaml': UNUSED_COMMENT });
     const without = await runCli(['validate'], { cwd, env: { NO_COLOR: '1' } });
     expect(without.status).toBe(0);
     const withFlag = await runCli(['validate', '--report-unused-disable'], { cwd, env: { NO_COLOR: '1' } });
@@ -117,6 +156,61 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     );
     const strict = await runCli(['validate', '--report-unused-disable', '--max-warnings', '0'], { cwd });
     expect(strict.status).toBe(3);
+  });
+
+  it('plan and sync --report-unused-disable stop before any request at a comment that silences nothing, in every format', async () => {
+    const cwd = makeProject({ 'workflows/a.yaml': UNUSED_COMMENT });
+    const finding = `"wfsync-disable-next-line variable-unused" silences no finding; remove it`;
+    const message =
+      '1 wfsync-disable comment that silences nothing; nothing was sent (run "wfsync validate --report-unused-disable" for the full report)';
+    // Without the flag the comment is not looked at: the plan creates the workflow.
+    expect((await runCli(['plan'], { cwd })).status).toBe(2);
+    const human = await runCli(['plan', '--report-unused-disable'], { cwd, env: { NO_COLOR: '1' } });
+    expect(human.status).toBe(3);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toContain(`wfsync: ${message}\n`);
+    expect(human.stderr).toContain(`workflows/a.yaml:${FIRST}:9 warning ${finding} [suppression-unused]`);
+    const unused = {
+      file: 'workflows/a.yaml',
+      line: FIRST,
+      column: 9,
+      severity: 'warning',
+      code: 'suppression-unused',
+      message: finding,
+    };
+    for (const command of ['plan', 'sync']) {
+      const json = await runCli([command, '--report-unused-disable', '--format', 'json'], { cwd });
+      expect(json.status, command).toBe(3);
+      expect(parseJsonOutput('error', json.stdout)).toMatchObject({
+        error: { code: 'invalid', message, exitCode: 3, diagnostics: [unused] },
+      });
+      const github = await runCli([command, '--report-unused-disable', '--format', 'github'], { cwd });
+      expect(github.stdout, command).toContain(
+        `::warning file=workflows/a.yaml,line=${FIRST},col=9,endLine=${FIRST},endColumn=69,title=wfsync (suppression-unused)::${finding}`,
+      );
+      const markdown = await runCli([command, '--report-unused-disable', '--format', 'markdown'], { cwd });
+      expect(markdown.stdout, command).toContain(
+        `- \`workflows/a.yaml:${FIRST}:9\` **warning** ${finding} (\`suppression-unused\`)`,
+      );
+    }
+    const codeclimate = await runCli(['plan', '--report-unused-disable', '--format', 'codeclimate'], { cwd });
+    expect(parseJsonOutput('codeclimate', codeclimate.stdout)).toContainEqual(
+      expect.objectContaining({ check_name: 'suppression-unused', description: finding }),
+    );
+    // Nothing was sent: the workflow is still to create, and no state was written.
+    expect(existsSync(join(cwd, '.wfsync/state/local.json'))).toBe(false);
+    expect((await runCli(['sync'], { cwd })).status).toBe(0);
+  });
+
+  it('plan --report-unused-disable goes on when the config makes suppression-unused info, as validate --max-warnings 0 does', async () => {
+    const cwd = makeProject({
+      'wfsync.config.yaml': 'rules:\n  suppression-unused: info\n',
+      'workflows/a.yaml': UNUSED_COMMENT,
+    });
+    expect(
+      (await runCli(['validate', '--report-unused-disable', '--max-warnings', '0'], { cwd })).status,
+    ).toBe(0);
+    expect((await runCli(['plan', '--report-unused-disable'], { cwd })).status).toBe(2);
   });
 
   it('an included file has comments of its own', async () => {
@@ -152,6 +246,22 @@ describe('rule control: wfsync-disable comments and config overrides', () => {
     expect(result.stderr).toMatch(
       /wfsync\.config\.yaml:4:7 error unknown rule "variable-unusd" \(did you mean "variable-unused"\?\).*\[config-unknown-rule\]/,
     );
+  });
+
+  it('--cache answers byte for byte as a run without it, cold and warm, in every format', async () => {
+    const cwd = makeProject({ ...PROJECT, 'workflows/d.yaml': UNUSED_COMMENT.replace(/\ba\b/g, 'd') });
+    for (const format of ['human', 'json', 'github', 'junit', 'sarif', 'codeclimate']) {
+      const args = ['validate', '--format', format, '--verbose', '--report-unused-disable'];
+      const cached = [...args, '--cache', '--cache-location', `.cache/${format}.json`];
+      const plain = await runCli(args, { cwd, env: { NO_COLOR: '1' } });
+      expect(plain.stdout, format).toContain('suppression-unused');
+      const cold = await runCli(cached, { cwd, env: { NO_COLOR: '1' } });
+      const warm = await runCli(cached, { cwd, env: { NO_COLOR: '1' } });
+      expect([cold.status, cold.stdout], `${format} cold`).toEqual([plain.status, plain.stdout]);
+      expect([warm.status, warm.stdout], `${format} warm`).toEqual([plain.status, plain.stdout]);
+      expect(cold.stderr, format).toContain('wfsync: cache: 0 of 4 files unchanged');
+      expect(warm.stderr, format).toContain('wfsync: cache: 4 of 4 files unchanged');
+    }
   });
 
   it('--cache answers as a run without it, and an edit to the overrides is seen at once', async () => {

@@ -1,6 +1,13 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { addAllowOption, addOnlyOption, addTargetOptions, formatOption, lazyAction } from '../run-options.js';
+import {
+  addAllowOption,
+  addOnlyOption,
+  addReportUnusedDisableOption,
+  addTargetOptions,
+  formatOption,
+  lazyAction,
+} from '../run-options.js';
 
 export function planCommand(ctx: CommandContext): Command {
   const command = new Command('plan')
@@ -36,6 +43,7 @@ export function planCommand(ctx: CommandContext): Command {
   addTargetOptions(command);
   addOnlyOption(command);
   addAllowOption(command);
+  addReportUnusedDisableOption(command);
   return command
     .addHelpText(
       'after',

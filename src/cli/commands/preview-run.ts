@@ -5,6 +5,7 @@ import { ExitCode } from '../../exit-codes.js';
 import { createFsBoundary } from '../../fs-boundary.js';
 import { type DataOverrides, type Json, readDataFile } from '../../preview/preview-input.js';
 import {
+  buildPreviewRules,
   checkStep,
   closestFirst,
   namedPreviewsOf,
@@ -28,7 +29,8 @@ export async function runPreview(ctx: CommandContext, args: string[], flags: Pre
   if (flags.out !== undefined) checkOutputFile(ctx.cwd, '--out', flags.out);
   // 1. Config, then the definitions asked for (invalid ones stop here: exit 3, all reported).
   const project = readProject(flags, ctx.cwd);
-  const { definitions } = await selectDefinitions(args, project, ctx.cwd);
+  const rules = buildPreviewRules(project);
+  const { definitions } = await selectDefinitions(args, { project, rules, cwd: ctx.cwd });
   // 2. The data given instead of the samples (a missing file: 64; not JSON or not the right shape: 3).
   const overrides = readOverrides(flags, ctx.cwd);
   const step = flags.step === undefined ? undefined : parseStep(flags.step);
@@ -53,7 +55,7 @@ export async function runPreview(ctx: CommandContext, args: string[], flags: Pre
     sources.set(definition.file, definition.text);
     return previewWorkflow(definition, {
       overrides,
-      severities: project.severities,
+      rules: rules.forFile(definition.file),
       ...(named[i] === undefined ? {} : { preview: named[i] }),
       ...(step === undefined ? {} : { step }),
     });

@@ -6,7 +6,7 @@ import type { ProjectOptions } from '../../config/project.js';
 import { countDiagnostics } from '../../diagnostic.js';
 import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
-import { closestFirst, previewLoadSeverities } from '../../preview/preview-project.js';
+import { closestFirst, type PreviewRules } from '../../preview/preview-project.js';
 import { plural } from '../../text.js';
 
 export interface Selection {
@@ -22,8 +22,7 @@ export interface Selection {
  */
 export async function selectDefinitions(
   args: readonly string[],
-  project: ProjectOptions,
-  cwd: string,
+  { project, rules, cwd }: { project: ProjectOptions; rules: PreviewRules; cwd: string },
 ): Promise<Selection> {
   const paths = args.filter((arg) => existsSync(path.resolve(cwd, arg)));
   const identifiers = args.filter((arg) => !paths.includes(arg));
@@ -36,10 +35,7 @@ export async function selectDefinitions(
     cwd,
     defaultDir,
     ...(wholeProject ? { sources: project.sources } : {}),
-    rules: {
-      severities: previewLoadSeverities(project.severities),
-      notificationGroups: project.notificationGroups,
-    },
+    rules: rules.load,
     keepDefinitions: true,
   });
   const wantedFiles = new Set<string>();

@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import {
   addAllowOption,
   addOnlyOption,
+  addReportUnusedDisableOption,
   addTargetOptions,
   formatOption,
   lazyAction,
@@ -42,6 +43,7 @@ export function syncCommand(ctx: CommandContext): Command {
   addTargetOptions(command);
   addOnlyOption(command);
   addAllowOption(command);
+  addReportUnusedDisableOption(command);
   return command
     .addHelpText(
       'after',

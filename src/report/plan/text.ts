@@ -1,5 +1,5 @@
 /** Small text pieces the plan formats share: values, field changes, diff lines. All output is terminal-safe. */
-import { canonicalJson } from '../../json.js';
+import { canonicalJson, isRecord } from '../../json.js';
 import type { FieldChange } from '../../plan/types.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 
@@ -69,7 +69,7 @@ export function summarizeChange(change: FieldChange): ChangeSummary {
         Array.from({ length: Math.max(actual.length, desired.length) }, (_, i) => i),
         (i) => [actual as unknown[], desired as unknown[]].map((list) => list[i as number]),
       );
-    } else if (isPlainObject(actual) && isPlainObject(desired)) {
+    } else if (isRecord(actual) && isRecord(desired)) {
       const keys = [...new Set([...Object.keys(desired), ...Object.keys(actual)])];
       const [a, d] = [actual, desired];
       step = firstDifference(keys, (key) => [a[key as string], d[key as string]]);
@@ -109,20 +109,10 @@ function firstDifference<K>(
   return first === undefined ? undefined : { key: first, count };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `data.customer`, but `data["a b"]` for a key that is not a plain name. */
 function joinKey(path: string, key: string): string {
   if (/^[A-Za-z_$][\w$-]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
   return `${path}[${JSON.stringify(key)}]`;
-}
-
-/** The two sides of a change, service first (as in the diff), at its first difference: `false`, `true`. */
-export function formatChangeValues(change: FieldChange): { actual: string; desired: string } {
-  const { actual, desired } = summarizeChange(change);
-  return { actual, desired };
 }
 
 /** `critical: false → true` (service → file); `tags[2]: "c" → "d" (3 → 4 items)`. */

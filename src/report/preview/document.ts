@@ -6,17 +6,7 @@ import type { Diagnostic } from '../../diagnostic.js';
 import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 
 /** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
-export interface PreviewStep {
-  index: number;
-  name: string;
-  type: string;
-  subject?: string;
-  title?: string;
-  preheader?: string;
-  senderName?: string;
-  content?: string;
-  contentType?: 'html' | 'text';
-  cta?: RenderedStep['cta'];
+export interface PreviewStep extends RenderedStep {
   /**
    * Email: the layout the service puts the body into, which the preview does not show (wfsync cannot read the
    * environment's layouts): said in every format, beside the email.
@@ -24,8 +14,6 @@ export interface PreviewStep {
   layout?: string;
   /** The trigger payload the step was rendered with. */
   payload: Record<string, unknown>;
-  /** Set when the service would fail to render this step: its message, as the service would say it. */
-  error?: string;
 }
 
 export interface PreviewWorkflow {

@@ -3,7 +3,8 @@ import type { WorkflowDefinition, WorkflowStep } from '../../generated/workflow.
 import { isRecord } from '../../json.js';
 import { memoizeLast } from './last-memo.js';
 
-export { displayPath, listWords } from '../schema-messages.js';
+export { displayPath } from '../../diagnostic.js';
+export { listWords } from '../schema-messages.js';
 
 /** The value at a JSON pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {

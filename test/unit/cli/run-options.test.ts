@@ -79,7 +79,7 @@ describe('the arguments of a command that talks to a target, parsed once', () =>
       ...['--target', 'dev', '--base-url', 'https://api.example.com', '--state', 's.json'],
       ...['--concurrency', '3', '--allow-insecure-http', '--only', 'order-*', '-q'],
       ...['--format', 'json', '--out', 'plan.json', '--show-ignored', '--base', 'main'],
-      ...['--previews', 'previews', '--codequality', 'cq.json'],
+      ...['--previews', 'previews', '--codequality', 'cq.json', '--report-unused-disable'],
     ]);
     expect(args).toEqual({
       options: {
@@ -91,6 +91,7 @@ describe('the arguments of a command that talks to a target, parsed once', () =>
         allowInsecureHttp: true,
         only: ['order-*'],
         paths: ['workflows/a', 'workflows/b'],
+        reportUnusedDisable: true,
       },
       quiet: true,
       verbose: true,
@@ -115,9 +116,12 @@ describe('the arguments of a command that talks to a target, parsed once', () =>
 
   it("sync: its own flags beside the target's", async () => {
     expect(
-      await parse(['sync', '--dry-run', '--lock-timeout', '5', '--plan', 'p.json', '-t', 'prod']),
+      await parse([
+        ...['sync', '--dry-run', '--lock-timeout', '5', '--plan', 'p.json', '-t', 'prod'],
+        '--report-unused-disable',
+      ]),
     ).toStrictEqual({
-      options: { target: 'prod', paths: [] },
+      options: { target: 'prod', paths: [], reportUnusedDisable: true },
       quiet: false,
       verbose: false,
       format: 'human',

@@ -58,6 +58,24 @@ describe('POST /v1/workflows', () => {
     });
   });
 
+  it('populates the owning group on the create response for any group the environment has, none for an unknown one', async () => {
+    const emulator = await start({ seed: 2, clock, notificationGroups: [{ name: 'Marketing' }] });
+    const marketing = emulator.notificationGroups.find((g) => g.name === 'Marketing')!;
+    const inMarketing = await post(emulator, workflowBody(emulator, { notificationGroupId: marketing.id }));
+    expect(inMarketing.body.data.notificationGroup).toEqual({
+      _id: marketing.id,
+      name: 'Marketing',
+      _environmentId: emulator.environmentId,
+      _organizationId: inMarketing.body.data._organizationId,
+    });
+    const unknown = await post(
+      emulator,
+      workflowBody(emulator, { name: 'Elsewhere', notificationGroupId: '0123456789abcdef01234567' }),
+    );
+    expect(unknown.status).toBe(201);
+    expect(unknown.body.data).not.toHaveProperty('notificationGroup');
+  });
+
   it('links steps: _id = _templateId = template._id, _parentId chains, template defaults are filled', async () => {
     const emulator = await start({ seed: 1, clock });
     const steps = [
