@@ -1,21 +1,23 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredWorkflow } from '../../src/emulator/types.js';
-import { startTarget, type Target } from './plan-sync-target.js';
+import { type ContractFake, startContractFake } from '../helpers/contract-fake/index.js';
+import { makeProject, ROOT, runCli } from './helpers.js';
+import { EXAMPLE_IDENTIFIERS, startTarget, type Target } from './plan-sync-target.js';
 
 /**
  * Issue 27's update, tried as a team would: a change that edits content, reorders, adds and removes steps, changes
  * a step's channel and deactivates a workflow, planned and synced by the built CLI against the emulator.
  */
 
-function edit(target: Target, file: string, change: (text: string) => string): void {
+function edit(target: Pick<Target, 'cwd'>, file: string, change: (text: string) => string): void {
   const path = join(target.cwd, 'workflows', file);
   writeFileSync(path, change(readFileSync(path, 'utf8')));
 }
 
 /** The pull request's edits: three workflows changed, six untouched. */
-function editWorkflows(target: Target): void {
+function editWorkflows(target: Pick<Target, 'cwd'>): void {
   // Content edited, steps reordered (the in-app notice first), a chat step added.
   edit(target, 'order-shipped.yaml', (text) => {
     const email = text.indexOf('  - name: shipping email');
@@ -180,5 +182,74 @@ describe('update (the built CLI against the emulator)', () => {
     expect(run.status).toBe(6);
     expect(run.stdout).toContain('1 drifted');
     expect(writes(run)).toEqual([]);
+  });
+});
+
+describe('update against the independent contract fake', () => {
+  let fake: ContractFake | undefined;
+  let cwd: string | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('the same change: one PUT per workflow plus one status call, the files reached, kept templates kept', async () => {
+    fake = await startContractFake();
+    const service = fake;
+    cwd = makeProject({
+      'wfsync.config.yaml': [
+        'workflowsDir: workflows',
+        'targets:',
+        '  fake:',
+        `    baseUrl: ${service.url}`,
+        '    apiKeyEnv: FAKE_KEY',
+        `    notificationGroupId: ${service.groupId}`,
+        `    notificationGroups: { transactional: ${service.groupId} }`,
+        '    allow: [create, update]',
+        '',
+      ].join('\n'),
+    });
+    mkdirSync(join(cwd, 'workflows'));
+    for (const name of EXAMPLE_IDENTIFIERS)
+      copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
+    const project = cwd;
+    const run = async (args: string[]) => {
+      const before = service.requests.length;
+      const result = await runCli([...args, '--target', 'fake'], {
+        cwd: project,
+        env: { FAKE_KEY: service.devKey },
+      });
+      return { ...result, requests: service.requests.slice(before) };
+    };
+    expect((await run(['sync'])).status).toBe(0);
+    const templates = (identifier: string) => {
+      const found = service
+        .workflows()
+        .find((w) => (w.triggers as Array<{ identifier: string }>)[0]!.identifier === identifier);
+      const steps = (found?.steps ?? []) as Array<{ name: string; _templateId: string }>;
+      return new Map(steps.map((s) => [s.name, s._templateId]));
+    };
+    const shippedBefore = templates('order-shipped');
+    editWorkflows({ cwd });
+
+    const planned = await run(['plan']);
+    expect(planned.status).toBe(2);
+    expect(planned.stdout).toContain(
+      'Plan: 0 to create, 6 in sync, 3 update. Run "wfsync sync --target fake" to update.',
+    );
+    const synced = await run(['sync']);
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toContain('Sync: 0 created, 3 updated, 6 in sync, 0 drifted, 0 failed, 0 skipped.');
+    expect(writes(synced).sort()).toEqual([
+      'PUT /v1/workflows/{id}',
+      'PUT /v1/workflows/{id}',
+      'PUT /v1/workflows/{id}/status',
+    ]);
+    const shippedNow = templates('order-shipped');
+    for (const name of ['shipping email', 'shipping notice'])
+      expect(shippedNow.get(name)).toBe(shippedBefore.get(name));
+    const again = await run(['sync']);
+    expect(again.status).toBe(0);
+    expect(writes(again)).toEqual([]);
   });
 });
