@@ -27,6 +27,7 @@ const FORMATS = {
 /** The plan summary's counts, as output name → summary key. */
 const COUNTS = {
   create: 'create',
+  delete: 'delete',
   'in-sync': 'inSync',
   drifted: 'drifted',
   'changed-locally': 'changedLocally',
@@ -36,7 +37,7 @@ const COUNTS = {
   error: 'error',
 };
 /** Sync's own counts (its summary; the counts above come from the plan it carried out), as output name → key. */
-const SYNC_COUNTS = { created: 'created', failed: 'failed', skipped: 'skipped' };
+const SYNC_COUNTS = { created: 'created', deleted: 'deleted', failed: 'failed', skipped: 'skipped' };
 /** An npm version, range or dist-tag: one argv element, never a path, URL or flag. */
 const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]*$/;
 

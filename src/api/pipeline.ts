@@ -10,7 +10,7 @@ import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { checkKeyRouteAtBase } from '../git/base-config.js';
 import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
-import { buildPlan, type PlanInput } from '../plan/build-plan.js';
+import { buildPlan, type PlanInput, removedAtBase } from '../plan/build-plan.js';
 import type { RunContext } from '../plan/command-line.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
 import type { BaseVersion, DesiredWorkflow, Plan } from '../plan/types.js';
@@ -200,9 +200,15 @@ export async function planRun(
   const state: StateFile = only
     ? filterState(input.state, new Set([...recorded, ...input.desired.map((d) => d.identifier)]))
     : input.state;
+  const allow = loaded.target.allow;
+  const base = input.base && only ? onlyBase(input.base, only) : input.base;
+  // With delete allowed, a definition the base had whose file is gone is looked up too: it may be deleted.
+  const removed = allow.has('delete')
+    ? removedAtBase({ base, state }, new Map(input.desired.map((d) => [d.identifier, d])))
+    : [];
   const observations = await fetchObservations({
     client: input.session.client,
-    identifiers: [...input.desired.map((d) => d.identifier), ...recorded],
+    identifiers: [...input.desired.map((d) => d.identifier), ...recorded, ...removed],
     state,
     concurrency: loaded.target.concurrency,
     onEvent: input.onEvent,
@@ -217,8 +223,8 @@ export async function planRun(
     state,
     observations,
     run: loaded.run,
-    allow: loaded.target.allow,
-    ...(input.base === undefined ? {} : { base: input.base }),
+    allow,
+    ...(base === undefined ? {} : { base }),
   });
   return addPlanDetails(plan, {
     definitions: loaded.definitions,
@@ -268,6 +274,14 @@ export async function withLockedState<T>(
   } finally {
     await lock.release();
   }
+}
+
+/** The base's definitions `--only` (or the paths given) selects: no other removed file is planned for. */
+function onlyBase(
+  base: NonNullable<PlanInput['base']>,
+  only: NonNullable<LoadedRun['only']>,
+): PlanInput['base'] {
+  return { ...base, versions: new Map([...base.versions].filter(([identifier]) => only(identifier))) };
 }
 
 function filterState(state: StateFile, keep: ReadonlySet<string>): StateFile {

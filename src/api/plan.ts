@@ -128,7 +128,13 @@ export function logDetails(
 export function readOnlyClient(client: ServiceClient): ServiceClient {
   const refuse = () => Promise.reject(new Error('internal error: plan is read-only and must never write'));
   // createClient's operations are the object's own properties: the copy keeps them, bound to their session.
-  return { ...client, createWorkflow: refuse, updateWorkflow: refuse, setWorkflowStatus: refuse };
+  return {
+    ...client,
+    createWorkflow: refuse,
+    updateWorkflow: refuse,
+    setWorkflowStatus: refuse,
+    deleteWorkflow: refuse,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { PLAN_ACTIONS, planActionMeta } from '../plan/actions.js';
 import { commandLine, type RunContext } from '../plan/command-line.js';
 import type {
   CreateItem,
+  DeleteItem,
   DesiredWorkflow,
   Plan,
   PlanItem,
@@ -20,6 +21,7 @@ import {
   skippedMessage,
 } from './create-failure.js';
 import { type CreateContext, createOne } from './create-one.js';
+import { deleteOne } from './delete-one.js';
 import type { ApplyEvent } from './events.js';
 import {
   buildSyncStatus,
@@ -46,9 +48,10 @@ export interface ApplyPlanInput {
 }
 
 /**
- * Run a plan: POST what it says to create and PUT what it says to update (journaled, bounded concurrency, verified
- * by reading it back), record workflows the service already matches, and report everything else for a person to act
- * on. One workflow's failure does not stop the others, except failures every later create would share.
+ * Run a plan: POST what it says to create, DELETE what it says to delete (read again first, verified by a 404) and
+ * PUT what it says to update (journaled, bounded concurrency, verified by reading it back), record workflows the
+ * service already matches, and report everything else for a person to act on. One workflow's failure does not stop
+ * the others, except failures every later write would share.
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
@@ -59,11 +62,11 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const initial = store.snapshot;
   const results: SyncItemResult[] = [];
   let stop: StopReason | undefined;
-  const creates: Array<[number, CreateItem]> = [];
+  const creates: Array<[number, CreateItem | DeleteItem]> = [];
   const updates: Array<[number, UpdateItem]> = [];
   const adoptions: Array<Promise<void>> = [];
   for (const [index, item] of plan.items.entries()) {
-    if (item.action === 'create') creates.push([index, item]);
+    if (item.action === 'create' || item.action === 'delete') creates.push([index, item]);
     else if (item.action === 'update') updates.push([index, item]);
     else if (PLAN_ACTIONS[item.action].apply === 'record') {
       // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
@@ -80,7 +83,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   if (orphaned > 0) {
     emit({
       type: 'notice',
-      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'}: the API cannot delete workflows, so delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
+      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'} and ${orphaned === 1 ? 'is' : 'are'} not deleted (see each "next"): delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
     });
   }
 
@@ -88,7 +91,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const limit = pLimit(input.concurrency);
   let interrupted = false;
   /** Each write in the pool, unless the run stopped: then `skipped`, saying why. */
-  const writeAll = <T extends CreateItem | UpdateItem>(
+  const writeAll = <T extends CreateItem | DeleteItem | UpdateItem>(
     writes: ReadonlyArray<[number, T]>,
     write: (item: T) => Promise<ItemOutcome>,
   ) =>
@@ -123,7 +126,11 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
       ),
     );
   emit({ type: 'phase', phase: 'create', total: creates.length });
-  await writeAll(creates, (item) => createChecked(ctx, item, desired.get(item.identifier), initial));
+  await writeAll(creates, (item) =>
+    item.action === 'delete'
+      ? deleteOne(ctx, item)
+      : createChecked(ctx, item, desired.get(item.identifier), initial),
+  );
   if (updates.length > 0) {
     emit({ type: 'phase', phase: 'update', total: updates.length });
     await writeAll(updates, (item) => updateChecked(ctx, item, desired.get(item.identifier), initial));

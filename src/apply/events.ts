@@ -6,7 +6,14 @@ import type { SyncOutcome } from './result.js';
 
 export type ApplyPhase = 'lock' | 'reconcile' | 'fetch' | 'plan' | 'create' | 'update' | 'verify' | 'done';
 
-export type WorkflowStatus = 'fetching' | 'creating' | 'updating' | 'verifying' | 'retrying' | 'done';
+export type WorkflowStatus =
+  | 'fetching'
+  | 'creating'
+  | 'updating'
+  | 'deleting'
+  | 'verifying'
+  | 'retrying'
+  | 'done';
 
 export type ApplyEvent =
   /** `total`: how many workflows the phase will report a `done` event for (fetch, reconcile, create, update). */

@@ -9,7 +9,7 @@ import { buildVerdict, type Verdict } from '../plan/verdict.js';
 export interface SyncOutcomeMeta extends StatusMeta {
   /** The outcome's key in the JSON document's summary (camelCase). */
   summaryKey: string;
-  /** The workflow waits on a person: sync never updates or deletes a workflow (the statuses plan shares). */
+  /** The workflow waits on a person: sync will not write it (the statuses plan shares). */
   needsPerson: boolean;
   /** The exit code the outcome asks for; the sync's status is the worst of its outcomes' (buildSyncStatus). */
   exitCode: ExitCode;
@@ -48,6 +48,18 @@ export const SYNC_OUTCOMES = {
     exitCode: ExitCode.Ok,
     alwaysCounted: false,
   },
+  // Deleted on the service (a soft delete, verified by a 404) and dropped from state; or only dropped from state,
+  // the service no longer having it. Named only when it happened: a sync that may not delete never says `0 deleted`.
+  deleted: {
+    summaryKey: 'deleted',
+    symbol: '-',
+    label: 'deleted',
+    tone: 'warn',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Ok,
+    alwaysCounted: false,
+  },
   'in-sync': asPlanned('in-sync', true),
   drifted: asPlanned('drifted', true),
   'changed-locally': asPlanned('changed-locally'),
@@ -64,7 +76,8 @@ export const SYNC_OUTCOMES = {
     exitCode: ExitCode.Failure,
     alwaysCounted: true,
   },
-  // Not created because the run stopped: the next sync picks it up, but someone has to run it (exit 6).
+  // Not written because the run stopped (the next sync picks it up, but someone has to run it), or a delete left
+  // undone because the service's copy changed since the plan (the next plan shows it to a person): exit 6.
   skipped: {
     summaryKey: 'skipped',
     symbol: '·',
@@ -94,8 +107,7 @@ export function syncOutcomeMeta(outcome: SyncOutcome): SyncOutcomeMeta {
 /**
  * The class of a sync and the exit code it ends with: `ok` (0), `action-needed` (6: drift, local changes, conflicts,
  * missing, orphaned or skipped workflows: a person must act), `failed` (1), `auth` (4), `rate-limited` (5). Orphaned
- * entries count: the API cannot delete them, so a person deletes them in the dashboard and forgets them (`wfsync
- * state forget`).
+ * entries count: sync did not delete them (not allowed, or changed on the service), so a person decides.
  */
 export const SYNC_STATUSES = {
   ok: ExitCode.Ok,

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../fs-boundary.js';
 
 /**
@@ -20,4 +20,14 @@ export function configWatchFiles(
     for (const name of CONFIG_FILE_NAMES) files.push(join(dir, name));
     if (dir === stopAt || dirname(dir) === dir) return files;
   }
+}
+
+/** Editors' backup, swap and probe files (hidden ones are skipped anyway): never a change that matters. */
+export function isEditorArtefact(file: string): boolean {
+  return /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/.test(basename(file));
+}
+
+/** Whether a watch set's list (its roots, its config files) is the same as before: else the watcher restarts. */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -34,27 +34,24 @@ export function describeFailure(error: unknown, exitCode: number): CommandFailur
     };
   }
   if (error instanceof WfsyncError) {
-    return { code: codeOf(exitCode), message: error.message, exitCode, diagnostics: error.diagnostics };
+    return {
+      code: CODE_OF_EXIT[exitCode] ?? 'failed',
+      message: error.message,
+      exitCode,
+      diagnostics: error.diagnostics,
+    };
   }
   return { code: 'internal', message: `unexpected error: ${messageOf(error)}`, exitCode, diagnostics: [] };
 }
 
-function codeOf(exitCode: number): FailureCode {
-  switch (exitCode) {
-    case ExitCode.Usage:
-      return 'usage';
-    case ExitCode.Invalid:
-      return 'invalid';
-    case ExitCode.Auth:
-      return 'auth';
-    case ExitCode.RateLimited:
-      return 'rate-limited';
-    case ExitCode.Changes:
-      return 'stale-plan';
-    default:
-      return 'failed';
-  }
-}
+/** A WfsyncError's failure code, by the exit code it ends the run with; any other exit is `failed`. */
+const CODE_OF_EXIT: Partial<Record<number, FailureCode>> = {
+  [ExitCode.Usage]: 'usage',
+  [ExitCode.Invalid]: 'invalid',
+  [ExitCode.Auth]: 'auth',
+  [ExitCode.RateLimited]: 'rate-limited',
+  [ExitCode.Changes]: 'stale-plan',
+};
 
 /**
  * The failure as the one document on stdout the command's `--format` promises: the error document for `json`, a

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { toDisplayPath } from '../definitions/find.js';
 import { WfsyncError } from '../errors.js';
 import { writeOutput } from '../report/write-output.js';
+import { sameList } from './config-watch.js';
 import { type CommandContext, writeWfsyncError } from './context.js';
 import { onInterrupt } from './interrupt.js';
 import { type WatchOptions, watchPaths } from './watch-paths.js';
@@ -92,10 +93,6 @@ export async function runWatching(ctx: CommandContext, options: RerunOptions): P
   } finally {
     restore();
   }
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** `── 14:03:07 · workflows/a.yaml, workflows/b.yaml ──` (local time; at most three paths named). */

@@ -7,7 +7,7 @@ export type SyncOutput = SyncOutput1 | ErrorOutput;
 
 export interface SyncOutput1 {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated` and `delete`/`deleted`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
@@ -33,6 +33,7 @@ export interface SyncOutput1 {
   summary: {
     created: number;
     updated: number;
+    deleted: number;
     inSync: number;
     drifted: number;
     changedLocally: number;
@@ -56,11 +57,11 @@ export interface SyncOutput1 {
  */
 export interface PlanOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated` and `delete`/`deleted`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -91,6 +92,7 @@ export interface PlanOutput {
   summary: {
     create: number;
     update: number;
+    delete: number;
     inSync: number;
     drifted: number;
     changedLocally: number;
@@ -100,7 +102,7 @@ export interface PlanOutput {
     error: number;
   };
   /**
-   * Sorted by identifier; orphaned entries last.
+   * Sorted by identifier; orphaned and deleted entries last.
    */
   items: PlanItem[];
   /**
@@ -134,11 +136,12 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `update` (sync will PUT it: changed in the file only, and the target allows update), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `update` (sync will PUT it: changed in the file only, and the target allows update), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
     | 'update'
+    | 'delete'
     | 'in-sync'
     | 'drifted'
     | 'changed-locally'
@@ -151,7 +154,7 @@ export interface PlanItem {
    */
   attribution?: 'state' | 'base' | 'unknown';
   /**
-   * The definition file (absent for orphaned).
+   * The definition file (absent for orphaned; for a delete known from the base, the removed file).
    */
   file?: string;
   /**
@@ -531,6 +534,7 @@ export interface SyncItemResult {
   outcome:
     | 'created'
     | 'updated'
+    | 'deleted'
     | 'in-sync'
     | 'drifted'
     | 'changed-locally'
@@ -620,7 +624,7 @@ export interface ErrorObject {
    * The request that failed, for a `service-*`, `auth` or `rate-limited` error that came from the service.
    */
   endpoint?: {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'DELETE';
     /**
      * The request path on the service (no host, no credentials).
      */

@@ -21,13 +21,16 @@ export interface StatusMeta {
   noun?: true;
 }
 
-/** What sync does with an item: POST it, PUT it, record the workflow the service already matches, or report it. */
-export type ApplyVerb = 'create' | 'update' | 'record' | 'report';
+/**
+ * What sync does with an item: POST it, PUT it, DELETE it, record the workflow the service already matches, or report it.
+ * Every verb but `record` and `report` writes to the service (isWrite).
+ */
+export type ApplyVerb = 'create' | 'update' | 'delete' | 'record' | 'report';
 
 export interface PlanActionMeta extends StatusMeta {
   /** The action's key in PlanSummary (camelCase). */
   summaryKey: string;
-  /** A person must act: sync cannot settle it (it never updates or deletes a workflow). */
+  /** A person must act: sync cannot settle it (what the target does not allow, or what changed on both sides). */
   needsPerson: boolean;
   /** The exit code an item with this action asks for (the plan's is the worst of its items': worstExitCode). */
   exitCode: ExitCode;
@@ -63,6 +66,19 @@ export const PLAN_ACTIONS = {
     exitCode: ExitCode.Changes,
     apply: 'update',
   },
+  // Its file was removed and the service still holds the version wfsync recorded (or the base's); the target
+  // allows `delete`: sync will DELETE it (a soft delete on the service) and drop it from state.
+  delete: {
+    summaryKey: 'delete',
+    symbol: '-',
+    label: 'delete',
+    tone: 'warn',
+    annotation: 'warning',
+    needsPerson: false,
+    exitCode: ExitCode.Changes,
+    apply: 'delete',
+    codeClimate: 'info',
+  },
   // The service matches the file. Recording an identity the service already holds changes nothing a reviewer must
   // see: 0.
   'in-sync': {
@@ -89,7 +105,7 @@ export const PLAN_ACTIONS = {
     reported:
       "the service's workflow differs from the file, and the file has not changed since it was created",
   },
-  // The file changed since the workflow was created; no update in scope: a person must act.
+  // The file changed since the workflow was created, and sync does not apply it: a person must act.
   'changed-locally': {
     summaryKey: 'changedLocally',
     symbol: '!',
@@ -130,8 +146,9 @@ export const PLAN_ACTIONS = {
     codeClimate: 'critical',
     reported: 'the identifier exists on the service, but that workflow was not created from this definition',
   },
-  // In state, but no definition file has this identifier any more. The API cannot delete it, so a person does; it
-  // fails nothing by itself: a notice, an `info` problem.
+  // In state, but no definition file has this identifier any more, and sync will not delete it (the target does not
+  // allow `delete`, or the service's copy changed since wfsync recorded it): a person decides. It fails nothing by
+  // itself: a notice, an `info` problem.
   orphaned: {
     summaryKey: 'orphaned',
     symbol: '-',
@@ -166,6 +183,12 @@ export type PlanSummary = Record<(typeof PLAN_ACTIONS)[PlanAction]['summaryKey']
 
 /** The actions in summary order. */
 export const PLAN_ACTION_NAMES = Object.keys(PLAN_ACTIONS) as PlanAction[];
+
+/** Whether sync writes to the service for an item of this action (what a Production key is refused for). */
+export function isWrite(action: PlanAction): boolean {
+  const verb: ApplyVerb = PLAN_ACTIONS[action].apply;
+  return verb !== 'record' && verb !== 'report';
+}
 
 /** The row of `action`, typed as every row is (optional fields included). */
 export function planActionMeta(action: PlanAction): PlanActionMeta {

@@ -2,6 +2,7 @@
  * (desired definitions, state, what the service returned) → the Plan `wfsync plan` prints and `wfsync sync`
  * applies. Pure: the lookups were made before; nothing here asks the service or reads a clock.
  */
+import type { WriteAction } from '../generated/config.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import { isPendingUpdate, type PendingUpdate, type StateEntry, type StateFile } from '../state/types.js';
@@ -41,8 +42,12 @@ export interface PlanInput {
   base?: PlanBase & { versions: ReadonlyMap<string, BaseVersion> };
   /** What the commands each item's `next` suggests must repeat of this run (its target, config, state file). */
   run?: RunContext;
-  /** What sync may write on the target (ResolvedTarget.allow): without `update`, an edited file is `changed-locally`. */
-  allow?: ReadonlySet<string>;
+  /**
+   * What sync may write on the target (ResolvedTarget.allow; default `create` only). Without `update`, an edited file
+   * is `changed-locally`. With `delete`, a workflow whose file was removed becomes `delete` when the service still
+   * holds the version wfsync knew; the base's removed definitions (with `base`) then need an observation by identifier.
+   */
+  allow?: ReadonlySet<WriteAction>;
 }
 
 /** How a definition's base version is looked up: undefined without `--base`. */
@@ -68,13 +73,19 @@ export function buildPlan(input: PlanInput): Plan {
       };
       return planDesired(d, known, observations.get(d.identifier), baseOf, say);
     });
+  const removal: Removal = { allowed: input.allow?.has('delete') === true, baseOf, say };
   const orphans = Object.keys(state.workflows)
     .filter((identifier) => !filesById.has(identifier))
     .sort(compareText)
     .map((identifier) =>
-      planOrphan(identifier, entryOf(state, identifier)!, observations.get(identifier), say),
+      planOrphan(identifier, entryOf(state, identifier)!, observations.get(identifier), removal),
     );
-  const items = [...planned, ...orphans];
+  const removed = removal.allowed
+    ? removedAtBase(input, filesById).map((identifier) =>
+        planRemovedAtBase(identifier, observations.get(identifier), removal),
+      )
+    : [];
+  const items = [...planned, ...orphans, ...removed.filter((item) => item !== undefined)];
   return {
     version: 1,
     target: { name: input.target.name, baseUrl: input.target.baseUrl },
@@ -229,25 +240,95 @@ function duplicateItem(desired: DesiredWorkflow, files: readonly string[], say: 
   };
 }
 
+/** How a workflow whose file was removed is decided: may sync delete it, and what the base held. */
+interface Removal {
+  allowed: boolean;
+  baseOf: BaseOf;
+  say: NextSteps;
+}
+
+/**
+ * In state, no definition any more. Deleted only when the target allows it and the service still holds the version
+ * wfsync recorded (or, for an entry without one, the base's definition): anything else is a person's decision.
+ */
 function planOrphan(
   identifier: string,
   entry: StateEntry,
   observation: RemoteObservation | undefined,
-  say: NextSteps,
+  removal: Removal,
 ): PlanItem {
+  const { say } = removal;
   const base: PlanItem = {
     identifier,
     action: 'orphaned',
     stateId: entry.id,
     stateHash: entry.hash,
     changes: [],
-    next: say.orphaned(identifier),
+    next: removal.allowed ? say.orphaned(identifier) : say.orphanedNotAllowed(identifier),
   };
   const byId = observation?.byId;
-  if (byId?.status === 'not-found') return { ...base, next: say.orphanedGone(identifier) };
+  if (byId?.status === 'not-found') {
+    // Gone already (a crash after the DELETE, or a dashboard delete): with delete allowed, state just drops it.
+    if (removal.allowed) return { ...base, action: 'delete', next: say.deleteGone() };
+    return { ...base, next: say.orphanedGone(identifier) };
+  }
   if (byId?.status !== 'found') return base;
   const { workflow } = byId;
-  return { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
+  const version = remoteVersionOf(workflow);
+  const found = { ...base, name: workflow.name, remoteId: workflow._id, remoteVersion: version };
+  if (!removal.allowed) return found;
+  const atBase = removal.baseOf(identifier);
+  const unchanged =
+    entry.remoteVersion !== undefined
+      ? entry.remoteVersion === version
+      : atBase?.status === 'present' && compareWorkflow(atBase.desired, workflow).changes.length === 0;
+  if (unchanged) return { ...found, action: 'delete', next: say.delete('state') };
+  if (entry.remoteVersion === undefined) return { ...found, next: say.orphanedUnknown(identifier) };
+  return { ...found, next: say.orphanedChanged(identifier) };
+}
+
+/**
+ * `--base` with delete allowed: the identifiers a definition had at the base whose file is gone and that state does
+ * not record (state's own are planOrphan's). The caller looked each up by identifier.
+ */
+export function removedAtBase(
+  input: Pick<PlanInput, 'base' | 'state'>,
+  files: ReadonlyMap<string, unknown>,
+): string[] {
+  if (input.base === undefined) return [];
+  return [...input.base.versions]
+    .filter(([identifier, version]) => version.status === 'present' && !files.has(identifier))
+    .map(([identifier]) => identifier)
+    .filter((identifier) => entryOf(input.state, identifier) === undefined)
+    .sort(compareText);
+}
+
+/**
+ * A definition of the base whose file this change removes, unknown to state: deleted when the service still holds
+ * the base's version (compared as a file would be); gone already, nothing to do; changed since, a person decides.
+ */
+function planRemovedAtBase(
+  identifier: string,
+  observation: RemoteObservation | undefined,
+  removal: Removal,
+): PlanItem | undefined {
+  const { say } = removal;
+  const atBase = removal.baseOf(identifier);
+  const lookup = observation?.byIdentifier;
+  if (atBase?.status !== 'present' || lookup?.status === 'not-found') return undefined;
+  // The file as the base had it: the path this change removes.
+  const item: ItemBase = {
+    identifier,
+    file: atBase.desired.file,
+    name: atBase.desired.definition.name,
+    changes: [],
+  };
+  if (lookup?.status !== 'found') return failed(item, lookup, 'by identifier', say);
+  const { workflow } = lookup;
+  const found = { ...item, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow) };
+  if (compareWorkflow(atBase.desired, workflow).changes.length === 0)
+    return { ...found, action: 'delete', next: say.delete('base') };
+  return { ...found, action: 'orphaned', next: say.orphanedChangedSinceBase(identifier) };
 }
 
 function summarize(items: readonly PlanItem[]): PlanSummary {

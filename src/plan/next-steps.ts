@@ -74,9 +74,37 @@ export function buildNextSteps(run?: RunContext) {
       `the service changed (${why ?? 'no state records it and no base was given'}): run ` +
       `${code(commandLine(run, 'plan', { tail: '--base <branch>' }))} (in a pull request, the base branch; CI sets GITHUB_BASE_REF), or ` +
       'commit the state file, to know; until then overwrite neither side.',
+    /** The file was removed and the service holds the version wfsync knew (recorded, or the base's). */
+    delete: (since: 'state' | 'base'): string =>
+      `${since === 'base' ? "this change removes its file, and the service still holds the base's version" : 'no definition has this identifier any more, and the service still holds the version wfsync recorded'}: ` +
+      `${sync} will delete it on the service${since === 'base' ? '' : ' and drop it from state'}.`,
+    /** Delete allowed, and the service no longer has it (a crash after the DELETE, or a dashboard delete). */
+    deleteGone: (): string =>
+      `no definition has this identifier and the service no longer has it: ${sync} will drop it from state (nothing is sent).`,
+    /** Delete allowed, but the service could not be asked for it: nothing decided. */
     orphaned: (identifier: string): string =>
-      'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
-      `dashboard, then run ${cli('state forget', identifier)}.`,
+      'no definition has this identifier any more, and the service could not be asked whether it still holds the ' +
+      `version wfsync recorded: run the plan again, or delete it in the dashboard, then run ${cli('state forget', identifier)}.`,
+    /** The target does not allow sync to delete: how to allow it, or do it by hand. */
+    orphanedNotAllowed: (identifier: string): string =>
+      `no definition has this identifier any more, and ${run === undefined ? 'the target' : `target ${code(run.target)}`} does not allow ` +
+      `sync to delete: add \`delete\` to the target's \`allow\` in wfsync.config.yaml (or add \`--allow delete\` to the ` +
+      `command) for sync to delete it, or delete it in the dashboard, then run ${cli('state forget', identifier)}.`,
+    /** Delete allowed, but the service's copy changed since wfsync recorded it: never deleted without a person. */
+    orphanedChanged: (identifier: string): string =>
+      "no definition has this identifier any more, but the service's workflow changed since wfsync recorded it " +
+      '(edited in the dashboard?), so sync will not delete it: a person decides. Delete it in the dashboard, then run ' +
+      `${cli('state forget', identifier)}, or restore its file (and ${cli('pull', identifier)} the edit).`,
+    /** Delete allowed, state recorded no version (an older wfsync) and no base tells: cannot know it is unchanged. */
+    orphanedUnknown: (identifier: string): string =>
+      'no definition has this identifier any more, and state recorded no version of it (an older wfsync made the ' +
+      "entry), so wfsync cannot tell whether the service's workflow changed since: it will not delete it. Run the " +
+      `plan with ${code('--base <branch>')} to compare it with the base's definition, or delete it in the dashboard, ` +
+      `then run ${cli('state forget', identifier)}.`,
+    /** `--base`, delete allowed: the file was removed, but the service's workflow is not the base's version. */
+    orphanedChangedSinceBase: (identifier: string): string =>
+      "this change removes its file, but the service's workflow differs from the base's version (edited in the " +
+      `dashboard?), so sync will not delete it: a person decides (delete it in the dashboard, or restore the file and ${cli('pull', identifier)}).`,
     orphanedGone: (identifier: string): string =>
       `no definition has this identifier and the service no longer has it: run ${cli('state forget', identifier)}.`,
     error: (): string =>

@@ -9,7 +9,8 @@ import type { CheckedDefinition } from '../check/check-definitions.js';
 import { type Diagnostic, FILE_START, type Span } from '../diagnostic.js';
 import type { CurrentEnvironment, NotificationGroup, PreflightFacts } from '../remote/index.js';
 import { plural } from '../text.js';
-import type { CreateItem, Plan, PlanPreflight, PreflightCheck } from './types.js';
+import { isWrite } from './actions.js';
+import type { CreateItem, Plan, PlanItem, PlanPreflight, PreflightCheck } from './types.js';
 
 /** What of the target the checks word their findings with (ResolvedTarget fits). */
 export interface PreflightTarget {
@@ -33,8 +34,9 @@ export type PreflightRefusal =
   | { check: 'notificationGroups'; message: string; diagnostics: Diagnostic[] };
 
 /**
- * What to ask the service: nothing unless the plan creates something (at most two requests per run, whatever the
- * number of workflows). The local target's embedded service resolves every group to its own, so its groups are
+ * What to ask the service: the key's environment whenever the plan writes anything (a create, a delete: the
+ * actions table's apply verb says which), the groups only when it creates (at most two requests per run, whatever
+ * the number of workflows). The local target's embedded service resolves every group to its own, so its groups are
  * not asked.
  */
 export function preflightQuestions(
@@ -42,7 +44,10 @@ export function preflightQuestions(
   target: PreflightTarget,
 ): { environment: boolean; groups: boolean } {
   const creating = plan.summary.create > 0;
-  return { environment: creating, groups: creating && target.kind !== 'local' };
+  return {
+    environment: plan.items.some((item) => isWrite(item.action)),
+    groups: creating && target.kind !== 'local',
+  };
 }
 
 export function buildPreflight(input: PreflightInput): {
@@ -50,7 +55,8 @@ export function buildPreflight(input: PreflightInput): {
   refusal?: PreflightRefusal;
 } {
   const creates = input.plan.items.filter((item): item is CreateItem => item.action === 'create');
-  if (creates.length === 0) {
+  const writes = input.plan.items.filter((item) => isWrite(item.action));
+  if (writes.length === 0) {
     const skipped = check('skipped', 'not asked: nothing to create');
     return { preflight: { environment: skipped, notificationGroups: skipped } };
   }
@@ -59,7 +65,8 @@ export function buildPreflight(input: PreflightInput): {
   const where =
     environment === undefined ? "the API key's environment" : `environment ${quote(environment.name)}`;
   if (environment !== undefined && !mayCreate(environment)) {
-    const message = environmentRefusal(environment, target, creates);
+    // Refused before any write, whatever the write: the service does not guard every route (an update's PUT).
+    const message = environmentRefusal(environment, target, writes);
     return {
       preflight: {
         environment: check('refused', message),
@@ -74,6 +81,10 @@ export function buildPreflight(input: PreflightInput): {
       : facts.environment.status === 'unavailable'
         ? check('unavailable', `could not check the API key's environment: ${facts.environment.reason}`)
         : check('skipped', 'not asked');
+  if (creates.length === 0) {
+    const groupsCheck = check('skipped', 'not asked: nothing to create');
+    return { preflight: { environment: environmentCheck, notificationGroups: groupsCheck } };
+  }
   if (facts.groups.status !== 'found') {
     const groupsCheck =
       facts.groups.status === 'unavailable'
@@ -114,13 +125,20 @@ export function mayCreate(environment: CurrentEnvironment): boolean {
 function environmentRefusal(
   environment: CurrentEnvironment,
   target: PreflightTarget,
-  creates: readonly CreateItem[],
+  writes: readonly PlanItem[],
 ): string {
   const derived = environment._parentId === undefined ? '' : ' (derived from another one)';
+  const creates = writes.filter((w) => w.action === 'create');
+  // The words of a create-only plan are what they always were; any other write is named with its action.
+  const what =
+    creates.length === writes.length
+      ? `the ${plural(creates.length, 'workflow')} to create (${listed(creates.map((c) => c.identifier))})`
+      : `the ${plural(writes.length, 'workflow')} to write (${listed(writes.map((w) => `${w.action} ${w.identifier}`))})`;
+  const verb = creates.length === writes.length ? 'create them' : 'write them';
   return (
     `the API key in $${target.apiKeyEnv} belongs to the service's ${quote(environment.name)} environment${derived}, ` +
-    'where workflows are view-only: only a Development-environment key may create them, so sync would be refused ' +
-    `(401) for the ${plural(creates.length, 'workflow')} to create (${listed(creates.map((c) => c.identifier))}). ` +
+    `where workflows are view-only: only a Development-environment key may ${verb}, so sync would be refused ` +
+    `(401) for ${what}. ` +
     `Give target "${target.name}" the Development environment's API key and sync there, then bring the workflows ` +
     "to this environment with the dashboard's promotion (publish) step; nothing was sent"
   );

@@ -37,7 +37,7 @@ function documentVersion(value: Record<string, unknown>): string | undefined {
   if (typeof schemaVersion === 'number' && READABLE_PLAN_VERSIONS.includes(schemaVersion)) return undefined;
   if (schemaVersion === undefined && version === 1) return undefined;
   const versions = READABLE_PLAN_VERSIONS;
-  const listed = `${versions.slice(0, -1).join(', ')} and ${versions[versions.length - 1]}`;
+  const listed = `${versions.slice(0, -1).join(', ')} and ${versions.at(-1)}`;
   const readable = `this wfsync reads schemaVersion ${listed} (and plans written with "version": 1)`;
   if (typeof schemaVersion === 'number')
     return `the plan has schemaVersion ${schemaVersion}; ${readable}: make the plan with the wfsync that syncs it`;

@@ -177,8 +177,17 @@ export interface PlainItem extends PlanItemBase {
   action: 'in-sync' | 'missing-remotely' | 'orphaned';
 }
 
+/**
+ * A workflow whose file was removed, known to wfsync (state, or the base), that sync will DELETE: `remoteId` and
+ * `remoteVersion` are the copy it may delete (sync reads it again right before, and skips it if it changed); without
+ * them the service no longer has it, and sync only drops it from state.
+ */
+export interface DeleteItem extends PlanItemBase {
+  action: 'delete';
+}
+
 /** One workflow of a plan, keyed by its action: each action carries what only it has. */
-export type PlanItem = CreateItem | DifferingItem | UpdateItem | ErrorItem | PlainItem;
+export type PlanItem = CreateItem | DifferingItem | UpdateItem | DeleteItem | ErrorItem | PlainItem;
 
 /**
  * Any plan item read field by field, as the reports and sync's results read them: what only some actions carry is
@@ -295,7 +304,7 @@ export interface Plan {
   /** Version of the plan JSON format. */
   version: 1;
   target: { name: string; baseUrl: string };
-  /** Sorted by identifier; orphaned entries last. */
+  /** Sorted by identifier; orphaned and deleted entries last (state's, then the base's). */
   items: PlanItem[];
   summary: PlanSummary;
   /** Server-managed fields never compared (shown with --show-ignored). */

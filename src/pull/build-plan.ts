@@ -37,7 +37,7 @@ export interface PullFiles {
   /** As output names it: relative to the working directory, `/` separators. */
   display(path: string): string;
   /**
-   * The schema a new definition written at `path` names in its modeline, and why (README: Editors); undefined: none
+   * The schema a new definition written at `path` names in its modeline, and why (docs/reference/editors.md, Editors); undefined: none
    * (it would not resolve there, or the editor settings map the file).
    */
   modeline(path: string): ChosenModeline | undefined;

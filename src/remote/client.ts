@@ -4,6 +4,7 @@ import { type Dispatcher, Pool } from 'undici';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { createWorkflow } from './create-workflow.js';
+import { deleteWorkflow } from './delete-workflow.js';
 import { keyName } from './errors.js';
 import { createProxyDispatcher, type ProxiedRoute, proxyInUse } from './proxy.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -112,6 +113,14 @@ export function createClient(options: ClientOptions): ServiceClient {
         throw callError(session, { method: 'GET', path }, { kind: 'validation', detail: result.problem });
       }
       return fetchWorkflow(session, result.path);
+    }),
+    deleteWorkflow: whileOpen(async (id: string) => {
+      const result = workflowPath(endpoint, id);
+      if ('problem' in result) {
+        const path = `${endpoint.basePath}/v1/workflows/{workflowId}`;
+        throw callError(session, { method: 'DELETE', path }, { kind: 'validation', detail: result.problem });
+      }
+      return deleteWorkflow(session, result.path);
     }),
     getCurrentEnvironment: whileOpen(() => fetchCurrentEnvironment(session)),
     listNotificationGroups: whileOpen(() => fetchNotificationGroups(session)),

@@ -6,7 +6,7 @@ import type { ProxyRoute } from './proxy.js';
 
 export type { WorkflowResponse };
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What the client reports for `--verbose` logs and progress. Never headers, never the API key. */
 export interface ClientEvent {
@@ -129,6 +129,8 @@ export interface ServiceClient {
   setWorkflowStatus(id: string, active: boolean): Promise<WorkflowResponse>;
   /** `undefined` when the service answers 404 for this workflow. */
   getWorkflow(idOrIdentifier: string): Promise<WorkflowResponse | undefined>;
+  /** `DELETE /v1/workflows/{id}` (a soft delete); resolves on `{data: true}`. Development keys only. */
+  deleteWorkflow(id: string): Promise<void>;
   /**
    * `GET /v1/environments/me`: the key's environment, its `apiKeys` dropped on receipt. `undefined` when the
    * service has no such route (404: an older or different service).

@@ -10,6 +10,7 @@
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { jsonText, neutralizeMarkdown } from './channel.js';
 import type { CommandFailure } from './failure.js';
+import { truncateText } from './plan/text.js';
 import { hash53 } from './sarif.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import type { ValidateReport } from './validate-report.js';
@@ -56,10 +57,7 @@ const MAX_DESCRIPTION = 1_000;
  */
 export function plainDescription(text: string): string {
   const oneLine = sanitizeTerminalText(text.replace(/\s*[\r\n\t]+\s*/g, ' ').trim());
-  const chars = Array.from(neutralizeMarkdown(oneLine));
-  return chars.length <= MAX_DESCRIPTION
-    ? chars.join('')
-    : `${chars.slice(0, MAX_DESCRIPTION - 1).join('')}…`;
+  return truncateText(neutralizeMarkdown(oneLine), MAX_DESCRIPTION);
 }
 
 /**

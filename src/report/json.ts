@@ -26,38 +26,9 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 }
 
 /**
- * `wfsync validate --format json`: a public format under the JSON contract's `schemaVersion`
- * (schemas/validate-output.schema.json). Fields only get added within a version; renaming or removing one bumps
- * `schemaVersion`. Keys always come in this order; 2-space indent; trailing newline.
- *
- * ```
- * {
- *   "schemaVersion": 4,                // the JSON contract's version (plan/schema-version.ts)
- *   "tool": { "name": "wfsync", "version": "0.1.0" },
- *   "summary": {
- *     "files": 12,                     // files checked (a file a definition includes counts as part of it)
- *     "filesWithProblems": 2,          // files with at least one diagnostic, of any severity (a finding in an
- *                                      // included file counts for the definition that includes it)
- *     "errors": 2, "warnings": 1, "infos": 0
- *   },
- *   "diagnostics": [                   // sorted by file, line, column, severity, code
- *     {
- *       "file": "workflows/order.yaml", // relative to the working directory, `/` separators
- *       "line": 12, "column": 7,        // 1-based; columns count UTF-16 code units
- *       "endLine": 12, "endColumn": 11, // endLine inclusive, endColumn exclusive
- *       "severity": "error",            // "error" | "warning" | "info"
- *       "code": "schema-additional-property", // stable identifier
- *       "message": "…",
- *       "pointer": "/steps/0/nmae",      // RFC 6901 JSON pointer into the document ("" = whole document)
- *       "includedBy": "workflows/x.yaml" // only for a finding in a file a definition includes (`file` then names
- *                                        // that file): the definition, which `pointer` points into
- *     }
- *   ],
- *   "suppressed": [                    // only with --verbose, when a wfsync-disable comment silenced a finding:
- *     { …, "suppressedBy": { "line": 11, "reason": "…" } } // the finding, then the comment's line and reason
- *   ]
- * }
- * ```
+ * `wfsync validate --format json`: a public format under the JSON contract's `schemaVersion`, every field described
+ * in schemas/validate-output.schema.json. Fields only get added within a version; renaming or removing one bumps
+ * `schemaVersion`. Keys always come in the order built below; 2-space indent; trailing newline.
  */
 export function renderJson(report: ValidateReport, _options: RenderOptions): string {
   return `${jsonText(buildValidateJson(report))}\n`;

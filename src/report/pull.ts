@@ -1,7 +1,7 @@
 /**
  * What `wfsync pull` did, by `--format` name. Pure: each returns the whole of stdout and of stderr. human: a line per
  * workflow pulled on stdout, `wfsync: <id>: <reason>` per failure on stderr. json: one document (`schemaVersion`,
- * `target`, `summary`, `workflows`; keys in the order built below, listed in the README's pull section), no stderr.
+ * `target`, `summary`, `workflows`; keys in the order built below, listed in docs/commands/pull.md), no stderr.
  */
 
 import { SCHEMA_VERSION } from '../plan/schema-version.js';

@@ -65,6 +65,8 @@ export function buildConfigFile({ workflowsDir, configSchemaRef, ci }: ConfigFil
     '#     # What `notificationGroupId: group:<name>` in a definition resolves to.',
     '#     notificationGroups:',
     '#       transactional: 64f1c0ffee0000000000abcd',
+    '#     # What sync may write here (default [create]): update applies edited files; add delete to remove workflows.',
+    '#     allow: [create, update]',
     `#     # Default .wfsync/state/${CI_TARGET}.json: commit it to keep workflow ids between CI runs, or let CI`,
     '#     # rebuild it each run (wfsync looks workflows up by identifier when state has no entry).',
     `#     # state: .wfsync/state/${CI_TARGET}.json`,

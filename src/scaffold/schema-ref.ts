@@ -20,13 +20,6 @@ export function configSchemaOf(workflowSchema: string): string {
   return dir === '.' ? './config.schema.json' : `${dir}/config.schema.json`;
 }
 
-/** The schema as seen from a file in `fromDir` (relative to the project root): what its modeline names. */
-export function schemaRefFrom(fromDir: string, schema: string): string {
-  if (URL_PATTERN.test(schema)) return schema;
-  const relative = posix.relative(posix.normalize(fromDir), posix.normalize(schema));
-  return relative.startsWith('../') ? relative : `./${relative}`;
-}
-
 /** The first line of a definition or config file: tells YAML editors which schema applies. */
 export function modeline(schemaRef: string): string {
   return `# yaml-language-server: $schema=${schemaRef}`;

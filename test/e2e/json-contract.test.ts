@@ -36,6 +36,7 @@ describe('every command in --format json', () => {
     expect(synced.summary).toEqual({
       created: 9,
       updated: 0,
+      deleted: 0,
       inSync: 0,
       drifted: 0,
       changedLocally: 0,
@@ -66,7 +67,7 @@ describe('sync --plan and the plan document version', () => {
     expect({ exitCode, needsPerson, meaning }).toEqual({
       exitCode: 2,
       needsPerson: [],
-      meaning: 'changes that sync applies (workflows to create)',
+      meaning: 'changes that sync applies (workflows to create or delete)',
     });
     writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 5 }));
     const refused = await target.run(['sync', '--plan', 'newer.json', '--format', 'json', '--quiet']);

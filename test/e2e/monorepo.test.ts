@@ -145,10 +145,10 @@ describe('a monorepo with three service folders and unrelated YAML', () => {
     expect(planB.stdout).not.toContain('orphaned');
     expect(planB.status).toBe(2);
 
-    // The whole project: a's deleted workflow is an orphan now.
+    // The whole project: a's removed workflow is to be deleted now (the local target allows deletes).
     const whole = await runCli(['plan', '--quiet'], { cwd });
-    expect(whole.stdout).toContain('Plan: 2 to create, 1 in sync, 1 orphaned.');
-    expect(whole.status).toBe(6);
+    expect(whole.stdout).toContain('Plan: 2 to create, 1 to delete, 1 in sync.');
+    expect(whole.status).toBe(2);
 
     const syncRest = await runCli(['sync', 'services/b/workflows', 'services/c/workflows', '--quiet'], {
       cwd,

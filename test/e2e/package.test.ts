@@ -345,11 +345,12 @@ describe('the npm package', () => {
           '',
         ].join('\n'),
       );
-      // And the README's example of the API (section "API"), as written there.
-      const example = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((b) =>
+      // And the example of docs/reference/api.md, as written there.
+      const page = 'docs/reference/api.md';
+      const example = extractBlocks(readFileSync(join(ROOT, page), 'utf8'), page).find((b) =>
         b.directives.some((d) => d.kind === 'write' && d.file === 'api-example.ts'),
       );
-      expect(example?.section).toBe('API');
+      expect(example?.body).toContain("from 'wfsync'");
       writeFileSync(join(consumer, 'api-example.ts'), example!.body);
       const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
       const typecheck = await npm(

@@ -12,7 +12,7 @@ describe('sync --plan (a reviewed plan)', () => {
     const plan = await target.run(['plan', '--out', 'plan.json', '--quiet']);
     expect(plan.status).toBe(2);
     const saved = parseJsonOutput('plan', readFileSync(join(target.cwd, 'plan.json'), 'utf8'));
-    expect(saved.schemaVersion).toBe(3);
+    expect(saved.schemaVersion).toBe(4);
     expect(saved.summary.create).toBe(9);
 
     const sync = await target.run(['sync', '--plan', 'plan.json']);
@@ -71,7 +71,7 @@ describe('output formats', () => {
     const plan = await target.run(['plan', '--format', 'json']);
     expect(plan.status).toBe(2);
     const planned = parseJsonOutput('plan', plan.stdout);
-    expect(planned.schemaVersion).toBe(3);
+    expect(planned.schemaVersion).toBe(4);
     expect(planned.target.name).toBe('dev');
     expect(planned.summary).toMatchObject({ create: 9, inSync: 0, error: 0 });
     expect(planned.items.map((i: { identifier: string }) => i.identifier).sort()).toEqual(
@@ -81,7 +81,7 @@ describe('output formats', () => {
     const sync = await target.run(['sync', '--format', 'json']);
     expect(sync.status).toBe(0);
     const synced = parseJsonOutput('sync', sync.stdout);
-    expect(synced.schemaVersion).toBe(3);
+    expect(synced.schemaVersion).toBe(4);
     expect(synced.status).toBe('ok');
     expect(synced.summary).toMatchObject({ created: 9, failed: 0 });
     const ids = Object.fromEntries(

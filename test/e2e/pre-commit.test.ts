@@ -25,13 +25,16 @@ const missing =
 if (missing && process.env.CI) throw new Error(`${missing}: CI must run this test`);
 if (missing) console.log(`skipped: ${missing}`);
 
-/** The README block written under the `write <file>` directive: the hook snippets as users copy them. */
-function readmeSnippet(file: string): string {
-  const blocks = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).filter((block) =>
+/** The page that shows the hook snippets (docs/guides/adopting.md, "Git hooks"). */
+const HOOKS_PAGE = 'docs/guides/adopting.md';
+
+/** The page's block written under the `write <file>` directive: the hook snippets as users copy them. */
+function pageSnippet(file: string): string {
+  const blocks = extractBlocks(readFileSync(join(ROOT, HOOKS_PAGE), 'utf8'), HOOKS_PAGE).filter((block) =>
     block.directives.some((d) => d.kind === 'write' && d.file === file),
   );
   if (blocks.length !== 1)
-    throw new Error(`README.md: ${blocks.length} blocks written as ${file}, expected 1`);
+    throw new Error(`${HOOKS_PAGE}: ${blocks.length} blocks written as ${file}, expected 1`);
   return blocks[0]!.body;
 }
 
@@ -133,11 +136,11 @@ describe.skipIf(missing !== undefined)('pre-commit: the wfsync-validate hook', (
   it('installed as a git hook: a clean commit goes through, one whose file clashes with a committed one is refused', () => {
     const repo = sampleRepo();
     const rev = git(hookRepo, 'rev-parse', 'HEAD').trim();
-    // The README's config, pointed at this release's hook repository instead of the published one.
-    const config = parseYaml(readmeSnippet('.pre-commit-config.yaml')) as PreCommitConfig;
+    // The page's config, pointed at this release's hook repository instead of the published one.
+    const config = parseYaml(pageSnippet('.pre-commit-config.yaml')) as PreCommitConfig;
     expect(config.repos).toHaveLength(1);
     expect(config.repos[0]!.hooks).toEqual([{ id: 'wfsync-validate' }]);
-    const snippet = readmeSnippet('.pre-commit-config.yaml')
+    const snippet = pageSnippet('.pre-commit-config.yaml')
       .replace(config.repos[0]!.repo, hookRepo)
       .replace(/rev: \S+/, `rev: ${rev}`);
     writeFileSync(join(repo, '.pre-commit-config.yaml'), snippet);
@@ -165,11 +168,11 @@ describe.skipIf(missing !== undefined)('pre-commit: the wfsync-validate hook', (
 });
 
 /**
- * The README's lefthook, husky and lint-staged snippets: the exact command each runs, in a sample repository where
+ * The page's lefthook, husky and lint-staged snippets: the exact command each runs, in a sample repository where
  * wfsync is installed as a project dependency (node_modules/.bin/wfsync, what `npm install --save-dev` makes), with
  * the file list each tool passes (lefthook `{staged_files}`: relative; lint-staged: absolute; husky: git's list).
  */
-describe('the README hook snippets: the command each runs', () => {
+describe('the hook snippets of docs/guides/adopting.md: the command each runs', () => {
   function hookProject(): string {
     const repo = mkdtempSync(join(tmpdir(), 'wfsync-hooks-'));
     const files: Record<string, string> = {
@@ -202,17 +205,17 @@ describe('the README hook snippets: the command each runs', () => {
     writeFileSync(join(repo, 'workflows/three.yaml'), validNumbered(3));
     git(repo, 'add', 'workflows/three.yaml', 'k8s/deploy.yaml');
     const staged = ['workflows/three.yaml', 'k8s/deploy.yaml'];
-    const lefthook = (parseYaml(readmeSnippet('lefthook.yml')) as LefthookConfig)['pre-commit'].commands
+    const lefthook = (parseYaml(pageSnippet('lefthook.yml')) as LefthookConfig)['pre-commit'].commands
       .wfsync!;
     expect(lefthook.glob).toBe('*.{yaml,yml}');
     const [lintStagedCommand, ...others] = Object.values(
-      (JSON.parse(readmeSnippet('lint-staged.json')) as LintStagedConfig)['lint-staged'],
+      (JSON.parse(pageSnippet('lint-staged.json')) as LintStagedConfig)['lint-staged'],
     );
     expect(others).toEqual([]);
     const commands = {
       // lefthook replaces {staged_files} with the staged paths matching its glob, relative to the root.
       lefthook: lefthook.run.replace('{staged_files}', staged.join(' ')),
-      husky: readmeSnippet('husky-pre-commit').trim(),
+      husky: pageSnippet('husky-pre-commit').trim(),
       // lint-staged runs its command from node_modules/.bin with the absolute paths appended.
       'lint-staged': `PATH="${join(repo, 'node_modules/.bin')}:$PATH" ${lintStagedCommand} ${staged
         .map((file) => join(repo, file))

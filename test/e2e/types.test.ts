@@ -66,8 +66,9 @@ describe('wfsync types (the built CLI, then the real tsc --strict)', () => {
     expect(errors['unknown.ts']?.join('\n')).toMatch(/TS2820: Type '"order-shiped"' is not assignable/);
   }, 120_000);
 
-  it("the README's example (section Typed payloads) compiles, each @ts-expect-error line failing as it says", async () => {
-    const example = extractBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((block) =>
+  it('the example of docs/guides/typed-payloads.md compiles, each @ts-expect-error line failing as it says', async () => {
+    const page = 'docs/guides/typed-payloads.md';
+    const example = extractBlocks(readFileSync(join(ROOT, page), 'utf8'), page).find((block) =>
       block.directives.some((d) => d.kind === 'write' && d.file === 'notify.ts'),
     );
     expect(example?.body).toContain('@ts-expect-error');

@@ -49,7 +49,7 @@ describe('wfsync validate (the built CLI)', () => {
     const result = await runCli(['validate', '--format', 'json'], { cwd });
     expect(result.status).toBe(3);
     const report = parseJsonOutput('validate', result.stdout);
-    expect(report.schemaVersion).toBe(3);
+    expect(report.schemaVersion).toBe(4);
     expect(report.diagnostics).toEqual([
       expect.objectContaining({
         code: 'schema-enum',

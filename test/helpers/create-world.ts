@@ -9,13 +9,15 @@ export type Step =
   | { do: 'recordPending'; entry: PendingWrite }
   | { do: 'recordWorkflow'; identifier: string; entry: StateEntry }
   | { do: 'clearPending'; identifier: string }
+  | { do: 'forget'; identifier: string }
   | { do: 'emit'; event: ApplyEvent }
   | { do: 'POST'; body: unknown; options: CreateOptions }
   | { do: 'GET'; key: string }
   | { do: 'PUT'; id: string; body: Record<string, unknown> }
-  | { do: 'status'; id: string; active: boolean };
+  | { do: 'status'; id: string; active: boolean }
+  | { do: 'DELETE'; id: string };
 
-export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending';
+export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending' | 'forget';
 
 export interface WorldScript {
   /** What the POST answers (or throws). Default: fails the test. */
@@ -26,9 +28,12 @@ export interface WorldScript {
   put?: (id: string, body: Record<string, unknown>) => Promise<WorkflowResponse>;
   /** What the status route answers (or throws). Default: fails the test. */
   status?: (id: string, active: boolean) => Promise<WorkflowResponse>;
+  /** What a DELETE answers (or throws). Default: fails the test. */
+  del?: (id: string) => Promise<void>;
   /** Store calls that throw (after being logged). */
   failing?: Partial<Record<StoreCall, Error>>;
   pending?: Record<string, PendingWrite>;
+  workflows?: Record<string, StateEntry>;
 }
 
 /**
@@ -61,6 +66,11 @@ export function world(script: WorldScript = {}) {
       if (script.status === undefined) throw new Error('no status PUT expected');
       return script.status(id, active);
     },
+    deleteWorkflow: async (id) => {
+      log.push({ do: 'DELETE', id });
+      if (script.del === undefined) throw new Error('no DELETE expected');
+      return script.del(id);
+    },
     // Apply never asks these (the preflight runs before it): a call is a test failure.
     getCurrentEnvironment: async () => {
       throw new Error('no environment lookup expected');
@@ -74,7 +84,7 @@ export function world(script: WorldScript = {}) {
     version: 1,
     target: 'local',
     baseUrl: 'http://127.0.0.1:1',
-    workflows: {},
+    workflows: script.workflows ?? {},
     pending: script.pending ?? {},
   };
   const store: ApplyStore = {
@@ -93,6 +103,10 @@ export function world(script: WorldScript = {}) {
       log.push({ do: 'clearPending', identifier });
       fail('clearPending');
     },
+    forget: async (identifier) => {
+      log.push({ do: 'forget', identifier });
+      fail('forget');
+    },
   };
   const emit = (event: ApplyEvent) => {
     log.push({ do: 'emit', event });
@@ -104,7 +118,7 @@ export function world(script: WorldScript = {}) {
 export function remoteError(
   kind: RemoteErrorKind,
   detail = 'something went wrong',
-  extra: { method?: 'GET' | 'POST'; path?: string; serverMessages?: string[] } = {},
+  extra: { method?: 'GET' | 'POST' | 'DELETE'; path?: string; serverMessages?: string[] } = {},
 ): RemoteError {
   return new RemoteError({
     kind,

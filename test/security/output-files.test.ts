@@ -171,7 +171,7 @@ describe.each(REMOTE)('$name', ({ name, args, ok }) => {
     const written = JSON.parse(readFileSync(join(target.cwd, 'out/plan.json'), 'utf8')) as {
       schemaVersion: number;
     };
-    expect(written.schemaVersion).toBe(3);
+    expect(written.schemaVersion).toBe(4);
   });
 });
 

@@ -124,6 +124,8 @@ describe('imports between files of src/', () => {
     for (const [file, targets] of graph) {
       if (layer(file) < 0) found.push(`${file} is in no layer`);
       for (const target of targets) {
+        // The JSON Schemas (the documents' source of truth, beside src/) are data every layer may read.
+        if (/^\.\.\/schemas\/[\w-]+\.schema\.json$/.test(target)) continue;
         expect(graph.has(target), `${file} imports ${target}, which does not exist`).toBe(true);
         if (folder(target) === folder(file) || layer(file) < 0) continue;
         if (layer(target) < 0 || layer(target) > layer(file)) found.push(`${file} imports ${target}`);

@@ -14,7 +14,7 @@ export function completionCommand(ctx: CommandContext): Command {
     .addArgument(new CommanderCommand().createArgument('<shell>', 'bash, zsh or fish').choices([...SHELLS]))
     .addHelpText(
       'after',
-      '\nInstall (README: Shell completion):\n' +
+      '\nInstall (docs/reference/editors.md, Shell completion):\n' +
         "  bash: echo 'source <(wfsync completion bash)' >> ~/.bashrc\n" +
         // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's own parameter expansion, printed as is
         '  zsh:  wfsync completion zsh > "${fpath[1]}/_wfsync"   (then start a new shell)\n' +

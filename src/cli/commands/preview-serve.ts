@@ -1,20 +1,16 @@
-import { basename } from 'node:path';
 import { type ProjectOptions, readProject } from '../../config/project.js';
 import { UsageError, WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
 import { startPreviewServer } from '../../preview/server.js';
 import { PreviewStore } from '../../preview/store.js';
 import { writeOutput } from '../../report/write-output.js';
-import { configWatchFiles } from '../config-watch.js';
+import { configWatchFiles, isEditorArtefact, sameList } from '../config-watch.js';
 import { type CommandContext, writeWfsyncError } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { watchPaths } from '../watch-paths.js';
 import type { PreviewFlags } from './preview-flags.js';
 
 export const DEFAULT_PREVIEW_PORT = 4777;
-
-// Definitions, the files they include and the previews files matter; editors' backup, swap and probe files do not.
-const EDITOR_ARTEFACT = /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/;
 
 /**
  * `wfsync preview --serve`: load every definition (broken ones too: the page shows their errors), serve the page on
@@ -77,7 +73,7 @@ export async function runPreviewServe(
       try {
         await watchPaths({
           roots,
-          filter: (file) => !EDITOR_ARTEFACT.test(basename(file)),
+          filter: (file) => !isEditorArtefact(file),
           signal: watching.signal,
           debounceMs: 10,
           onReady: announce,
@@ -126,8 +122,4 @@ async function rereadProject(ctx: CommandContext, flags: PreviewFlags): Promise<
     );
     return undefined;
   }
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -1,4 +1,4 @@
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { NoDefinitionFolders } from '../../api/outside.js';
 import { describeOutside, runValidation } from '../../api/validate.js';
@@ -15,7 +15,7 @@ import { appendFileText, writeOutput } from '../../report/write-output.js';
 import { plural } from '../../text.js';
 import { ruleInfos } from '../../validate/rules/index.js';
 import type { RuleInfo } from '../../validate/rules/types.js';
-import { configWatchFiles } from '../config-watch.js';
+import { configWatchFiles, isEditorArtefact } from '../config-watch.js';
 import { type CommandContext, fileText, useColor, writeWfsyncError } from '../context.js';
 import { checkOutputFile, writeCodeQualityFile, writeOutputFile } from '../output-file.js';
 import { formatOption, parseNonNegativeInt } from '../run-options.js';
@@ -33,10 +33,6 @@ interface ValidateFlags {
   listRules?: boolean;
   watch?: boolean;
 }
-
-// Watching: definitions and the files they include (`{file: ./x.html}`, kept next to them) matter; editors' backup,
-// swap and probe files do not (hidden ones are skipped anyway).
-const EDITOR_ARTEFACT = /(~|\.swp|\.swx|\.tmp|\.bak)$|^#.*#$|^\d+$/;
 
 export function validateCommand(ctx: CommandContext): Command {
   return new Command('validate')
@@ -133,7 +129,7 @@ async function watchValidate(
       return {
         roots,
         configFiles: configWatchFiles(ctx.cwd, globals.config, project.config?.path),
-        filter: (file) => !EDITOR_ARTEFACT.test(basename(file)) && !project.sources.excludes(file),
+        filter: (file) => !isEditorArtefact(file) && !project.sources.excludes(file),
         skipDirectory: (dir) => project.sources.excludes(dir),
       };
     },

@@ -159,7 +159,12 @@ function finalTitle(tally: PhaseTally): string {
       if (count === 0) return 'Nothing to create';
       const skipped = tally.outcomes.get('skipped') ?? 0;
       const failures = tally.outcomes.get('failed') ?? 0;
-      const extra = [failures > 0 ? `${failures} failed` : '', skipped > 0 ? `${skipped} skipped` : '']
+      const deleted = tally.outcomes.get('deleted') ?? 0;
+      const extra = [
+        deleted > 0 ? `${deleted} deleted` : '',
+        failures > 0 ? `${failures} failed` : '',
+        skipped > 0 ? `${skipped} skipped` : '',
+      ]
         .filter((part) => part !== '')
         .join(', ');
       return `Created ${tally.outcomes.get('created') ?? 0} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;

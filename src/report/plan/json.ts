@@ -1,12 +1,15 @@
 /**
  * `--format json` (and `plan --out`): the plan object itself under the JSON contract's `schemaVersion`
  * (schemas/plan-output.schema.json), read back by `sync --plan`. Keys are camelCase; values keep their spelling
- * (`in-sync`). Keys come in a fixed order so the same plan always gives the same bytes; a field added later (not
- * listed below) is kept, after the known ones, in sorted order. User data (`body`, change values) keeps its own order.
+ * (`in-sync`). Keys come in a fixed order so the same plan always gives the same bytes; a field the schema does not
+ * list is kept, after the known ones, in sorted order. User data (`body`, change values) keeps its own order.
  *
  * Sync: `{schemaVersion, plan, outcomes, summary, interrupted, status}` (schemas/sync-output.schema.json), its plan the
  * plan document itself and its summary keyed by the outcomes in camelCase (`inSync`, `changedLocally`).
  */
+
+import planSchema from '../../../schemas/plan-output.schema.json' with { type: 'json' };
+import syncSchema from '../../../schemas/sync-output.schema.json' with { type: 'json' };
 import { buildSyncVerdict, SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import type { ErrorOutput, PlanOutput } from '../../generated/plan-output.js';
 import type { SyncOutput } from '../../generated/sync-output.js';
@@ -17,71 +20,17 @@ import { buildPlanVerdict } from '../../plan/verdict.js';
 import { jsonText } from '../channel.js';
 import { DIAGNOSTIC_KEYS } from '../json.js';
 
-const VERDICT_KEYS = ['exitCode', 'needsPerson', 'meaning'] as const;
-const PLAN_KEYS = [
-  'schemaVersion',
-  ...VERDICT_KEYS,
-  'target',
-  'base',
-  'summary',
-  'items',
-  'ignoredFields',
-  'preflight',
-] as const;
-const TARGET_KEYS = ['name', 'baseUrl'] as const;
-const ITEM_KEYS = [
-  'identifier',
-  'action',
-  'attribution',
-  'file',
-  'line',
-  'endLine',
-  'name',
-  'remoteId',
-  'stateId',
-  'desiredHash',
-  'stateHash',
-  'remoteVersion',
-  'error',
-  'changes',
-  'diffKind',
-  'diff',
-  'diagnostics',
-  'next',
-  'preview',
-  'flow',
-  'rendered',
-  'steps',
-  'notes',
-  'active',
-  'body',
-] as const;
-const CHANGE_KEYS = ['pointer', 'path', 'kind', 'actual', 'desired'] as const;
-const SYNC_KEYS = [
-  'schemaVersion',
-  ...VERDICT_KEYS,
-  'plan',
-  'outcomes',
-  'summary',
-  'interrupted',
-  'status',
-] as const;
-const OUTCOME_KEYS = [
-  'identifier',
-  'outcome',
-  'attribution',
-  'file',
-  'line',
-  'endLine',
-  'remoteId',
-  'message',
-  'changes',
-  'diffKind',
-  'diff',
-  'steps',
-  'diagnostics',
-  'next',
-] as const;
+/**
+ * Each object's keys in the order its schema lists them: the schemas are the one place the documents' key order is
+ * written (a field added there takes its place here too).
+ */
+const keysOf = (schema: { properties: object }): readonly string[] => Object.keys(schema.properties);
+const PLAN_KEYS = keysOf(planSchema.$defs.PlanOutput);
+const TARGET_KEYS = keysOf(planSchema.$defs.Target);
+const ITEM_KEYS = keysOf(planSchema.$defs.PlanItem);
+const CHANGE_KEYS = keysOf(planSchema.$defs.FieldChange);
+const SYNC_KEYS = keysOf(syncSchema.$defs.SyncOutput);
+const OUTCOME_KEYS = keysOf(syncSchema.$defs.SyncItemResult);
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /**
  * Markdown for a pull-request comment (`--format markdown`) and for `$GITHUB_STEP_SUMMARY`, for a reviewer: the
- * summary first (with the stamp: commit, time, target), then one `<details>` per workflow: those that need a person
- * first and expanded, then the creates, collapsed; then the in-sync ones in one collapsed list; then the next steps
+ * summary first (with the stamp: commit, time, target), then one `<details>` per workflow: the deletes first and
+ * expanded, then those that need a person, expanded, then the creates, collapsed; then the in-sync ones in one collapsed list; then the next steps
  * ("Before merging: …", "After merging, main's sync will …"), with the `--target` the command was given.
  */
 
@@ -122,12 +122,15 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
   const planCommand = commandLine(options.run, 'plan', { withBase: true });
   const local =
     view.command === 'sync' ? 'the sync log' : `the plan artifact, or run \`${planCommand}\` locally`;
-  // A person must act on these: first, and open. Then what merging updates, open too (it changes what the service
-  // sends), then what it creates; in-sync ones last, in one list.
-  const creates = view.entries.filter(isCreate);
+  // What merging deletes comes first, open: it cannot be taken back by a later change. Then what a person must act
+  // on, open; then what merging updates, open too (it changes what the service sends), then what it creates; in-sync
+  // ones last, in one list.
+  const deletes = view.entries.filter(isDelete);
   const updates = view.entries.filter(isUpdate);
-  const people = view.entries.filter((entry) => !isCreate(entry) && !isUpdate(entry));
+  const creates = view.entries.filter(isCreate);
+  const people = view.entries.filter((entry) => !isCreate(entry) && !isUpdate(entry) && !isDelete(entry));
   const details = [
+    ...deletes.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
     ...people.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
     ...updates.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
     ...creates.map((entry) => detailsBlock(entry, options.where, planCommand)),
@@ -154,6 +157,11 @@ function isUpdate(entry: ViewEntry): boolean {
 /** A create (plan) or a created workflow (sync). */
 function isCreate(entry: ViewEntry): boolean {
   return entry.label === PLAN_ACTIONS.create.label || entry.label === SYNC_OUTCOMES.created.label;
+}
+
+/** A delete (plan) or a deleted workflow (sync). */
+function isDelete(entry: ViewEntry): boolean {
+  return entry.label === PLAN_ACTIONS.delete.label || entry.label === SYNC_OUTCOMES.deleted.label;
 }
 
 /** A detail block shown open: the reader sees what needs them without a click. */

@@ -10,6 +10,7 @@
  * close the fence. Named codes, never numeric ones: the Markdown channel breaks `#` before a digit (issue links).
  */
 import type { FlowStep, StepFlow } from '../../plan/types.js';
+import { truncateText } from './text.js';
 
 /** Longest line of a label, in characters of the source text (before escaping); the rest is cut with `…`. */
 export const MERMAID_LINE_MAX = 60;
@@ -54,9 +55,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}]+/gu;
  */
 export function mermaidText(text: string, max = MERMAID_LINE_MAX): string {
   const plain = text.replace(INVISIBLE, ' ').replace(/\s+/gu, ' ').trim();
-  const chars = Array.from(plain);
-  const cut = chars.length <= max ? plain : `${chars.slice(0, Math.max(1, max - 1)).join('')}…`;
-  return cut.replace(SPECIAL, (ch) => `#${NAMED[ch]};`);
+  return truncateText(plain, max).replace(SPECIAL, (ch) => `#${NAMED[ch]};`);
 }
 
 /** The flowchart's lines (no fence): `flowchart TD`, then the nodes, then the edges, each indented. */

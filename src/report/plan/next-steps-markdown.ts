@@ -18,7 +18,7 @@ export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions
 }
 
 export function buildNextSteps(view: ReportView, options: NextStepsOptions): string {
-  // The statuses plan and sync share that a person must act on (a sync never updates or deletes a workflow).
+  // The statuses plan and sync share that a person must act on (sync will not change those workflows).
   const people = view.counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   const run: RunContext | undefined =
     options.run ?? (options.targetFlag ? { target: options.targetFlag, targetIsDefault: false } : undefined);
@@ -32,13 +32,21 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
   const updates = view.entries.filter((e) => e.label === PLAN_ACTIONS.update.label).map((e) => e.identifier);
+  const deletes = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
   const steps: string[] = [];
+  // First: what cannot be undone by another change.
+  if (deletes.length > 0) {
+    steps.push(
+      `${sync} (\`${commands.sync}\`) will DELETE ${workflows(deletes.length)} on the service: ${named(deletes)} ` +
+        '(listed first, open; their files were removed).',
+    );
+  }
   if (people > 0) {
     steps.push(
       `Before merging: ${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
-        'do what each one\'s "Next" says, then run the plan again. Sync never updates or deletes a workflow, so ' +
+        `do what each one's "Next" says, then run the plan again. Sync will not change ${people === 1 ? 'it' : 'them'}, so ` +
         `${sync.charAt(0).toLowerCase()}${sync.slice(1)} will report ${people === 1 ? 'it' : 'them'} again until someone does.`,
     );
   }
@@ -54,7 +62,7 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   }
   if (creates.length > 0) {
     steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
-  } else if (people === 0 && errors === 0 && updates.length === 0) {
+  } else if (people === 0 && errors === 0 && updates.length === 0 && deletes.length === 0) {
     steps.push(
       view.total === 0
         ? `${sync} will have nothing to do: there are no workflow definitions.`
@@ -71,7 +79,7 @@ function syncSteps(view: ReportView, people: number, commands: Commands): string
   if (people > 0) {
     steps.push(
       `${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): do what each one's ` +
-        '"Next" says; sync never updates or deletes a workflow.',
+        `"Next" says; sync will not change ${people === 1 ? 'it' : 'them'}.`,
     );
   }
   if (unfinished > 0) {

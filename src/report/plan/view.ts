@@ -111,14 +111,16 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
     const parts = [`${s.create} to create`, `${s.inSync} in sync`];
+    if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
     for (const row of counts) {
-      if (row.key !== 'create' && row.key !== 'in-sync') parts.push(countPhrase(row, row.count));
+      if (row.key !== 'create' && row.key !== 'delete' && row.key !== 'in-sync')
+        parts.push(countPhrase(row, row.count));
     }
-    const verbs = [s.create > 0 ? 'create' : '', s.update > 0 ? 'update' : ''].filter((v) => v !== '');
+    const writes = [s.create > 0 ? 'create' : '', s.update > 0 ? 'update' : '', s.delete > 0 ? 'delete' : '']
+      .filter(Boolean)
+      .join(' and ');
     const hint =
-      verbs.length > 0 && command === 'plan'
-        ? ` Run "${commandLine(run, 'sync')}" to ${verbs.join(' and ')}.`
-        : '';
+      writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;
   }
   const notes = attentionNotes(counts);
@@ -219,8 +221,9 @@ function attentionNotes(counts: readonly CountRow[]): string[] {
   const count = counts.reduce((sum, row) => sum + (row.needsPerson ? row.count : 0), 0);
   if (count === 0) return [];
   const needs = count === 1 ? '1 workflow needs' : `${count} workflows need`;
+  const them = count === 1 ? 'it' : 'them';
   return [
-    `${needs} a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").`,
+    `${needs} a person (exit 6): sync will not change ${them}, so a person must act (see each "next").`,
   ];
 }
 

@@ -3,6 +3,7 @@
  * what the PR's plan artifact reuses. Pure: built from what the renderer returned and the data it was given.
  */
 import type { Diagnostic } from '../../diagnostic.js';
+import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 
 /** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
@@ -34,7 +35,7 @@ export interface PreviewWorkflow {
 }
 
 export interface PreviewDocument {
-  schemaVersion: 4;
+  schemaVersion: typeof SCHEMA_VERSION;
   workflows: PreviewWorkflow[];
 }
 
@@ -103,7 +104,7 @@ export function buildLayoutNote(layoutId: string | undefined): string {
 }
 
 export function buildPreviewDocument(workflows: PreviewWorkflow[]): PreviewDocument {
-  return { schemaVersion: 4, workflows };
+  return { schemaVersion: SCHEMA_VERSION, workflows };
 }
 
 /** Step types that carry no message (nothing reaches a recipient from them). */

@@ -71,6 +71,9 @@ describe('the client plan and sync --dry-run read through', () => {
         /read-only and must never write/,
       );
       await expect(client.setWorkflowStatus('0'.repeat(24), false)).rejects.toThrow(/must never write/);
+      await expect(client.deleteWorkflow('6650f0c0ffee00000000b001')).rejects.toThrow(
+        /read-only and must never write/,
+      );
     }
   });
 });

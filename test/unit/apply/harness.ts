@@ -11,7 +11,7 @@ import { parseDefinition } from '../../../src/definitions/parse.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { canonicalJson } from '../../../src/json.js';
-import { buildPlan } from '../../../src/plan/build-plan.js';
+import { buildPlan, type PlanInput } from '../../../src/plan/build-plan.js';
 import { buildCreateBody } from '../../../src/plan/create-body.js';
 import type { DesiredWorkflow } from '../../../src/plan/types.js';
 import {
@@ -97,7 +97,12 @@ export async function withFreshState(h: Harness): Promise<Harness> {
 /** One `wfsync sync` as the CLI runs it (after taking the lock): reconcile, fetch, plan, apply. */
 export async function runSync(
   h: Harness,
-  options: { concurrency?: number; signal?: AbortSignal; onEvent?: (event: ApplyEvent) => void } = {},
+  options: {
+    concurrency?: number;
+    signal?: AbortSignal;
+    onEvent?: (event: ApplyEvent) => void;
+    allow?: PlanInput['allow'];
+  } = {},
 ) {
   const onEvent = (event: ApplyEvent) => {
     h.events.push(event);
@@ -105,7 +110,11 @@ export async function runSync(
   };
   const concurrency = options.concurrency ?? 4;
   const reconciled = await reconcilePending({ client: h.client, store: h.store, onEvent });
-  const plan = await planNow(h, { concurrency, onEvent });
+  const plan = await planNow(h, {
+    concurrency,
+    onEvent,
+    ...(options.allow === undefined ? {} : { allow: options.allow }),
+  });
   const result = await applyPlan({
     plan,
     desired: h.desired,
@@ -121,7 +130,11 @@ export async function runSync(
 /** fetch + plan against the store's current state. */
 export async function planNow(
   h: Harness,
-  options: { concurrency?: number; onEvent?: (event: ApplyEvent) => void } = {},
+  options: {
+    concurrency?: number;
+    onEvent?: (event: ApplyEvent) => void;
+    allow?: PlanInput['allow'];
+  } = {},
 ) {
   const state = h.store.snapshot;
   const identifiers = [...h.desired.map((d) => d.identifier), ...Object.keys(state.workflows)];
@@ -132,7 +145,13 @@ export async function planNow(
     concurrency: options.concurrency ?? 4,
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
-  return buildPlan({ target: { name: TARGET, baseUrl: h.emu.url }, desired: h.desired, state, observations });
+  return buildPlan({
+    target: { name: TARGET, baseUrl: h.emu.url },
+    desired: h.desired,
+    state,
+    observations,
+    ...(options.allow === undefined ? {} : { allow: options.allow }),
+  });
 }
 
 export function desiredOf(definition: WorkflowDefinition, file: string, groupId: string): DesiredWorkflow {

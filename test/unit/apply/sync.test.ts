@@ -12,6 +12,7 @@ describe('sync of the example workflows against the emulator', () => {
     expect(result.summary).toEqual({
       created: h.desired.length,
       updated: 0,
+      deleted: 0,
       'in-sync': 0,
       drifted: 0,
       'changed-locally': 0,
@@ -177,7 +178,7 @@ describe('sync of the example workflows against the emulator', () => {
     expect(events).toContainEqual({
       type: 'notice',
       message:
-        '1 workflow in state no longer has a definition: the API cannot delete workflows, so delete them in the dashboard, then `wfsync state forget <identifier>`',
+        '1 workflow in state no longer has a definition and is not deleted (see each "next"): delete them in the dashboard, then `wfsync state forget <identifier>`',
     });
   });
 

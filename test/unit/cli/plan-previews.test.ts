@@ -43,6 +43,7 @@ function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] 
     summary: {
       create: 1,
       update: 0,
+      delete: 0,
       inSync: 0,
       drifted: 0,
       changedLocally: 0,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { WriteAction } from '../../../src/generated/config.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { remoteVersionOf } from '../../../src/plan/remote-version.js';
@@ -8,7 +9,7 @@ import { aWorkflowNamed } from '../../helpers/workflow.js';
 import { clone, desiredOf, storedFor } from './helpers.js';
 
 const TARGET = { name: 'dev', baseUrl: 'https://api.example.com' };
-const UPDATE: ReadonlySet<string> = new Set(['create', 'update']);
+const UPDATE: ReadonlySet<WriteAction> = new Set(['create', 'update']);
 
 type Steps = NonNullable<Parameters<typeof aWorkflowNamed>[1]>['steps'];
 
@@ -38,7 +39,7 @@ function planOne(
   desired: DesiredWorkflow,
   state: StateFile,
   workflow: WorkflowResponse,
-  allow: ReadonlySet<string> | 'not given' = UPDATE,
+  allow: ReadonlySet<WriteAction> | 'not given' = UPDATE,
 ): PlanItemFields {
   const plan: Plan = buildPlan({
     target: TARGET,
@@ -92,7 +93,7 @@ describe('buildPlan: a file edited while the service holds the version state rec
   });
 
   it('without update allowed it stays changed locally (exit 6), naming how to allow it', () => {
-    for (const allow of ['not given', new Set(['create'])] as const) {
+    for (const allow of ['not given', new Set<WriteAction>(['create'])] as const) {
       const item = planOne(edited, recordedFor(onService), onService, allow);
       expect(item.action).toBe('changed-locally');
       expect(item.body).toBeUndefined();

@@ -263,6 +263,7 @@ describe('buildPlan: the whole plan', () => {
     expect(plan.summary).toEqual({
       create: 1,
       update: 0,
+      delete: 0,
       inSync: 1,
       drifted: 0,
       changedLocally: 0,
@@ -276,8 +277,9 @@ describe('buildPlan: the whole plan', () => {
     expect(aardvark).toMatchObject({ name: 'aardvark', remoteId: orphan._id, stateHash: 'sha256:a' });
     expect(aardvark!.file).toBeUndefined();
     expect(aardvark!.next).toBe(
-      'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
-        'dashboard, then run `wfsync state forget aardvark`.',
+      'no definition has this identifier any more, and the target does not allow sync to delete: add `delete` ' +
+        "to the target's `allow` in wfsync.config.yaml (or add `--allow delete` to the command) for sync to delete " +
+        'it, or delete it in the dashboard, then run `wfsync state forget aardvark`.',
     );
     expect(zebra!.next).toBe(
       'no definition has this identifier and the service no longer has it: run `wfsync state forget zebra`.',
@@ -377,8 +379,9 @@ describe('buildPlan: lookups that failed or were never made', () => {
       stateHash: 'sha256:o',
       changes: [],
       next:
-        'no definition has this identifier any more, and the API cannot delete workflows: delete it in the ' +
-        'dashboard, then run `wfsync state forget old`.',
+        'no definition has this identifier any more, and the target does not allow sync to delete: add `delete` ' +
+        "to the target's `allow` in wfsync.config.yaml (or add `--allow delete` to the command) for sync to delete " +
+        'it, or delete it in the dashboard, then run `wfsync state forget old`.',
     });
     expect(plan.summary).toMatchObject({ orphaned: 1, error: 0 });
   });
@@ -565,6 +568,7 @@ describe('buildPlan: every item, exactly', () => {
     expect(plan.summary).toEqual({
       create: 1,
       update: 0,
+      delete: 0,
       inSync: 1,
       drifted: 1,
       changedLocally: 1,

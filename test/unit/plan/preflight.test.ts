@@ -4,6 +4,7 @@ import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { buildPreflight, mayCreate, preflightQuestions } from '../../../src/plan/preflight.js';
+import { remoteVersionOf } from '../../../src/plan/remote-version.js';
 import type { Plan } from '../../../src/plan/types.js';
 import type { PreflightFacts } from '../../../src/remote/index.js';
 import { desiredOf, GROUP_ID, GROUPS, OTHER_GROUP_ID, storedFor } from './helpers.js';
@@ -130,6 +131,57 @@ describe('buildPreflight', () => {
     expect(result.preflight.environment.status).toBe('refused');
     // Production's groups are not the ones the definitions were written for: not judged.
     expect(result.preflight.notificationGroups.status).toBe('skipped');
+  });
+
+  it('refuses a Production key when the plan only deletes: any write, not only a create, is asked about', () => {
+    const stored = storedFor(desiredOf(A.workflow, { file: A.file, groups: GROUPS }).body);
+    const plan: Plan = buildPlan({
+      target: { name: TARGET.name, baseUrl: 'https://api.example.com' },
+      desired: [],
+      state: {
+        version: 1,
+        target: TARGET.name,
+        baseUrl: 'https://api.example.com',
+        workflows: {
+          'alpha-one': {
+            id: stored._id,
+            hash: 'sha256:a',
+            origin: 'created',
+            remoteVersion: remoteVersionOf(stored),
+            recordedAt: '2030-01-01T00:00:00.000Z',
+          },
+        },
+        pending: {},
+      },
+      observations: new Map([
+        ['alpha-one', { identifier: 'alpha-one', byId: { status: 'found', workflow: stored, via: 'id' } }],
+      ]),
+      allow: new Set(['create', 'delete']),
+    });
+    expect(plan.items.map((i) => i.action)).toEqual(['delete']);
+    expect(preflightQuestions(plan, TARGET)).toEqual({ environment: true, groups: false });
+    const result = buildPreflight({
+      plan,
+      definitions: [],
+      target: TARGET,
+      facts: facts({ environment: { status: 'found', value: PRODUCTION } }),
+    });
+    expect(result.refusal?.check).toBe('environment');
+    expect(result.refusal?.message).toContain(
+      'only a Development-environment key may write them, so sync would be refused (401) for the 1 workflow to ' +
+        'write (delete alpha-one)',
+    );
+    const allowed = buildPreflight({
+      plan,
+      definitions: [],
+      target: TARGET,
+      facts: facts({ environment: { status: 'found', value: DEVELOPMENT } }),
+    });
+    expect(allowed.refusal).toBeUndefined();
+    expect(allowed.preflight.notificationGroups).toEqual({
+      status: 'skipped',
+      message: 'not asked: nothing to create',
+    });
   });
 
   it('nothing to create: nothing asked, nothing refused, whatever the key', () => {

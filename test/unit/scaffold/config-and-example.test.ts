@@ -72,6 +72,7 @@ describe('the config file', () => {
       apiKeyEnv: CI_API_KEY_ENV,
       notificationGroupId: '64f0c0ffee0000000000abcd',
       notificationGroups: { transactional: '64f1c0ffee0000000000abcd' },
+      allow: ['create', 'update'],
     });
   });
 

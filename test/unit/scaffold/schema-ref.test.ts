@@ -12,29 +12,15 @@ import {
   normalizeSchemaPath,
   PACKAGE_SCHEMA_PATH,
   REPO_SCHEMA_PATH,
-  schemaRefFrom,
   withModeline,
 } from '../../../src/scaffold/schema-ref.js';
 import { type ProjectFiles, tempProject } from '../../helpers/temp-project.js';
 
 describe('schema references', () => {
-  it('from a file, relative to its directory', () => {
-    expect(schemaRefFrom('workflows', REPO_SCHEMA_PATH)).toBe('../schemas/workflow.schema.json');
-    expect(schemaRefFrom('workflows/billing', PACKAGE_SCHEMA_PATH)).toBe(
-      '../../node_modules/wfsync/schemas/workflow.schema.json',
-    );
-    expect(schemaRefFrom('.', configSchemaOf(PACKAGE_SCHEMA_PATH))).toBe(
-      './node_modules/wfsync/schemas/config.schema.json',
-    );
-    expect(schemaRefFrom('.', configSchemaOf(REPO_SCHEMA_PATH))).toBe('./schemas/config.schema.json');
-    expect(schemaRefFrom('a', '../../node_modules/wfsync/schemas/workflow.schema.json')).toBe(
-      '../../../node_modules/wfsync/schemas/workflow.schema.json',
-    );
-  });
-
-  it('a URL is used as is; its config schema sits beside it', () => {
+  it('the config schema sits beside the workflow schema, a URL too', () => {
+    expect(configSchemaOf(PACKAGE_SCHEMA_PATH)).toBe('node_modules/wfsync/schemas/config.schema.json');
+    expect(configSchemaOf(REPO_SCHEMA_PATH)).toBe('./schemas/config.schema.json');
     const url = 'https://example.com/wfsync/1.0/workflow.schema.json';
-    expect(schemaRefFrom('workflows', url)).toBe(url);
     expect(configSchemaOf(url)).toBe('https://example.com/wfsync/1.0/config.schema.json');
   });
 

@@ -1,7 +1,9 @@
 // The definition schema against /work/shared/service-contract.md: enums, defaults, and the editor-facing rules
 // (descriptions everywhere, additionalProperties false everywhere).
+
 import { describe, expect, test } from 'vitest';
 import { readSchema } from '../../../scripts/gen.mjs';
+import { WRITE_ACTIONS } from '../../../src/config/target.js';
 import { SERVER_MANAGED_FIELDS } from '../../../src/validate/server-managed.js';
 
 type Schema = Record<string, unknown>;
@@ -98,7 +100,10 @@ describe('enums match the contract exactly', () => {
   });
 
   test('config.schema.json', () => {
-    expect(enumsOf(config)).toEqual({ '/$defs/RuleSeverity': ['error', 'warning', 'info', 'off'] });
+    expect(enumsOf(config)).toEqual({
+      '/$defs/RuleSeverity': ['error', 'warning', 'info', 'off'],
+      '/$defs/TargetConfig/properties/allow/items': [...WRITE_ACTIONS],
+    });
   });
 });
 

@@ -64,7 +64,7 @@ describe('the plan comment', () => {
       [
         '### Next steps',
         '',
-        '- Before merging: 1 workflow needs a person (listed first, open): do what each one\'s "Next" says, then run the plan again. Sync never updates or deletes a workflow, so after merging, main\'s sync will report it again until someone does.',
+        '- Before merging: 1 workflow needs a person (listed first, open): do what each one\'s "Next" says, then run the plan again. Sync will not change it, so after merging, main\'s sync will report it again until someone does.',
         '- Before merging: 1 workflow could not be checked on the service: run `wfsync plan --target production` again.',
         "- After merging, main's sync (`wfsync sync --target production`) will create 1 workflow: `a-new`.",
         '',

@@ -40,6 +40,7 @@ export function change(path: string, pointer: string, actual: unknown, desired: 
 const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
   create: 'create',
   update: 'update',
+  delete: 'delete',
   'in-sync': 'inSync',
   drifted: 'drifted',
   'changed-locally': 'changedLocally',
@@ -53,6 +54,7 @@ export function planOf(items: PlanItem[], target = TARGET): Plan {
   const summary: PlanSummary = {
     create: 0,
     update: 0,
+    delete: 0,
     inSync: 0,
     drifted: 0,
     changedLocally: 0,
@@ -179,6 +181,7 @@ export function syncOf(outcomes: SyncItemResult[], fields: Partial<SyncResult> =
   const summary: Record<SyncOutcome, number> = {
     created: 0,
     updated: 0,
+    deleted: 0,
     'in-sync': 0,
     drifted: 0,
     'changed-locally': 0,

@@ -15,6 +15,7 @@ describe('renderPlanGithub', () => {
     const kinds: Record<Exclude<PlanAction, 'in-sync'>, string> = {
       create: 'notice',
       update: 'notice',
+      delete: 'warning',
       drifted: 'warning',
       'changed-locally': 'warning',
       'missing-remotely': 'warning',

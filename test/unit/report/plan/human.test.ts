@@ -43,7 +43,7 @@ describe('renderPlanHuman', () => {
     const drifted = planOf([item('a', 'drifted'), item('c', 'in-sync')]);
     expect(lastLines(renderPlanHuman(drifted, plain), 2)).toEqual([
       'Plan: 0 to create, 1 in sync, 1 drifted.',
-      '1 workflow needs a person (exit 6): wfsync never updates or deletes a workflow, so a person must act (see each "next").',
+      '1 workflow needs a person (exit 6): sync will not change it, so a person must act (see each "next").',
     ]);
   });
 
@@ -62,6 +62,7 @@ describe('renderPlanHuman', () => {
     const labels: Record<PlanAction, string> = {
       create: '+ create',
       update: '↑ update',
+      delete: '- delete',
       'in-sync': '✔ in sync',
       drifted: '~ drifted',
       'changed-locally': '! changed locally',
