@@ -14,7 +14,7 @@ export interface PlanOutput1 {
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**

@@ -16,7 +16,7 @@ describe('checkReviewedPlan', () => {
     const verdict = {
       exitCode: 2,
       needsPerson: [],
-      meaning: 'changes that sync applies (workflows to create or delete)',
+      meaning: 'changes that sync applies (workflows to create, update or delete)',
     };
     expect(checkReviewedPlan({ ...PLAN, ...verdict })).toEqual(checkReviewedPlan(PLAN));
   });
