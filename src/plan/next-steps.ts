@@ -28,8 +28,8 @@ export function buildNextSteps(run?: RunContext) {
     drifted: (identifier: string, since: 'state' | 'base'): string =>
       `${since === 'base' ? 'this change does not touch the file' : 'the file has not changed since the workflow was created'}, ` +
       "but the service's workflow differs (edited in the dashboard?): accept it into the file with " +
-      `${cli('pull', identifier)} in a change of its own, or change it back in the dashboard; wfsync cannot ` +
-      'update workflows.',
+      `${cli('pull', identifier)} in a change of its own, or change it back in the dashboard; sync never ` +
+      "overwrites the service's workflow.",
     /** The file changed (since the workflow was created, or in this change); the service holds the version before. */
     changedLocally: (since: 'state' | 'base'): string =>
       `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
@@ -62,12 +62,12 @@ export function buildNextSteps(run?: RunContext) {
     conflictNew: (identifier: string): string =>
       `this change adds the file, but the service already has a workflow ${code(identifier)} that differs from it: ` +
       "give this one a new name and identifier so sync creates it, or make the dashboard's workflow match the file " +
-      '(sync then records it); wfsync cannot update workflows.',
+      "(sync then records it); sync never overwrites the service's workflow.",
     /** `plan --base`: the file changed in this change, and the service's workflow matches neither version. */
     conflictBoth: (): string =>
       "this change edits the file and the service's workflow was changed too (it matches neither the file nor the " +
       "base's version): reconcile them by hand, bringing the dashboard's edits into the file and the file's into the " +
-      'dashboard until they match; wfsync cannot update workflows.',
+      "dashboard until they match; sync never overwrites the service's workflow.",
     /** Neither state nor a base tells which side changed: say so, and how to know, without advice that loses either. */
     conflictUnknown: (identifier: string, why?: string): string =>
       `the service's workflow ${code(identifier)} differs from the file, and wfsync cannot tell whether the file or ` +

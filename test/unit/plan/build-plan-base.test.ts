@@ -112,7 +112,7 @@ describe('without state, with a base', () => {
     expect(item.next).toBe(
       'this change adds the file, but the service already has a workflow `alpha` that differs from it: give this ' +
         "one a new name and identifier so sync creates it, or make the dashboard's workflow match the file (sync " +
-        'then records it); wfsync cannot update workflows.',
+        "then records it); sync never overwrites the service's workflow.",
     );
     expectNoDiscardingAdvice(item);
   });
@@ -123,7 +123,7 @@ describe('without state, with a base', () => {
     expect(item.next).toBe(
       "this change does not touch the file, but the service's workflow differs (edited in the dashboard?): accept " +
         'it into the file with `wfsync pull alpha` in a change of its own, or change it back in the dashboard; ' +
-        'wfsync cannot update workflows.',
+        "sync never overwrites the service's workflow.",
     );
   });
 
