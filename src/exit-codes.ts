@@ -30,7 +30,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [ExitCode.Ok]: 'success',
   [ExitCode.Failure]: 'an unexpected failure: the service unreachable or failing, an I/O error, or a bug',
-  [ExitCode.Changes]: 'changes that sync applies (workflows to create or delete)',
+  [ExitCode.Changes]: 'changes that sync applies (workflows to create, update or delete)',
   [ExitCode.Invalid]: 'invalid definitions or config',
   [ExitCode.Auth]: 'the API key was refused, or it is not a Development-environment key',
   [ExitCode.RateLimited]: 'rate limited: the retry budget ran out',

@@ -9,6 +9,8 @@ export function readOnlyClient(client: ServiceClient): ServiceClient {
   return {
     ...client,
     createWorkflow: refuse,
+    updateWorkflow: refuse,
+    setWorkflowStatus: refuse,
     deleteWorkflow: refuse,
     applyChange: refuseApply,
     applyChanges: refuseApply,

@@ -9,9 +9,10 @@ import type {
   Plan,
   PlanItem,
   PlanItemFields,
+  UpdateItem,
 } from '../plan/types.js';
 import { guarded, type ServiceClient } from '../remote/index.js';
-import type { StateFile } from '../state/types.js';
+import { isPendingUpdate, type StateFile } from '../state/types.js';
 import {
   buildSyncAdvice,
   failedOutcome,
@@ -31,6 +32,7 @@ import {
   withPlanDetails,
 } from './result.js';
 import type { ApplyStore } from './store.js';
+import { updateOne } from './update-one.js';
 
 export interface ApplyPlanInput {
   plan: Plan;
@@ -46,10 +48,10 @@ export interface ApplyPlanInput {
 }
 
 /**
- * Run a plan: POST what it says to create (journaled, bounded concurrency, verified by reading it back), DELETE what
- * it says to delete (read again first, verified by a 404), record workflows the service already matches, and report
- * everything else for a person to act on. One workflow's failure does not stop the others, except failures every
- * later write would share.
+ * Run a plan: POST what it says to create, DELETE what it says to delete (read again first, verified by a 404) and
+ * PUT what it says to update (journaled, bounded concurrency, verified by reading it back), record workflows the
+ * service already matches, and report everything else for a person to act on. One workflow's failure does not stop
+ * the others, except failures every later write would share.
  */
 export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const { plan, store, signal } = input;
@@ -61,9 +63,11 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   const results: SyncItemResult[] = [];
   let stop: StopReason | undefined;
   const creates: Array<[number, CreateItem | DeleteItem]> = [];
+  const updates: Array<[number, UpdateItem]> = [];
   const adoptions: Array<Promise<void>> = [];
   for (const [index, item] of plan.items.entries()) {
     if (item.action === 'create' || item.action === 'delete') creates.push([index, item]);
+    else if (item.action === 'update') updates.push([index, item]);
     else if (PLAN_ACTIONS[item.action].apply === 'record') {
       // Concurrently: the store writes everything recorded meanwhile in one go (1,000 adoptions, few fsyncs).
       adoptions.push(
@@ -83,43 +87,54 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
     });
   }
 
-  emit({ type: 'phase', phase: 'create', total: creates.length });
   const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit, advice };
   const limit = pLimit(input.concurrency);
   let interrupted = false;
-  await Promise.all(
-    creates.map(([index, item]) =>
-      limit(async () => {
-        if (stop === undefined && signal?.aborted) stop = 'interrupted';
-        let result: SyncItemResult;
-        if (stop !== undefined) {
-          interrupted ||= stop === 'interrupted' || stop === 'cancelled';
-          result = {
+  /** Each write in the pool, unless the run stopped: then `skipped`, saying why. */
+  const writeAll = <T extends CreateItem | DeleteItem | UpdateItem>(
+    writes: ReadonlyArray<[number, T]>,
+    write: (item: T) => Promise<ItemOutcome>,
+  ) =>
+    Promise.all(
+      writes.map(([index, item]) =>
+        limit(async () => {
+          if (stop === undefined && signal?.aborted) stop = 'interrupted';
+          let result: SyncItemResult;
+          if (stop !== undefined) {
+            interrupted ||= stop === 'interrupted' || stop === 'cancelled';
+            result = {
+              identifier: item.identifier,
+              outcome: 'skipped',
+              message: skippedMessage(stop),
+              next: advice.again,
+            };
+          } else {
+            const outcome = await write(item);
+            result = outcome.result;
+            stop ??= outcome.stop;
+            if (outcome.stop === 'cancelled') interrupted = true;
+          }
+          results[index] = withPlanDetails(item, result);
+          emit({
+            type: 'workflow',
             identifier: item.identifier,
-            outcome: 'skipped',
-            message: skippedMessage(stop),
-            next: advice.again,
-          };
-        } else {
-          const outcome =
-            item.action === 'delete'
-              ? await deleteOne(ctx, item)
-              : await createChecked(ctx, item, desired.get(item.identifier), initial);
-          result = outcome.result;
-          stop ??= outcome.stop;
-          if (outcome.stop === 'cancelled') interrupted = true;
-        }
-        results[index] = withPlanDetails(item, result);
-        emit({
-          type: 'workflow',
-          identifier: item.identifier,
-          status: 'done',
-          outcome: result.outcome,
-          ...(result.message === undefined ? {} : { message: result.message }),
-        });
-      }),
-    ),
+            status: 'done',
+            outcome: result.outcome,
+            ...(result.message === undefined ? {} : { message: result.message }),
+          });
+        }),
+      ),
+    );
+  emit({ type: 'phase', phase: 'create', total: creates.length });
+  await writeAll(creates, (item) =>
+    item.action === 'delete'
+      ? deleteOne(ctx, item)
+      : createChecked(ctx, item, desired.get(item.identifier), initial),
   );
+  if (updates.length > 0) {
+    emit({ type: 'phase', phase: 'update', total: updates.length });
+    await writeAll(updates, (item) => updateChecked(ctx, item, desired.get(item.identifier), initial));
+  }
   const stoppedBy = stop === 'auth' || stop === 'rate-limited' ? stop : undefined;
   return {
     plan,
@@ -140,7 +155,10 @@ async function createChecked(
   if (desired === undefined) {
     return failedOutcome(base, 'the plan creates a workflow no definition given to sync has');
   }
-  if (Object.hasOwn(initial.pending, item.identifier)) {
+  const journaled = Object.hasOwn(initial.pending, item.identifier)
+    ? initial.pending[item.identifier]
+    : undefined;
+  if (journaled !== undefined && !isPendingUpdate(journaled)) {
     // An earlier create of it was interrupted and reconciling could not tell whether it landed.
     return failedOutcome(
       base,
@@ -149,6 +167,22 @@ async function createChecked(
     );
   }
   return createOne(ctx, item, desired);
+}
+
+async function updateChecked(
+  ctx: CreateContext,
+  item: UpdateItem,
+  desired: DesiredWorkflow | undefined,
+  initial: StateFile,
+): Promise<ItemOutcome> {
+  if (desired === undefined) {
+    const base = { identifier: item.identifier, ...(item.file === undefined ? {} : { file: item.file }) };
+    return failedOutcome(base, 'the plan updates a workflow no definition given to sync has');
+  }
+  const entry = Object.hasOwn(initial.workflows, item.identifier)
+    ? initial.workflows[item.identifier]
+    : undefined;
+  return updateOne(ctx, item, desired, entry);
 }
 
 /** The service already matches the file: make state say so (new entry or refreshed hash). */
@@ -166,7 +200,9 @@ async function adopt(
   const { remoteId, desiredHash } = item;
   if (remoteId === undefined || desiredHash === undefined) return { result };
   const known = entry !== undefined && entry.id === remoteId && entry.hash === desiredHash;
-  if (known && entry.remoteVersion === item.remoteVersion) return { result };
+  // An interrupted update's journal entry goes when the workflow is recorded.
+  const journaled = Object.hasOwn(initial.pending, item.identifier);
+  if (known && entry.remoteVersion === item.remoteVersion && !journaled) return { result };
   // Still the workflow wfsync created (or rebuilt) when the id is the same: only the hash is refreshed.
   const origin = entry !== undefined && entry.id === remoteId ? entry.origin : 'adopted';
   try {

@@ -4,12 +4,19 @@
  */
 import type { SyncOutcome } from './result.js';
 
-export type ApplyPhase = 'lock' | 'reconcile' | 'fetch' | 'plan' | 'create' | 'verify' | 'done';
+export type ApplyPhase = 'lock' | 'reconcile' | 'fetch' | 'plan' | 'create' | 'update' | 'verify' | 'done';
 
-export type WorkflowStatus = 'fetching' | 'creating' | 'deleting' | 'verifying' | 'retrying' | 'done';
+export type WorkflowStatus =
+  | 'fetching'
+  | 'creating'
+  | 'updating'
+  | 'deleting'
+  | 'verifying'
+  | 'retrying'
+  | 'done';
 
 export type ApplyEvent =
-  /** `total`: how many workflows the phase will report a `done` event for (fetch, reconcile, create). */
+  /** `total`: how many workflows the phase will report a `done` event for (fetch, reconcile, create, update). */
   | { type: 'phase'; phase: ApplyPhase; total?: number }
   | {
       type: 'workflow';

@@ -7,6 +7,7 @@ import {
   runForWorkflow,
   type ServiceClient,
 } from '../remote/index.js';
+import { isPendingUpdate } from '../state/types.js';
 import type { ApplyEvent } from './events.js';
 import { lookupIdentifiersFor } from './idempotency.js';
 import type { ApplyStore } from './store.js';
@@ -37,10 +38,12 @@ export async function reconcilePending(input: ReconcileInput): Promise<Reconcile
   const emit = guarded(input.onEvent);
   const now = input.now ?? (() => new Date());
   const { pending } = store.snapshot;
-  // In identifier order (each entry's key is its identifier: the state file is refused otherwise).
+  // In identifier order (each entry's key is its identifier: the state file is refused otherwise). Interrupted
+  // updates are not looked for here: the plan compares the service with the file and settles them (build-plan.ts).
   const entries = Object.keys(pending)
     .sort()
-    .map((identifier) => pending[identifier]!);
+    .map((identifier) => pending[identifier]!)
+    .filter((entry) => !isPendingUpdate(entry));
   const report: ReconcileReport = { recovered: [], cleared: [], unresolved: [] };
   emit({ type: 'phase', phase: 'reconcile', total: entries.length });
   for (const entry of entries) {

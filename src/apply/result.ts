@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../diagnostic.js';
 import { ExitCode, worstExitCode } from '../exit-codes.js';
 import { PLAN_ACTIONS, type PlanActionMeta, type StatusMeta } from '../plan/actions.js';
+import type { StepMatch } from '../plan/step-match.js';
 import type { FieldChange, Plan, PlanItemFields } from '../plan/types.js';
 import { buildVerdict, type Verdict } from '../plan/verdict.js';
 
@@ -35,6 +36,17 @@ export const SYNC_OUTCOMES = {
     needsPerson: false,
     exitCode: ExitCode.Ok,
     alwaysCounted: true,
+  },
+  // PUT (and the status route), read back and equal to the file: state holds the new hash.
+  updated: {
+    summaryKey: 'updated',
+    symbol: '↑',
+    label: 'updated',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Ok,
+    alwaysCounted: false,
   },
   // Deleted on the service (a soft delete, verified by a 404) and dropped from state; or only dropped from state,
   // the service no longer having it. Named only when it happened: a sync that may not delete never says `0 deleted`.
@@ -139,6 +151,8 @@ export interface SyncItemResult extends PlanItemDetails {
   message?: string;
   changes?: FieldChange[];
   diff?: string;
+  /** updated: which file step is which service step, as the plan item's. */
+  steps?: StepMatch[];
   diagnostics?: Diagnostic[];
   /** What a person should do next, one sentence. */
   next?: string;

@@ -1,4 +1,4 @@
-import type { PendingCreate, StateEntry, StateFile } from '../state/types.js';
+import type { PendingWrite, StateEntry, StateFile } from '../state/types.js';
 
 /**
  * What apply needs of the state store (src/state's StateStore satisfies it): the journal written before each
@@ -7,7 +7,7 @@ import type { PendingCreate, StateEntry, StateFile } from '../state/types.js';
 export interface ApplyStore {
   /** A deep copy of the current state. */
   readonly snapshot: StateFile;
-  recordPending(entry: PendingCreate): Promise<void>;
+  recordPending(entry: PendingWrite): Promise<void>;
   /** Also clears `pending[identifier]`. */
   recordWorkflow(identifier: string, entry: StateEntry): Promise<void>;
   clearPending(identifier: string): Promise<void>;

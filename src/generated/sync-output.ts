@@ -7,7 +7,7 @@ export type SyncOutput = SyncOutput1 | ErrorOutput;
 
 export interface SyncOutput1 {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated` and `delete`/`deleted`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
@@ -32,6 +32,7 @@ export interface SyncOutput1 {
    */
   summary: {
     created: number;
+    updated: number;
     deleted: number;
     promoted: number;
     inSync: number;
@@ -57,11 +58,11 @@ export interface SyncOutput1 {
  */
 export interface PlanOutput {
   /**
-   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the `delete` and `promote` actions (and their summary counts); version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
+   * The version of wfsync's JSON contract (every `--format json` document carries it). Fields are only added within a version; renaming, removing or requiring one bumps it. Version 4 added the actions and outcomes that write (`update`/`updated`, `delete`/`deleted` and `promote`/`promoted`) and their summary keys; version 3 added `exitCode`, `needsPerson` and `meaning` to the plan and sync documents; version 1 documents said `"version": 1` instead.
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -91,6 +92,7 @@ export interface PlanOutput {
    */
   summary: {
     create: number;
+    update: number;
     delete: number;
     promote: number;
     inSync: number;
@@ -136,10 +138,11 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `update` (sync will PUT it: changed in the file only, and the target allows update), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
+    | 'update'
     | 'delete'
     | 'promote'
     | 'in-sync'
@@ -226,6 +229,18 @@ export interface PlanItem {
   flow?: StepFlow;
   rendered?: RenderedChanges;
   body?: CreateWorkflowBody;
+  /**
+   * update only: what sync sets through `PUT /v1/workflows/{id}/status` (absent when `active` does not change).
+   */
+  active?: boolean;
+  /**
+   * update only: which step of the file is which step on the service (the same name and channel, then position among the steps of the same channel), in the file's order, then the service's removed steps.
+   */
+  steps?: StepMatch[];
+  /**
+   * update only: what the service will do that the file does not say (a description it keeps, fields the update drops, a step replaced because its channel changed).
+   */
+  notes?: string[];
 }
 /**
  * One field that differs between the service (`actual`, absent for only-in-file) and the file (`desired`, absent for only-on-service).
@@ -484,7 +499,7 @@ export interface RenderedText1 {
   truncated?: true;
 }
 /**
- * create only: exactly what sync will POST to /v1/workflows.
+ * create: exactly what sync will POST to /v1/workflows; update: exactly what it will PUT to /v1/workflows/{id} (no `active`; kept steps carry their `_templateId`), absent when only `active` changes.
  */
 export interface CreateWorkflowBody {
   name: string;
@@ -503,6 +518,22 @@ export interface CreateWorkflowBody {
     [k: string]: unknown | undefined;
   };
 }
+/**
+ * One step of an update: `kept` (the service's step, its template kept by `templateId`), `new` (a new template), `removed` (the service's step, soft-deleted), `replaced` (its channel changed: a new step and template replace the service's). Text as the definition or the service says it (untrusted).
+ */
+export interface StepMatch {
+  name: string;
+  channel: string;
+  match: 'kept' | 'new' | 'removed' | 'replaced';
+  /**
+   * replaced: the channel the service's step had.
+   */
+  from?: string;
+  /**
+   * kept: the service's `_templateId` the step keeps.
+   */
+  templateId?: string;
+}
 export interface PreflightCheck {
   status: 'passed' | 'refused' | 'skipped' | 'unavailable';
   /**
@@ -517,6 +548,7 @@ export interface SyncItemResult {
   identifier: string;
   outcome:
     | 'created'
+    | 'updated'
     | 'deleted'
     | 'promoted'
     | 'in-sync'
@@ -551,6 +583,10 @@ export interface SyncItemResult {
    */
   diffKind?: 'file' | 'projection';
   diff?: string;
+  /**
+   * updated: which step of the file is which step on the service, as the plan item's.
+   */
+  steps?: StepMatch[];
   diagnostics?: Diagnostic[];
   /**
    * What a person should do next, one sentence; a command it names is the one this run would be repeated with (its --target when not the default, -c, --state), quoted for a POSIX shell.

@@ -22,10 +22,11 @@ export interface StatusMeta {
 }
 
 /**
- * What sync does with an item: POST it, DELETE it, apply its pending change (promote), record the workflow the
- * service already matches, or report it. Every verb but `record` and `report` writes to the service (isWrite).
+/**
+ * What sync does with an item: POST it, PUT it, DELETE it, apply its pending change (promote), record the workflow
+ * the service already matches, or report it. Every verb but `record` and `report` writes to the service (isWrite).
  */
-export type ApplyVerb = 'create' | 'delete' | 'promote' | 'record' | 'report';
+export type ApplyVerb = 'create' | 'update' | 'delete' | 'promote' | 'record' | 'report';
 
 export interface PlanActionMeta extends StatusMeta {
   /** The action's key in PlanSummary (camelCase). */
@@ -53,6 +54,18 @@ export const PLAN_ACTIONS = {
     needsPerson: false,
     exitCode: ExitCode.Changes,
     apply: 'create',
+  },
+  // Changed in the file only (the service still holds the version wfsync recorded, or the base's), and the target
+  // allows `update`: sync will PUT the whole body (and set `active` through the status route).
+  update: {
+    summaryKey: 'update',
+    symbol: '↑',
+    label: 'update',
+    tone: 'add',
+    annotation: 'notice',
+    needsPerson: false,
+    exitCode: ExitCode.Changes,
+    apply: 'update',
   },
   // Its file was removed and the service still holds the version wfsync recorded (or the base's); the target
   // allows `delete`: sync will DELETE it (a soft delete on the service) and drop it from state.

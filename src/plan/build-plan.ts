@@ -5,24 +5,17 @@
 import type { WriteAction } from '../generated/config.js';
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
-import type { StateEntry, StateFile } from '../state/types.js';
+import { isPendingUpdate, type PendingUpdate, type StateEntry, type StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { SERVER_MANAGED_FIELDS } from '../validate/server-managed.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
+import { atBaseMatches, classifyByBase, classifyByState, interruptedUpdate, type Known } from './classify.js';
 import type { RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { buildNextSteps, duplicateNote, type NextSteps } from './next-steps.js';
 import { remoteVersionOf } from './remote-version.js';
-import type {
-  BaseVersion,
-  DesiredWorkflow,
-  DifferingAction,
-  Plan,
-  PlanAttribution,
-  PlanBase,
-  PlanItem,
-  PlanSummary,
-} from './types.js';
+import type { BaseVersion, DesiredWorkflow, Plan, PlanBase, PlanItem, PlanSummary } from './types.js';
+import { buildUpdate } from './update-body.js';
 
 /**
  * Fields the service sets that are never compared (shown with `--show-ignored`): the server-managed fields, except
@@ -50,9 +43,9 @@ export interface PlanInput {
   /** What the commands each item's `next` suggests must repeat of this run (its target, config, state file). */
   run?: RunContext;
   /**
-   * What sync may write on the target (ResolvedTarget.allow; default `create` only). With `delete`, a workflow whose
-   * file was removed becomes `delete` when the service still holds the version wfsync knew; the base's removed
-   * definitions (with `base`) then need an observation by identifier.
+   * What sync may write on the target (ResolvedTarget.allow; default `create` only). Without `update`, an edited file
+   * is `changed-locally`. With `delete`, a workflow whose file was removed becomes `delete` when the service still
+   * holds the version wfsync knew; the base's removed definitions (with `base`) then need an observation by identifier.
    */
   allow?: ReadonlySet<WriteAction>;
 }
@@ -63,6 +56,7 @@ type BaseOf = (identifier: string) => BaseVersion | undefined;
 export function buildPlan(input: PlanInput): Plan {
   const { desired, state, observations, base } = input;
   const say = buildNextSteps(input.run);
+  const mayUpdate = input.allow?.has('update') ?? false;
   const baseOf: BaseOf = (identifier) =>
     base === undefined ? undefined : (base.versions.get(identifier) ?? { status: 'absent' });
   const filesById = new Map<string, string[]>();
@@ -72,7 +66,12 @@ export function buildPlan(input: PlanInput): Plan {
     .map((d) => {
       const files = filesById.get(d.identifier)!;
       if (files.length > 1) return duplicateItem(d, files, say);
-      return planDesired(d, entryOf(state, d.identifier), observations.get(d.identifier), baseOf, say);
+      const known: Known = {
+        entry: entryOf(state, d.identifier),
+        pending: pendingUpdateOf(state, d.identifier),
+        mayUpdate,
+      };
+      return planDesired(d, known, observations.get(d.identifier), baseOf, say);
     });
   const removal: Removal = { allowed: input.allow?.has('delete') === true, baseOf, say };
   const orphans = Object.keys(state.workflows)
@@ -102,16 +101,24 @@ function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
   return Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier] : undefined;
 }
 
+/** An update's journal entry: an earlier sync started this update and did not record it. */
+function pendingUpdateOf(state: StateFile, identifier: string): PendingUpdate | undefined {
+  const pending = Object.hasOwn(state.pending, identifier) ? state.pending[identifier] : undefined;
+  return pending !== undefined && isPendingUpdate(pending) ? pending : undefined;
+}
+
 /** What every item of a definition holds, whatever its action. */
 type ItemBase = Omit<PlanItem, 'action' | 'next'> & { file: string };
 
 function planDesired(
   desired: DesiredWorkflow,
-  entry: StateEntry | undefined,
+  known: Known,
   observation: RemoteObservation | undefined,
   baseOf: BaseOf,
   say: NextSteps,
 ): PlanItem {
+  const { entry } = known;
+  const atBase = () => baseOf(desired.identifier);
   const base: ItemBase = {
     identifier: desired.identifier,
     file: desired.file,
@@ -123,11 +130,18 @@ function planDesired(
   const byId = observation?.byId;
   const byIdentifier = observation?.byIdentifier;
   if (entry !== undefined) {
-    if (byId?.status === 'found') return compared(base, desired, byId.workflow, { entry }, say);
+    if (byId?.status === 'found')
+      return compared(base, desired, byId.workflow, { ...known, atBase: atBase() }, say);
     if (byId?.status !== 'not-found') return failed(base, byId, 'by its recorded id', say);
     // The recorded id is gone: a workflow with the identifier may still exist (recreated in the dashboard).
     if (byIdentifier?.status === 'found') {
-      return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) }, say);
+      return compared(
+        base,
+        desired,
+        byIdentifier.workflow,
+        { ...known, entry: undefined, atBase: atBase() },
+        say,
+      );
     }
     // Missing-remotely is a claim about the service: only a 404 on both lookups makes it.
     if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier', say);
@@ -138,7 +152,7 @@ function planDesired(
     };
   }
   if (byIdentifier?.status === 'found') {
-    return compared(base, desired, byIdentifier.workflow, { atBase: baseOf(desired.identifier) }, say);
+    return compared(base, desired, byIdentifier.workflow, { ...known, atBase: atBase() }, say);
   }
   if (byIdentifier?.status !== 'not-found') return failed(base, byIdentifier, 'by identifier', say);
   return { ...base, action: 'create', body: desired.body, next: say.create() };
@@ -147,17 +161,19 @@ function planDesired(
 /**
  * A workflow found on the service, and what tells who changed it when it differs: the hash state recorded when it was
  * created (`entry`, found by the recorded id), else the definition at the base commit (`atBase`, with `--base`),
- * else nothing (conflict, saying what cannot be known).
+ * else nothing (conflict, saying what cannot be known). Changed in the file only, it is an update when the target
+ * allows one and the service's update can reach the file (update-body.ts).
  */
 function compared(
   base: ItemBase,
   desired: DesiredWorkflow,
   workflow: WorkflowResponse,
-  known: { entry?: StateEntry; atBase?: BaseVersion },
+  known: Known & { atBase: BaseVersion | undefined },
   say: NextSteps,
 ): PlanItem {
   const { changes, diff } = compareWorkflow(desired, workflow);
-  const found = { ...base, remoteId: workflow._id, remoteVersion: remoteVersionOf(workflow), changes };
+  const version = remoteVersionOf(workflow);
+  const found = { ...base, remoteId: workflow._id, remoteVersion: version, changes };
   const { entry } = known;
   if (changes.length === 0) {
     let next = say.inSyncAdopt();
@@ -165,51 +181,42 @@ function compared(
     else if (base.stateId !== undefined) next = say.inSyncReplaced(base.stateId, workflow._id);
     return { ...found, action: 'in-sync', next };
   }
-  const { action, attribution, next } =
-    entry === undefined
+  const classified =
+    interruptedUpdate(desired, workflow, changes, known, say) ??
+    (entry === undefined
       ? classifyByBase(desired, workflow, known.atBase, say)
-      : classifyByState(desired, entry, say);
+      : classifyByState(
+          desired,
+          entry,
+          { version, baseMatches: () => atBaseMatches(known.atBase, workflow) },
+          say,
+        ));
   const note = duplicateNote(desired.identifier, changes);
-  return { ...found, action, attribution, diff, next: note === undefined ? next : `${note} ${next}` };
-}
-
-interface Classified {
-  action: DifferingAction;
-  attribution: PlanAttribution;
-  next: string;
-}
-
-/** State recorded the hash of the body it created: the file is unchanged since (drifted) or not (changed locally). */
-function classifyByState(desired: DesiredWorkflow, entry: StateEntry, say: NextSteps): Classified {
-  if (entry.hash === desired.hash)
-    return { action: 'drifted', attribution: 'state', next: say.drifted(desired.identifier, 'state') };
-  return { action: 'changed-locally', attribution: 'state', next: say.changedLocally('state') };
-}
-
-/**
- * Without state: the base's definition tells. New since the base → conflict (the identifier is taken); unchanged
- * since the base (same body hash, so a comment-only edit counts as unchanged) → drifted; changed, and the service
- * still matches the base's version → changed locally; matches neither → conflict. No base → conflict, unknown.
- */
-function classifyByBase(
-  desired: DesiredWorkflow,
-  workflow: WorkflowResponse,
-  atBase: BaseVersion | undefined,
-  say: NextSteps,
-): Classified {
-  const { identifier } = desired;
-  if (atBase === undefined || atBase.status === 'unreadable') {
-    const why =
-      atBase === undefined ? undefined : `its definition at the base could not be read: ${atBase.reason}`;
-    return { action: 'conflict', attribution: 'unknown', next: say.conflictUnknown(identifier, why) };
+  const noted = (next: string) => (note === undefined ? next : `${note} ${next}`);
+  const { action, attribution } = classified;
+  // Where updates are not allowed, why one could not be made anyway is beside the point: today's advice.
+  const next =
+    !known.mayUpdate && action === 'changed-locally' && !classified.updatable
+      ? say.changedLocally(attribution === 'base' ? 'base' : 'state')
+      : classified.next;
+  if (!classified.updatable) return { ...found, action, attribution, diff, next: noted(next) };
+  if (!known.mayUpdate) {
+    const since = attribution === 'base' ? 'base' : 'state';
+    return { ...found, action, attribution, diff, next: noted(say.changedLocallyNotAllowed(since)) };
   }
-  if (atBase.status === 'absent')
-    return { action: 'conflict', attribution: 'base', next: say.conflictNew(identifier) };
-  if (atBase.desired.hash === desired.hash)
-    return { action: 'drifted', attribution: 'base', next: say.drifted(identifier, 'base') };
-  if (compareWorkflow(atBase.desired, workflow).changes.length === 0)
-    return { action: 'changed-locally', attribution: 'base', next: say.changedLocally('base') };
-  return { action: 'conflict', attribution: 'base', next: say.conflictBoth() };
+  const built = buildUpdate(desired, workflow, changes);
+  if ('blocked' in built)
+    return { ...found, action, attribution, diff, next: noted(say.updateBlocked(built.blocked)) };
+  const { notes, ...update } = built.update;
+  return {
+    ...found,
+    action: 'update',
+    attribution,
+    diff,
+    ...update,
+    ...(notes.length === 0 ? {} : { notes }),
+    next: noted(say.update()),
+  };
 }
 
 function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string, say: NextSteps): PlanItem {

@@ -28,13 +28,32 @@ export function buildNextSteps(run?: RunContext) {
     drifted: (identifier: string, since: 'state' | 'base'): string =>
       `${since === 'base' ? 'this change does not touch the file' : 'the file has not changed since the workflow was created'}, ` +
       "but the service's workflow differs (edited in the dashboard?): accept it into the file with " +
-      `${cli('pull', identifier)} in a change of its own, or change it back in the dashboard; wfsync cannot ` +
-      'update workflows.',
+      `${cli('pull', identifier)} in a change of its own, or change it back in the dashboard; sync never ` +
+      "overwrites the service's workflow.",
     /** The file changed (since the workflow was created, or in this change); the service holds the version before. */
     changedLocally: (since: 'state' | 'base'): string =>
       `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
       'which sync cannot update: once the change is approved, make the same edit in the dashboard (sync then finds ' +
       'them equal and records it), or give the workflow a new name and identifier so sync creates it as a new one.',
+    update: (): string => `${sync} will update it.`,
+    /** Changed in the file only, but the target does not allow `update`. */
+    changedLocallyNotAllowed: (since: 'state' | 'base'): string =>
+      `${since === 'base' ? "this change edits the file, and the service still holds the base's version" : 'the file changed since the workflow was created, and the service still holds that version'}, ` +
+      'but this target does not allow updates: allow them (`allow: [create, update]` under the target in the config, or `--allow update` for one run) and sync updates it, or, once the change is approved, make the same edit in the dashboard (sync then finds them equal and records it).',
+    /** State has no version of the service's workflow to compare with. */
+    changedLocallyNoVersion: (): string =>
+      "the file changed since the workflow was created, but state recorded no version of the service's workflow (an entry from an older wfsync, `state rebuild` or `pull`), so wfsync cannot tell whether it was edited in the dashboard too: " +
+      `run ${code(commandLine(run, 'plan', { tail: '--base <branch>' }))} to compare with the base branch (sync updates it when the service still holds the base's version), or make the same edit in the dashboard (sync then finds them equal and records it).`,
+    /** The file changed, and the service's workflow moved since state recorded it. */
+    changedBoth: (): string =>
+      "the file changed since the workflow was created, and the service's workflow changed too since wfsync recorded it (edited in the dashboard?): " +
+      "sync will not overwrite it; bring the dashboard's edits into the file (or undo them in the dashboard) until the service holds what the file had before, then sync updates it.",
+    /** An earlier sync's update was interrupted, and the service holds neither the version before it nor the file. */
+    interruptedUpdate: (): string =>
+      "an earlier sync's update of it was interrupted, and the service now holds neither the version before it nor the file: " +
+      'compare the diff and make the dashboard match the file (sync then finds them equal and records it).',
+    /** What the service's update cannot reach: said before merge, so sync never sends a PUT that changes nothing. */
+    updateBlocked: (why: string): string => `sync will not update it: ${why}.`,
     missingRemotely: (identifier: string, staleId: string, file: string): string =>
       `the service has no workflow ${staleId} any more (deleted in the dashboard?): run ` +
       `${cli('state forget', identifier)} and ${sync} will create it again, or delete ${file} if it should ` +
@@ -43,12 +62,12 @@ export function buildNextSteps(run?: RunContext) {
     conflictNew: (identifier: string): string =>
       `this change adds the file, but the service already has a workflow ${code(identifier)} that differs from it: ` +
       "give this one a new name and identifier so sync creates it, or make the dashboard's workflow match the file " +
-      '(sync then records it); wfsync cannot update workflows.',
+      "(sync then records it); sync never overwrites the service's workflow.",
     /** `plan --base`: the file changed in this change, and the service's workflow matches neither version. */
     conflictBoth: (): string =>
       "this change edits the file and the service's workflow was changed too (it matches neither the file nor the " +
       "base's version): reconcile them by hand, bringing the dashboard's edits into the file and the file's into the " +
-      'dashboard until they match; wfsync cannot update workflows.',
+      "dashboard until they match; sync never overwrites the service's workflow.",
     /** Neither state nor a base tells which side changed: say so, and how to know, without advice that loses either. */
     conflictUnknown: (identifier: string, why?: string): string =>
       `the service's workflow ${code(identifier)} differs from the file, and wfsync cannot tell whether the file or ` +

@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import type { RenderedStep } from '../render/types.js';
+import type { StepMatch } from './step-match.js';
 
 /** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
 export interface DesiredWorkflow {
@@ -152,6 +153,34 @@ export interface DifferingItem extends PlanItemBase, FileLines {
   rendered?: RenderedChanges;
 }
 
+/** The request body of PUT /v1/workflows/{id}: the whole desired body, kept steps carrying their `_templateId`. */
+export interface UpdateWorkflowBody {
+  name: string;
+  notificationGroupId: string;
+  steps: Array<Record<string, unknown>>;
+  description?: string;
+  tags?: string[];
+  critical?: boolean;
+  preferenceSettings?: Record<string, boolean>;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Found on the service, changed in the file only, and the target allows `update`: sync will PUT `body` (when anything
+ * but `active` differs) and set `active` through the status route (when it differs). Shown as a differing item is.
+ */
+export interface UpdateItem extends Omit<DifferingItem, 'action'> {
+  action: 'update';
+  /** Exactly what sync will PUT; absent when only `active` differs. */
+  body?: UpdateWorkflowBody;
+  /** What sync sets through `PUT /v1/workflows/{id}/status`; absent when `active` does not change. */
+  active?: boolean;
+  /** Which file step is which service step (plan/step-match.ts). */
+  steps: StepMatch[];
+  /** What the service will do that the file does not say (plan/update-body.ts): kept description, dropped fields. */
+  notes?: string[];
+}
+
 /** The service could not be asked about it. */
 export interface ErrorItem extends PlanItemBase {
   action: 'error';
@@ -174,7 +203,14 @@ export interface DeleteItem extends PlanItemBase {
 }
 
 /** One workflow of a plan, keyed by its action: each action carries what only it has. */
-export type PlanItem = CreateItem | DeleteItem | PromoteItem | DifferingItem | ErrorItem | PlainItem;
+export type PlanItem =
+  | CreateItem
+  | DifferingItem
+  | UpdateItem
+  | DeleteItem
+  | PromoteItem
+  | ErrorItem
+  | PlainItem;
 
 /**
  * Any plan item read field by field, as the reports and sync's results read them: what only some actions carry is
@@ -184,13 +220,20 @@ export type PlanItemFields = PlanItemBase &
   FileLines & { action: PlanAction } & Partial<
     Omit<CreateItem, keyof PlanItemBase | 'action'> &
       Omit<DifferingItem, keyof PlanItemBase | 'action'> &
-      Omit<ErrorItem, keyof PlanItemBase | 'action'> &
+      Omit<UpdateItem, keyof PlanItemBase | 'action' | 'body'> & {
+        body?: CreateWorkflowBody | UpdateWorkflowBody;
+      } & Omit<ErrorItem, keyof PlanItemBase | 'action'> &
       Omit<PromoteItem, keyof PlanItemBase | 'action'>
   >;
 
-/** A workflow found on the service that differs from its file. */
-export function isDiffering(item: PlanItem): item is DifferingItem {
-  return item.action === 'drifted' || item.action === 'changed-locally' || item.action === 'conflict';
+/** A workflow found on the service that differs from its file (an update included). */
+export function isDiffering(item: PlanItem): item is DifferingItem | UpdateItem {
+  return (
+    item.action === 'drifted' ||
+    item.action === 'changed-locally' ||
+    item.action === 'conflict' ||
+    item.action === 'update'
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
-import type { DifferingItem, FieldChange } from '../plan/types.js';
+import type { DifferingItem, FieldChange, UpdateItem } from '../plan/types.js';
 import { mergePulledDefinition } from './merge.js';
 
 /** jsdiff, loaded the first time a diff is made: a plan with nothing differing never needs it. */
@@ -93,11 +93,11 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
  * A plan item with its diff on the file's lines where that can be made (`diffKind: 'file'`), else the comparison's
  * diff kept (`diffKind: 'projection'`); either way `line`/`endLine` say where in the file the first change is.
  */
-export function withFileDiff(
-  item: DifferingItem,
+export function withFileDiff<T extends DifferingItem | UpdateItem>(
+  item: T,
   definition: LoadedDefinition | undefined,
   groups: TargetGroups,
-): DifferingItem {
+): T {
   if (item.diff === undefined || item.diff === '' || item.changes.length === 0 || definition === undefined)
     return item;
   const serviceName = serviceNameOf(item);
@@ -114,7 +114,7 @@ function projection(reason: string): FileDiff {
 }
 
 /** The service's name: the changed one when the name differs, else the file's (which is the same). */
-function serviceNameOf(item: DifferingItem): string {
+function serviceNameOf(item: DifferingItem | UpdateItem): string {
   const named = item.changes.find((change) => change.pointer === '/name');
   if (named !== undefined && typeof named.actual === 'string') return named.actual;
   return item.name ?? item.identifier;

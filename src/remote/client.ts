@@ -22,6 +22,7 @@ import { callError, RateLimitStreak, RetryBudget, type Session } from './session
 import { parseBaseUrl, workflowPath, workflowsPath } from './transport.js';
 import type { ClientOptions, CreateOptions, ServiceClient } from './types.js';
 import { Pool } from './undici.js';
+import { putWorkflow } from './update-workflow.js';
 
 /** Every client default, for whatever ClientOptions (or the target's settings in wfsync.config.yaml) leave unset. */
 const DEFAULTS = {
@@ -107,6 +108,12 @@ export function createClient(options: ClientOptions): ServiceClient {
   return {
     createWorkflow: whileOpen((body: unknown, createOptions: CreateOptions) =>
       createWorkflow(session, body, createOptions),
+    ),
+    updateWorkflow: whileOpen((id: string, body: Record<string, unknown>) =>
+      putWorkflow(session, id, 'workflow', body),
+    ),
+    setWorkflowStatus: whileOpen((id: string, active: boolean) =>
+      putWorkflow(session, id, 'status', { active }),
     ),
     getWorkflow: whileOpen(async (idOrIdentifier: string) => {
       const result = workflowPath(endpoint, idOrIdentifier);

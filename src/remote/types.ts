@@ -6,7 +6,7 @@ import type { ProxyRoute } from './proxy.js';
 
 export type { WorkflowResponse };
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What the client reports for `--verbose` logs and progress. Never headers, never the API key. */
 export interface ClientEvent {
@@ -120,6 +120,13 @@ export interface CreateResult {
 
 export interface ServiceClient {
   createWorkflow(body: unknown, options: CreateOptions): Promise<CreateResult>;
+  /**
+   * `PUT /v1/workflows/{id}` with the whole body (plan/update-body.ts): the workflow as the service answers it.
+   * Sent again only when the first attempt provably did nothing; else a RemoteError `outcome-unknown`.
+   */
+  updateWorkflow(id: string, body: Record<string, unknown>): Promise<WorkflowResponse>;
+  /** `PUT /v1/workflows/{id}/status` with `{active}`: the workflow as the service answers it. As updateWorkflow. */
+  setWorkflowStatus(id: string, active: boolean): Promise<WorkflowResponse>;
   /** `undefined` when the service answers 404 for this workflow. */
   getWorkflow(idOrIdentifier: string): Promise<WorkflowResponse | undefined>;
   /** `DELETE /v1/workflows/{id}` (a soft delete); resolves on `{data: true}`. Development keys only. */

@@ -1,6 +1,6 @@
 import { isRecord } from '../json.js';
 import { orderEntry, orderPending } from './format.js';
-import type { PendingCreate, StateEntry, StateFile } from './types.js';
+import type { PendingWrite, StateEntry, StateFile } from './types.js';
 
 export const STATE_VERSION = 1;
 /** A MongoDB ObjectId as the service writes it: 24 lower-case hex. */
@@ -38,11 +38,11 @@ export function checkState(value: unknown): StateCheck {
     if (problem !== undefined) return corrupt(`workflows[${JSON.stringify(identifier)}]${problem}`);
     workflows.push([identifier, orderEntry(entry as StateEntry)]);
   }
-  const pending: [string, PendingCreate][] = [];
+  const pending: [string, PendingWrite][] = [];
   for (const [identifier, entry] of Object.entries(value.pending)) {
     const problem = findPendingProblem(identifier, entry);
     if (problem !== undefined) return corrupt(`pending[${JSON.stringify(identifier)}]${problem}`);
-    pending.push([identifier, orderPending(entry as PendingCreate)]);
+    pending.push([identifier, orderPending(entry as PendingWrite)]);
   }
   return {
     state: {
@@ -85,6 +85,9 @@ export function findPendingProblem(identifier: string, entry: unknown): string |
   if (entry.identifier !== identifier) {
     return `.identifier must equal its key, found ${JSON.stringify(entry.identifier)}`;
   }
+  if (entry.kind === 'update') return findPendingUpdateProblem(entry);
+  if (entry.kind !== undefined)
+    return `.kind must be "update" or absent, found ${JSON.stringify(entry.kind)}`;
   const lookups = entry.lookupIdentifiers;
   if (!Array.isArray(lookups) || !lookups.every((l) => typeof l === 'string' && l !== '')) {
     return '.lookupIdentifiers must be an array of identifiers';
@@ -95,6 +98,18 @@ export function findPendingProblem(identifier: string, entry: unknown): string |
   }
   if (typeof entry.idempotencyKey !== 'string' || entry.idempotencyKey === '') {
     return '.idempotencyKey must be a non-empty string';
+  }
+  if (!isTimestamp(entry.startedAt)) return '.startedAt must be an ISO timestamp';
+  return undefined;
+}
+
+/** An update's journal entry: the id it was sent to, the hash it writes, when it started. */
+function findPendingUpdateProblem(entry: Record<string, unknown>): string | undefined {
+  if (typeof entry.id !== 'string' || !OBJECT_ID.test(entry.id)) {
+    return `.id must be a 24-character lower-case hex id, found ${JSON.stringify(entry.id)}`;
+  }
+  if (typeof entry.hash !== 'string' || !HASH.test(entry.hash)) {
+    return `.hash must be "sha256:" and 64 lower-case hex digits, found ${JSON.stringify(entry.hash)}`;
   }
   if (!isTimestamp(entry.startedAt)) return '.startedAt must be an ISO timestamp';
   return undefined;

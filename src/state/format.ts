@@ -1,5 +1,5 @@
 import { compareText } from '../text.js';
-import type { PendingCreate, StateEntry, StateFile } from './types.js';
+import type { PendingWrite, StateEntry, StateFile } from './types.js';
 
 /** The state of a target nothing has been recorded for yet. The base URL is stored normalized, without credentials. */
 export function emptyState(target: string, baseUrl: string): StateFile {
@@ -52,7 +52,11 @@ export function orderEntry(entry: StateEntry): StateEntry {
   };
 }
 
-export function orderPending(entry: PendingCreate): PendingCreate {
+export function orderPending(entry: PendingWrite): PendingWrite {
+  if (entry.kind === 'update') {
+    const { identifier, id, hash, startedAt } = entry;
+    return { kind: 'update', identifier, id, hash, startedAt };
+  }
   return {
     identifier: entry.identifier,
     lookupIdentifiers: [...entry.lookupIdentifiers],

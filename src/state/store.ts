@@ -9,7 +9,7 @@ import {
 import { checkState, findEntryProblem, findPendingProblem } from './check.js';
 import { normalizeStateBaseUrl, serializeState } from './format.js';
 import { assertSameTarget, type ExpectedTarget, readState } from './read.js';
-import type { PendingCreate, StateEntry, StateFile } from './types.js';
+import type { PendingWrite, StateEntry, StateFile } from './types.js';
 
 /** For tests: `fs` injects failing file operations (a full disk, a crash before the rename). */
 export type StateStoreOptions = Pick<AtomicWriteOptions, 'fs'>;
@@ -80,7 +80,7 @@ export class StateStore {
   }
 
   /** Journal a create; resolves once durable, so only then may the POST be sent. */
-  async recordPending(entry: PendingCreate): Promise<void> {
+  async recordPending(entry: PendingWrite): Promise<void> {
     assertValid(findPendingProblem(entry.identifier, entry), `pending[${JSON.stringify(entry.identifier)}]`);
     setOwn(this.#state.pending, entry.identifier, structuredClone(entry));
     return this.#changed();

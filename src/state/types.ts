@@ -23,6 +23,8 @@ export interface StateEntry {
 
 /** Written (atomically) BEFORE each POST, removed after the create is recorded: an interrupted create is reconciled. */
 export interface PendingCreate {
+  /** Absent: a create (every entry written before updates were journaled is one). */
+  kind?: undefined;
   identifier: string;
   /** Every identifier the service might derive (both slug generations): all are looked up when reconciling. */
   lookupIdentifiers: string[];
@@ -32,11 +34,32 @@ export interface PendingCreate {
   startedAt: string;
 }
 
+/**
+ * Written (atomically) BEFORE an update's PUT, removed when the update is recorded: the next run's plan compares the
+ * service with the file and finishes, records or hands it to a person (plan/build-plan.ts).
+ */
+export interface PendingUpdate {
+  kind: 'update';
+  identifier: string;
+  /** The workflow's `_id` the PUT is sent to. */
+  id: string;
+  /** The desired body's hash the update writes. */
+  hash: string;
+  startedAt: string;
+}
+
+/** One journal entry: a create or an update that was started and not yet recorded. */
+export type PendingWrite = PendingCreate | PendingUpdate;
+
+export function isPendingUpdate(entry: PendingWrite): entry is PendingUpdate {
+  return entry.kind === 'update';
+}
+
 export interface StateFile {
   version: 1;
   /** Target name and base URL (no credentials) the file belongs to: refuse to mix targets. */
   target: string;
   baseUrl: string;
   workflows: Record<string, StateEntry>;
-  pending: Record<string, PendingCreate>;
+  pending: Record<string, PendingWrite>;
 }

@@ -1,6 +1,7 @@
 // npm run bench:sync — `wfsync plan` and `wfsync sync` of synthetic workflows against the emulator (served from this
 // process, 50 ms processing latency per request), side by side with the ideal for the concurrency used; then under
-// the service's 30 requests/s rate limit, side by side with requests / 30 s, counting 429s. Prints, never asserts.
+// the service's 30 requests/s rate limit, side by side with requests / 30 s, counting 429s; and BENCH_UPDATE_COUNT (default 300) updates beside
+// their floor (section 1b). Prints, never asserts.
 // Goals (issue): within 1.25× of each ideal, no more than a handful of 429s, peak RSS of the CLI < 200 MB; under the
 // rate limit (issue 25) ≤ 1.05× requests / rate, no failure.
 //
@@ -27,6 +28,7 @@ const { startEmulator } = await import(pathToFileURL(join(root, 'dist/emulator.j
 const count = Number(process.env.BENCH_COUNT ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rlCount = Number(process.env.BENCH_RL_COUNT ?? 300);
+const updateCount = Number(process.env.BENCH_UPDATE_COUNT ?? 300);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const LATENCY_MS = 50;
 const RATE = 30;
@@ -179,11 +181,43 @@ add('sync (all in sync)', again, rounds * rtt);
 await emulator.close();
 rmSync(dir, { recursive: true, force: true });
 
+// 1b. Updates (issue 27): updateCount workflows created, then every file edited (its description), synced with
+// `allow: [create, update]`. Per workflow: the plan's GET by id, the GET right before the write, the PUT and the
+// verifying GET: 4 rounds; the issue's floor counts 3 (read, write, verify), shown beside it.
+const updateDir = makeProject(updateCount);
+const updating = await startEmulator({ seed: 3, faults: { latencyMs: LATENCY_MS } });
+const updateRounds = Math.ceil(updateCount / concurrency);
+const updated = await bestOf(async () => {
+  updating.reset();
+  for (let i = 0; i < updateCount; i++)
+    writeFileSync(join(updateDir, 'workflows', `wf-${i}.yaml`), syntheticDefinition(i));
+  useTarget(updateDir, updating, ['rateLimit: 100000', 'allow: [create, update]']);
+  expectStatus(await run(updateDir, updating, ['sync']), ['sync'], 0);
+  for (let i = 0; i < updateCount; i++)
+    writeFileSync(
+      join(updateDir, 'workflows', `wf-${i}.yaml`),
+      syntheticDefinition(i).replace('description: Synthetic', 'description: Edited synthetic'),
+    );
+  const r = expectStatus(await run(updateDir, updating, ['sync']), ['sync'], 0);
+  const puts = updating.requests().filter((q) => q.method === 'PUT' && q.status === 200).length;
+  if (puts !== updateCount || checkStored(updating) !== updateCount)
+    throw new Error(`sync updated ${puts} of ${updateCount}`);
+  return r;
+});
+add(`sync (updates ${updateCount}: 4 rounds)`, updated, 4 * updateRounds * rtt);
+const floor3 = 3 * updateRounds * rtt;
+await updating.close();
+rmSync(updateDir, { recursive: true, force: true });
+
 console.log(
   `${count} workflows, concurrency ${concurrency}, emulator latency ${LATENCY_MS} ms, measured RTT ${fmt(rtt, 1)} ms; ` +
     `ideal = rounds × ceil(${count}/${concurrency}) × RTT`,
 );
 console.log(table(rows));
+console.log(
+  `updates against the issue's floor of 3 rounds (ceil(${updateCount}/${concurrency}) × 3 × RTT = ${fmt(floor3)} ms): ` +
+    `wall ${ratio(updated.ms, floor3)}, network ${ratio(updated.spanMs + rtt, floor3)} (goal ≤ 3.3× on the wall)`,
+);
 
 // 2. The service's rate limit: a token bucket of 30 per second. Ideal = requests needed / 30 per second.
 const rlDir = makeProject(rlCount);

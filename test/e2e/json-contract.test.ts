@@ -35,6 +35,7 @@ describe('every command in --format json', () => {
     const synced = parseJsonOutput('sync', sync.stdout);
     expect(synced.summary).toEqual({
       created: 9,
+      updated: 0,
       deleted: 0,
       promoted: 0,
       inSync: 0,
@@ -67,7 +68,7 @@ describe('sync --plan and the plan document version', () => {
     expect({ exitCode, needsPerson, meaning }).toEqual({
       exitCode: 2,
       needsPerson: [],
-      meaning: 'changes that sync applies (workflows to create or delete)',
+      meaning: 'changes that sync applies (workflows to create, update or delete)',
     });
     writeFileSync(join(target.cwd, 'newer.json'), JSON.stringify({ ...rest, schemaVersion: 5 }));
     const refused = await target.run(['sync', '--plan', 'newer.json', '--format', 'json', '--quiet']);

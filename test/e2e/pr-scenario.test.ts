@@ -26,7 +26,7 @@ describe('a pull request planned against its base', () => {
     expect(human.stdout).toMatch(/^\+ create +password-changed {2}workflows\/password-changed\.yaml:\d+$/m);
     expect(human.stdout).toMatch(/^✔ in sync +password-reset /m);
     expect(human.stdout).toContain(
-      "next: this change edits the file, and the service still holds the base's version, which sync cannot update",
+      "next: this change edits the file, and the service still holds the base's version, but this target does not allow updates",
     );
     expect(human.stdout).toContain(
       "next: this change does not touch the file, but the service's workflow differs (edited in the dashboard?): " +

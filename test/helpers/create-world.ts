@@ -2,17 +2,19 @@ import type { ApplyEvent } from '../../src/apply/events.js';
 import type { ApplyStore } from '../../src/apply/store.js';
 import type { CreateOptions, CreateResult, ServiceClient, WorkflowResponse } from '../../src/remote/index.js';
 import { RemoteError, type RemoteErrorKind } from '../../src/remote/index.js';
-import type { PendingCreate, StateEntry, StateFile } from '../../src/state/types.js';
+import type { PendingCreate, PendingWrite, StateEntry, StateFile } from '../../src/state/types.js';
 
 /** One thing apply did, in the order it did it: a store write, an event, or a client call. */
 export type Step =
-  | { do: 'recordPending'; entry: PendingCreate }
+  | { do: 'recordPending'; entry: PendingWrite }
   | { do: 'recordWorkflow'; identifier: string; entry: StateEntry }
   | { do: 'clearPending'; identifier: string }
   | { do: 'forget'; identifier: string }
   | { do: 'emit'; event: ApplyEvent }
   | { do: 'POST'; body: unknown; options: CreateOptions }
   | { do: 'GET'; key: string }
+  | { do: 'PUT'; id: string; body: Record<string, unknown> }
+  | { do: 'status'; id: string; active: boolean }
   | { do: 'DELETE'; id: string };
 
 export type StoreCall = 'recordPending' | 'recordWorkflow' | 'clearPending' | 'forget';
@@ -22,11 +24,15 @@ export interface WorldScript {
   post?: (body: unknown, options: CreateOptions) => Promise<CreateResult>;
   /** What a GET by id or identifier answers (or throws). Default: 404. */
   get?: (key: string) => Promise<WorkflowResponse | undefined>;
+  /** What a PUT of the whole body answers (or throws). Default: fails the test. */
+  put?: (id: string, body: Record<string, unknown>) => Promise<WorkflowResponse>;
+  /** What the status route answers (or throws). Default: fails the test. */
+  status?: (id: string, active: boolean) => Promise<WorkflowResponse>;
   /** What a DELETE answers (or throws). Default: fails the test. */
   del?: (id: string) => Promise<void>;
   /** Store calls that throw (after being logged). */
   failing?: Partial<Record<StoreCall, Error>>;
-  pending?: Record<string, PendingCreate>;
+  pending?: Record<string, PendingWrite>;
   workflows?: Record<string, StateEntry>;
 }
 
@@ -66,6 +72,16 @@ export function world(script: WorldScript = {}) {
     getWorkflow: async (key) => {
       log.push({ do: 'GET', key });
       return script.get === undefined ? undefined : script.get(key);
+    },
+    updateWorkflow: async (id, body) => {
+      log.push({ do: 'PUT', id, body });
+      if (script.put === undefined) throw new Error('no PUT expected');
+      return script.put(id, body);
+    },
+    setWorkflowStatus: async (id, active) => {
+      log.push({ do: 'status', id, active });
+      if (script.status === undefined) throw new Error('no status PUT expected');
+      return script.status(id, active);
     },
     deleteWorkflow: async (id) => {
       log.push({ do: 'DELETE', id });

@@ -46,9 +46,10 @@ function renderState(state: StateFile): string {
   const pending = Object.values(state.pending);
   if (pending.length > 0) {
     lines.push(
-      `${pending.length} interrupted create(s), settled by the next sync or "wfsync state rebuild":`,
+      `${pending.length} interrupted ${pending.some((p) => p.kind === 'update') ? 'write(s)' : 'create(s)'}, settled by the next sync or "wfsync state rebuild":`,
     );
-    for (const p of pending) lines.push(`  ${p.identifier}  started ${p.startedAt}`);
+    for (const p of pending)
+      lines.push(`  ${p.identifier}  ${p.kind === 'update' ? 'update ' : ''}started ${p.startedAt}`);
   }
   return `${lines.join('\n')}\n`;
 }

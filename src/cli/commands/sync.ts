@@ -15,7 +15,8 @@ export function syncCommand(ctx: CommandContext): Command {
     .summary('create missing workflows and verify existing ones')
     .description(
       'Create the workflows the service does not have (POST), read each back to verify it, and verify every ' +
-        'existing one. Changes to existing workflows are reported, never applied: the service offers no update. ' +
+        'existing one. Where the target allows it (allow, --allow), update the workflows changed in the file only ' +
+        '(PUT) and delete those whose files were removed (DELETE); other changes are reported, never applied. ' +
         'A workflow is never created twice: creates are journaled and reconciled, and state is locked per target.',
     )
     .argument(

@@ -89,6 +89,8 @@ export function phaseHeading(phase: ApplyPhase, total: number | undefined): stri
         : total === undefined
           ? 'creating workflows'
           : `creating ${plural(total, 'workflow')}`;
+    case 'update':
+      return total === undefined ? 'updating workflows' : `updating ${plural(total, 'workflow')}`;
     default:
       return undefined;
   }

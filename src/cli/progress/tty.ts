@@ -49,7 +49,8 @@ export function createTtyProgress(stream: NodeJS.WritableStream, options: TtyPro
     view.end({
       title: finalTitle(tally),
       output: kept.map((line) => sanitizeTerminalText(line)).join('\n'),
-      failed: tally.phase === 'create' && (tally.outcomes.get('failed') ?? 0) > 0,
+      failed:
+        (tally.phase === 'create' || tally.phase === 'update') && (tally.outcomes.get('failed') ?? 0) > 0,
     });
     view = undefined;
   };
@@ -134,6 +135,7 @@ const RUNNING: Record<Exclude<ApplyPhase, 'done'>, string> = {
   fetch: 'Looking up workflows',
   plan: 'Planning',
   create: 'Creating workflows',
+  update: 'Updating workflows',
   verify: 'Verifying',
 };
 
@@ -171,6 +173,10 @@ function finalTitle(tally: PhaseTally): string {
         .filter((part) => part !== '')
         .join(', ');
       return `Created ${tally.outcomes.get('created') ?? 0} of ${plural(count, 'workflow')}${extra === '' ? '' : ` (${extra})`}`;
+    }
+    case 'update': {
+      const failures = tally.outcomes.get('failed') ?? 0;
+      return `Updated ${tally.outcomes.get('updated') ?? 0} of ${plural(count, 'workflow')}${failures > 0 ? ` (${failures} failed)` : ''}`;
     }
     case 'verify':
       return 'Verified';

@@ -40,6 +40,7 @@ import {
   messageLines,
   PROJECTION_NOTE,
 } from './text.js';
+import { updateLines } from './update-text.js';
 import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type Tone, type ViewEntry } from './view.js';
 
@@ -121,6 +122,7 @@ function entryLines(entry: ViewEntry, width: number, style: Style, color: boolea
     if (more > 0) out.push(style.dim(`${INDENT}  … and ${more} more (see the diff)`));
   }
   if (entry.preview !== undefined) out.push(...previewLines(entry.preview).map((line) => INDENT + line));
+  out.push(...updateLines(entry).map((line) => INDENT + line));
   if (entry.diff !== undefined && entry.diff !== '') {
     if (entry.diffKind === 'projection') out.push(style.dim(`${INDENT}${PROJECTION_NOTE}:`));
     out.push(...diffLines(entry.diff).map((line) => INDENT + paintDiffLine(line, style)));

@@ -27,6 +27,7 @@ import {
   summarizeChange,
   truncateText,
 } from './text.js';
+import { activeLine } from './update-text.js';
 import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
 
@@ -122,13 +123,16 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
   const local =
     view.command === 'sync' ? 'the sync log' : `the plan artifact, or run \`${planCommand}\` locally`;
   // What merging deletes comes first, open: it cannot be taken back by a later change. Then what a person must act
-  // on, open; then what merging creates; in-sync ones last, in one list.
+  // on, open; then what merging updates, open too (it changes what the service sends), then what it creates; in-sync
+  // ones last, in one list.
   const deletes = view.entries.filter(isDelete);
+  const updates = view.entries.filter(isUpdate);
   const creates = view.entries.filter(isCreate);
-  const people = view.entries.filter((entry) => !isCreate(entry) && !isDelete(entry));
+  const people = view.entries.filter((entry) => !isCreate(entry) && !isUpdate(entry) && !isDelete(entry));
   const details = [
     ...deletes.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
     ...people.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
+    ...updates.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
     ...creates.map((entry) => detailsBlock(entry, options.where, planCommand)),
   ];
   const footer = options.nextSteps && buildNextSteps(view, { ...options, kind: options.nextSteps });
@@ -143,6 +147,11 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
     limit: options.limit,
     measure: options.measure,
   });
+}
+
+/** An update (plan) or an updated workflow (sync). */
+function isUpdate(entry: ViewEntry): boolean {
+  return entry.label === PLAN_ACTIONS.update.label || entry.label === SYNC_OUTCOMES.updated.label;
 }
 
 /** A create (plan) or a created workflow (sync). */
@@ -213,6 +222,8 @@ function detailsBlock(entry: ViewEntry, where: string, planCommand: string): Fit
   if (entry.diagnostics.length > 0) before.push(diagnosticList(entry));
   if (entry.changes.length > 0) before.push(changeList(entry));
   if (entry.preview !== undefined) before.push(previewList(entry.preview));
+  const update = updateList(entry);
+  if (update !== undefined) before.push(update);
   const after =
     entry.next === undefined || entry.next === ''
       ? []
@@ -271,6 +282,25 @@ function previewList(preview: CreatePreview): string {
     `- ${escapeMarkdown(parts.payloadLabel)}: ${codes(parts.payload)} · subscriber: ${codes(parts.subscriber)}`,
     `- Steps: ${codes(parts.steps)}`,
   ].join('\n');
+}
+
+/** What an update writes: its steps as matched to the service's, the status, the notes. */
+function updateList(entry: ViewEntry): string | undefined {
+  const steps = entry.steps ?? [];
+  const active = activeLine(entry.active);
+  const notes = entry.notes ?? [];
+  if (steps.length === 0 && active === undefined && notes.length === 0) return undefined;
+  const lines = [entry.label === PLAN_ACTIONS.update.label ? 'Will update:' : 'Updated:', ''];
+  if (steps.length > 0) {
+    const listed = steps.map((step) => {
+      const was = step.match === 'replaced' ? ` (was ${escapeMarkdown(step.from ?? '')})` : '';
+      return `${inlineCode(step.name)} ${escapeMarkdown(step.channel)} **${step.match}**${was}`;
+    });
+    lines.push(`- Steps (matched by name and channel, then position): ${listed.join(' · ')}`);
+  }
+  if (active !== undefined) lines.push(`- ${escapeMarkdown(active)}`);
+  for (const note of notes) lines.push(`- Note: ${escapeProse(truncateText(note, MAX_MESSAGE_LENGTH))}`);
+  return lines.join('\n');
 }
 
 function valueCode(value: string): string {

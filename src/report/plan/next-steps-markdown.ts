@@ -34,6 +34,7 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   const promotes = view.entries
     .filter((e) => e.label === PLAN_ACTIONS.promote.label)
     .map((e) => e.identifier);
+  const updates = view.entries.filter((e) => e.label === PLAN_ACTIONS.update.label).map((e) => e.identifier);
   const deletes = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label).map((e) => e.identifier);
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
@@ -57,6 +58,11 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
       `Before merging: ${workflows(errors)} could not be checked on the service: run \`${commands.plan}\` again.`,
     );
   }
+  if (updates.length > 0) {
+    steps.push(
+      `${sync} (\`${commands.sync}\`) will update ${workflows(updates.length)} (the service's copy replaced by the file's, kept steps keeping their templates): ${named(updates)}.`,
+    );
+  }
   if (creates.length > 0) {
     steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
   }
@@ -67,7 +73,8 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
       `${by}\`${commands.sync}\` ${verb} ${workflows(promotes.length)} to Production (their pending changes only): ${named(promotes)}.`,
     );
   }
-  if (creates.length === 0 && promotes.length === 0 && deletes.length === 0 && people === 0 && errors === 0) {
+  const writes = creates.length + updates.length + deletes.length + promotes.length;
+  if (writes === 0 && people === 0 && errors === 0) {
     steps.push(
       view.total === 0
         ? `${sync} will have nothing to do: there are no workflow definitions.`

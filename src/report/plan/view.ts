@@ -47,7 +47,10 @@ export interface PlanRenderOptions {
  * What a plan item carries for a reviewer: the line of its first change, what its diff compares, a create's preview,
  * the flow of its steps, its changed messages rendered.
  */
-type ReviewDetails = Pick<PlanItemFields, 'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered'>;
+type ReviewDetails = Pick<
+  PlanItemFields,
+  'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered' | 'steps' | 'notes' | 'active'
+>;
 
 export interface ViewEntry extends StatusMeta, ReviewDetails {
   identifier: string;
@@ -115,7 +118,9 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
       if (row.key !== verb && row.key !== 'delete' && row.key !== 'in-sync')
         parts.push(countPhrase(row, row.count));
     }
-    const writes = [s[verb] > 0 ? verb : '', s.delete > 0 ? 'delete' : ''].filter(Boolean).join(' and ');
+    const writes = [s[verb] > 0 ? verb : '', s.update > 0 ? 'update' : '', s.delete > 0 ? 'delete' : '']
+      .filter(Boolean)
+      .join(' and ');
     const hint =
       writes !== '' && command === 'plan' ? ` Run "${commandLine(run, 'sync')}" to ${writes}.` : '';
     closing = `Plan: ${parts.join(', ')}.${hint}`;

@@ -60,13 +60,17 @@ describe('the client plan and sync --dry-run read through', () => {
   it.each([
     ['plan', (cwd: string) => api.plan({ cwd, env: {} })],
     ['sync --dry-run', (cwd: string) => api.sync({ cwd, env: {}, dryRun: true })],
-  ])('%s: every read and the preflight go through a client that refuses to create', async (_, run) => {
+  ])('%s: every read and the preflight go through a client that refuses to write', async (_, run) => {
     const result = await run(makeProject());
     expect(result.exitCode).toBe(2);
     // The observations and the preflight (the plan creates one workflow, so both are asked).
     expect(seen).toHaveLength(2);
     for (const client of seen) {
       await expect(client.createWorkflow({}, {} as never)).rejects.toThrow(/read-only and must never write/);
+      await expect(client.updateWorkflow('0'.repeat(24), {})).rejects.toThrow(
+        /read-only and must never write/,
+      );
+      await expect(client.setWorkflowStatus('0'.repeat(24), false)).rejects.toThrow(/must never write/);
       await expect(client.deleteWorkflow('6650f0c0ffee00000000b001')).rejects.toThrow(
         /read-only and must never write/,
       );

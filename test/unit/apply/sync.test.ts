@@ -11,6 +11,7 @@ describe('sync of the example workflows against the emulator', () => {
     expect(result.interrupted).toBe(false);
     expect(result.summary).toEqual({
       created: h.desired.length,
+      updated: 0,
       deleted: 0,
       promoted: 0,
       'in-sync': 0,

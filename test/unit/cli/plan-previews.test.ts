@@ -42,6 +42,7 @@ function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] 
     items: [{ identifier, action: 'create', file: desired.file, body: desired.body, changes: [], next: '' }],
     summary: {
       create: 1,
+      update: 0,
       delete: 0,
       promote: 0,
       inSync: 0,

@@ -112,7 +112,7 @@ describe('without state, with a base', () => {
     expect(item.next).toBe(
       'this change adds the file, but the service already has a workflow `alpha` that differs from it: give this ' +
         "one a new name and identifier so sync creates it, or make the dashboard's workflow match the file (sync " +
-        'then records it); wfsync cannot update workflows.',
+        "then records it); sync never overwrites the service's workflow.",
     );
     expectNoDiscardingAdvice(item);
   });
@@ -123,7 +123,7 @@ describe('without state, with a base', () => {
     expect(item.next).toBe(
       "this change does not touch the file, but the service's workflow differs (edited in the dashboard?): accept " +
         'it into the file with `wfsync pull alpha` in a change of its own, or change it back in the dashboard; ' +
-        'wfsync cannot update workflows.',
+        "sync never overwrites the service's workflow.",
     );
   });
 
@@ -139,9 +139,10 @@ describe('without state, with a base', () => {
     expect(item).toMatchObject({ action: 'changed-locally', attribution: 'base' });
     expect(item.changes.map((c) => c.path)).toEqual(['steps[0].template.content']);
     expect(item.next).toBe(
-      "this change edits the file, and the service still holds the base's version, which sync cannot update: " +
-        'once the change is approved, make the same edit in the dashboard (sync then finds them equal and records ' +
-        'it), or give the workflow a new name and identifier so sync creates it as a new one.',
+      "this change edits the file, and the service still holds the base's version, but this target does not allow " +
+        'updates: allow them (`allow: [create, update]` under the target in the config, or `--allow update` for one ' +
+        'run) and sync updates it, or, once the change is approved, make the same edit in the dashboard (sync then ' +
+        'finds them equal and records it).',
     );
     expectNoDiscardingAdvice(item);
   });

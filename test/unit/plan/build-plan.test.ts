@@ -160,7 +160,7 @@ describe('buildPlan: a definition state records', () => {
     expect(item.next).toBe(
       "the file has not changed since the workflow was created, but the service's workflow differs (edited in the " +
         'dashboard?): accept it into the file with `wfsync pull alpha` in a change of its own, or change it back in ' +
-        'the dashboard; wfsync cannot update workflows.',
+        "the dashboard; sync never overwrites the service's workflow.",
     );
   });
 
@@ -262,6 +262,7 @@ describe('buildPlan: the whole plan', () => {
     ]);
     expect(plan.summary).toEqual({
       create: 1,
+      update: 0,
       delete: 0,
       promote: 0,
       inSync: 1,
@@ -567,6 +568,7 @@ describe('buildPlan: every item, exactly', () => {
     ]);
     expect(plan.summary).toEqual({
       create: 1,
+      update: 0,
       delete: 0,
       promote: 0,
       inSync: 1,

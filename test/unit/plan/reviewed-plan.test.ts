@@ -16,9 +16,13 @@ describe('checkReviewedPlan', () => {
     const verdict = {
       exitCode: 2,
       needsPerson: [],
-      meaning: 'changes that sync applies (workflows to create or delete)',
+      meaning: 'changes that sync applies (workflows to create, update or delete)',
     };
     expect(checkReviewedPlan({ ...PLAN, ...verdict })).toEqual(checkReviewedPlan(PLAN));
+  });
+
+  it('accepts a plan written before updates, with schemaVersion 3', () => {
+    expect(checkReviewedPlan({ ...PLAN, schemaVersion: 3 })).toEqual(checkReviewedPlan(PLAN));
   });
 
   it('accepts a plan written before the verdict, with schemaVersion 2', () => {

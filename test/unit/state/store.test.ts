@@ -8,7 +8,7 @@ import { STRAY_TEMP_AGE_MS } from '../../../src/state/atomic-write.js';
 import { serializeState } from '../../../src/state/format.js';
 import { readState } from '../../../src/state/read.js';
 import { StateStore } from '../../../src/state/store.js';
-import type { StateFile } from '../../../src/state/types.js';
+import type { PendingCreate, StateFile } from '../../../src/state/types.js';
 import { entry, failingFs, osError, pending, state, TARGET, tempDir } from './helpers.js';
 
 async function statePath(): Promise<string> {
@@ -142,7 +142,7 @@ describe('StateStore', () => {
     journal.lookupIdentifiers.push('mutated');
     const snapshot = store.snapshot;
     snapshot.workflows.x = entry(9);
-    expect(store.snapshot.pending.a?.lookupIdentifiers).toEqual(['a', 'a-v2']);
+    expect((store.snapshot.pending.a as PendingCreate | undefined)?.lookupIdentifiers).toEqual(['a', 'a-v2']);
     expect(store.snapshot.workflows).toEqual({});
   });
 

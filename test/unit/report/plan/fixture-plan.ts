@@ -39,6 +39,7 @@ export function change(path: string, pointer: string, actual: unknown, desired: 
 
 const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
   create: 'create',
+  update: 'update',
   delete: 'delete',
   promote: 'promote',
   'in-sync': 'inSync',
@@ -53,6 +54,7 @@ const SUMMARY_KEY: Record<PlanAction, keyof PlanSummary> = {
 export function planOf(items: PlanItem[], target = TARGET): Plan {
   const summary: PlanSummary = {
     create: 0,
+    update: 0,
     delete: 0,
     promote: 0,
     inSync: 0,
@@ -180,6 +182,7 @@ export function diagnostic(fields: Partial<Diagnostic> = {}): Diagnostic {
 export function syncOf(outcomes: SyncItemResult[], fields: Partial<SyncResult> = {}): SyncResult {
   const summary: Record<SyncOutcome, number> = {
     created: 0,
+    updated: 0,
     deleted: 0,
     promoted: 0,
     'in-sync': 0,

@@ -14,6 +14,7 @@ describe('renderPlanGithub', () => {
   it('annotates each item needing attention with the kind its action calls for', () => {
     const kinds: Record<Exclude<PlanAction, 'in-sync'>, string> = {
       create: 'notice',
+      update: 'notice',
       delete: 'warning',
       promote: 'notice',
       drifted: 'warning',

@@ -61,6 +61,7 @@ describe('renderPlanHuman', () => {
   it('labels every action with its symbol', () => {
     const labels: Record<PlanAction, string> = {
       create: '+ create',
+      update: '↑ update',
       delete: '- delete',
       promote: '↑ promote',
       'in-sync': '✔ in sync',

@@ -34,7 +34,7 @@ describe('renderPlanJson', () => {
     expect(verdictOf(planOf([item('a', 'create'), item('b', 'in-sync')]))).toEqual({
       exitCode: 2,
       needsPerson: [],
-      meaning: 'changes that sync applies (workflows to create or delete)',
+      meaning: 'changes that sync applies (workflows to create, update or delete)',
     });
     expect(verdictOf(planOf([item('b', 'in-sync')]))).toMatchObject({ exitCode: 0, meaning: 'success' });
   });
@@ -114,6 +114,7 @@ describe('renderSyncJson', () => {
     expect(parsed.schemaVersion).toBe(4);
     expect(Object.keys(parsed.summary)).toEqual([
       'created',
+      'updated',
       'deleted',
       'promoted',
       'inSync',
