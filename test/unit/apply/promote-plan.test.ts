@@ -41,6 +41,8 @@ function service(desired: DesiredWorkflow[], others: ServiceChange[]) {
   };
   const source: ServiceClient = {
     createWorkflow: refuse,
+    updateWorkflow: refuse,
+    setWorkflowStatus: refuse,
     deleteWorkflow: refuse,
     getWorkflow: refuse,
     getCurrentEnvironment: refuse,
@@ -87,7 +89,7 @@ function promotePlan(desired: DesiredWorkflow[], sources: Map<string, WorkflowRe
       ? { layoutIds: [(d.body.steps[0].template as { layoutId: string }).layoutId] }
       : {}),
   }));
-  const summary = { create: 0, delete: 0, promote: items.length, inSync: 0, drifted: 0, changedLocally: 0 };
+  const summary = { create: 0, update: 0, delete: 0, promote: items.length, inSync: 0, drifted: 0, changedLocally: 0 };
   return {
     version: 1,
     target: { name: 'production', baseUrl: 'https://api.example.com' },
