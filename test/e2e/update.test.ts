@@ -235,7 +235,7 @@ describe('update against the independent contract fake', () => {
     const planned = await run(['plan']);
     expect(planned.status).toBe(2);
     expect(planned.stdout).toContain(
-      'Plan: 0 to create, 6 in sync, 3 update. Run "wfsync sync --target fake" to update.',
+      'Plan: 0 to create, 3 to update, 6 in sync. Run "wfsync sync --target fake" to update.',
     );
     const synced = await run(['sync']);
     expect(synced.status).toBe(0);

@@ -114,8 +114,9 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
     const verb = s.promote > 0 ? 'promote' : 'create';
     const parts = [`${s[verb]} to ${verb}`, `${s.inSync} in sync`];
     if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
+    if (s.update > 0) parts.splice(1, 0, `${s.update} to update`);
     for (const row of counts) {
-      if (row.key !== verb && row.key !== 'delete' && row.key !== 'in-sync')
+      if (row.key !== verb && row.key !== 'update' && row.key !== 'delete' && row.key !== 'in-sync')
         parts.push(countPhrase(row, row.count));
     }
     const writes = [s[verb] > 0 ? verb : '', s.update > 0 ? 'update' : '', s.delete > 0 ? 'delete' : '']
