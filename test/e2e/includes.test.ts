@@ -42,7 +42,7 @@ function emptyWorkflows(cwd: string): void {
 }
 
 describe('file references on the local target', () => {
-  it('sync creates the included text; an edit to the HTML file alone plans as changed locally', async () => {
+  it('sync creates the included text; an edit to the HTML file alone plans as an update, which sync sends', async () => {
     const cwd = project();
     expect(await runCli(['validate'], { cwd })).toMatchObject({ status: 0, stdout: '✔ 1 file valid\n' });
     const sync = await runCli(['sync', '--quiet'], { cwd });
@@ -61,12 +61,21 @@ describe('file references on the local target', () => {
 
     writeFileSync(join(cwd, HTML), html.replace('will deliver', 'is delivering'));
     const changed = await runCli(['plan', '--quiet'], { cwd });
-    expect(changed.status).toBe(6);
-    expect(changed.stdout).toContain('! changed locally  order-shipped  workflows/order-shipped.yaml');
+    // The local target allows updates: the edit is one sync away.
+    expect(changed.status).toBe(2);
+    expect(changed.stdout).toContain('↑ update  order-shipped  workflows/order-shipped.yaml');
     // The diff shows the resolved text, line by line.
     expect(changed.stdout).toContain('\n    -            <p>{{carrier}} will deliver:</p>\n');
     expect(changed.stdout).toContain('\n    +            <p>{{carrier}} is delivering:</p>\n');
-    expect(changed.stdout).toContain('Plan: 0 to create, 0 in sync, 1 changed locally.');
+    expect(changed.stdout).toContain('Plan: 0 to create, 1 to update, 0 in sync.');
+
+    const update = await runCli(['sync', '--quiet'], { cwd });
+    expect(update.status).toBe(0);
+    expect(update.stdout).toContain('1 updated');
+    const updated = read(cwd, '.wfsync/local-service.json');
+    expect(updated).toContain('is delivering:');
+    // The service's copy is the file's again (the store also keeps the pending change's history).
+    expect((await runCli(['plan', '--quiet'], { cwd })).stdout).toContain('No changes. 1 workflow in sync.');
   });
 
   it('a reference to a missing file: validate points at it, sync sends nothing', async () => {
