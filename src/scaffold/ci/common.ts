@@ -111,17 +111,25 @@ export const ADD_THE_KEY = `Add the Development environment's API key in Setting
  * A job that says whether the secret is set (without printing it), and explains a skip. Jobs cannot test
  * secrets in `if:`, hence a job whose output they can test.
  */
-export function keyJob(options: { level: 'notice' | 'warning'; skipped: string; why: string }): string {
-  const message = `${options.skipped} skipped: no ${CI_API_KEY_ENV} secret in this run. ${options.why}`;
-  return `  ${KEY_JOB}:
-    name: look for the ${CI_TARGET} API key
+export function keyJob(options: {
+  level: 'notice' | 'warning';
+  skipped: string;
+  why: string;
+  /** Another target's key (default: the recipe's own target and CI_API_KEY_ENV, job `key`). */
+  key?: { job: string; target: string; secret: string; needs: string };
+}): string {
+  const { job, target, secret } = options.key ?? { job: KEY_JOB, target: CI_TARGET, secret: CI_API_KEY_ENV };
+  const needs = options.key === undefined ? '' : `\n    needs: ${options.key.needs}`;
+  const message = `${options.skipped} skipped: no ${secret} secret in this run. ${options.why}`;
+  return `  ${job}:
+    name: look for the ${target} API key${needs}
     runs-on: ubuntu-latest
     outputs:
       present: ${expr('steps.look.outputs.present')}
     steps:
       - id: look
         env:
-          KEY: ${expr(`secrets.${CI_API_KEY_ENV}`)}
+          KEY: ${expr(`secrets.${secret}`)}
         run: |
           if [ -n "$KEY" ]; then
             echo "present=true" >> "$GITHUB_OUTPUT"

@@ -85,23 +85,12 @@ function promotionJobs(): string {
   # (promoteFrom: ${CI_TARGET}). Its key, the repository secret ${CI_PROMOTED_KEY_ENV}, only reads; the changes are
   # applied with the Development key. Create the GitHub environment "${CI_PROMOTED_TARGET}" with required reviewers
   # (Settings > Environments): the promote job waits for their approval, after they read the plan job's summary.
-  ${PROMOTED_KEY_JOB}:
-    name: look for the ${CI_PROMOTED_TARGET} API key
-    needs: sync
-    runs-on: ubuntu-latest
-    outputs:
-      present: ${expr('steps.look.outputs.present')}
-    steps:
-      - id: look
-        env:
-          KEY: ${expr(`secrets.${CI_PROMOTED_KEY_ENV}`)}
-        run: |
-          if [ -n "$KEY" ]; then
-            echo "present=true" >> "$GITHUB_OUTPUT"
-          else
-            echo "present=false" >> "$GITHUB_OUTPUT"
-            echo "::notice title=wfsync::promotion skipped: no ${CI_PROMOTED_KEY_ENV} secret in this run. Add the Production environment's API key once the ${CI_PROMOTED_TARGET} target (promoteFrom: ${CI_TARGET}) is set up in wfsync.config.yaml."
-          fi
+${keyJob({
+  level: 'notice',
+  skipped: 'promotion',
+  why: `Add the Production environment's API key once the ${CI_PROMOTED_TARGET} target (promoteFrom: ${CI_TARGET}) is set up in wfsync.config.yaml.`,
+  key: { job: PROMOTED_KEY_JOB, target: CI_PROMOTED_TARGET, secret: CI_PROMOTED_KEY_ENV, needs: 'sync' },
+})}
 
   plan-${CI_PROMOTED_TARGET}:
     name: plan the promotion to ${CI_PROMOTED_TARGET}
