@@ -65,7 +65,7 @@ export function buildPlan(input: PlanInput): Plan {
     .sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file, b.file))
     .map((d) => {
       const files = filesById.get(d.identifier)!;
-      if (files.length > 1) return duplicateItem(d, files, say);
+      if (files.length > 1) return duplicateItem(d, files);
       const known: Known = {
         entry: entryOf(state, d.identifier),
         pending: pendingUpdateOf(state, d.identifier),
@@ -97,7 +97,7 @@ export function buildPlan(input: PlanInput): Plan {
 }
 
 /** Own properties only: an identifier such as `constructor` must not find Object.prototype's. */
-function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
+export function entryOf(state: StateFile, identifier: string): StateEntry | undefined {
   return Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier] : undefined;
 }
 
@@ -227,7 +227,8 @@ function failed(base: ItemBase, lookup: RemoteLookup | undefined, how: string, s
   return { ...base, action: 'error', error, next: say.error() };
 }
 
-function duplicateItem(desired: DesiredWorkflow, files: readonly string[], say: NextSteps): PlanItem {
+/** Two or more files declare one identifier: an error item for each, naming them all (any target's plan). */
+export function duplicateItem(desired: DesiredWorkflow, files: readonly string[]): PlanItem {
   return {
     identifier: desired.identifier,
     action: 'error',
@@ -236,7 +237,7 @@ function duplicateItem(desired: DesiredWorkflow, files: readonly string[], say: 
     desiredHash: desired.hash,
     changes: [],
     error: `${files.length} definitions declare identifier ${desired.identifier}: ${files.join(', ')}`,
-    next: say.duplicate(),
+    next: 'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
   };
 }
 

@@ -109,8 +109,6 @@ export function buildNextSteps(run?: RunContext) {
       `no definition has this identifier and the service no longer has it: run ${cli('state forget', identifier)}.`,
     error: (): string =>
       'nothing will be created or recorded for it: run the plan again once the service answers.',
-    duplicate: (): string =>
-      'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
   };
 }
 

@@ -9,7 +9,7 @@ import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
-import { IGNORED_FIELDS } from './build-plan.js';
+import { duplicateItem, entryOf, IGNORED_FIELDS } from './build-plan.js';
 import { commandLine, type RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { remoteVersionOf } from './remote-version.js';
@@ -37,15 +37,17 @@ const code = (text: string): string => `\`${text}\``;
 
 export function buildPromotionPlan(input: PromotionInput): Plan {
   const say = promotionSteps(input);
-  const counts = new Map<string, number>();
-  for (const d of input.desired) counts.set(d.identifier, (counts.get(d.identifier) ?? 0) + 1);
+  const filesById = new Map<string, string[]>();
+  for (const d of input.desired)
+    filesById.set(d.identifier, [...(filesById.get(d.identifier) ?? []), d.file]);
   const planned = [...input.desired]
     .sort((a, b) => compareText(a.identifier, b.identifier) || compareText(a.file, b.file))
-    .map((d) =>
-      counts.get(d.identifier)! > 1 ? duplicate(d, counts.get(d.identifier)!) : planOne(input, d, say),
-    );
+    .map((d) => {
+      const files = filesById.get(d.identifier)!;
+      return files.length > 1 ? duplicateItem(d, files) : planOne(input, d, say);
+    });
   const orphans = Object.keys(input.state.workflows)
-    .filter((identifier) => !counts.has(identifier))
+    .filter((identifier) => !filesById.has(identifier))
     .sort(compareText)
     .map((identifier): PlanItem => {
       const entry = input.state.workflows[identifier]!;
@@ -76,8 +78,8 @@ type Steps = ReturnType<typeof promotionSteps>;
 
 function planOne(input: PromotionInput, desired: DesiredWorkflow, say: Steps): PlanItem {
   const { identifier } = desired;
-  const entry = own(input.state, identifier);
-  const sourceEntry = own(input.sourceState, identifier);
+  const entry = entryOf(input.state, identifier);
+  const sourceEntry = entryOf(input.sourceState, identifier);
   const base = {
     identifier,
     file: desired.file,
@@ -174,23 +176,6 @@ function layoutsOf(desired: DesiredWorkflow): { layoutIds?: string[] } {
   };
   visit(desired.body.steps);
   return found.size === 0 ? {} : { layoutIds: [...found].sort(compareText) };
-}
-
-function own(state: StateFile, identifier: string): StateEntry | undefined {
-  return Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier] : undefined;
-}
-
-function duplicate(desired: DesiredWorkflow, count: number): PlanItem {
-  return {
-    identifier: desired.identifier,
-    action: 'error',
-    file: desired.file,
-    name: desired.definition.name,
-    desiredHash: desired.hash,
-    changes: [],
-    error: `${count} definitions declare identifier ${desired.identifier}`,
-    next: 'rename all but one of these workflows (name and identifier): one identifier cannot name two workflows.',
-  };
 }
 
 /** The sentences a promotion plan ends its items with, naming the exact commands of this run and its source. */

@@ -30,7 +30,6 @@ const CLASSES: Record<string, (say: Say) => string> = {
   orphaned: (say) => say.orphaned('welcome'),
   orphanedGone: (say) => say.orphanedGone('welcome'),
   error: (say) => say.error(),
-  duplicate: (say) => say.duplicate(),
 };
 
 /** The commands (in backticks) a sentence suggests. */
