@@ -89,7 +89,15 @@ function promotePlan(desired: DesiredWorkflow[], sources: Map<string, WorkflowRe
       ? { layoutIds: [(d.body.steps[0].template as { layoutId: string }).layoutId] }
       : {}),
   }));
-  const summary = { create: 0, update: 0, delete: 0, promote: items.length, inSync: 0, drifted: 0, changedLocally: 0 };
+  const summary = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    promote: items.length,
+    inSync: 0,
+    drifted: 0,
+    changedLocally: 0,
+  };
   return {
     version: 1,
     target: { name: 'production', baseUrl: 'https://api.example.com' },
