@@ -3,12 +3,14 @@
  * PRNG, a sync killed at a moment counted from a request the emulator answered, and the checks after any run.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { checkState } from '../../src/state/check.js';
-import { BIN, type RunResult } from './helpers.js';
+import { syntheticDefinition } from '../bench/synthetic.mjs';
+import { BIN, makeProject, ROOT, type RunResult } from './helpers.js';
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
 export function prng(seed: number): () => number {
@@ -80,4 +82,23 @@ export function expectConsistent(statePath: string, em: RunningEmulator, after: 
   for (const [identifier, entry] of Object.entries(checked.state.workflows)) {
     expect(byId.get(entry.id), `state entry ${identifier} (${after})`).toBe(identifier);
   }
+}
+
+/**
+ * A project of `count` synthetic workflows whose `dev` target is `em`, with these extra target settings (one YAML line
+ * each, e.g. `concurrency: 8`): its folder and the environment that holds the key.
+ */
+export function crashProject(
+  em: RunningEmulator,
+  count: number,
+  settings: readonly string[],
+): { cwd: string; env: Record<string, string> } {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
+  const cwd = makeProject(files);
+  cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
+  const target = ['  dev:', `    baseUrl: ${em.url}`, '    apiKeyEnv: DEV_KEY'];
+  target.push(`    notificationGroupId: ${em.notificationGroupId}`, ...settings.map((line) => `    ${line}`));
+  writeFileSync(join(cwd, 'wfsync.config.yaml'), ['targets:', ...target, ''].join('\n'));
+  return { cwd, env: { DEV_KEY: em.apiKey } };
 }

@@ -1,11 +1,11 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { checkState } from '../../src/state/check.js';
 import { syntheticDefinition } from '../bench/synthetic.mjs';
-import { expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { crashProject, expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
+import { runCli } from './helpers.js';
 
 /**
  * Issue 27: SIGKILL a sync that updates 20 workflows at random moments (a seeded PRNG: 0–800 ms after the run's first
@@ -37,26 +37,12 @@ describe('crash safety: a sync of updates SIGKILLed at random moments, with drop
       seed: SEED,
       onRequest: (record) => killTimer.onRequest?.(record.method),
     });
-    const files: Record<string, string> = {};
-    for (let i = 0; i < COUNT; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
-    const cwd = makeProject(files);
+    const { cwd, env } = crashProject(emulator, COUNT, [
+      'concurrency: 4',
+      'rateLimit: 100000',
+      'allow: [create, update]',
+    ]);
     project = cwd;
-    cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
-    writeFileSync(
-      join(cwd, 'wfsync.config.yaml'),
-      [
-        'targets:',
-        '  dev:',
-        `    baseUrl: ${emulator.url}`,
-        '    apiKeyEnv: DEV_KEY',
-        `    notificationGroupId: ${emulator.notificationGroupId}`,
-        '    concurrency: 4',
-        '    rateLimit: 100000',
-        '    allow: [create, update]',
-        '',
-      ].join('\n'),
-    );
-    const env = { DEV_KEY: emulator.apiKey };
     const statePath = join(cwd, '.wfsync/state/dev.json');
     expect((await runCli(['sync', '--target', 'dev', '--quiet'], { cwd, env })).status).toBe(0);
     const templates = () =>

@@ -1,11 +1,10 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { checkState } from '../../src/state/check.js';
-import { syntheticDefinition } from '../bench/synthetic.mjs';
-import { expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { crashProject, expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
+import { runCli } from './helpers.js';
 
 /**
  * SIGKILL a sync of 200 workflows at random moments (a seeded PRNG: 0–1500 ms after the run's first request, or
@@ -37,27 +36,13 @@ describe('crash safety: sync SIGKILLed at random moments', () => {
       faults: { latencyMs: [5, 20] },
       onRequest: (record) => killTimer.onRequest?.(record.method),
     });
-    const files: Record<string, string> = {};
-    for (let i = 0; i < COUNT; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
-    const cwd = makeProject(files);
+    const { cwd, env } = crashProject(emulator, COUNT, [
+      'concurrency: 8',
+      // No client-side cap: the emulator has no rate limit, and kills should meet many requests in flight.
+      'rateLimit: 100000',
+    ]);
     project = cwd;
-    cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
-    writeFileSync(
-      join(cwd, 'wfsync.config.yaml'),
-      [
-        'targets:',
-        '  dev:',
-        `    baseUrl: ${emulator.url}`,
-        '    apiKeyEnv: DEV_KEY',
-        `    notificationGroupId: ${emulator.notificationGroupId}`,
-        '    concurrency: 8',
-        // No client-side cap: the emulator has no rate limit, and kills should meet many requests in flight.
-        '    rateLimit: 100000',
-        '',
-      ].join('\n'),
-    );
     mkdirSync(join(cwd, '.wfsync'), { recursive: true });
-    const env = { DEV_KEY: emulator.apiKey };
     const statePath = join(cwd, '.wfsync/state/dev.json');
 
     let killedWhileCreating = 0;
