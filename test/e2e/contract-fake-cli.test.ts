@@ -6,7 +6,7 @@ import {
   type ContractFakeOptions,
   startContractFake,
 } from '../helpers/contract-fake/index.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { EXAMPLE_IDENTIFIERS, makeProject, ROOT, runCli } from './helpers.js';
 
 /**
  * wfsync's own CLI against the independent fake written from the contract (test/helpers/contract-fake/): what it
@@ -15,18 +15,6 @@ import { makeProject, ROOT, runCli } from './helpers.js';
 
 /** Three of the repository's examples: an email with a loop, a critical email, a digest. */
 const EXAMPLES = ['order-shipped', 'password-reset', 'weekly-activity-digest'];
-/** All nine: every channel, delays, digests, filters, conditionals (examples/ is the README's set). */
-const ALL_EXAMPLES = [
-  'appointment-reminder',
-  'comment-mention',
-  'deployment-failed',
-  'invoice-overdue',
-  'monthly-usage-report',
-  'order-shipped',
-  'password-reset',
-  'trial-ending',
-  'weekly-activity-digest',
-];
 
 const fakes: ContractFake[] = [];
 const projects: string[] = [];
@@ -97,7 +85,7 @@ describe('the built CLI against the contract fake', () => {
   });
 
   it('all nine examples: after one sync the service (trigger variables derived by the fake) equals the files', async () => {
-    const { fake, cwd } = await fakeProject({}, ALL_EXAMPLES);
+    const { fake, cwd } = await fakeProject({}, EXAMPLE_IDENTIFIERS);
     const synced = await run(fake, cwd, ['sync']);
     expect(synced.stdout).toContain('Sync: 9 created, 0 in sync, 0 drifted, 0 failed, 0 skipped.');
     const again = await run(fake, cwd, ['plan']);

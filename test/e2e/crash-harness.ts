@@ -3,11 +3,11 @@
  * PRNG, a sync killed at a moment counted from a request the emulator answered, and the checks after any run.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { afterEach, expect } from 'vitest';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { checkState } from '../../src/state/check.js';
 import { syntheticDefinition } from '../bench/synthetic.mjs';
 import { BIN, makeProject, ROOT, type RunResult } from './helpers.js';
@@ -85,20 +85,38 @@ export function expectConsistent(statePath: string, em: RunningEmulator, after: 
 }
 
 /**
- * A project of `count` synthetic workflows whose `dev` target is `em`, with these extra target settings (one YAML line
- * each, e.g. `concurrency: 8`): its folder and the environment that holds the key.
+ * Registers the cleanup of each test's emulator and project, and returns what starts them: an emulator whose
+ * requests drive killTimer, and a project of `count` synthetic workflows whose `dev` target is that emulator, with
+ * these extra target settings (one YAML line each, e.g. `concurrency: 8`).
  */
-export function crashProject(
-  em: RunningEmulator,
-  count: number,
-  settings: readonly string[],
-): { cwd: string; env: Record<string, string> } {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < count; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
-  const cwd = makeProject(files);
-  cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
-  const target = ['  dev:', `    baseUrl: ${em.url}`, '    apiKeyEnv: DEV_KEY'];
-  target.push(`    notificationGroupId: ${em.notificationGroupId}`, ...settings.map((line) => `    ${line}`));
-  writeFileSync(join(cwd, 'wfsync.config.yaml'), ['targets:', ...target, ''].join('\n'));
-  return { cwd, env: { DEV_KEY: em.apiKey } };
+export function useCrashRuns(): (options: {
+  emulator: Omit<EmulatorOptions, 'onRequest'>;
+  count: number;
+  settings: readonly string[];
+}) => Promise<{ emulator: RunningEmulator; cwd: string; env: Record<string, string> }> {
+  const emulators: RunningEmulator[] = [];
+  const projects: string[] = [];
+  afterEach(async () => {
+    await Promise.all(emulators.splice(0).map((em) => em.close()));
+    for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return async ({ emulator: options, count, settings }) => {
+    const em = await startEmulator({
+      ...options,
+      onRequest: (record) => killTimer.onRequest?.(record.method),
+    });
+    emulators.push(em);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < count; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
+    const cwd = makeProject(files);
+    projects.push(cwd);
+    cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
+    const target = ['  dev:', `    baseUrl: ${em.url}`, '    apiKeyEnv: DEV_KEY'];
+    target.push(
+      `    notificationGroupId: ${em.notificationGroupId}`,
+      ...settings.map((line) => `    ${line}`),
+    );
+    writeFileSync(join(cwd, 'wfsync.config.yaml'), ['targets:', ...target, ''].join('\n'));
+    return { emulator: em, cwd, env: { DEV_KEY: em.apiKey } };
+  };
 }

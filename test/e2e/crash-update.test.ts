@@ -1,10 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { checkState } from '../../src/state/check.js';
 import { syntheticDefinition } from '../bench/synthetic.mjs';
-import { crashProject, expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
+import { expectConsistent, prng, syncKilledAt, useCrashRuns } from './crash-harness.js';
 import { runCli } from './helpers.js';
 
 /**
@@ -20,29 +19,16 @@ const COUNT = 20;
 const KILLS = 25;
 const SEED = 20261207;
 
-let emulator: RunningEmulator | undefined;
-let project: string | undefined;
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
-  project = undefined;
-});
+const startCrashRun = useCrashRuns();
 
 describe('crash safety: a sync of updates SIGKILLed at random moments, with dropped responses', () => {
   it(`${COUNT} workflows updated, ${KILLS} kills: every copy equals its file, no create, no lost template`, async () => {
     const random = prng(SEED);
-    emulator = await startEmulator({
-      seed: SEED,
-      onRequest: (record) => killTimer.onRequest?.(record.method),
+    const { emulator, cwd, env } = await startCrashRun({
+      emulator: { seed: SEED },
+      count: COUNT,
+      settings: ['concurrency: 4', 'rateLimit: 100000', 'allow: [create, update]'],
     });
-    const { cwd, env } = crashProject(emulator, COUNT, [
-      'concurrency: 4',
-      'rateLimit: 100000',
-      'allow: [create, update]',
-    ]);
-    project = cwd;
     const statePath = join(cwd, '.wfsync/state/dev.json');
     expect((await runCli(['sync', '--target', 'dev', '--quiet'], { cwd, env })).status).toBe(0);
     const templates = () =>

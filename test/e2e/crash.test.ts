@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { checkState } from '../../src/state/check.js';
-import { crashProject, expectConsistent, killTimer, prng, syncKilledAt } from './crash-harness.js';
+import { expectConsistent, prng, syncKilledAt, useCrashRuns } from './crash-harness.js';
 import { runCli } from './helpers.js';
 
 /**
@@ -18,30 +17,20 @@ const COUNT = 200;
 const KILLS = 15;
 const SEED = 20240501;
 
-let emulator: RunningEmulator | undefined;
-let project: string | undefined;
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
-  project = undefined;
-});
+const startCrashRun = useCrashRuns();
 
 describe('crash safety: sync SIGKILLed at random moments', () => {
   it(`${COUNT} workflows, ${KILLS} kills, then a full run: each workflow exactly once`, async () => {
     const random = prng(SEED);
-    emulator = await startEmulator({
-      seed: SEED,
-      faults: { latencyMs: [5, 20] },
-      onRequest: (record) => killTimer.onRequest?.(record.method),
+    const { emulator, cwd, env } = await startCrashRun({
+      emulator: { seed: SEED, faults: { latencyMs: [5, 20] } },
+      count: COUNT,
+      settings: [
+        'concurrency: 8',
+        // No client-side cap: the emulator has no rate limit, and kills should meet many requests in flight.
+        'rateLimit: 100000',
+      ],
     });
-    const { cwd, env } = crashProject(emulator, COUNT, [
-      'concurrency: 8',
-      // No client-side cap: the emulator has no rate limit, and kills should meet many requests in flight.
-      'rateLimit: 100000',
-    ]);
-    project = cwd;
     mkdirSync(join(cwd, '.wfsync'), { recursive: true });
     const statePath = join(cwd, '.wfsync/state/dev.json');
 

@@ -71,6 +71,19 @@ export function makeProject(files: ProjectFiles): string {
   return tempProject(files, 'wfsync-e2e-');
 }
 
+/** The trigger identifiers of the repository's nine example workflows (workflows/), sorted. */
+export const EXAMPLE_IDENTIFIERS = [
+  'appointment-reminder',
+  'comment-mention',
+  'deployment-failed',
+  'invoice-overdue',
+  'monthly-usage-report',
+  'order-shipped',
+  'password-reset',
+  'trial-ending',
+  'weekly-activity-digest',
+];
+
 /** A temp project holding a copy of the repository's example workflows and schemas. */
 export function makeExampleProject(extra: Record<string, string> = {}): string {
   const dir = makeProject(extra);

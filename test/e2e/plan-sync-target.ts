@@ -16,17 +16,7 @@ import { makeExampleProject, type RunResult, runCli } from './helpers.js';
  * the key in DEV_KEY. Emulators and projects are closed and removed after each test.
  */
 
-export const EXAMPLE_IDENTIFIERS = [
-  'appointment-reminder',
-  'comment-mention',
-  'deployment-failed',
-  'invoice-overdue',
-  'monthly-usage-report',
-  'order-shipped',
-  'password-reset',
-  'trial-ending',
-  'weekly-activity-digest',
-];
+export { EXAMPLE_IDENTIFIERS } from './helpers.js';
 
 export interface TargetRun extends RunResult {
   /** What the emulator answered during this run, oldest first. */
