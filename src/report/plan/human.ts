@@ -38,6 +38,7 @@ import {
   formatChange,
   MAX_CHANGES_LISTED,
   messageLines,
+  oneLine,
   PROJECTION_NOTE,
 } from './text.js';
 import { updateLines } from './update-text.js';
@@ -89,15 +90,15 @@ function statusText(entry: Pick<ViewEntry, 'symbol' | 'label'>): string {
 /** `~ drifted          welcome  workflows/welcome.yaml:12` (the line of the first change, when known) */
 function headline(entry: ViewEntry, width: number, style: Style): string {
   const status = tonePaint(entry.tone, style)(statusText(entry).padEnd(width));
-  const file = entry.file === undefined ? '' : `  ${style.dim(fileAt(entry.file, entry))}`;
-  return `${status}  ${style.bold(entry.identifier)}${file}`;
+  const file = entry.file === undefined ? '' : `  ${style.dim(oneLine(fileAt(entry.file, entry)))}`;
+  return `${status}  ${style.bold(oneLine(entry.identifier))}${file}`;
 }
 
 function entryLines(entry: ViewEntry, width: number, style: Style, color: boolean): string[] {
   const out = [headline(entry, width, style)];
   // The id: what a person looks for in the dashboard.
-  if (entry.remoteId !== undefined) out.push(`${INDENT}id: ${entry.remoteId}`);
-  else if (entry.stateId !== undefined) out.push(`${INDENT}id in state: ${entry.stateId}`);
+  if (entry.remoteId !== undefined) out.push(`${INDENT}id: ${oneLine(entry.remoteId)}`);
+  else if (entry.stateId !== undefined) out.push(`${INDENT}id in state: ${oneLine(entry.stateId)}`);
   if (entry.message !== undefined) {
     const [first = '', ...rest] = messageLines(entry.message);
     // A failure says so in its color; other outcomes' messages are plain notes.

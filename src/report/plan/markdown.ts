@@ -27,7 +27,7 @@ import {
   summarizeChange,
   truncateText,
 } from './text.js';
-import { activeLine } from './update-text.js';
+import { activeLine, MAX_STEP_TEXT } from './update-text.js';
 import type { PlanRenderOptions } from './view.js';
 import { buildPlanView, buildSyncView, type ReportView, type ViewEntry } from './view.js';
 
@@ -293,8 +293,9 @@ function updateList(entry: ViewEntry): string | undefined {
   const lines = [entry.label === PLAN_ACTIONS.update.label ? 'Will update:' : 'Updated:', ''];
   if (steps.length > 0) {
     const listed = steps.map((step) => {
-      const was = step.match === 'replaced' ? ` (was ${escapeMarkdown(step.from ?? '')})` : '';
-      return `${inlineCode(step.name)} ${escapeMarkdown(step.channel)} **${step.match}**${was}`;
+      const cut = (text: string) => truncateText(text, MAX_STEP_TEXT);
+      const was = step.match === 'replaced' ? ` (was ${escapeMarkdown(cut(step.from ?? ''))})` : '';
+      return `${inlineCode(cut(step.name))} ${escapeMarkdown(cut(step.channel))} **${step.match}**${was}`;
     });
     lines.push(`- Steps (matched by name and channel, then position): ${listed.join(' · ')}`);
   }

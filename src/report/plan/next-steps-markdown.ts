@@ -9,9 +9,12 @@ import { PLAN_ACTIONS } from '../../plan/actions.js';
 import { commandLine, type RunContext } from '../../plan/command-line.js';
 import { escapeProse } from './markdown-text.js';
 import type { CommentContext } from './stamp.js';
+import { truncateText } from './text.js';
 import type { PlanRenderOptions, ReportView } from './view.js';
 
 const MAX_NAMED = 10;
+/** Longest identifier named (characters). */
+const MAX_NAMED_LENGTH = 100;
 
 export interface NextStepsOptions extends CommentContext, Pick<PlanRenderOptions, 'run'> {
   kind: 'plan' | 'sync';
@@ -114,9 +117,14 @@ function workflows(n: number): string {
   return n === 1 ? '1 workflow' : `${n} workflows`;
 }
 
-/** `\`a\`, \`b\`` and `… and 3 more` past MAX_NAMED. */
+/**
+ * `\`a\`, \`b\`` and `… and 3 more` past MAX_NAMED, each cut to MAX_NAMED_LENGTH: the footer always stays in the
+ * comment, and a delete's identifier comes from state or the base, of any length.
+ */
 function named(identifiers: readonly string[]): string {
-  const shown = identifiers.slice(0, MAX_NAMED).map((id) => `\`${id.replace(/`/g, "'")}\``);
+  const shown = identifiers
+    .slice(0, MAX_NAMED)
+    .map((id) => `\`${truncateText(id, MAX_NAMED_LENGTH).replace(/`/g, "'")}\``);
   const more = identifiers.length - MAX_NAMED;
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }

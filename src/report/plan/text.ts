@@ -132,6 +132,15 @@ export function diffLines(diff: string): string[] {
   return lines.map((line) => sanitizeTerminalText(line, '\t'));
 }
 
+/**
+ * Text from outside that the formats show on one line of their own (an identifier, an id, a step's channel, a note):
+ * a line break or tab in it is shown as a symbol (`␊`, `␉`), like every other control, so it cannot start a line
+ * that reads as wfsync's (`✔ in sync …`, `Plan: …`) or as a command under Actions.
+ */
+export function oneLine(text: string): string {
+  return sanitizeTerminalText(text);
+}
+
 /** A message on several lines, each terminal-safe. */
 export function messageLines(message: string): string[] {
   return sanitizeTerminalText(message, '\r\n\t').split(/\r\n|\r|\n/);

@@ -1,8 +1,9 @@
 /** An update's step matching, status change and notes (plan/update-body.ts) as the text formats list them. Pure. */
 import type { StepMatch } from '../../plan/step-match.js';
-import { truncateText } from './text.js';
+import { oneLine, truncateText } from './text.js';
 
-const MAX_NAME = 60;
+/** Longest step name or channel shown (characters): the service's may be of any length. */
+export const MAX_STEP_TEXT = 60;
 
 /** What an update item (or an `updated` outcome) carries for a reviewer. */
 export interface UpdateDetails {
@@ -15,9 +16,14 @@ export interface UpdateDetails {
 export function stepMatchLines(steps: readonly StepMatch[]): string[] {
   const width = Math.max(...steps.map((s) => s.match.length));
   return steps.map((step) => {
-    const was = step.match === 'replaced' ? ` (was ${step.from})` : '';
-    return `${step.match.padEnd(width)}  ${step.channel}  ${JSON.stringify(truncateText(step.name, MAX_NAME))}${was}`;
+    const was = step.match === 'replaced' ? ` (was ${channelText(step.from ?? '')})` : '';
+    return `${step.match.padEnd(width)}  ${channelText(step.channel)}  ${JSON.stringify(truncateText(step.name, MAX_STEP_TEXT))}${was}`;
   });
+}
+
+/** A step's channel: the service's `template.type` for a removed or replaced step, any string it holds. */
+function channelText(channel: string): string {
+  return oneLine(truncateText(channel, MAX_STEP_TEXT));
 }
 
 /** `active: false, through the status route`, when the update sets it. */
@@ -34,6 +40,6 @@ export function updateLines(details: UpdateDetails): string[] {
   }
   const active = activeLine(details.active);
   if (active !== undefined) out.push(active);
-  for (const note of details.notes ?? []) out.push(`note: ${note}`);
+  for (const note of details.notes ?? []) out.push(`note: ${oneLine(note)}`);
   return out;
 }
