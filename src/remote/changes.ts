@@ -1,4 +1,5 @@
 import { isRecord } from '../json.js';
+import { OBJECT_ID } from '../state/check.js';
 import { type BodyRead, interpretResponse, interpretSuccess } from './interpret.js';
 import { type Attempts, attempt, fetchWith, pauseBeforeRetry } from './retry.js';
 import { type Call, failure, type Session } from './session.js';
@@ -9,7 +10,9 @@ import type { ListedWorkflow, Page, ServiceChange } from './types.js';
  * The changes API (`GET /v1/changes`, `/count`, `POST /v1/changes/{id}/apply`, `/bulk/apply`) and the paged list of
  * workflows (`GET /v1/workflows?page&limit`), through the same limiter, retries, timeouts, response cap and
  * redaction as every other call. Applying a change is harmless to repeat (the service says so), so a transient
- * problem is simply asked again, as a GET is. Only the fields wfsync uses are kept of each answer.
+ * problem is simply asked again, as a GET is. Only the fields wfsync uses are kept of each answer, and every id in
+ * them must be an ObjectId: ids go into paths (`/v1/changes/{id}/apply`, `/v1/workflows/{id}`) and state, and an
+ * entry whose id is `..`, `bulk` or `a/../b` fails the answer rather than steer a later request to another route.
  */
 
 /** One page of the pending (`promoted=false`) top-level changes of the key's environment. */
@@ -157,8 +160,8 @@ function readList<T>(body: unknown, each: (entry: unknown) => T | undefined): Bo
 }
 
 function readChange(entry: unknown): ServiceChange | undefined {
-  if (!isRecord(entry) || typeof entry._id !== 'string' || typeof entry.type !== 'string') return undefined;
-  if (typeof entry._entityId !== 'string') return undefined;
+  if (!isRecord(entry) || !isObjectId(entry._id) || typeof entry.type !== 'string') return undefined;
+  if (!isObjectId(entry._entityId)) return undefined;
   return {
     _id: entry._id,
     _entityId: entry._entityId,
@@ -169,14 +172,20 @@ function readChange(entry: unknown): ServiceChange | undefined {
 }
 
 function readListedWorkflow(entry: unknown): ListedWorkflow | undefined {
-  if (!isRecord(entry) || typeof entry._id !== 'string') return undefined;
+  if (!isRecord(entry) || !isObjectId(entry._id)) return undefined;
+  const parent = entry._parentId;
+  if (parent !== undefined && parent !== null && parent !== '' && !isObjectId(parent)) return undefined;
   const trigger =
     Array.isArray(entry.triggers) && isRecord(entry.triggers[0]) ? entry.triggers[0] : undefined;
   return {
     _id: entry._id,
-    ...(typeof entry._parentId === 'string' && entry._parentId !== '' ? { _parentId: entry._parentId } : {}),
+    ...(isObjectId(parent) ? { _parentId: parent } : {}),
     ...(typeof trigger?.identifier === 'string' ? { identifier: trigger.identifier } : {}),
   };
+}
+
+function isObjectId(value: unknown): value is string {
+  return typeof value === 'string' && OBJECT_ID.test(value);
 }
 
 function wholeNumber(value: unknown): number | undefined {

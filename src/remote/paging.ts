@@ -10,7 +10,8 @@ export const MAX_PAGES = 1000;
  * Every entry of a paged list, page 0 onwards, bounded whatever the service answers: it stops at a short or empty
  * page, or once `totalCount` entries are read; it never reads more pages than the first answer's `totalCount` calls
  * for (plus one, for entries added meanwhile), nor more than `maxPages`. A service that keeps answering full pages
- * past that is an error, never an endless loop.
+ * past that is an error, never an endless loop; so is a page longer than `limit` (the service never answers one), so
+ * at most `maxPages × limit` entries are ever held.
  */
 export async function readAllPages<T>(
   fetchPage: (page: number, limit: number) => Promise<Page<T>>,
@@ -26,6 +27,11 @@ export async function readAllPages<T>(
       );
     }
     const answer = await fetchPage(page, limit);
+    if (answer.data.length > limit) {
+      throw options.fail(
+        `the service answered ${answer.data.length} ${options.what} to a page of at most ${limit}: stopped reading`,
+      );
+    }
     all.push(...answer.data);
     if (page === 0 && answer.totalCount !== undefined)
       maxPages = Math.min(maxPages, Math.ceil(answer.totalCount / limit) + 1);
