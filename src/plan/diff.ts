@@ -20,14 +20,23 @@ export interface ProjectionDiffInput {
 }
 
 /**
+ * A diff header's name (`--- service: <name>`, `+++ <file>`), on its one line: the service's name (and a file's) may
+ * hold line breaks, which would start lines of the diff that it does not have (a forged `-`/`+` pair a reviewer reads
+ * as a change). They are shown as symbols (`␊`, `␍`); the formats make the rest of the text safe.
+ */
+export function diffHeaderName(name: string): string {
+  return name.replace(/[\r\n]/g, (ch) => (ch === '\r' ? '\u240d' : '\u240a'));
+}
+
+/**
  * Unified diff (3 lines of context) of the YAML of two projections. No timestamps: the same input, the same text.
  * yaml's stringify recurses (nested mappings overflow Node's default stack past about 680 levels): both projections
  * are depth-checked data, within MAX_JSON_DEPTH (compare.ts).
  */
 export function buildProjectionDiff(input: ProjectionDiffInput): string {
   return diffLib().createTwoFilesPatch(
-    `service: ${input.serviceName}`,
-    input.fileName,
+    diffHeaderName(`service: ${input.serviceName}`),
+    diffHeaderName(input.fileName),
     yamlLib().stringify(input.service, YAML_OPTIONS),
     yamlLib().stringify(input.file, YAML_OPTIONS),
     undefined,

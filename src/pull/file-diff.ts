@@ -16,6 +16,7 @@ import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
 import { isRecord } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
+import { diffHeaderName } from '../plan/diff.js';
 import type { DifferingItem, FieldChange, UpdateItem } from '../plan/types.js';
 import { mergePulledDefinition } from './merge.js';
 
@@ -74,8 +75,8 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
   const after = asLines(definition.text);
   if (before === after) return projection('the merge changes no line of the file');
   const patch = diffLib().structuredPatch(
-    `service: ${input.serviceName}`,
-    definition.file,
+    diffHeaderName(`service: ${input.serviceName}`),
+    diffHeaderName(definition.file),
     before,
     after,
     undefined,
