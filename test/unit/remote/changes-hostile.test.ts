@@ -178,3 +178,29 @@ describe('paging bounded whatever the service answers', () => {
     expect(pages).toBe(1);
   });
 });
+
+describe('answers nested past the limit', () => {
+  const deep = (depth: number) => `${'{"change":'.repeat(depth)}null${'}'.repeat(depth)}`;
+  for (const [what, list] of [
+    ['a changes page', (c: ReturnType<typeof createClient>) => c.listPendingChanges()],
+    ['a workflows page', (c: ReturnType<typeof createClient>) => c.listWorkflows()],
+  ] as const) {
+    it(`${what} nested 100,000 levels deep fails by the limit, never the stack`, async () => {
+      const api = await service((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(`{"data":[${deep(100_000)}],"totalCount":1}`);
+      });
+      const client = clientOf(api.url);
+      try {
+        const failed = await list(client).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(String(failed)).toContain('nested deeper than 128 levels');
+        expect(String(failed)).not.toMatch(/Maximum call stack|RangeError/);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
