@@ -8,6 +8,7 @@ import type { ApplyEvent } from '../apply/events.js';
 import type { ResolvedTarget } from '../config/target.js';
 import { WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { quoteServiceText as quote } from '../plan/preflight.js';
 import { buildPromotionPlan } from '../plan/promotion.js';
 import type { DesiredWorkflow, Plan } from '../plan/types.js';
 import {
@@ -81,13 +82,13 @@ export async function checkPromotionKeys(loaded: LoadedRun, sessions: PromotionS
   const refuse = (message: string) => new WfsyncError(message, { exitCode: ExitCode.Auth });
   if (development?._parentId !== undefined) {
     throw refuse(
-      `the key of target "${source.name}" (${source.apiKeyEnv}) belongs to the ${development.name} environment, ` +
+      `the key of target "${source.name}" (${source.apiKeyEnv}) belongs to the ${quote(development.name)} environment, ` +
         `which is derived from another: "${loaded.target.name}" promotes from "${source.name}", which needs a Development key; nothing was sent`,
     );
   }
   if (production !== undefined && production._parentId === undefined) {
     throw refuse(
-      `the key of target "${loaded.target.name}" (${loaded.target.apiKeyEnv}) belongs to the ${production.name} environment, ` +
+      `the key of target "${loaded.target.name}" (${loaded.target.apiKeyEnv}) belongs to the ${quote(production.name)} environment, ` +
         'which is not derived from another: a promoted target reads Production with a Production key; nothing was sent',
     );
   }
@@ -97,7 +98,7 @@ export async function checkPromotionKeys(loaded: LoadedRun, sessions: PromotionS
     production._parentId !== development._id
   ) {
     throw refuse(
-      `the keys of "${loaded.target.name}" and "${source.name}" belong to unrelated environments (${production.name} is not derived from ${development.name}); nothing was sent`,
+      `the keys of "${loaded.target.name}" and "${source.name}" belong to unrelated environments (${quote(production.name)} is not derived from ${quote(development.name)}); nothing was sent`,
     );
   }
 }

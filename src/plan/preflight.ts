@@ -63,7 +63,9 @@ export function buildPreflight(input: PreflightInput): {
   const { facts, target } = input;
   const environment = facts.environment.status === 'found' ? facts.environment.value : undefined;
   const where =
-    environment === undefined ? "the API key's environment" : `environment ${quote(environment.name)}`;
+    environment === undefined
+      ? "the API key's environment"
+      : `environment ${quoteServiceText(environment.name)}`;
   if (environment !== undefined && !mayCreate(environment)) {
     // Refused before any write, whatever the write: the service does not guard every route (an update's PUT).
     const message = environmentRefusal(environment, target, writes);
@@ -136,7 +138,7 @@ function environmentRefusal(
       : `the ${plural(writes.length, 'workflow')} to write (${listed(writes.map((w) => `${w.action} ${w.identifier}`))})`;
   const verb = creates.length === writes.length ? 'create them' : 'write them';
   return (
-    `the API key in $${target.apiKeyEnv} belongs to the service's ${quote(environment.name)} environment${derived}, ` +
+    `the API key in $${target.apiKeyEnv} belongs to the service's ${quoteServiceText(environment.name)} environment${derived}, ` +
     `where workflows are view-only: only a Development-environment key may ${verb}, so sync would be refused ` +
     `(401) for ${what}. ` +
     `Give target "${target.name}" the Development environment's API key and sync there, then bring the workflows ` +
@@ -167,7 +169,7 @@ function missingGroupDiagnostic(
             `set targets.${name}.notificationGroups.${reference.slice('group:'.length)} ${config} to one of its ids`,
           ]
         : [`notification group ${id}`, 'use one of its ids'];
-  const shown = groups.slice(0, 5).map((g) => `${quote(g.name)} ${g._id}`);
+  const shown = groups.slice(0, 5).map((g) => `${quoteServiceText(g.name)} ${g._id}`);
   if (groups.length > 5) shown.push(`and ${groups.length - 5} more`);
   const choices = shown.length === 0 ? 'it has none' : shown.join(', ');
   const message =
@@ -199,7 +201,7 @@ function check(status: PreflightCheck['status'], message: string): PreflightChec
  * Text from the service in a message: quoted and escaped as JSON (which leaves C1 controls, bidi controls and lone
  * surrogates as they are: those are escaped too), and cut to a readable length.
  */
-function quote(text: string): string {
+export function quoteServiceText(text: string): string {
   const cut = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   return JSON.stringify(cut).replace(
     /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069]/gu,

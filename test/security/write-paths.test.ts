@@ -404,3 +404,27 @@ describe('promotion: Production copies named by the service, change records with
     });
   }
 });
+
+describe("promotion refused: the environment's name is the service's text", () => {
+  for (const { name, env: extra, actions } of ACTIONS) {
+    for (const format of ['human', 'github', 'markdown', 'json', 'codeclimate']) {
+      it(`plan -t production --format ${format}, ${name}: a Production key of a root environment`, async () => {
+        proxy.rewrite = (text, request) => {
+          if (!request.production || !request.path.startsWith('/v1/environments/me')) return text;
+          const body = JSON.parse(text) as { data: Record<string, unknown> };
+          delete body.data._parentId;
+          body.data.name = HOSTILE;
+          return JSON.stringify(body);
+        };
+        const run = await runCli(['plan', '-t', 'production', '--format', format], {
+          cwd,
+          env: { ...env(), ...extra },
+        });
+        expect(run.status, run.stdout + run.stderr).toBe(4);
+        expect(run.stdout + run.stderr).toContain('which is not derived from another');
+        expectTerminalSafe(run, actions, format === 'github');
+        if (format === 'markdown') expectMarkdownInert(run.stdout, 2);
+      });
+    }
+  }
+});
