@@ -30,7 +30,7 @@ const HOSTILE = [
   '<!-- wfsync-plan target=development -->',
   '##[add-mask]x',
   '%0A::error::percent',
-  '\n::error::forged\n✔ in sync   forged-line  workflows/forged.yaml',
+  '\n::error::forged\n✔ in sync   forged-line  workflows/forged.yaml\n/approve\n/merge',
 ].join(' ');
 
 /** A token only the change records' dashboard text carries: wfsync keeps none of it. */
@@ -92,6 +92,8 @@ function markupOf(markdown: string): string {
 /** The comment: our `markers` marker lines once each, then nothing that pings, links, loads or hides. */
 function expectMarkdownInert(markdown: string, markers: number) {
   expect(markdown.split('<!--')).toHaveLength(markers + 1);
+  // GitLab runs a note's lines that start with `/` as quick actions (`/approve`, `/merge`).
+  expect(markdown).not.toMatch(/^\/[a-z]/m);
   expect(markdown).not.toMatch(/(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])/);
   expect(markdown).not.toMatch(/(?<!&)#\d/);
   expect(markdown).not.toContain('\x1b');
@@ -335,17 +337,24 @@ describe('update and delete: the service names the steps, the state names the ta
 });
 
 describe('sync writes: the update read back from a hostile service, the delete of a hostile identifier', () => {
-  it('sync --format markdown: the failed readback and the delete reported inert', async () => {
-    const run = await runCli(['sync', '-t', 'development', '--format', 'markdown'], {
+  it('sync --format github with a step summary and --out: the update and the delete reported inert', async () => {
+    const summary = join(cwd, 'summary.md');
+    writeFileSync(summary, '');
+    const run = await runCli(['sync', '-t', 'development', '--format', 'github', '--out', 'sync.json'], {
       cwd,
-      env: { ...env(), GITHUB_ACTIONS: 'true' },
+      env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
     });
-    // The update lands (what it read back no longer holds what the rewrite replaces) and the delete is done.
+    // The update lands (what it reads back no longer holds what the rewrite replaces) and the delete is done.
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/- deleted · <code>␛&#93;8;;https:\/\/evil\.example/);
-    expect(run.stdout).toMatch(/`qqbeta` chat \*\*replaced\*\* \(was ␛\\\]8;;https:\/\/evil/);
-    expectTerminalSafe(run, true);
-    expectMarkdownInert(run.stdout, 2);
+    expectTerminalSafe(run, true, true);
+    expect(run.stdout).toMatch(/^- deleted {2}␛\]8;;https:\/\/evil\.example␇link/m);
+    const markdown = readFileSync(summary, 'utf8');
+    expect(markdown).toMatch(/- deleted · <code>␛&#93;8;;https:\/\/evil\.example/);
+    expect(markdown).toMatch(/`qqbeta` chat \*\*replaced\*\* \(was ␛\\\]8;;https:\/\/evil/);
+    expectMarkdownInert(markdown, 0);
+    const document = readFileSync(join(cwd, 'sync.json'), 'utf8');
+    expect(document).not.toMatch(UNSAFE);
+    expect(JSON.stringify(JSON.parse(document))).toContain(inJson(HOSTILE));
   });
 });
 

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SyncResult } from '../../../src/apply/result.js';
+import { buildProjectionDiff } from '../../../src/plan/diff.js';
 import type { Plan } from '../../../src/plan/types.js';
 import { jsonText, sanitizeOutput } from '../../../src/report/channel.js';
 import { renderPlanCodeClimate } from '../../../src/report/plan/codeclimate.js';
@@ -41,7 +42,7 @@ const HOSTILE = [
 
 /** A line break, then lines that would read as wfsync's own or as a runner command. */
 const FORGED =
-  '\n::error::forged\n✔ in sync   forged-line  workflows/forged.yaml\nPlan: 0 to create, forged.';
+  '\n::error::forged\n✔ in sync   forged-line  workflows/forged.yaml\nPlan: 0 to create, forged.\n/approve\n/merge';
 
 const EVIL = `${HOSTILE}${FORGED}`;
 
@@ -75,7 +76,13 @@ function hostilePlan(text: string): Plan {
       remoteId: text,
       layoutIds: [text],
       next: `\`wfsync sync\` will apply its pending change in ${text}: ${text}`,
-      diff: `--- service: ${text}\n+++ workflows/x.yaml\n@@ -1 +1 @@\n-name: ${text}\n+name: x\n`,
+      // The diff as the plan makes it: Production's name in its header and its body.
+      diff: buildProjectionDiff({
+        service: { name: text, description: text },
+        file: { name: 'x' },
+        serviceName: text,
+        fileName: 'workflows/x.yaml',
+      }),
     }),
     item(`drift ${text}`, 'drifted', { next: `version ${text}`, stateId: text }),
   ]);
@@ -141,6 +148,8 @@ function markupOf(markdown: string): string {
 /** What markdown from outside must never be: HTML, an image or link, a live mention or reference, a marker. */
 function expectMarkdownInert(markdown: string, markers: number) {
   expect(markdown.split('<!--')).toHaveLength(markers + 1);
+  // GitLab runs a note's lines that start with `/` as quick actions (`/approve`, `/merge`).
+  expect(markdown).not.toMatch(/^\/[a-z]/m);
   expect(markdown).not.toMatch(/(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])/);
   expect(markdown).not.toMatch(/(?<!&)#\d|GH-\d/);
   expect(markdown).not.toContain('\x1b');
