@@ -92,7 +92,7 @@ describe('promoting a delete from development to production', () => {
     const replanned = await run(['plan', '--target', 'production', '--quiet']);
     expect(replanned.status).toBe(0);
     expect(replanned.stdout).toContain('No changes. 4 workflows in sync.');
-  });
+  }, 120_000);
 
   it('without delete allowed on production: orphaned, its next naming the setting; --allow delete then promotes it', async () => {
     const { emulator, run, copyId } = await promotedThenRemoved();
@@ -113,7 +113,7 @@ describe('promoting a delete from development to production', () => {
     expect(allowed.status).toBe(0);
     expect(allowed.stdout).toContain(`- deleted  ${REMOVED}`);
     expect(identifiers(emulator.productionWorkflows())).toEqual(KEPT);
-  });
+  }, 60_000);
 
   it('development not synced yet (its workflow still there): a person syncs development first (exit 6)', async () => {
     const { emulator, run, copyId } = await promotedThenRemoved({ productionAllow: '[create, delete]' });
