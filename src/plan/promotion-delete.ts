@@ -9,6 +9,7 @@
 import type { RemoteLookup } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { entryOf } from './build-plan.js';
+import { commandLine, type RunContext } from './command-line.js';
 import { buildProjectionDiff } from './diff.js';
 import { fromRemote } from './project.js';
 import { remoteVersionOf } from './remote-version.js';
@@ -105,5 +106,49 @@ export function planRemovedPromotion(input: RemovedInput): PlanItem {
       fileName: '/dev/null',
     }),
     next: say.promoteDelete(),
+  };
+}
+
+const code = (text: string): string => `\`${text}\``;
+
+/** The sentences of a workflow whose file was removed (plan/promotion-delete.ts). */
+export function buildDeleteSteps(input: {
+  target: { name: string };
+  source: string;
+  identifier: string;
+  run?: RunContext;
+  /** The exact `sync` commands of this run and of its source (code spans). */
+  commands: { syncSource: string; sync: string };
+}): DeleteSteps {
+  const { source, identifier } = input;
+  const { syncSource, sync } = input.commands;
+  const target = input.target.name;
+  const removed = 'no definition has this identifier any more';
+  const forget = (): string => code(commandLine(input.run, 'state forget', { args: [identifier] }));
+  return {
+    promoteDelete: () =>
+      `${removed}, and ${source} deleted its workflow: ${sync} will apply that pending delete in ${source}, ` +
+      "deleting Production's copy, and drop it from state.",
+    gone: (allowed) =>
+      allowed
+        ? `${removed} and Production no longer has it: ${sync} will drop it from state (nothing is sent).`
+        : `${removed} and Production no longer has it: run ${forget()}.`,
+    notAllowed: () =>
+      `Target \`${target}\` does not allow sync to delete: add \`delete\` to \`targets.${target}.allow\` in ` +
+      `wfsync.config.yaml (or add \`--allow delete\` to the command) for sync to promote ${source}'s delete.`,
+    syncSourceFirst: () =>
+      `${removed}, but ${source} still has its workflow (or its state still records it): delete it there first ` +
+      `(${syncSource}, with \`delete\` allowed on ${code(source)}), then promote the delete.`,
+    noPendingChange: () =>
+      `${removed} and ${source}'s workflow is deleted, but ${source} has no pending change for it (applied or ` +
+      "discarded already?) while Production still has its copy: a person decides; delete Production's copy by " +
+      `hand, then run ${forget()}.`,
+    changedInProduction: () =>
+      `${removed}, but Production's copy is not the version wfsync promoted (promoted from the dashboard, or ` +
+      `edited with a Production key?), so sync will not delete it: a person decides; delete it by hand, then run ${forget()}.`,
+    noParent: () =>
+      `${removed}, but Production's copy names no ${source} workflow it was promoted from, so no change of ` +
+      `${source} can delete it: delete it by hand, then run ${forget()}.`,
+    error: () => 'nothing will be deleted for it: run the plan again once the service answers.',
   };
 }

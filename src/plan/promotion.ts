@@ -13,7 +13,7 @@ import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
 import { duplicateItem, entryOf, IGNORED_FIELDS } from './build-plan.js';
 import { commandLine, type RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
-import { type DeleteSteps, planRemovedPromotion, type RemovedCopy } from './promotion-delete.js';
+import { buildDeleteSteps, planRemovedPromotion, type RemovedCopy } from './promotion-delete.js';
 import { remoteVersionOf } from './remote-version.js';
 import type { DesiredWorkflow, Plan, PlanItem, PlanSummary } from './types.js';
 
@@ -214,45 +214,8 @@ function promotionSteps(input: PromotionInput) {
     missing: (): string =>
       `${source} does not have this workflow: sync it first (${syncSource}), then promote.`,
     error: (): string => 'nothing will be promoted for it: run the plan again once the service answers.',
-    deletes: (identifier: string) => deleteSteps(input, identifier, { syncSource, sync }),
-  };
-}
-
-/** The sentences of a workflow whose file was removed (plan/promotion-delete.ts). */
-function deleteSteps(
-  input: PromotionInput,
-  identifier: string,
-  { syncSource, sync }: { syncSource: string; sync: string },
-): DeleteSteps {
-  const { source } = input;
-  const target = input.target.name;
-  const removed = 'no definition has this identifier any more';
-  const forget = (): string => code(commandLine(input.run, 'state forget', { args: [identifier] }));
-  return {
-    promoteDelete: () =>
-      `${removed}, and ${source} deleted its workflow: ${sync} will apply that pending delete in ${source}, ` +
-      "deleting Production's copy, and drop it from state.",
-    gone: (allowed) =>
-      allowed
-        ? `${removed} and Production no longer has it: ${sync} will drop it from state (nothing is sent).`
-        : `${removed} and Production no longer has it: run ${forget()}.`,
-    notAllowed: () =>
-      `Target \`${target}\` does not allow sync to delete: add \`delete\` to \`targets.${target}.allow\` in ` +
-      `wfsync.config.yaml (or add \`--allow delete\` to the command) for sync to promote ${source}'s delete.`,
-    syncSourceFirst: () =>
-      `${removed}, but ${source} still has its workflow (or its state still records it): delete it there first ` +
-      `(${syncSource}, with \`delete\` allowed on ${code(source)}), then promote the delete.`,
-    noPendingChange: () =>
-      `${removed} and ${source}'s workflow is deleted, but ${source} has no pending change for it (applied or ` +
-      "discarded already?) while Production still has its copy: a person decides; delete Production's copy by " +
-      `hand, then run ${forget()}.`,
-    changedInProduction: () =>
-      `${removed}, but Production's copy is not the version wfsync promoted (promoted from the dashboard, or ` +
-      `edited with a Production key?), so sync will not delete it: a person decides; delete it by hand, then run ${forget()}.`,
-    noParent: () =>
-      `${removed}, but Production's copy names no ${source} workflow it was promoted from, so no change of ` +
-      `${source} can delete it: delete it by hand, then run ${forget()}.`,
-    error: () => 'nothing will be deleted for it: run the plan again once the service answers.',
+    deletes: (identifier: string) =>
+      buildDeleteSteps({ ...input, identifier, commands: { syncSource, sync } }),
   };
 }
 
