@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
+import type { RunContext } from '../plan/command-line.js';
 import { compareWorkflow } from '../plan/compare.js';
 import { forProduction } from '../plan/promotion.js';
 import { remoteVersionOf } from '../plan/remote-version.js';
@@ -34,6 +35,8 @@ export interface ApplyPromotionInput {
   concurrency: number;
   onEvent?: (event: ApplyEvent) => void;
   signal?: AbortSignal;
+  /** What the commands its messages suggest must repeat of this run (its target above all). */
+  run?: RunContext;
 }
 
 /** The change type of a workflow, and of a layout, in the changes API. */
@@ -60,6 +63,7 @@ export async function applyPromotion(input: ApplyPromotionInput): Promise<SyncRe
     store,
     concurrency: input.concurrency,
     ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
+    ...(input.run === undefined ? {} : { run: input.run }),
   });
   const promoted = new Map<string, SyncItemResult>();
   if (promotes.length > 0) {

@@ -125,6 +125,10 @@ export function buildDeleteSteps(input: {
   const target = input.target.name;
   const removed = 'no definition has this identifier any more';
   const forget = (): string => code(commandLine(input.run, 'state forget', { args: [identifier] }));
+  // Production is view-only: its copy goes only when a delete is promoted to it.
+  const byHand = (): string =>
+    "Production's copy goes only when a delete of its workflow is promoted (the dashboard's Changes page); once " +
+    `it is gone, ${sync} drops it from state where \`delete\` is allowed, or run ${forget()} to stop tracking it.`;
   return {
     promoteDelete: () =>
       `${removed}, and ${source} deleted its workflow: ${sync} will apply that pending delete in ${source}, ` +
@@ -141,14 +145,13 @@ export function buildDeleteSteps(input: {
       `(${syncSource}, with \`delete\` allowed on ${code(source)}), then promote the delete.`,
     noPendingChange: () =>
       `${removed} and ${source}'s workflow is deleted, but ${source} has no pending change for it (applied or ` +
-      "discarded already?) while Production still has its copy: a person decides; delete Production's copy by " +
-      `hand, then run ${forget()}.`,
+      `discarded already?) while Production still has its copy: a person decides. ${byHand()}`,
     changedInProduction: () =>
       `${removed}, but Production's copy is not the version wfsync promoted (promoted from the dashboard, or ` +
-      `edited with a Production key?), so sync will not delete it: a person decides; delete it by hand, then run ${forget()}.`,
+      `edited with a Production key?), so sync will not delete it: a person decides. ${byHand()}`,
     noParent: () =>
-      `${removed}, but Production's copy names no ${source} workflow it was promoted from, so no change of ` +
-      `${source} can delete it: delete it by hand, then run ${forget()}.`,
+      `${removed}, but Production's copy names no ${source} workflow it was promoted from, so no change wfsync ` +
+      `applies can delete it: a person decides. ${byHand()}`,
     error: () => 'nothing will be deleted for it: run the plan again once the service answers.',
   };
 }
