@@ -21,6 +21,7 @@ import {
 import { readState } from '../state/read.js';
 import type { StateFile } from '../state/types.js';
 import { type LoadedRun, openRun, stateIdentity } from './pipeline.js';
+import { readRemovedCopies } from './promotion-delete.js';
 import { readOnlyClient } from './read-only-client.js';
 
 /** Both environments open: Production (this target, read-only) and Development (`promoteFrom`). */
@@ -135,6 +136,16 @@ export async function planPromotion(loaded: LoadedRun, input: PromotionPlanInput
   const productionGroups = new Map(
     (groups ?? []).flatMap((g) => (g._parentId === undefined ? [] : [[g._parentId, g._id] as const])),
   );
+  const wanted = new Set(identifiers);
+  const removed = await readRemovedCopies({
+    production: sessions.session.client,
+    source: sessions.source.client,
+    state,
+    identifiers: Object.keys(state.workflows).filter((identifier) => !wanted.has(identifier)),
+    concurrency: loaded.target.concurrency,
+    ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+  });
   input.onEvent?.({ type: 'phase', phase: 'plan' });
   return buildPromotionPlan({
     target: { name: loaded.target.name, baseUrl: sessions.session.baseUrl },
@@ -145,6 +156,8 @@ export async function planPromotion(loaded: LoadedRun, input: PromotionPlanInput
     development,
     production,
     productionGroups,
+    removed,
+    allow: loaded.target.allow,
     run: loaded.run,
   });
 }

@@ -225,6 +225,7 @@ async function syncPromotedTarget(loaded: LoadedRun, input: SyncInput): Promise<
         concurrency: loaded.target.concurrency,
         onEvent: input.onEvent,
         signal: input.stop,
+        run: loaded.run,
       });
       return { kind: 'sync', result, run: loaded.run };
     });

@@ -1,12 +1,19 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
+import type { RunContext } from '../plan/command-line.js';
 import { compareWorkflow } from '../plan/compare.js';
 import { forProduction } from '../plan/promotion.js';
 import { remoteVersionOf } from '../plan/remote-version.js';
-import type { DesiredWorkflow, Plan, PromoteItem } from '../plan/types.js';
+import type { DesiredWorkflow, Plan, PlanItem, PromoteItem } from '../plan/types.js';
 import { endsCommand, guarded, type ServiceChange, type ServiceClient } from '../remote/index.js';
 import { applyPlan } from './apply-plan.js';
 import type { ApplyEvent } from './events.js';
+import {
+  type DeleteAttempt,
+  isPromotedDelete,
+  type PromotedDelete,
+  verifyDeletes,
+} from './promote-delete.js';
 import {
   buildSyncStatus,
   type SyncItemResult,
@@ -28,29 +35,35 @@ export interface ApplyPromotionInput {
   concurrency: number;
   onEvent?: (event: ApplyEvent) => void;
   signal?: AbortSignal;
+  /** What the commands its messages suggest must repeat of this run (its target above all). */
+  run?: RunContext;
 }
 
 /** The change type of a workflow, and of a layout, in the changes API. */
-const WORKFLOW_CHANGE = 'NotificationTemplate';
+export const WORKFLOW_CHANGE = 'NotificationTemplate';
 const LAYOUT_CHANGE = 'Layout';
 
 /**
  * Run a promotion plan: list Development's pending changes (every page), apply exactly those of the plan's `promote`
- * items (after the changes of the layouts they use; groups the service promotes on the way), never another
- * workflow's; then read each Production copy with the Production key, compare it with the file as any sync does, and
- * record it in this target's state. Everything else in the plan is recorded or reported as a sync does it.
+ * items (after the changes of the layouts they use; groups the service promotes on the way) and of its promoted
+ * deletes, never another workflow's; then read each Production copy with the Production key, compare it with the
+ * file as any sync does, and record it in this target's state (a deleted one must be gone: dropped from state,
+ * promote-delete.ts). Everything else in the plan is recorded or reported as a sync does it.
  */
 export async function applyPromotion(input: ApplyPromotionInput): Promise<SyncResult> {
   const { plan, store } = input;
   const emit = guarded(input.onEvent);
-  const promotes = plan.items.filter((i): i is PromoteItem => i.action === 'promote');
+  const promotes = plan.items.filter((i): i is Promoted => i.action === 'promote' || isPromotedDelete(i));
+  const isOther = (i: PlanItem) => i.action !== 'promote' && !isPromotedDelete(i);
+  // The rest (a delete Production already lacks, reports, records) as any sync: its reads with the Production key.
   const others = await applyPlan({
-    plan: { ...plan, items: plan.items.filter((i) => i.action !== 'promote') },
+    plan: { ...plan, items: plan.items.filter(isOther) },
     desired: input.desired,
     client: input.production,
     store,
     concurrency: input.concurrency,
     ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
+    ...(input.run === undefined ? {} : { run: input.run }),
   });
   const promoted = new Map<string, SyncItemResult>();
   if (promotes.length > 0) {
@@ -68,7 +81,7 @@ export async function applyPromotion(input: ApplyPromotionInput): Promise<SyncRe
   }
   const rest = others.outcomes[Symbol.iterator]();
   const outcomes = plan.items.map((item) =>
-    item.action === 'promote' ? promoted.get(item.identifier)! : rest.next().value!,
+    isOther(item) ? rest.next().value! : promoted.get(item.identifier)!,
   );
   return {
     plan,
@@ -82,10 +95,10 @@ export async function applyPromotion(input: ApplyPromotionInput): Promise<SyncRe
   };
 }
 
-async function promoteAll(
-  input: ApplyPromotionInput,
-  items: readonly PromoteItem[],
-): Promise<SyncItemResult[]> {
+/** What a promoted target's sync applies a pending change for: a promotion, or a deleted workflow's delete. */
+type Promoted = PromoteItem | PromotedDelete;
+
+async function promoteAll(input: ApplyPromotionInput, items: readonly Promoted[]): Promise<SyncItemResult[]> {
   const pending = await input.source.listPendingChanges();
   const workflowChange = new Map<string, ServiceChange>();
   const layoutChange = new Map<string, ServiceChange>();
@@ -94,22 +107,32 @@ async function promoteAll(
     else if (change.type === LAYOUT_CHANGE) layoutChange.set(change._entityId, change);
   }
   const results = new Map<string, SyncItemResult>();
-  const fail = (item: PromoteItem, message: string, next: string) =>
+  const fail = (item: Promoted, message: string, next: string) =>
     results.set(
       item.identifier,
       withPlanDetails(item, { identifier: item.identifier, outcome: 'failed', message, next }),
     );
   // 1. The layouts the promoted workflows use, once each, before them: the service does not promote them on the way.
-  const layouts = new Set(items.flatMap((i) => i.layoutIds ?? []).filter((id) => layoutChange.has(id)));
+  const layouts = new Set(
+    items
+      .flatMap((i) => (i.action === 'promote' ? (i.layoutIds ?? []) : []))
+      .filter((id) => layoutChange.has(id)),
+  );
   for (const layoutId of layouts) await input.source.applyChange(layoutChange.get(layoutId)!._id);
-  // 2. Each workflow's own pending change; a workflow without one is not promoted.
+  // 2. Each workflow's own pending change; a workflow without one is not promoted (a delete is read below: its
+  // change may have been applied meanwhile).
   const applied: PromoteItem[] = [];
+  const deletes: DeleteAttempt[] = [];
   let stopped: unknown;
   const limit = pLimit(input.concurrency);
   await Promise.all(
     items.map((item) =>
       limit(async () => {
         const change = workflowChange.get(item.sourceId);
+        if (change === undefined && item.action === 'delete') {
+          deletes.push({ item, sent: 'none' });
+          return;
+        }
         if (change === undefined) {
           fail(
             item,
@@ -128,9 +151,15 @@ async function promoteAll(
         }
         try {
           await input.source.applyChange(change._id);
-          applied.push(item);
+          if (item.action === 'delete') deletes.push({ item, sent: 'applied' });
+          else applied.push(item);
         } catch (error) {
           if (endsCommand(error)) stopped ??= error;
+          // Its answer may have been lost after the service applied it: the read below tells.
+          if (item.action === 'delete') {
+            deletes.push({ item, sent: 'refused', error });
+            return;
+          }
           fail(
             item,
             `applying its change failed: ${messageOf(error)}`,
@@ -140,9 +169,18 @@ async function promoteAll(
       }),
     ),
   );
-  if (stopped !== undefined && applied.length === 0) throw stopped;
-  // 3. Verify: each Production copy, read with the Production key, compared with the file; then recorded.
+  const sentDeletes = deletes.filter((d) => d.sent === 'applied');
+  if (stopped !== undefined && applied.length === 0 && sentDeletes.length === 0) throw stopped;
+  // 3. Verify: each Production copy, read with the Production key, compared with the file; then recorded. A deleted
+  // one must be gone; then it is dropped from state.
   if (applied.length > 0) await verifyAll(input, applied, results);
+  if (deletes.length > 0) {
+    const verified = await verifyDeletes(
+      { production: input.production, store: input.store, concurrency: input.concurrency },
+      deletes,
+    );
+    for (const [identifier, result] of verified) results.set(identifier, result);
+  }
   return items.map((i) => results.get(i.identifier)!);
 }
 

@@ -106,7 +106,7 @@ export interface TargetConfig {
   timeouts?: TargetTimeouts;
   retries?: TargetRetries;
   /**
-   * What sync may do on this target besides reporting: create missing workflows, update those whose file changed (PUT), delete those whose file was removed. Default: [create]; the embedded local target: all three. `--allow` adds to it for one run.
+   * What sync may do on this target besides reporting: create missing workflows, update those whose file changed (PUT), delete those whose file was removed (on a promoted target: promote the delete of a workflow the named target's sync deleted; `update` means nothing there, a promotion replaces Production's copy). Default: [create]; the embedded local target: all three. `--allow` adds to it for one run.
    *
    * @minItems 1
    */

@@ -90,7 +90,7 @@ export interface PlanItem {
    */
   identifier: string;
   /**
-   * What the plan found: `create` (sync will POST it), `update` (sync will PUT it: changed in the file only, and the target allows update), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
+   * What the plan found: `create` (sync will POST it), `update` (sync will PUT it: changed in the file only, and the target allows update), `delete` (its file was removed and the service still holds the version wfsync knew; the target allows `delete`: sync will DELETE it; on a promoted target, with `sourceId`: sync applies the deleted Development workflow's pending change, which deletes Production's copy), `promote` (a promoted target: sync applies the Development workflow's pending change), `in-sync`, `drifted`, `changed-locally`, `missing-remotely`, `conflict`, `orphaned` (in state, no definition), `error` (the service could not be asked).
    */
   action:
     | 'create'
@@ -149,7 +149,7 @@ export interface PlanItem {
    */
   error?: string;
   /**
-   * promote only: the Development workflow's `_id`, whose pending change sync applies.
+   * promote, and delete on a promoted target: the Development workflow's `_id`, whose pending change sync applies (for a delete, the deleted workflow's).
    */
   sourceId?: string;
   /**
@@ -166,7 +166,7 @@ export interface PlanItem {
    */
   diffKind?: 'file' | 'projection';
   /**
-   * Unified diff: the service's version (`---`) against the definition file (`+++`).
+   * Unified diff: the service's version (`---`) against the definition file (`+++`); for a delete a promoted target promotes, Production's copy against `/dev/null`.
    */
   diff?: string;
   /**

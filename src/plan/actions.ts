@@ -68,7 +68,8 @@ export const PLAN_ACTIONS = {
     apply: 'update',
   },
   // Its file was removed and the service still holds the version wfsync recorded (or the base's); the target
-  // allows `delete`: sync will DELETE it (a soft delete on the service) and drop it from state.
+  // allows `delete`: sync will DELETE it (a soft delete on the service) and drop it from state. On a promoted target
+  // it sends no DELETE: it applies the deleted Development workflow's pending change (plan/promotion-delete.ts).
   delete: {
     summaryKey: 'delete',
     symbol: '-',

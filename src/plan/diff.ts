@@ -11,7 +11,7 @@ const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
 export interface ProjectionDiffInput {
   /** The service's projection (---). */
   service: unknown;
-  /** The file's projection (+++). */
+  /** The file's projection (+++); undefined: no file (a delete, `fileName` then `/dev/null`). */
   file: unknown;
   /** The workflow's name on the service, for the `--- service: <name>` header. */
   serviceName: string;
@@ -38,7 +38,7 @@ export function buildProjectionDiff(input: ProjectionDiffInput): string {
     diffHeaderName(`service: ${input.serviceName}`),
     diffHeaderName(input.fileName),
     yamlLib().stringify(input.service, YAML_OPTIONS),
-    yamlLib().stringify(input.file, YAML_OPTIONS),
+    input.file === undefined ? '' : yamlLib().stringify(input.file, YAML_OPTIONS),
     undefined,
     undefined,
     { context: 3, headerOptions: diffLib().FILE_HEADERS_ONLY },

@@ -5,6 +5,7 @@
  * is, with every edit folded into that change: so a workflow is promoted only when Development holds exactly the
  * reviewed file. Pure: the lookups were made before; nothing here asks the service or reads a clock.
  */
+import type { WriteAction } from '../generated/config.js';
 import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
@@ -12,6 +13,7 @@ import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
 import { duplicateItem, entryOf, IGNORED_FIELDS } from './build-plan.js';
 import { commandLine, type RunContext } from './command-line.js';
 import { compareWorkflow } from './compare.js';
+import { buildDeleteSteps, planRemovedPromotion, type RemovedCopy } from './promotion-delete.js';
 import { remoteVersionOf } from './remote-version.js';
 import type { DesiredWorkflow, Plan, PlanItem, PlanSummary } from './types.js';
 
@@ -30,6 +32,10 @@ export interface PromotionInput {
   production: ReadonlyMap<string, RemoteLookup>;
   /** Development notification group `_id` → its Production copy's (`_parentId`): what a promoted workflow points at. */
   productionGroups: ReadonlyMap<string, string>;
+  /** What was read for each workflow of this target's state whose file was removed, by identifier. */
+  removed?: ReadonlyMap<string, RemovedCopy>;
+  /** What sync may do on this target (ResolvedTarget.allow): with `delete`, removed files' deletes are promoted. */
+  allow?: ReadonlySet<WriteAction>;
   run?: RunContext;
 }
 
@@ -46,20 +52,20 @@ export function buildPromotionPlan(input: PromotionInput): Plan {
       const files = filesById.get(d.identifier)!;
       return files.length > 1 ? duplicateItem(d, files) : planOne(input, d, say);
     });
+  const allowed = input.allow?.has('delete') === true;
   const orphans = Object.keys(input.state.workflows)
     .filter((identifier) => !filesById.has(identifier))
     .sort(compareText)
-    .map((identifier): PlanItem => {
-      const entry = input.state.workflows[identifier]!;
-      return {
+    .map((identifier) =>
+      planRemovedPromotion({
         identifier,
-        action: 'orphaned',
-        stateId: entry.id,
-        stateHash: entry.hash,
-        changes: [],
-        next: say.orphaned(),
-      };
-    });
+        entry: entryOf(input.state, identifier)!,
+        read: input.removed?.get(identifier),
+        sourceState: input.sourceState,
+        allowed,
+        say: say.deletes(identifier),
+      }),
+    );
   const items = [...planned, ...orphans];
   const summary = Object.fromEntries(
     PLAN_ACTION_NAMES.map((a) => [PLAN_ACTIONS[a].summaryKey, 0]),
@@ -207,9 +213,9 @@ function promotionSteps(input: PromotionInput) {
       `promoting would ship an unreviewed edit, so it is not promoted; undo the edit in the dashboard or run ${syncSource} to accept the workflow as it is now, then promote.`,
     missing: (): string =>
       `${source} does not have this workflow: sync it first (${syncSource}), then promote.`,
-    orphaned: (): string =>
-      'no definition has this identifier any more; promoting a delete is not supported yet: delete it in the dashboard.',
     error: (): string => 'nothing will be promoted for it: run the plan again once the service answers.',
+    deletes: (identifier: string) =>
+      buildDeleteSteps({ ...input, identifier, commands: { syncSource, sync } }),
   };
 }
 

@@ -196,10 +196,16 @@ export interface PlainItem extends PlanItemBase {
 /**
  * A workflow whose file was removed, known to wfsync (state, or the base), that sync will DELETE: `remoteId` and
  * `remoteVersion` are the copy it may delete (sync reads it again right before, and skips it if it changed); without
- * them the service no longer has it, and sync only drops it from state.
+ * them the service no longer has it, and sync only drops it from state. On a promoted target (Production) sync
+ * deletes nothing itself: it applies the pending change of the deleted Development workflow `sourceId`
+ * (plan/promotion-delete.ts), which soft-deletes Production's copy `remoteId`.
  */
 export interface DeleteItem extends PlanItemBase {
   action: 'delete';
+  /** A promoted target: the deleted Development workflow's `_id`, whose pending change sync applies. */
+  sourceId?: string;
+  /** A promoted target: Production's copy (---) against nothing (`+++ /dev/null`). */
+  diff?: string;
 }
 
 /** One workflow of a plan, keyed by its action: each action carries what only it has. */

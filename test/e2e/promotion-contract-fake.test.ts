@@ -1,7 +1,11 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ContractFake, startContractFake } from '../helpers/contract-fake/index.js';
+import {
+  type ContractFake,
+  type ContractFakeOptions,
+  startContractFake,
+} from '../helpers/contract-fake/index.js';
 import { makeProject, ROOT, runCli } from './helpers.js';
 
 /**
@@ -19,8 +23,8 @@ afterEach(async () => {
   for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function setup() {
-  const fake = await startContractFake();
+async function setup(options: ContractFakeOptions = {}) {
+  const fake = await startContractFake(options);
   fakes.push(fake);
   const cwd = makeProject({
     'wfsync.config.yaml': [
@@ -50,7 +54,7 @@ async function setup() {
     });
     return { ...result, requests: fake.requests.slice(before) };
   };
-  return { fake, run };
+  return { fake, cwd, run };
 }
 
 const identifiers = (docs: Array<Record<string, unknown>>) =>
@@ -105,5 +109,57 @@ describe('promotion against the contract fake', () => {
       'weekly-activity-digest',
     ]);
     expect(fake.pendingChanges().length).toBe(1);
+  });
+
+  it('a removed file: its Development delete is promoted (only that change), Production loses its copy, a re-run does nothing', async () => {
+    // The response to the delete's apply (the fourth apply: three promotions first) is lost: the read settles it.
+    const { fake, cwd, run } = await setup({
+      dropResponse: { method: 'POST', path: /^\/v1\/changes\/[0-9a-f]{24}\/apply$/, nth: 4 },
+    });
+    expect((await run(['sync', '--target', 'development', '--quiet'])).status).toBe(0);
+    expect((await run(['sync', '--target', 'production', '--quiet'])).status).toBe(0);
+    const source = fake.workflows().find((w) => identifiers([w])[0] === 'password-reset')!;
+    rmSync(join(cwd, 'workflows/password-reset.yaml'));
+    expect((await run(['sync', '--target', 'development', '--allow', 'delete', '--quiet'])).status).toBe(0);
+    // Another team's workflow, created in Development outside the project: its pending change must stay pending.
+    const created = await fetch(`${fake.url}/v1/workflows`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${fake.devKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'another team',
+        notificationGroupId: fake.groupId,
+        steps: [{ template: { type: 'in_app', content: 'hello' } }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const [theirs] = fake.pendingChanges().filter((c) => c._entityId !== source._id);
+    const ours = fake.pendingChanges().find((c) => c._entityId === source._id)!;
+
+    const planned = await run(['plan', '--target', 'production', '--allow', 'delete']);
+    expect(planned.stderr).not.toMatch(/unexpected|internal error/i);
+    expect(planned.status).toBe(2);
+    expect(planned.stdout).toMatch(/- delete\s+password-reset/);
+    expect(planned.stdout).toContain('+++ /dev/null');
+    expect(planned.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const synced = await run(['sync', '--target', 'production', '--allow', 'delete']);
+    expect(synced.stderr).not.toMatch(/unexpected|internal error/i);
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toMatch(/- deleted\s+password-reset/);
+    const writes = synced.requests.filter((r) => r.method !== 'GET');
+    expect(writes[0]?.status).toBe(0); // its response was dropped; the change had been applied
+    expect(new Set(writes.map((r) => `${r.environment} ${r.method} ${r.path}`))).toEqual(
+      new Set([`Development POST /v1/changes/${ours._id}/apply`]),
+    );
+    expect(identifiers(fake.workflows('Production')).sort()).toEqual([
+      'order-shipped',
+      'weekly-activity-digest',
+    ]);
+    expect(fake.pendingChanges().map((c) => c._id)).toEqual([theirs!._id]);
+
+    const again = await run(['sync', '--target', 'production', '--allow', 'delete']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).not.toMatch(/password-reset/);
+    expect(again.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 });

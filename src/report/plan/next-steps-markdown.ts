@@ -38,14 +38,19 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
     .filter((e) => e.label === PLAN_ACTIONS.promote.label)
     .map((e) => e.identifier);
   const updates = view.entries.filter((e) => e.label === PLAN_ACTIONS.update.label).map((e) => e.identifier);
-  const deletes = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label).map((e) => e.identifier);
+  const deleting = view.entries.filter((e) => e.label === PLAN_ACTIONS.delete.label);
+  const deletes = deleting.map((e) => e.identifier);
+  // A promoted target deletes by applying Development's pending deletes (their `sourceId`).
+  const where = deleting.some((e) => e.sourceId !== undefined)
+    ? 'in Production (by applying their pending deletes in Development, nothing else)'
+    : 'on the service';
   const errors = row('error');
   const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
   const steps: string[] = [];
   // First: what cannot be undone by another change.
   if (deletes.length > 0) {
     steps.push(
-      `${sync} (\`${commands.sync}\`) will DELETE ${workflows(deletes.length)} on the service: ${named(deletes)} ` +
+      `${sync} (\`${commands.sync}\`) will DELETE ${workflows(deletes.length)} ${where}: ${named(deletes)} ` +
         '(listed first, open; their files were removed).',
     );
   }

@@ -49,7 +49,16 @@ export interface PlanRenderOptions {
  */
 type ReviewDetails = Pick<
   PlanItemFields,
-  'line' | 'endLine' | 'diffKind' | 'preview' | 'flow' | 'rendered' | 'steps' | 'notes' | 'active'
+  | 'line'
+  | 'endLine'
+  | 'diffKind'
+  | 'preview'
+  | 'flow'
+  | 'rendered'
+  | 'steps'
+  | 'notes'
+  | 'active'
+  | 'sourceId'
 >;
 
 export interface ViewEntry extends StatusMeta, ReviewDetails {
@@ -110,8 +119,11 @@ export function buildPlanView(plan: Plan, command: 'plan' | 'sync', run?: RunCon
   else if (counts.every((row) => row.key === 'in-sync'))
     closing = `No changes. ${plural(s.inSync, 'workflow')} in sync.`;
   else {
-    // A promoted target's plan promotes where others create: its first count says so.
-    const verb = s.promote > 0 ? 'promote' : 'create';
+    // A promoted target's plan promotes where others create (a delete it promotes carries `sourceId`): its first
+    // count says so.
+    const promoted =
+      s.promote > 0 || plan.items.some((i) => i.action === 'delete' && i.sourceId !== undefined);
+    const verb = promoted ? 'promote' : 'create';
     const parts = [`${s[verb]} to ${verb}`, `${s.inSync} in sync`];
     if (s.delete > 0) parts.splice(1, 0, `${s.delete} to delete`);
     if (s.update > 0) parts.splice(1, 0, `${s.update} to update`);

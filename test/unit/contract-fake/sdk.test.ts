@@ -67,8 +67,18 @@ describe('the Node SDK against the contract fake', () => {
     const copies = (await production.notificationTemplates.getAll()).data.data;
     expect(copies.map((w: { name: string }) => w.name).sort()).toEqual(['Order Sent', 'Trial Ending']);
 
+    const deletedCopy = copies.find((w: { _parentId: string }) => w._parentId === _id)._id as string;
     expect((await novu.notificationTemplates.delete(_id)).data).toEqual({ data: true });
     expect((await failure(novu.notificationTemplates.delete(_id))).status).toBe(400);
-    expect((await failure(production.notificationTemplates.delete(copies[0]._id))).status).toBe(401);
+    expect((await failure(production.notificationTemplates.delete(deletedCopy))).status).toBe(401);
+
+    // The delete is a pending change too; applying it soft-deletes the Production copy (gone from GET and the list).
+    const [deletion] = (await novu.changes.get({ page: 0, limit: 10, promoted: false })).data.data;
+    expect(deletion).toMatchObject({ _entityId: _id, type: 'NotificationTemplate', enabled: false });
+    expect((await novu.changes.applyOne(deletion._id)).status).toBe(201);
+    expect((await failure(production.notificationTemplates.getOne(deletedCopy))).status).toBe(404);
+    const left = (await production.notificationTemplates.getAll()).data.data;
+    expect(left.map((w: { name: string }) => w.name)).toEqual(['Trial Ending']);
+    expect((await novu.changes.getCount()).data).toEqual({ data: 0 });
   });
 });

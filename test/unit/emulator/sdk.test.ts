@@ -142,11 +142,14 @@ describe('the Node SDK against the emulator', () => {
     expect((await production.notificationTemplates.getAll()).data.totalCount).toBe(3);
 
     // A delete promotes too.
+    const promotedCopies = (await production.notificationTemplates.getAll()).data.data;
     await novu.notificationTemplates.delete(ids[1]!);
     const [deletion] = (await novu.changes.get({ promoted: false })).data.data;
     await novu.changes.applyOne(deletion._id);
     const left = (await production.notificationTemplates.getAll()).data.data;
     expect(left.map((w: { _parentId: string }) => w._parentId).sort()).toEqual([ids[0], ids[2]].sort());
+    const deletedCopy = promotedCopies.find((w: { _parentId: string }) => w._parentId === ids[1])._id;
+    expect((await failure(production.notificationTemplates.getOne(deletedCopy))).status).toBe(404);
   });
 
   it('refuses a Production key what only Development may do', async () => {
