@@ -227,7 +227,7 @@ async function run() {
     planJson: join(dir, 'plan.json'),
     syncJson: join(dir, 'sync.json'),
     markdown: join(dir, 'plan.md'),
-    // One folder per job (README: the action's previews), so the artifact's paths read well.
+    // One folder per job (docs/guides/github.md: the action's previews), so the artifact's paths read well.
     previews: join(env.RUNNER_TEMP || tmpdir(), 'wfsync-previews'),
   };
   // The folder holds this plan's previews only: an earlier step's (another target's) would pass for this one's.

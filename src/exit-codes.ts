@@ -1,6 +1,7 @@
 /**
- * The frozen exit-code table, shared by every command and documented in the README: each code once, with the
- * sentence that says what it means (the `meaning` of the plan and sync documents, which the CI relays repeat).
+ * The frozen exit-code table, shared by every command and documented in docs/reference/exit-codes.md: each code
+ * once, with the sentence that says what it means (the `meaning` of the plan and sync documents, which the CI relays
+ * repeat).
  */
 export const ExitCode = {
   /** Success: valid, nothing to do, everything in sync. */

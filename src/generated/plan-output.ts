@@ -14,7 +14,7 @@ export interface PlanOutput1 {
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); docs/reference/exit-codes.md says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -22,7 +22,7 @@ export interface PlanOutput1 {
    */
   needsPerson: string[];
   /**
-   * What `exitCode` means, in a few words (the README's exit-code table), for a CI job to repeat.
+   * What `exitCode` means, in a few words (the exit-code table, docs/reference/exit-codes.md), for a CI job to repeat.
    */
   meaning: string;
   target: Target;
@@ -494,7 +494,7 @@ export interface PreflightCheck {
   message: string;
 }
 /**
- * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of the README's table; the same message goes to stderr). Never holds a secret.
+ * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of docs/reference/exit-codes.md; the same message goes to stderr). Never holds a secret.
  */
 export interface ErrorOutput {
   /**

@@ -11,7 +11,7 @@ export interface SyncOutput1 {
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 done, 6 a workflow needs a person, 1 a failure or an interrupted run, 4 the key refused, 5 rate limited); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 done, 6 a workflow needs a person, 1 a failure or an interrupted run, 4 the key refused, 5 rate limited); docs/reference/exit-codes.md says what each means.
    */
   exitCode: 0 | 1 | 4 | 5 | 6;
   /**
@@ -19,7 +19,7 @@ export interface SyncOutput1 {
    */
   needsPerson: string[];
   /**
-   * What `exitCode` means, in a few words (the README's exit-code table), for a CI job to repeat.
+   * What `exitCode` means, in a few words (the exit-code table, docs/reference/exit-codes.md), for a CI job to repeat.
    */
   meaning: string;
   plan: PlanOutput;
@@ -62,7 +62,7 @@ export interface PlanOutput {
    */
   schemaVersion: 4;
   /**
-   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); the README's exit-code table says what each means.
+   * The exit code the command ended with (0 nothing to do, 2 sync will create, update or delete, 6 a workflow needs a person, 1 some could not be checked); docs/reference/exit-codes.md says what each means.
    */
   exitCode: 0 | 1 | 2 | 6;
   /**
@@ -70,7 +70,7 @@ export interface PlanOutput {
    */
   needsPerson: string[];
   /**
-   * What `exitCode` means, in a few words (the README's exit-code table), for a CI job to repeat.
+   * What `exitCode` means, in a few words (the exit-code table, docs/reference/exit-codes.md), for a CI job to repeat.
    */
   meaning: string;
   target: Target;
@@ -594,7 +594,7 @@ export interface SyncItemResult {
   next?: string;
 }
 /**
- * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of the README's table; the same message goes to stderr). Never holds a secret.
+ * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of docs/reference/exit-codes.md; the same message goes to stderr). Never holds a secret.
  */
 export interface ErrorOutput {
   /**

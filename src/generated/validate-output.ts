@@ -131,7 +131,7 @@ export interface SuppressedDiagnostic {
   };
 }
 /**
- * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of the README's table; the same message goes to stderr). Never holds a secret.
+ * What a command given `--format json` prints on stdout when it fails as a whole (the exit codes are those of docs/reference/exit-codes.md; the same message goes to stderr). Never holds a secret.
  */
 export interface ErrorOutput {
   /**

@@ -146,12 +146,9 @@ describe('action.yml', () => {
   });
 });
 
-describe("the README's GitHub Action section", () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('#### The GitHub Action'),
-    readme.indexOf('#### Keeping the pinned'),
-  );
+describe('the GitHub Action section of docs/guides/github.md', () => {
+  const page = readFileSync(join(ROOT, 'docs/guides/github.md'), 'utf8');
+  const section = page.slice(page.indexOf('## The GitHub Action'), page.indexOf('## Keeping the pinned'));
   const action = readAction();
 
   it('names every input and output in its tables', () => {

@@ -295,9 +295,9 @@ describe('the GitHub Actions recipes', () => {
     },
   );
 
-  it("the README's Dependabot snippet keeps these pins current: github-actions, the repository's workflows", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('#### Keeping the pinned actions current'));
+  it("docs/guides/github.md's Dependabot snippet keeps these pins current: github-actions, the repository's workflows", () => {
+    const page = readFileSync(new URL('../../docs/guides/github.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Keeping the pinned actions current'));
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
     const document = parseDocument(block!, { uniqueKeys: true });

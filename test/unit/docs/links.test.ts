@@ -31,6 +31,19 @@ describe('the docs: relative links and anchors', () => {
   }, 60_000);
 });
 
+describe('README.md, the page the npm package ships alone', () => {
+  it('links the other pages and files by URL, so they work from the package page too', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    // Inline links, `[text](target)`, and reference definitions, `[label]: target`.
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)|^ {0,3}\[[^\]]+\]:\s*(\S+)/gm)].map(
+      (match) => (match[1] ?? match[2])!,
+    );
+    expect(targets.length).toBeGreaterThan(10);
+    // The link checker above follows these as relative links: a page that moves or a heading that changes fails it.
+    expect(targets.filter((t) => !t.startsWith('https://') && !t.startsWith('#'))).toEqual([]);
+  });
+});
+
 describe('findBrokenLinks', () => {
   it('reports a missing file, a heading no page has, here or in another page; passes what exists', async () => {
     const root = makeDocs({

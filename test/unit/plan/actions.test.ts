@@ -6,7 +6,8 @@ import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../../src/plan/actions.js';
 
 /**
  * The tables are the one place an action, an outcome or an exit code is written: the output schemas (what editors and
- * users validate against) and the README's exit-code table are held to them here, enums and key order alike.
+ * users validate against) and the exit-code table of docs/reference/exit-codes.md are held to them here, enums and
+ * key order alike.
  */
 
 interface SchemaNode {
@@ -58,12 +59,8 @@ describe('the sync-outcome table', () => {
 });
 
 describe('the exit-code table', () => {
-  it("lists the README's codes, no more, no fewer", () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(
-      readme.indexOf('## Exit codes'),
-      readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1),
-    );
+  it('lists the codes of docs/reference/exit-codes.md, no more, no fewer', () => {
+    const section = readFileSync(new URL('../../../docs/reference/exit-codes.md', import.meta.url), 'utf8');
     const codes = [...section.matchAll(/^\| (\d+) +\|/gm)].map((m) => Number(m[1]));
     expect(codes).toEqual(Object.keys(EXIT_MEANINGS).map(Number));
   });

@@ -10,10 +10,13 @@ import { buildFixturePlan, buildFixtureSync } from '../report/plan/fixture-plan.
 /** The output schemas compile strictly, describe what the renderers write, and refuse what they must not. */
 
 describe('output schemas', () => {
-  it('are the ones the README links, every one of them', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+  it('are the ones docs/reference/json-output.md links, every one of them', () => {
+    const page = readFileSync(
+      fileURLToPath(new URL('../../../docs/reference/json-output.md', import.meta.url)),
+      'utf8',
+    );
     const linked = new Set(
-      [...readme.matchAll(/\(schemas\/([a-z-]+-output\.schema\.json)\)/g)].map((m) => m[1]),
+      [...page.matchAll(/\(\.\.\/\.\.\/schemas\/([a-z-]+-output\.schema\.json)\)/g)].map((m) => m[1]),
     );
     expect([...linked].sort()).toEqual([...OUTPUT_SCHEMA_FILES].sort());
     expect(OUTPUT_SCHEMA_FILES).toContain('plan-output.schema.json');
