@@ -89,7 +89,9 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
   );
   const first = patch.hunks[0];
   if (first === undefined) return projection('the merge changes no line of the file');
-  return { kind: 'file', diff: formatHunks(patch), ...changedLines(first, countLines(after)) };
+  const lines = changedLines(first, countLines(after));
+  // After changedLines: formatPatch renumbers, in place, a side with no lines to the line before (`12,0`).
+  return { kind: 'file', diff: diffLib().formatPatch(patch, diffLib().FILE_HEADERS_ONLY), ...lines };
 }
 
 /**
@@ -168,19 +170,11 @@ function countLines(text: string): number {
   return text.endsWith('\n') ? breaks : breaks + 1;
 }
 
-interface Hunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
 /**
  * Where the first hunk's changes are in the file: the first and last line it adds (the file's own), or, when it
  * only takes lines away, the line they would stand before (the last line when they would end the file).
  */
-function changedLines(hunk: Hunk, lineCount: number): { line: number; endLine: number } {
+function changedLines(hunk: Diff.StructuredPatchHunk, lineCount: number): { line: number; endLine: number } {
   let at = hunk.newStart;
   let first: number | undefined;
   let last: number | undefined;
@@ -205,21 +199,4 @@ function changedLines(hunk: Hunk, lineCount: number): { line: number; endLine: n
   // A hunk that takes lines away before it adds any: the change starts where they stood.
   const start = insertion !== undefined && insertion < first ? insertion : first;
   return { line: clamp(start), endLine: clamp(last ?? first) };
-}
-
-/** The patch as text: the two file headers and the hunks, as createTwoFilesPatch writes them. */
-function formatHunks(patch: { oldFileName: string; newFileName: string; hunks: Hunk[] }): string {
-  const out = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
-  for (const hunk of patch.hunks) {
-    out.push(
-      `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`,
-      ...hunk.lines,
-    );
-  }
-  return `${out.join('\n')}\n`;
-}
-
-/** `12,3`; a side with no lines names the line before (`12,0`), as unified diffs do. */
-function range(start: number, count: number): string {
-  return `${count === 0 ? start - 1 : start},${count}`;
 }
