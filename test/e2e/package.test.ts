@@ -83,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000); // three installed projects' node_modules: past the default minute on a loaded machine
 
 /** A fresh project in `work` with the packed tarball installed: npm's output, with not one warning. */
 async function installInto(name: string, manifest: object): Promise<string> {
