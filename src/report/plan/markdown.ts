@@ -73,13 +73,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 }
 
 export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions): string {
+  const view = buildSyncView(result, options.run);
   const markers = syncCommentMarkers(result.plan.target.name);
-  return renderViewMarkdown(buildSyncView(result, options.run), {
-    ...options,
-    markers,
-    nextSteps: 'sync',
-    ...COMMENT_BUDGET,
-  });
+  return renderViewMarkdown(view, { ...options, markers, nextSteps: 'sync', ...COMMENT_BUDGET });
 }
 
 /** Markdown for `$GITHUB_STEP_SUMMARY`: the comment's content, no marker, within the step summary's 1 MiB. */
