@@ -75,6 +75,7 @@ const output = {
 // The programmatic API (the package's `.` export) and the local service (for the benchmarks): ES modules.
 await build({
   ...shared,
+  plugins: [publicUndici()],
   input: { index: 'src/api/index.ts', emulator: 'src/emulator/index.ts' },
   output: { ...output, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
 });
@@ -152,6 +153,31 @@ function lazyRequires() {
       if (!code.includes(change.line))
         throw new Error(`scripts/build.mjs: ${id} no longer has "${change.line}": update LAZY_REQUIRES`);
       return { code: code.replace(change.line, change.lazy), map: null };
+    },
+  };
+}
+
+/**
+ * The API's undici by its public name: src/remote/undici.ts takes Pool and EnvHttpProxyAgent from undici's own files,
+ * which the CLI bundles (resolved once, at build time), but the API imports undici from the user's node_modules,
+ * whatever release npm installed there, and a release that closes its files with an `exports` map would break every
+ * API user. The package's index exports the same two classes (test/e2e/package.test.ts runs the API so).
+ */
+function publicUndici() {
+  const file = /[\\/]src[\\/]remote[\\/]undici\.ts$/;
+  let replaced = false;
+  return {
+    name: 'public-undici',
+    load(id) {
+      if (!file.test(id)) return null;
+      replaced = true;
+      return "export { EnvHttpProxyAgent, Pool } from 'undici';";
+    },
+    buildEnd() {
+      if (!replaced)
+        throw new Error(
+          'scripts/build.mjs: the API no longer loads src/remote/undici.ts: update publicUndici',
+        );
     },
   };
 }

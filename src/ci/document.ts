@@ -4,6 +4,7 @@
  * plan's action, a sync's outcome), and the target's name. Read loosely: a job whose wfsync failed before writing the
  * document, or an older wfsync's document, still gets a verdict from the exit code alone. Pure.
  */
+import { isRecord } from '../json.js';
 import { safeName } from './verdict.js';
 
 export interface DocumentVerdict {
@@ -12,12 +13,9 @@ export interface DocumentVerdict {
   meaning: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** The document's own verdict, or undefined (no document, or one from before schemaVersion 3). */
 export function documentVerdict(document: unknown): DocumentVerdict | undefined {
-  if (!isObject(document)) return undefined;
+  if (!isRecord(document)) return undefined;
   const { exitCode, needsPerson, meaning } = document;
   if (typeof exitCode !== 'number' || !Number.isInteger(exitCode)) return undefined;
   if (!Array.isArray(needsPerson) || typeof meaning !== 'string') return undefined;
@@ -27,11 +25,11 @@ export function documentVerdict(document: unknown): DocumentVerdict | undefined 
 /** `welcome (drifted), billing (conflict)`: the workflows the document says need a person, or '' when none. */
 export function needingAPerson(document: unknown): string {
   const verdict = documentVerdict(document);
-  if (verdict === undefined || !isObject(document)) return '';
+  if (verdict === undefined || !isRecord(document)) return '';
   const rows = Array.isArray(document.outcomes) ? document.outcomes : document.items;
   const classes = new Map(
     (Array.isArray(rows) ? rows : [])
-      .filter(isObject)
+      .filter(isRecord)
       .map((row) => [String(row.identifier), String(row.outcome ?? row.action)] as const),
   );
   return verdict.needsPerson
@@ -44,8 +42,8 @@ export function needingAPerson(document: unknown): string {
 
 /** The target the document names (a sync result's is in the plan it carried out). */
 export function documentTarget(document: unknown): string | undefined {
-  if (!isObject(document)) return undefined;
-  const plan = isObject(document.plan) ? document.plan : document;
-  const target = isObject(plan.target) ? plan.target.name : undefined;
+  if (!isRecord(document)) return undefined;
+  const plan = isRecord(document.plan) ? document.plan : document;
+  const target = isRecord(plan.target) ? plan.target.name : undefined;
   return typeof target === 'string' ? target : undefined;
 }

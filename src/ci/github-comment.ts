@@ -9,7 +9,7 @@
  * out of every message.
  */
 import { readFile } from 'node:fs/promises';
-import { buildNoteBody, jobUrl } from './note-body.js';
+import { buildNoteBody, jobUrl, type NoteInput } from './note-body.js';
 import type { RelayOutput } from './output.js';
 
 /** The variable the Action gives the relay its `github-token` in (never INPUT_*: wfsync's own run never sees it). */
@@ -147,10 +147,7 @@ async function pullRequestNumber(env: NodeJS.ProcessEnv): Promise<{ number?: num
  * Writes the plan comment (the Action's `comment`), and the `comment-url` step output; true when it was written or
  * there was no reason to, or the token may not write it (a fork's: said in a warning, the plan is in the summary).
  */
-export async function writeGithubComment(
-  input: { env: NodeJS.ProcessEnv; markdown: string; code: number; target: string | undefined },
-  out: RelayOutput,
-): Promise<boolean> {
+export async function writeGithubComment(input: NoteInput, out: RelayOutput): Promise<boolean> {
   const { env } = input;
   const pull = await pullRequestNumber(env);
   if (pull.number === undefined) {
@@ -160,12 +157,7 @@ export async function writeGithubComment(
   }
   const token = env[GITHUB_TOKEN_ENV] ?? '';
   const log = jobUrl(`${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`);
-  const { marker, body } = buildNoteBody({
-    markdown: input.markdown,
-    code: input.code,
-    target: input.target,
-    log,
-  });
+  const { marker, body } = buildNoteBody({ ...input, log });
   try {
     if (token === '') throw new Error(`no token (${GITHUB_TOKEN_ENV}, the github-token input)`);
     const result = await upsertGithubComment({

@@ -5,7 +5,7 @@
  * `PRIVATE-TOKEN`. The token (WFSYNC_GITLAB_TOKEN) goes in that header only and is never part of a message.
  */
 import { GITLAB_TOKEN_ENV } from '../scaffold/ci/gitlab-scripts.js';
-import { buildNoteBody, jobUrl } from './note-body.js';
+import { buildNoteBody, jobUrl, type NoteInput } from './note-body.js';
 import type { RelayOutput } from './output.js';
 import { safeName } from './verdict.js';
 
@@ -86,10 +86,7 @@ function caller(target: NoteTarget) {
 }
 
 /** Writes the note on the merge request; true when it was written or there was no reason to. */
-export async function writeGitlabNote(
-  input: { env: NodeJS.ProcessEnv; markdown: string; code: number; target: string | undefined },
-  out: RelayOutput,
-): Promise<boolean> {
+export async function writeGitlabNote(input: NoteInput, out: RelayOutput): Promise<boolean> {
   const { env } = input;
   const token = env[GITLAB_TOKEN_ENV] ?? '';
   if (token === '') {
@@ -108,12 +105,7 @@ export async function writeGitlabNote(
     );
     return false;
   }
-  const { marker, body } = buildNoteBody({
-    markdown: input.markdown,
-    code: input.code,
-    target: input.target,
-    log: jobUrl(env.CI_JOB_URL),
-  });
+  const { marker, body } = buildNoteBody({ ...input, log: jobUrl(env.CI_JOB_URL) });
   try {
     const result = await upsertGitlabNote({
       apiUrl,

@@ -20,16 +20,22 @@ export function buildSummaryMarkdown(markdown: string): string {
   return buildMarkdownDocument(markers, rest);
 }
 
-/**
- * The comment's or note's body and the marker that finds the earlier one (the target's when the body has it).
- * `code`: wfsync's exit code; `log`: the job's URL (jobUrl), for the failure's link.
- */
-export function buildNoteBody(options: {
+/** What the relay writes a comment or note from: what wfsync printed as Markdown, its exit code, the target. */
+export interface NoteInput {
+  env: NodeJS.ProcessEnv;
   markdown: string;
   code: number;
   target: string | undefined;
-  log: string | undefined;
-}): { marker: string; body: string } {
+}
+
+/**
+ * The comment's or note's body and the marker that finds the earlier one (the target's when the body has it).
+ * `log`: the job's URL (jobUrl), for the failure's link.
+ */
+export function buildNoteBody(options: Omit<NoteInput, 'env'> & { log: string | undefined }): {
+  marker: string;
+  body: string;
+} {
   const { markers, rest } = splitMarkers(options.markdown);
   if (markers.includes(PR_COMMENT_MARKER)) {
     const marker = markers.find((m) => m.includes(' target=')) ?? markers[0]!;

@@ -13,7 +13,7 @@ import { readState } from '../state/read.js';
 import { plural } from '../text.js';
 import { NODE_RANGE } from '../version.js';
 import { checkCiRecipes } from './ci-recipes.js';
-import { at, failedWith, skipped } from './results.js';
+import { at, failedWith, ok, skipped, warn } from './results.js';
 import { checkService } from './service-checks.js';
 import {
   type CheckResult,
@@ -87,7 +87,7 @@ export function checkNode(version: string): CheckResult {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const [, wantMajor = 0, wantMinor = 0] = (/^>=(\d+)\.(\d+)/.exec(NODE_RANGE) ?? []).map(Number);
   const fits = major > wantMajor || (major === wantMajor && minor >= wantMinor);
-  if (fits) return { status: 'ok', message: `v${version} (wfsync needs ${NODE_RANGE})` };
+  if (fits) return ok(`v${version} (wfsync needs ${NODE_RANGE})`);
   return {
     status: 'fail',
     message: `v${version} is older than wfsync needs (${NODE_RANGE})`,
@@ -118,15 +118,14 @@ function readConfigAndTarget(
     return {
       project,
       target,
-      result: {
-        status: 'warn',
-        message: `no wfsync.config.yaml from ${shownPath(ctx.cwd, ctx.cwd) || '.'} upwards: defaults apply, ${named}`,
-        hint: 'run "wfsync init" to write one',
-      },
+      result: warn(
+        `no wfsync.config.yaml from ${shownPath(ctx.cwd, ctx.cwd) || '.'} upwards: defaults apply, ${named}`,
+        'run "wfsync init" to write one',
+      ),
     };
   }
   const file = shownPath(ctx.cwd, project.config.path);
-  return { project, target, result: { status: 'ok', message: `${file} is valid; ${named}` } };
+  return { project, target, result: ok(`${file} is valid; ${named}`) };
 }
 
 async function checkWorkflows(
@@ -150,11 +149,10 @@ async function checkWorkflows(
   const { errors, warnings } = countDiagnostics(checked.diagnostics);
   if (checked.files.length === 0) {
     return {
-      result: {
-        status: 'warn',
-        message: `no definitions found in ${where}`,
-        hint: 'run "wfsync new <identifier>" to write one, or set workflowsDir in the config',
-      },
+      result: warn(
+        `no definitions found in ${where}`,
+        'run "wfsync new <identifier>" to write one, or set workflowsDir in the config',
+      ),
       definitions: [],
     };
   }
@@ -171,15 +169,14 @@ async function checkWorkflows(
   }
   const warned = warnings > 0 ? ` (${plural(warnings, 'warning')}: see "wfsync validate")` : '';
   return {
-    result: { status: 'ok', message: `${count} in ${where}, valid${warned}` },
+    result: ok(`${count} in ${where}, valid${warned}`),
     definitions: checked.definitions,
   };
 }
 
 /** Whether the variable the key is read from is set: its name, never its value nor any part of it. */
 function checkKeyVariable(target: ResolvedTarget, env: NodeJS.ProcessEnv): CheckResult {
-  if (target.kind === 'local')
-    return { status: 'ok', message: 'not needed: the local target is the embedded emulator' };
+  if (target.kind === 'local') return ok('not needed: the local target is the embedded emulator');
   try {
     readApiKey(target, env);
   } catch (error) {
@@ -188,21 +185,17 @@ function checkKeyVariable(target: ResolvedTarget, env: NodeJS.ProcessEnv): Check
   }
   const own = (env[target.apiKeyEnv] ?? '').trim() !== '';
   const from = own ? target.apiKeyEnv : `WFSYNC_API_KEY (${target.apiKeyEnv} is not set)`;
-  return { status: 'ok', message: `$${from} is set (its value is never shown)` };
+  return ok(`$${from} is set (its value is never shown)`);
 }
 
 async function checkState(target: ResolvedTarget, cwd: string): Promise<CheckResult> {
   const file = shownPath(cwd, target.statePath);
-  if (!existsSync(target.statePath))
-    return { status: 'ok', message: `${file}: none yet (the first sync writes it)` };
+  if (!existsSync(target.statePath)) return ok(`${file}: none yet (the first sync writes it)`);
   try {
     const state = await readState(target.statePath, stateIdentity(target));
     const pending = Object.keys(state.pending).length;
     const interrupted = pending > 0 ? `, ${plural(pending, 'interrupted create')} the next sync settles` : '';
-    return {
-      status: 'ok',
-      message: `${file}: ${plural(Object.keys(state.workflows).length, 'workflow')} recorded${interrupted}`,
-    };
+    return ok(`${file}: ${plural(Object.keys(state.workflows).length, 'workflow')} recorded${interrupted}`);
   } catch (error) {
     return failedWith(error);
   }
@@ -217,22 +210,17 @@ async function checkLock(target: ResolvedTarget, cwd: string): Promise<CheckResu
   } catch (error) {
     return failedWith(error);
   }
-  if (seen.state === 'free') return { status: 'ok', message: 'free' };
+  if (seen.state === 'free') return ok('free');
   const holder = seen.holder;
   const who =
     holder === undefined
       ? `${file} (its holder unreadable), last touched ${seen.mtime.toISOString()}`
       : `${file}: "${holder.command}", pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}`;
   if (seen.stale) {
-    return {
-      status: 'warn',
-      message: `stale: ${who}, which is no longer running`,
-      hint: `the next run that takes the lock removes it by itself; or delete ${file}`,
-    };
+    return warn(
+      `stale: ${who}, which is no longer running`,
+      `the next run that takes the lock removes it by itself; or delete ${file}`,
+    );
   }
-  return {
-    status: 'warn',
-    message: `held by ${who}`,
-    hint: 'a run is in progress: sync, pull and state rebuild wait for it to finish',
-  };
+  return warn(`held by ${who}`, 'a run is in progress: sync, pull and state rebuild wait for it to finish');
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { buildGitlabFiles } from '../scaffold/ci/gitlab.js';
 import { buildGithubWorkflows } from '../scaffold/ci/index.js';
 import { plural } from '../text.js';
+import { ok, warn } from './results.js';
 import type { CheckResult } from './types.js';
 
 /**
@@ -22,16 +23,13 @@ export async function checkCiRecipes(root: string): Promise<CheckResult> {
     })),
   );
   const present = found.filter((recipe) => recipe.current !== undefined);
-  if (present.length === 0)
-    return { status: 'ok', message: 'none written ("wfsync init --ci github|gitlab" writes them)' };
+  if (present.length === 0) return ok('none written ("wfsync init --ci github|gitlab" writes them)');
   // A checkout with CRLF line endings (git autocrlf) holds the same file.
   const differ = present.filter((recipe) => recipe.current!.replace(/\r\n/g, '\n') !== recipe.text);
-  if (differ.length === 0)
-    return { status: 'ok', message: `${plural(present.length, 'file')}, as this wfsync writes them` };
+  if (differ.length === 0) return ok(`${plural(present.length, 'file')}, as this wfsync writes them`);
   const flags = [...new Set(differ.map((recipe) => recipe.flag))].join('|');
-  return {
-    status: 'warn',
-    message: `${differ.map((recipe) => recipe.path).join(', ')} ${differ.length === 1 ? 'differs' : 'differ'} from what this wfsync writes (edited by hand, or written by another version)`,
-    hint: `"wfsync init --ci ${flags} --force" rewrites ${differ.length === 1 ? 'it' : 'them'} (edits by hand are lost: compare first)`,
-  };
+  return warn(
+    `${differ.map((recipe) => recipe.path).join(', ')} ${differ.length === 1 ? 'differs' : 'differ'} from what this wfsync writes (edited by hand, or written by another version)`,
+    `"wfsync init --ci ${flags} --force" rewrites ${differ.length === 1 ? 'it' : 'them'} (edits by hand are lost: compare first)`,
+  );
 }

@@ -2,7 +2,16 @@ import type { Diagnostic } from '../diagnostic.js';
 import { WfsyncError } from '../errors.js';
 import type { CheckResult } from './types.js';
 
-/** How a check words what it found: the shared shapes of a skipped check and of a failure from an error. */
+/** How a check words what it found: passed, worth a look, skipped, or failed by an error. */
+
+export function ok(message: string): CheckResult {
+  return { status: 'ok', message };
+}
+
+/** Works, but deserves a look: what was found, and what to do about it. */
+export function warn(message: string, hint: string): CheckResult {
+  return { status: 'warn', message, hint };
+}
 
 export function skipped(why: string): CheckResult {
   return { status: 'skipped', message: why };

@@ -11,7 +11,7 @@ import {
   type TargetSession,
 } from '../remote/index.js';
 import { plural } from '../text.js';
-import { failedWith, skipped } from './results.js';
+import { failedWith, ok, skipped, warn } from './results.js';
 import type { CheckResult } from './types.js';
 
 /** The checks that ask the service, each answered (run or skipped). */
@@ -78,7 +78,7 @@ async function askService(
       const failed = failedWith(error, hint);
       return unreached({ ...failed, message: `${failed.message} (${route})` });
     }
-    const reachable: CheckResult = { status: 'ok', message: route };
+    const reachable = ok(route);
     if (error.kind === 'auth') {
       const why = skipped(`the service did not accept the key`);
       return {
@@ -94,11 +94,11 @@ async function askService(
     const failed = failedWith(error);
     return { reachable, 'key-accepted': failed, environment: failed, 'notification-groups': failed };
   }
-  const reachable: CheckResult = { status: 'ok', message: route };
-  const accepted: CheckResult =
+  const reachable = ok(route);
+  const accepted =
     target.kind === 'local'
-      ? { status: 'ok', message: "the embedded emulator's own key" }
-      : { status: 'ok', message: `the service accepted the key in $${target.apiKeyEnv}` };
+      ? ok("the embedded emulator's own key")
+      : ok(`the service accepted the key in $${target.apiKeyEnv}`);
   return {
     reachable,
     'key-accepted': accepted,
@@ -117,39 +117,32 @@ export function describeEnvironment(
   target: ResolvedTarget,
 ): CheckResult {
   if (environment === undefined) {
-    return {
-      status: 'warn',
-      message: 'the service does not answer GET /v1/environments/me (404: an older or different service)',
-      hint: "make sure the key is the Development environment's: only it may create workflows",
-    };
+    return warn(
+      'the service does not answer GET /v1/environments/me (404: an older or different service)',
+      "make sure the key is the Development environment's: only it may create workflows",
+    );
   }
   const name = JSON.stringify(environment.name);
   const source = target.promoteFrom?.name;
   if (source !== undefined) {
     // A promoted target reads Production with its key; the writes go through the Development target's.
     if (environment._parentId !== undefined)
-      return {
-        status: 'ok',
-        message: `${name} (derived from another one): target "${target.name}" is promoted from "${source}", and its key only reads`,
-      };
-    return {
-      status: 'warn',
-      message: `${name} is not derived from another environment: target "${target.name}" is promoted from "${source}" and needs a Production key, so plan and sync would stop (exit 4)`,
-      hint: `give ${target.apiKeyEnv} the Production environment's API key (it is only used to read)`,
-    };
+      return ok(
+        `${name} (derived from another one): target "${target.name}" is promoted from "${source}", and its key only reads`,
+      );
+    return warn(
+      `${name} is not derived from another environment: target "${target.name}" is promoted from "${source}" and needs a Production key, so plan and sync would stop (exit 4)`,
+      `give ${target.apiKeyEnv} the Production environment's API key (it is only used to read)`,
+    );
   }
-  if (mayCreate(environment))
-    return { status: 'ok', message: `${name}: may create workflows (plan, sync and pull all work)` };
+  if (mayCreate(environment)) return ok(`${name}: may create workflows (plan, sync and pull all work)`);
   const derived = environment._parentId === undefined ? '' : ' (derived from another one)';
-  return {
-    status: 'warn',
-    message:
-      `${name}${derived}: workflows are view-only there; plan, pull and state show work, but sync to target ` +
+  return warn(
+    `${name}${derived}: workflows are view-only there; plan, pull and state show work, but sync to target ` +
       `"${target.name}" would be refused (401) for every workflow to create`,
-    hint:
-      `to sync, give ${target.apiKeyEnv} the Development environment's key and bring the workflows here with the ` +
+    `to sync, give ${target.apiKeyEnv} the Development environment's key and bring the workflows here with the ` +
       "dashboard's promotion (publish) step",
-  };
+  );
 }
 
 async function checkGroups(
@@ -159,7 +152,7 @@ async function checkGroups(
 ): Promise<CheckResult> {
   if (definitions === undefined) return skipped('the definitions are invalid (see "workflows")');
   if (target.kind === 'local')
-    return { status: 'ok', message: "the local target's embedded service resolves every group to its own" };
+    return ok("the local target's embedded service resolves every group to its own");
   const { desired, diagnostics } = buildDesired(
     definitions,
     session.groups(referencedGroups(definitions)),
@@ -191,10 +184,9 @@ async function checkGroups(
   const used = [...new Set(desired.map((d) => d.body.notificationGroupId))];
   const missing = used.filter((id) => !known.has(id));
   if (missing.length === 0) {
-    return {
-      status: 'ok',
-      message: `the ${plural(used.length, 'group')} the definitions use ${used.length === 1 ? 'exists' : 'exist'} in the key's environment`,
-    };
+    return ok(
+      `the ${plural(used.length, 'group')} the definitions use ${used.length === 1 ? 'exists' : 'exist'} in the key's environment`,
+    );
   }
   const users = desired.filter((d) => missing.includes(d.body.notificationGroupId)).map((d) => d.identifier);
   return {

@@ -8,8 +8,8 @@
  */
 import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { isRecord } from '../json.js';
 import { type RenderedStep, renderWorkflow, sampleData } from '../render/index.js';
+import { type PutBack, putBack } from './put-back.js';
 import type { FieldChange, RenderedChanges, RenderedStepChange, RenderedText } from './types.js';
 
 /** Longest rendered string kept per side (characters); the rest is cut and `truncated` set. */
@@ -91,53 +91,14 @@ export function serviceDefinition(
  * set, what only the file has removed, a step only the service has appended). Undefined when a change has no place.
  */
 function serviceSteps(steps: readonly unknown[], changes: readonly FieldChange[]): unknown[] | undefined {
-  const out: unknown = structuredClone(steps);
-  const removals: string[][] = [];
-  for (const change of changes) {
-    const segments = splitPointer(change.pointer);
-    if (segments[0] !== 'steps' || segments.length < 2) continue;
-    const path = segments.slice(1);
-    if (change.kind === 'only-in-file') removals.push(path);
-    else if (!setAt(out, path, structuredClone(change.actual))) return undefined;
-  }
-  // Deepest and highest index first, so each removal leaves the others' places as they were.
-  removals.sort((a, b) => b.length - a.length || Number(b[0]) - Number(a[0]));
-  for (const path of removals) if (!removeAt(out, path)) return undefined;
-  return out as unknown[];
-}
-
-function setAt(root: unknown, path: readonly string[], value: unknown): boolean {
-  let node = root;
-  for (const [i, key] of path.entries()) {
-    const last = i === path.length - 1;
-    if (Array.isArray(node)) {
-      if (!INDEX.test(key) || Number(key) > node.length) return false;
-      if (last) node[Number(key)] = value;
-      else node = node[Number(key)] ??= INDEX.test(path[i + 1]!) ? [] : {};
-    } else if (isRecord(node)) {
-      if (last) node[key] = value;
-      else {
-        if (!Object.hasOwn(node, key) || node[key] === undefined)
-          node[key] = INDEX.test(path[i + 1]!) ? [] : {};
-        node = node[key];
-      }
-    } else return false;
-  }
-  return true;
-}
-
-function removeAt(root: unknown, path: readonly string[]): boolean {
-  let node = root;
-  for (const key of path.slice(0, -1))
-    node = Array.isArray(node) || isRecord(node) ? (node as never)[key] : undefined;
-  const last = path.at(-1)!;
-  if (Array.isArray(node) && INDEX.test(last) && Number(last) < node.length) {
-    node.splice(Number(last), 1);
-    return true;
-  }
-  if (!isRecord(node) || !Object.hasOwn(node, last)) return false;
-  delete node[last];
-  return true;
+  const out = structuredClone(steps) as unknown[];
+  const edits = changes.flatMap((change): PutBack[] => {
+    const [list, ...segments] = splitPointer(change.pointer);
+    if (list !== 'steps' || segments.length === 0) return [];
+    if (change.kind === 'only-in-file') return [{ segments, remove: true }];
+    return [{ segments, value: structuredClone(change.actual) }];
+  });
+  return putBack(out, edits) ? out : undefined;
 }
 
 function byIndex(steps: readonly RenderedStep[]): Map<number, RenderedStep> {

@@ -8,6 +8,7 @@
  * template); a new step and a removed one with the same name are one step whose channel changed ("replaced": the
  * service never changes a template's type, so it gets a new one). Pure.
  */
+import { isRecord } from '../json.js';
 
 export type StepMatchKind = 'kept' | 'new' | 'removed' | 'replaced';
 
@@ -99,8 +100,7 @@ export function matchSteps(local: readonly MatchableStep[], service: readonly Ma
 
 function channelOf(step: MatchableStep): string {
   const template = step.template;
-  const type =
-    typeof template === 'object' && template !== null ? (template as { type?: unknown }).type : undefined;
+  const type = isRecord(template) ? template.type : undefined;
   return typeof type === 'string' ? type : 'unknown';
 }
 

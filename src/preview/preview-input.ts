@@ -39,7 +39,7 @@ export function parseJsonText(
     return { value: parseJson(text) };
   } catch (error) {
     if (error instanceof JsonTooDeepError)
-      return { diagnostic: dataDiagnostic(file, 'data-not-json', `the file is ${error.message}`, '') };
+      return { diagnostic: dataDiagnostic(file, `the file is ${error.message}`, '', 'data-not-json') };
     const message = error instanceof Error ? error.message : String(error);
     const { line, column } = positionOf(text, jsonErrorOffset(text, message));
     return {
@@ -92,28 +92,17 @@ export function checkDataShape(
 ): Diagnostic | undefined {
   if (kind === 'events') {
     if (!Array.isArray(value))
-      return dataDiagnostic(
-        file,
-        'data-shape',
-        'events must be an array of trigger payloads (objects)',
-        pointer,
-      );
+      return dataDiagnostic(file, 'events must be an array of trigger payloads (objects)', pointer);
     const bad = value.findIndex((event) => !isRecord(event));
     return bad === -1
       ? undefined
-      : dataDiagnostic(
-          file,
-          'data-shape',
-          `event ${bad} is not an object (a trigger payload)`,
-          `${pointer}/${bad}`,
-        );
+      : dataDiagnostic(file, `event ${bad} is not an object (a trigger payload)`, `${pointer}/${bad}`);
   }
-  return isRecord(value)
-    ? undefined
-    : dataDiagnostic(file, 'data-shape', `the ${kind} must be a JSON object`, pointer);
+  return isRecord(value) ? undefined : dataDiagnostic(file, `the ${kind} must be a JSON object`, pointer);
 }
 
-function dataDiagnostic(file: string, code: string, message: string, pointer: string): Diagnostic {
+/** A problem with a data file as a whole (no position inside it): its shape unless `code` says otherwise. */
+function dataDiagnostic(file: string, message: string, pointer = '', code = 'data-shape'): Diagnostic {
   return { code, severity: 'error', message, file, pointer, ...FILE_START };
 }
 
@@ -175,7 +164,7 @@ export function readNamedPreviews(
     return {
       file,
       previews: new Map(),
-      diagnostics: [dataDiagnostic(file, 'previews-unreadable', 'the previews file could not be read', '')],
+      diagnostics: [dataDiagnostic(file, 'the previews file could not be read', '', 'previews-unreadable')],
     };
   const text = new TextDecoder().decode(read.bytes).replace(/^\uFEFF/, '');
   const parsed = parseJsonText(text, file);
@@ -192,9 +181,7 @@ function buildNamedPreviews(
   const diagnostics: Diagnostic[] = [];
   const section = isRecord(value) ? value.previews : undefined;
   if (!isRecord(section)) {
-    diagnostics.push(
-      dataDiagnostic(file, 'data-shape', 'expected { "previews": { "<name>": { "payload": {…} } } }', ''),
-    );
+    diagnostics.push(dataDiagnostic(file, 'expected { "previews": { "<name>": { "payload": {…} } } }'));
     return { previews, diagnostics };
   }
   for (const [name, entry] of Object.entries(section)) {
@@ -203,7 +190,6 @@ function buildNamedPreviews(
       diagnostics.push(
         dataDiagnostic(
           file,
-          'data-shape',
           `preview "${name}" must be an object with payload, subscriber or events`,
           pointer,
         ),
@@ -216,7 +202,6 @@ function buildNamedPreviews(
         diagnostics.push(
           dataDiagnostic(
             file,
-            'data-shape',
             `preview "${name}": unknown key "${key}" (payload, subscriber, events)`,
             `${pointer}/${key}`,
           ),

@@ -14,9 +14,9 @@ import type { LoadedDefinition } from '../definitions/types.js';
 import { onFirstUse } from '../derive/first-use.js';
 import { splitPointer } from '../diagnostic.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import { isRecord } from '../json.js';
 import { groupReferenceOf, type TargetGroups } from '../plan/create-body.js';
 import { diffHeaderName } from '../plan/diff.js';
+import { type PutBack, putBack } from '../plan/put-back.js';
 import type { DifferingItem, FieldChange, UpdateItem } from '../plan/types.js';
 import { mergePulledDefinition } from './merge.js';
 
@@ -61,7 +61,10 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
   if (included !== undefined) return projection(`${included.path} is kept in an included file`);
   // The file's value with its references as written, so the fields kept in files are left as they are.
   const own = structuredClone(definition.value);
-  for (const { pointer, path } of includes) setAt(own, splitPointer(pointer), { file: path });
+  putBack(
+    own,
+    includes.map(({ pointer, path }) => ({ segments: splitPointer(pointer), value: { file: path } })),
+  );
   const target = applyChanges(own, changes, input.groups);
   if (target === undefined) return projection('a change has no place in the file');
   const merged = mergePulledDefinition(definition.text, target as WorkflowDefinition, {
@@ -87,7 +90,9 @@ export function buildFileDiff(input: FileDiffInput): FileDiff {
   );
   const first = patch.hunks[0];
   if (first === undefined) return projection('the merge changes no line of the file');
-  return { kind: 'file', diff: formatHunks(patch), ...changedLines(first, countLines(after)) };
+  const lines = changedLines(first, countLines(after));
+  // After changedLines: formatPatch renumbers, in place, a side with no lines to the line before (`12,0`).
+  return { kind: 'file', diff: diffLib().formatPatch(patch, diffLib().FILE_HEADERS_ONLY), ...lines };
 }
 
 /**
@@ -139,95 +144,20 @@ function related(a: string, b: string): boolean {
 }
 
 /**
- * The file's value with each change applied: the service's value set where it differs or only the service has it
- * (a group id as the file names groups), removed where only the file has it. Removals last, from the highest list
- * index down, so the indexes the changes name stay those of the file. Undefined when a change has no place.
+ * The file's value with each change put back: the service's value where it differs or only the service has it (a
+ * group id as the file names groups), removed where only the file has it. Undefined when a change has no place.
  */
 function applyChanges(own: unknown, changes: readonly FieldChange[], groups: TargetGroups): unknown {
-  const removals: string[][] = [];
-  for (const change of changes) {
+  const edits = changes.map((change): PutBack => {
     const segments = splitPointer(change.pointer);
-    if (segments.length === 0) return undefined;
-    if (change.kind === 'only-in-file') {
-      removals.push(segments);
-      continue;
-    }
-    let value = change.actual;
-    if (change.pointer === '/notificationGroupId' && typeof value === 'string') {
-      value = groupReferenceOf(value, groups);
-      if (value === undefined) {
-        removals.push(segments);
-        continue;
-      }
-    }
-    if (!setAt(own, segments, value)) return undefined;
-  }
-  removals.sort((a, b) => compareSegments(b, a));
-  for (const segments of removals) if (!removeAt(own, segments)) return undefined;
-  return own;
-}
-
-/** Orders pointers so that within one list a higher index comes later. */
-function compareSegments(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x === y) continue;
-    const nx = Number(x);
-    const ny = Number(y);
-    if (Number.isInteger(nx) && Number.isInteger(ny)) return nx - ny;
-    return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
-/** Sets the value at the segments, creating the objects and lists on the way (a list where an index follows). */
-function setAt(root: unknown, segments: readonly string[], value: unknown): boolean {
-  let node = root;
-  for (let i = 0; i < segments.length; i++) {
-    const key = segments[i]!;
-    const last = i === segments.length - 1;
-    let container: Record<string | number, unknown>;
-    let at: string | number = key;
-    if (Array.isArray(node)) {
-      at = Number(key);
-      if (!Number.isInteger(at) || at < 0 || at > node.length) return false;
-      container = node as unknown as Record<number, unknown>;
-    } else if (isRecord(node)) {
-      container = node;
-    } else {
-      return false;
-    }
-    if (last) {
-      container[at] = value;
-    } else {
-      if (container[at] === undefined || !Object.hasOwn(container, at))
-        container[at] = containerFor(segments[i + 1]!);
-      node = container[at];
-    }
-  }
-  return true;
-}
-
-function containerFor(next: string): unknown {
-  return /^(0|[1-9][0-9]*)$/.test(next) ? [] : {};
-}
-
-function removeAt(root: unknown, segments: readonly string[]): boolean {
-  let node = root;
-  for (const key of segments.slice(0, -1)) {
-    node = Array.isArray(node) ? node[Number(key)] : isRecord(node) ? node[key] : undefined;
-  }
-  const last = segments.at(-1)!;
-  if (Array.isArray(node)) {
-    const index = Number(last);
-    if (!Number.isInteger(index) || index < 0 || index >= node.length) return false;
-    node.splice(index, 1);
-    return true;
-  }
-  if (!isRecord(node) || !Object.hasOwn(node, last)) return false;
-  delete node[last];
-  return true;
+    if (change.kind === 'only-in-file') return { segments, remove: true };
+    if (change.pointer !== '/notificationGroupId' || typeof change.actual !== 'string')
+      return { segments, value: change.actual };
+    const value = groupReferenceOf(change.actual, groups);
+    return value === undefined ? { segments, remove: true } : { segments, value };
+  });
+  if (edits.some(({ segments }) => segments.length === 0)) return undefined;
+  return putBack(own, edits) ? own : undefined;
 }
 
 /** The text with line feeds only: a CRLF file's lines are the same lines (the BOM is already gone). */
@@ -241,19 +171,11 @@ function countLines(text: string): number {
   return text.endsWith('\n') ? breaks : breaks + 1;
 }
 
-interface Hunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
 /**
  * Where the first hunk's changes are in the file: the first and last line it adds (the file's own), or, when it
  * only takes lines away, the line they would stand before (the last line when they would end the file).
  */
-function changedLines(hunk: Hunk, lineCount: number): { line: number; endLine: number } {
+function changedLines(hunk: Diff.StructuredPatchHunk, lineCount: number): { line: number; endLine: number } {
   let at = hunk.newStart;
   let first: number | undefined;
   let last: number | undefined;
@@ -278,21 +200,4 @@ function changedLines(hunk: Hunk, lineCount: number): { line: number; endLine: n
   // A hunk that takes lines away before it adds any: the change starts where they stood.
   const start = insertion !== undefined && insertion < first ? insertion : first;
   return { line: clamp(start), endLine: clamp(last ?? first) };
-}
-
-/** The patch as text: the two file headers and the hunks, as createTwoFilesPatch writes them. */
-function formatHunks(patch: { oldFileName: string; newFileName: string; hunks: Hunk[] }): string {
-  const out = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
-  for (const hunk of patch.hunks) {
-    out.push(
-      `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`,
-      ...hunk.lines,
-    );
-  }
-  return `${out.join('\n')}\n`;
-}
-
-/** `12,3`; a side with no lines names the line before (`12,0`), as unified diffs do. */
-function range(start: number, count: number): string {
-  return `${count === 0 ? start - 1 : start},${count}`;
 }

@@ -7,14 +7,12 @@
 import { escapePointerSegment } from '../diagnostic.js';
 import { jsonText } from '../report/channel.js';
 import type { PayloadField, PayloadType, WorkflowTypes } from './payload-shape.js';
-import { GENERATED_HEADER } from './typescript.js';
+import { GENERATED_HEADER, sortByIdentifier } from './typescript.js';
 
 type Schema = Record<string, unknown>;
 
 export function renderJsonSchema(workflows: readonly WorkflowTypes[]): string {
-  const sorted = [...workflows].sort((a, b) =>
-    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
-  );
+  const sorted = sortByIdentifier(workflows);
   const properties = record();
   const defs = record();
   for (const workflow of sorted) {

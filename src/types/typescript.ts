@@ -8,6 +8,7 @@
  */
 
 import { jsonText } from '../report/channel.js';
+import { compareText } from '../text.js';
 import type { PayloadField, PayloadType, WorkflowTypes } from './payload-shape.js';
 
 export const GENERATED_HEADER =
@@ -98,8 +99,7 @@ export function tsComment(text: string): string {
   return jsonText(text).slice(1, -1).replaceAll('*/', '*\\/');
 }
 
-function sortByIdentifier(workflows: readonly WorkflowTypes[]): WorkflowTypes[] {
-  return [...workflows].sort((a, b) =>
-    a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
-  );
+/** By trigger identifier: the same project, the same bytes. */
+export function sortByIdentifier(workflows: readonly WorkflowTypes[]): WorkflowTypes[] {
+  return [...workflows].sort((a, b) => compareText(a.identifier, b.identifier));
 }

@@ -83,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000); // three installed projects' node_modules: past the default minute on a loaded machine
 
 /** A fresh project in `work` with the packed tarball installed: npm's output, with not one warning. */
 async function installInto(name: string, manifest: object): Promise<string> {
@@ -401,6 +401,38 @@ describe('the npm package', () => {
       const version = await wfsync(['--version'], consumer);
       expect(version.status).toBe(0);
       expect(version.stdout).toMatch(new RegExp(`^${pkg.version.replaceAll('.', '\\.')} \\(node v`));
+    }, 300_000);
+
+    it('runs when the installed undici closes its files with an exports map, as a later release may: the API imports undici by name', async () => {
+      const consumer = await installInto('closed-undici', { type: 'module' });
+      const manifestPath = join(consumer, 'node_modules/undici/package.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { main: string };
+      const exportsMap = { '.': `./${manifest.main}`, './package.json': './package.json' };
+      writeFileSync(manifestPath, JSON.stringify({ ...manifest, exports: exportsMap }));
+      writeFileSync(
+        join(consumer, 'wfsync.config.yaml'),
+        stringify({
+          targets: { dev: { baseUrl: emulator.url, notificationGroupId: emulator.notificationGroupId } },
+        }),
+      );
+      mkdirSync(join(consumer, 'workflows'));
+      writeFileSync(join(consumer, 'workflows/welcome.yaml'), aWorkflowYaml(aWorkflowNamed('welcome')));
+      writeFileSync(
+        join(consumer, 'consumer.mjs'),
+        [
+          "import { plan } from 'wfsync';",
+          "const planned = await plan({ target: 'dev', env: { WFSYNC_API_KEY: process.env.DEV_KEY } });",
+          'process.stdout.write(JSON.stringify(planned.document.summary));',
+          '',
+        ].join('\n'),
+      );
+      // The map closes the files: the deep path the CLI's bundle was built from cannot be imported there.
+      const deep =
+        "import('undici/lib/dispatcher/pool.js').then(() => 'open', (e) => e.code).then(console.log)";
+      const closed = await npm('node', ['--input-type=module', '-e', deep], consumer);
+      expect(closed.stdout).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED\n');
+      const { stdout } = await npm('node', ['consumer.mjs'], consumer, { DEV_KEY: emulator.apiKey });
+      expect(JSON.parse(stdout)).toMatchObject({ create: 1, error: 0 });
     }, 300_000);
   });
 });

@@ -13,6 +13,7 @@ import syncSchema from '../../../schemas/sync-output.schema.json' with { type: '
 import { buildSyncVerdict, SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
 import type { ErrorOutput, PlanOutput } from '../../generated/plan-output.js';
 import type { SyncOutput } from '../../generated/sync-output.js';
+import { isRecord } from '../../json.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../plan/actions.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { Plan } from '../../plan/types.js';
@@ -66,16 +67,12 @@ function ordered<T extends object>(
 const eachOrdered =
   (keys: readonly string[], map?: Record<string, (v: unknown) => unknown>) =>
   (list: unknown): unknown =>
-    Array.isArray(list) ? list.map((v) => (isObject(v) ? ordered(v, keys, map) : v)) : list;
+    Array.isArray(list) ? list.map((v) => (isRecord(v) ? ordered(v, keys, map) : v)) : list;
 
 const objectOrdered =
   (keys: readonly string[]) =>
   (v: unknown): unknown =>
-    isObject(v) ? ordered(v, keys) : v;
-
-function isObject(v: unknown): v is object {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+    isRecord(v) ? ordered(v, keys) : v;
 
 const changesOrdered = eachOrdered(CHANGE_KEYS);
 const diagnosticsOrdered = eachOrdered(DIAGNOSTIC_KEYS);

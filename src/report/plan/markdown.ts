@@ -73,13 +73,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 }
 
 export function renderSyncMarkdown(result: SyncResult, options: MarkdownOptions): string {
+  const view = buildSyncView(result, options.run);
   const markers = syncCommentMarkers(result.plan.target.name);
-  return renderViewMarkdown(buildSyncView(result, options.run), {
-    ...options,
-    markers,
-    nextSteps: 'sync',
-    ...COMMENT_BUDGET,
-  });
+  return renderViewMarkdown(view, { ...options, markers, nextSteps: 'sync', ...COMMENT_BUDGET });
 }
 
 /** Markdown for `$GITHUB_STEP_SUMMARY`: the comment's content, no marker, within the step summary's 1 MiB. */
@@ -125,14 +121,13 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
   // What merging deletes comes first, open: it cannot be taken back by a later change. Then what a person must act
   // on, open; then what merging updates, open too (it changes what the service sends), then what it creates; in-sync
   // ones last, in one list.
-  const deletes = view.entries.filter(isDelete);
-  const updates = view.entries.filter(isUpdate);
-  const creates = view.entries.filter(isCreate);
-  const people = view.entries.filter((entry) => !isCreate(entry) && !isUpdate(entry) && !isDelete(entry));
+  const labelled = (labels: ReadonlySet<string>) => view.entries.filter((entry) => labels.has(entry.label));
+  const [deletes, updates, creates] = [labelled(DELETES), labelled(UPDATES), labelled(CREATES)];
+  const people = view.entries.filter((entry) => ![DELETES, UPDATES, CREATES].some((l) => l.has(entry.label)));
   const details = [
-    ...deletes.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
-    ...people.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
-    ...updates.map((entry) => expanded(detailsBlock(entry, options.where, planCommand))),
+    ...[...deletes, ...people, ...updates].map((entry) =>
+      expanded(detailsBlock(entry, options.where, planCommand)),
+    ),
     ...creates.map((entry) => detailsBlock(entry, options.where, planCommand)),
   ];
   const footer = options.nextSteps && buildNextSteps(view, { ...options, kind: options.nextSteps });
@@ -149,20 +144,11 @@ export function renderViewMarkdown(view: ReportView, options: ViewMarkdownOption
   });
 }
 
-/** An update (plan) or an updated workflow (sync). */
-function isUpdate(entry: ViewEntry): boolean {
-  return entry.label === PLAN_ACTIONS.update.label || entry.label === SYNC_OUTCOMES.updated.label;
-}
-
-/** A create (plan) or a created workflow (sync). */
-function isCreate(entry: ViewEntry): boolean {
-  return entry.label === PLAN_ACTIONS.create.label || entry.label === SYNC_OUTCOMES.created.label;
-}
-
-/** A delete (plan) or a deleted workflow (sync). */
-function isDelete(entry: ViewEntry): boolean {
-  return entry.label === PLAN_ACTIONS.delete.label || entry.label === SYNC_OUTCOMES.deleted.label;
-}
+/** The labels of a delete, an update and a create: the plan's and the sync result's. */
+const labelsOf = (...rows: ReadonlyArray<{ label: string }>) => new Set(rows.map((row) => row.label));
+const DELETES = labelsOf(PLAN_ACTIONS.delete, SYNC_OUTCOMES.deleted);
+const UPDATES = labelsOf(PLAN_ACTIONS.update, SYNC_OUTCOMES.updated);
+const CREATES = labelsOf(PLAN_ACTIONS.create, SYNC_OUTCOMES.created);
 
 /** A detail block shown open: the reader sees what needs them without a click. */
 function expanded(block: FitBlock): FitBlock {

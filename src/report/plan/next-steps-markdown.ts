@@ -7,6 +7,7 @@
 
 import { PLAN_ACTIONS } from '../../plan/actions.js';
 import { commandLine, type RunContext } from '../../plan/command-line.js';
+import { plural } from '../../text.js';
 import { escapeProse } from './markdown-text.js';
 import type { CommentContext } from './stamp.js';
 import { truncateText } from './text.js';
@@ -50,35 +51,37 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
   // First: what cannot be undone by another change.
   if (deletes.length > 0) {
     steps.push(
-      `${sync} (\`${commands.sync}\`) will DELETE ${workflows(deletes.length)} ${where}: ${named(deletes)} ` +
+      `${sync} (\`${commands.sync}\`) will DELETE ${plural(deletes.length, 'workflow')} ${where}: ${named(deletes)} ` +
         '(listed first, open; their files were removed).',
     );
   }
   if (people > 0) {
     steps.push(
-      `Before merging: ${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
+      `Before merging: ${plural(people, 'workflow')} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): ` +
         `do what each one's "Next" says, then run the plan again. Sync will not change ${people === 1 ? 'it' : 'them'}, so ` +
         `${sync.charAt(0).toLowerCase()}${sync.slice(1)} will report ${people === 1 ? 'it' : 'them'} again until someone does.`,
     );
   }
   if (errors > 0) {
     steps.push(
-      `Before merging: ${workflows(errors)} could not be checked on the service: run \`${commands.plan}\` again.`,
+      `Before merging: ${plural(errors, 'workflow')} could not be checked on the service: run \`${commands.plan}\` again.`,
     );
   }
   if (updates.length > 0) {
     steps.push(
-      `${sync} (\`${commands.sync}\`) will update ${workflows(updates.length)} (the service's copy replaced by the file's, kept steps keeping their templates): ${named(updates)}.`,
+      `${sync} (\`${commands.sync}\`) will update ${plural(updates.length, 'workflow')} (the service's copy replaced by the file's, kept steps keeping their templates): ${named(updates)}.`,
     );
   }
   if (creates.length > 0) {
-    steps.push(`${sync} (\`${commands.sync}\`) will create ${workflows(creates.length)}: ${named(creates)}.`);
+    steps.push(
+      `${sync} (\`${commands.sync}\`) will create ${plural(creates.length, 'workflow')}: ${named(creates)}.`,
+    );
   }
   if (promotes.length > 0) {
     const by = view.command === 'plan' ? 'Once approved, ' : '';
     const verb = view.command === 'plan' ? 'will promote' : 'promotes';
     steps.push(
-      `${by}\`${commands.sync}\` ${verb} ${workflows(promotes.length)} to Production (their pending changes only): ${named(promotes)}.`,
+      `${by}\`${commands.sync}\` ${verb} ${plural(promotes.length, 'workflow')} to Production (their pending changes only): ${named(promotes)}.`,
     );
   }
   const writes = creates.length + updates.length + deletes.length + promotes.length;
@@ -98,13 +101,13 @@ function syncSteps(view: ReportView, people: number, commands: Commands): string
   const steps: string[] = [];
   if (people > 0) {
     steps.push(
-      `${workflows(people)} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): do what each one's ` +
+      `${plural(people, 'workflow')} ${people === 1 ? 'needs' : 'need'} a person (listed first, open): do what each one's ` +
         `"Next" says; sync will not change ${people === 1 ? 'it' : 'them'}.`,
     );
   }
   if (unfinished > 0) {
     steps.push(
-      `${workflows(unfinished)} ${unfinished === 1 ? 'was' : 'were'} not created: fix what each one says, then run ` +
+      `${plural(unfinished, 'workflow')} ${unfinished === 1 ? 'was' : 'were'} not created: fix what each one says, then run ` +
         `\`${commands.sync}\` again (it creates only what is still missing).`,
     );
   }
@@ -116,10 +119,6 @@ function syncSteps(view: ReportView, people: number, commands: Commands): string
 interface Commands {
   plan: string;
   sync: string;
-}
-
-function workflows(n: number): string {
-  return n === 1 ? '1 workflow' : `${n} workflows`;
 }
 
 /**

@@ -9,6 +9,7 @@
  * default branch (not on schedules) one at a time per target (`resource_group`), `wfsync-drift` on schedules.
  */
 import { parse } from 'yaml';
+import { isRecord } from '../../json.js';
 import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
 import { CI_NODE_VERSION } from './common.js';
 import {
@@ -235,8 +236,7 @@ export function checkGitlabRoot(text: string): GitlabRootCheck {
   } catch {
     return { status: 'manual', reason: 'it is not valid YAML', snippet: GITLAB_INCLUDE };
   }
-  const record =
-    typeof pipeline === 'object' && pipeline !== null ? (pipeline as Record<string, unknown>) : {};
+  const record = isRecord(pipeline) ? pipeline : {};
   const stages = Array.isArray(record.stages) ? record.stages : undefined;
   const missing = stages === undefined ? [] : GITLAB_STAGES.filter((s) => !stages.includes(s));
   const stagesNote =
@@ -256,12 +256,7 @@ export function checkGitlabRoot(text: string): GitlabRootCheck {
 function includesPipeline(include: unknown): boolean {
   const entries = Array.isArray(include) ? include : include === undefined ? [] : [include];
   return entries.some((entry) => {
-    const path =
-      typeof entry === 'string'
-        ? entry
-        : typeof entry === 'object' && entry !== null
-          ? (entry as { local?: unknown }).local
-          : undefined;
+    const path = typeof entry === 'string' ? entry : isRecord(entry) ? entry.local : undefined;
     return typeof path === 'string' && path.replace(/^\.?\//, '') === GITLAB_PIPELINE_PATH;
   });
 }
