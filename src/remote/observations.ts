@@ -104,7 +104,8 @@ async function observe(
   listed?: Promise<ReadonlySet<string> | undefined>,
 ): Promise<RemoteObservation> {
   if (stateId === undefined) {
-    const present = await listed;
+    // Awaited only when read: without it, the lookup starts in the same tick as before, in the same order.
+    const present = listed === undefined ? undefined : await listed;
     // Not in a list that holds the whole environment: what a 404 by identifier would have said.
     if (present !== undefined && !present.has(identifier))
       return { identifier, byIdentifier: { status: 'not-found', via: 'identifier' } };
