@@ -12,9 +12,15 @@ import { checkKeyRouteAtBase } from '../git/base-config.js';
 import { type BaseDefinitions, readBaseDefinitions, resolveBaseRef } from '../git/base-definitions.js';
 import { buildPlan, type PlanInput, removedAtBase } from '../plan/build-plan.js';
 import type { RunContext } from '../plan/command-line.js';
+import { compareAhead } from '../plan/compare.js';
 import { buildDesired, buildOnlyFilter, referencedGroups } from '../plan/desired.js';
 import type { BaseVersion, DesiredWorkflow, Plan } from '../plan/types.js';
-import { fetchObservations, openTargetSession, type TargetSession } from '../remote/index.js';
+import {
+  fetchObservations,
+  openTargetSession,
+  type RemoteObservation,
+  type TargetSession,
+} from '../remote/index.js';
 import { acquireLock, type LockOptions } from '../state/lock.js';
 import { StateStore } from '../state/store.js';
 import type { StateFile } from '../state/types.js';
@@ -213,6 +219,7 @@ export async function planRun(
     concurrency: loaded.target.concurrency,
     onEvent: input.onEvent,
     signal: input.signal,
+    onObservation: compareOnArrival(input.desired),
   });
   input.onEvent?.({ type: 'phase', phase: 'plan' });
   const { target, baseUrl } = input.session;
@@ -232,6 +239,24 @@ export async function planRun(
     session: input.session,
     previews: input.previews ?? true,
   });
+}
+
+/**
+ * Compare each workflow found with its file as its answer arrives, while the other lookups are on the network:
+ * buildPlan, after the last answer, finds the comparison made (compareAhead) instead of making them all.
+ */
+function compareOnArrival(desired: readonly DesiredWorkflow[]): (observation: RemoteObservation) => void {
+  const byIdentifier = new Map(desired.map((d) => [d.identifier, d]));
+  return (observation) => {
+    const file = byIdentifier.get(observation.identifier);
+    if (file === undefined) return;
+    try {
+      for (const lookup of [observation.byId, observation.byIdentifier])
+        if (lookup?.status === 'found') compareAhead(file, lookup.workflow);
+    } catch {
+      // Said where it always was: buildPlan compares again and meets the same.
+    }
+  };
 }
 
 /**

@@ -26,7 +26,7 @@ export interface CreateContext {
 
 /**
  * One create, journaled: (1) write the pending entry, (2) POST, (3) check the identifier the service gave it,
- * (4) record it in state (which clears the journal entry), (5) read it back and compare with the file.
+ * (4) record it in state (which clears the journal entry) while (5) reading it back to compare with the file.
  */
 export async function createOne(
   ctx: CreateContext,
@@ -76,7 +76,13 @@ export async function createOne(
   const given = created.workflow.triggers[0]?.identifier;
   if (given !== identifier)
     return identifierMismatch(ctx, desired, { workflow: created.workflow, given, hash });
-  return (await record(ctx, desired, created.workflow, hash)) ?? verify(ctx, desired, created);
+  // Recorded and read back at once: the read changes nothing, and a failed record is what is reported either way
+  // (the journal entry, durable before the POST, lets the next run recover it).
+  const [unrecorded, verified] = await Promise.all([
+    record(ctx, desired, created.workflow, hash),
+    verify(ctx, desired, created),
+  ]);
+  return unrecorded ?? verified;
 }
 
 /**

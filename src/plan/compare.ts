@@ -24,7 +24,31 @@ export interface WorkflowComparison {
   diff: string;
 }
 
+/**
+ * Comparisons made ahead (compareAhead), by the two objects compared, each given out once: a fetch compares each
+ * workflow as its answer arrives, while the next requests are on the network, and the plan built after the last
+ * answer finds it done. Nothing changes either side in between; a second comparison of the pair is made afresh.
+ */
+const ahead = new WeakMap<DesiredWorkflow, WeakMap<WorkflowResponse, WorkflowComparison>>();
+
 export function compareWorkflow(desired: DesiredWorkflow, actual: WorkflowResponse): WorkflowComparison {
+  const made = ahead.get(desired)?.get(actual);
+  if (made === undefined) return compareOnce(desired, actual);
+  ahead.get(desired)!.delete(actual);
+  return made;
+}
+
+/** Compare now what compareWorkflow will be asked for later (the same two objects, unchanged meanwhile). */
+export function compareAhead(desired: DesiredWorkflow, actual: WorkflowResponse): void {
+  let withDesired = ahead.get(desired);
+  if (withDesired === undefined) {
+    withDesired = new WeakMap();
+    ahead.set(desired, withDesired);
+  }
+  withDesired.set(actual, compareOnce(desired, actual));
+}
+
+function compareOnce(desired: DesiredWorkflow, actual: WorkflowResponse): WorkflowComparison {
   const declared = expandDeclared(declaredWorkflow(desired), WORKFLOW_SHAPE);
   const held = projectRemote(actual, declared, WORKFLOW_SHAPE);
   const changes: FieldChange[] = [];

@@ -13,6 +13,7 @@ import {
 import { createWorkflow } from './create-workflow.js';
 import { deleteWorkflow } from './delete-workflow.js';
 import { keyName } from './errors.js';
+import { fetchListedIdentifiers } from './listed-identifiers.js';
 import { readAllPages } from './paging.js';
 import { createProxyDispatcher, type ProxiedRoute, proxyInUse } from './proxy.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -139,6 +140,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         fail: (message) => runaway(session, workflowsPath(endpoint), message),
       }),
     ),
+    listWorkflowIdentifiers: whileOpen(() => fetchListedIdentifiers(session)),
     listPendingChanges: whileOpen(() =>
       readAllPages((page, limit) => fetchChangesPage(session, page, limit), {
         what: 'changes',

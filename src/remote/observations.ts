@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { StateFile } from '../state/types.js';
 import { runForWorkflow } from './client.js';
 import { endsCommand, RemoteError } from './errors.js';
@@ -34,6 +34,8 @@ export interface FetchObservationsInput {
   onEvent?: (event: FetchEvent) => void;
   /** Stops starting lookups; the function then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Each observation as it arrives, while other lookups are still on the network. */
+  onObservation?: (observation: RemoteObservation) => void;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function fetchObservations(
   const identifiers = [...new Set(input.identifiers)];
   emit({ type: 'phase', phase: 'fetch', total: identifiers.length });
   const limit = pLimit(input.concurrency);
+  const stateId = (identifier: string) =>
+    Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier]?.id : undefined;
+  const listed = listedFirst(client, identifiers.filter((id) => stateId(id) === undefined).length, limit);
   const found = new Map<string, RemoteObservation>();
   let fatal: RemoteError | undefined;
   await Promise.all(
@@ -59,13 +64,10 @@ export async function fetchObservations(
         emit({ type: 'workflow', identifier, status: 'fetching' });
         try {
           const observation = await runForWorkflow(identifier, () =>
-            observe(
-              client,
-              identifier,
-              Object.hasOwn(state.workflows, identifier) ? state.workflows[identifier]?.id : undefined,
-            ),
+            observe(client, identifier, stateId(identifier), listed),
           );
           found.set(identifier, observation);
+          input.onObservation?.(observation);
           emit({ type: 'workflow', identifier, status: 'done', message: describe(observation) });
         } catch (error) {
           if (!(error instanceof RemoteError)) throw error;
@@ -80,13 +82,35 @@ export async function fetchObservations(
   return new Map(identifiers.flatMap((id) => (found.has(id) ? [[id, found.get(id)!] as const] : [])));
 }
 
+/**
+ * More workflows to look up by identifier than go at once: one read of the environment's list first (queued ahead
+ * of every lookup), so that each one it proves absent needs no request of its own (listed-identifiers.ts). Fewer:
+ * their lookups take one round trip anyway, and are made as they are.
+ */
+function listedFirst(
+  client: ServiceClient,
+  byIdentifier: number,
+  limit: LimitFunction,
+): Promise<ReadonlySet<string> | undefined> | undefined {
+  if (client.listWorkflowIdentifiers === undefined || byIdentifier <= limit.concurrency) return undefined;
+  // Never a reason to fail: without an answer, each is looked up.
+  return limit(() => client.listWorkflowIdentifiers!()).catch(() => undefined);
+}
+
 async function observe(
   client: ServiceClient,
   identifier: string,
   stateId: string | undefined,
+  listed?: Promise<ReadonlySet<string> | undefined>,
 ): Promise<RemoteObservation> {
-  if (stateId === undefined)
+  if (stateId === undefined) {
+    // Awaited only when read: without it, the lookup starts in the same tick as before, in the same order.
+    const present = listed === undefined ? undefined : await listed;
+    // Not in a list that holds the whole environment: what a 404 by identifier would have said.
+    if (present !== undefined && !present.has(identifier))
+      return { identifier, byIdentifier: { status: 'not-found', via: 'identifier' } };
     return { identifier, byIdentifier: await lookUp(client, identifier, 'identifier') };
+  }
   const byId = await lookUp(client, stateId, 'id');
   if (byId.status !== 'not-found') return { identifier, byId };
   return { identifier, byId, byIdentifier: await lookUp(client, identifier, 'identifier') };

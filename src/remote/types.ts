@@ -140,6 +140,12 @@ export interface ServiceClient {
   listNotificationGroups(): Promise<NotificationGroup[] | undefined>;
   /** `GET /v1/workflows?page&limit`, every page (bounded: remote/paging.ts): the key's environment's workflows. */
   listWorkflows(): Promise<ListedWorkflow[]>;
+  /**
+   * The trigger identifiers of every workflow in the key's environment, from one page of the list in one attempt;
+   * `undefined` when that cannot prove a workflow absent (remote/listed-identifiers.ts). Optional: a client without
+   * it is asked identifier by identifier.
+   */
+  listWorkflowIdentifiers?(): Promise<ReadonlySet<string> | undefined>;
   /** `GET /v1/changes?promoted=false`, every page (bounded): the pending top-level changes. */
   listPendingChanges(): Promise<ServiceChange[]>;
   /** `GET /v1/changes/count`: how many changes are pending. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, fetchObservations, RemoteError } from '../../../src/remote/index.js';
 import { emptyState } from '../../../src/state/format.js';
 import { harness, simpleDesired, TARGET } from '../apply/harness.js';
+import { workflowBody } from './emulator-helpers.js';
 
 const GONE_ID = '0123456789abcdef01234567';
 
@@ -113,8 +114,12 @@ describe('fetchObservations', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RemoteError);
     expect((error as RemoteError).kind).toBe('auth');
-    // The first 401 stopped the lookups that had not started.
-    expect(h.emu.requests()).toHaveLength(1);
+    expect((error as RemoteError).message).toMatch(/^GET \/v1\/workflows\/order-shipped: 401/);
+    // The list's 401 proved nothing (each is looked up then); the first lookup's stopped the ones not started.
+    expect(h.emu.requests().map((r) => r.path)).toEqual([
+      '/v1/workflows?page=0&limit=100',
+      '/v1/workflows/order-shipped',
+    ]);
   });
 
   it('an aborted signal starts no lookup and rejects with its reason', async () => {
@@ -131,6 +136,89 @@ describe('fetchObservations', () => {
     }).catch((e: unknown) => e);
     expect(error).toBe(reason);
     expect(h.emu.requests()).toHaveLength(0);
+  });
+});
+
+describe('fetchObservations with more lookups by identifier than go at once', () => {
+  const NEW = ['order-shipped', 'welcome', 'password-reset'];
+
+  it('reads the list first and asks only for the identifiers it holds: the rest are absent', async () => {
+    const { h, body } = await setup();
+    const created = await h.client.createWorkflow(body, {
+      idempotencyKey: 'k1',
+      identifier: 'order-shipped',
+    });
+    const before = h.emu.requests().length;
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: NEW,
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 2,
+    });
+    expect(
+      h.emu
+        .requests()
+        .slice(before)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /v1/workflows?page=0&limit=100', 'GET /v1/workflows/order-shipped']);
+    // What the lookups by identifier would have found, each.
+    expect(Object.fromEntries(observations)).toEqual({
+      'order-shipped': {
+        identifier: 'order-shipped',
+        byIdentifier: {
+          status: 'found',
+          via: 'identifier',
+          workflow: expect.objectContaining({ _id: created.workflow._id }),
+        },
+      },
+      welcome: { identifier: 'welcome', byIdentifier: { status: 'not-found', via: 'identifier' } },
+      'password-reset': {
+        identifier: 'password-reset',
+        byIdentifier: { status: 'not-found', via: 'identifier' },
+      },
+    });
+  });
+
+  it('an environment the first page does not hold: every identifier is looked up, as without the list', async () => {
+    const { h } = await setup();
+    // One more than a page.
+    for (let i = 0; i <= 100; i++) {
+      const other = { ...workflowBody(h.emu, `Other ${i}`) };
+      await h.client.createWorkflow(other, { idempotencyKey: `other-${i}`, identifier: `other-${i}` });
+    }
+    const before = h.emu.requests().length;
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: NEW,
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 2,
+    });
+    expect(
+      h.emu
+        .requests()
+        .slice(before)
+        .map((r) => r.path),
+    ).toEqual(['/v1/workflows?page=0&limit=100', ...NEW.map((id) => `/v1/workflows/${id}`)]);
+    for (const id of NEW)
+      expect(observations.get(id)?.byIdentifier).toEqual({ status: 'not-found', via: 'identifier' });
+  });
+
+  it('a list that fails is not retried: each identifier is looked up, with its own retries', async () => {
+    const { h } = await setup({
+      emulator: { faults: { errorRate: 1, only: ['GET'] } },
+      client: { retries: { maxAttempts: 1 } },
+    });
+    const observations = await fetchObservations({
+      client: h.client,
+      identifiers: NEW,
+      state: emptyState(TARGET, h.emu.url),
+      concurrency: 2,
+    });
+    expect(h.emu.requests().map((r) => r.path)).toEqual([
+      '/v1/workflows?page=0&limit=100',
+      ...NEW.map((id) => `/v1/workflows/${id}`),
+    ]);
+    for (const id of NEW) expect(observations.get(id)?.byIdentifier?.status).toBe('error');
   });
 });
 
