@@ -61,6 +61,19 @@ export function commandLine(
   return words.join(' ');
 }
 
+/**
+ * The run of a promoted target's source (`promoteFrom`, Development), for the commands it suggests there: named by its
+ * target, with this run's config and base URL but not its state file (the source's is another).
+ */
+export function sourceRunOf(run: RunContext | undefined, source: string): RunContext {
+  return {
+    target: source,
+    targetIsDefault: false,
+    ...(run?.configPath === undefined ? {} : { configPath: run.configPath }),
+    ...(run?.baseUrl === undefined ? {} : { baseUrl: run.baseUrl }),
+  };
+}
+
 /** Whether suggested commands need more than `wfsync <command>`: where prose can say just "sync" otherwise. */
 export function needsExactCommand(run: RunContext | undefined): boolean {
   return (
