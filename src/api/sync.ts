@@ -220,6 +220,7 @@ async function syncPromotedTarget(loaded: LoadedRun, input: SyncInput): Promise<
         plan,
         desired: sessions.desired,
         source: sessions.source.client,
+        sourceName: sessions.source.target.name,
         production: sessions.session.client,
         store,
         concurrency: loaded.target.concurrency,

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
 import { PLAN_ACTIONS, planActionMeta } from '../plan/actions.js';
-import { commandLine, type RunContext } from '../plan/command-line.js';
+import { commandLine, type RunContext, sourceRunOf } from '../plan/command-line.js';
 import type {
   CreateItem,
   DeleteItem,
@@ -43,6 +43,8 @@ export interface ApplyPlanInput {
   onEvent?: (event: ApplyEvent) => void;
   /** What the commands its advice names must repeat of this run (target, config, state file). */
   run?: RunContext;
+  /** A promoted target (Production): the target its workflows are promoted from, for what orphaned entries need. */
+  promotedFrom?: string;
   /** Stops STARTING creates (the rest are `skipped`); creates in flight finish and are recorded. */
   signal?: AbortSignal;
 }
@@ -80,12 +82,7 @@ export async function applyPlan(input: ApplyPlanInput): Promise<SyncResult> {
   }
   await Promise.all(adoptions);
   const orphaned = plan.items.filter((i) => i.action === 'orphaned').length;
-  if (orphaned > 0) {
-    emit({
-      type: 'notice',
-      message: `${orphaned === 1 ? '1 workflow' : `${orphaned} workflows`} in state no longer ${orphaned === 1 ? 'has a definition' : 'have definitions'} and ${orphaned === 1 ? 'is' : 'are'} not deleted (see each "next"): delete them in the dashboard, then \`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``,
-    });
-  }
+  if (orphaned > 0) emit({ type: 'notice', message: orphanedNotice(orphaned, input) });
 
   const ctx: CreateContext = { client: input.client, store, target: plan.target.name, now, emit, advice };
   const limit = pLimit(input.concurrency);
@@ -244,4 +241,24 @@ function reportOnly(planned: PlanItem): SyncItemResult {
       : { diagnostics: item.diagnostics }),
     next: item.next,
   });
+}
+
+/**
+ * What to do with state's entries that no definition has any more and sync does not delete. A promoted target's copy
+ * cannot be deleted in its dashboard (Production is view-only): it goes only when the delete is promoted.
+ */
+function orphanedNotice(count: number, input: ApplyPlanInput): string {
+  const what =
+    count === 1
+      ? '1 workflow in state no longer has a definition and is not deleted'
+      : `${count} workflows in state no longer have definitions and are not deleted`;
+  const forget = `\`${commandLine(input.run, 'state forget', { tail: '<identifier>' })}\``;
+  const source = input.promotedFrom;
+  if (source === undefined) return `${what} (see each "next"): delete them in the dashboard, then ${forget}`;
+  const syncSource = `\`${commandLine(sourceRunOf(input.run, source), 'sync')}\``;
+  return (
+    `${what} (see each "next"): Production is view-only, so a copy goes only when its delete in ${source} is ` +
+    `promoted (delete the workflow with ${syncSource}, then sync this target with \`delete\` allowed), or run ` +
+    `${forget} to stop tracking it`
+  );
 }

@@ -28,6 +28,8 @@ export interface ApplyPromotionInput {
   desired: readonly DesiredWorkflow[];
   /** Development's client: lists the pending changes and applies them. */
   source: ServiceClient;
+  /** The Development target's name (`promoteFrom`), for the commands suggested there. */
+  sourceName: string;
   /** Production's client (read-only): verifies each copy. */
   production: ServiceClient;
   /** This target's state: Production's copies are recorded in it. */
@@ -64,6 +66,7 @@ export async function applyPromotion(input: ApplyPromotionInput): Promise<SyncRe
     concurrency: input.concurrency,
     ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     ...(input.run === undefined ? {} : { run: input.run }),
+    promotedFrom: input.sourceName,
   });
   const promoted = new Map<string, SyncItemResult>();
   if (promotes.length > 0) {

@@ -127,9 +127,19 @@ export function fileText(ctx: CommandContext, text: string): string {
   });
 }
 
+/**
+ * `wfsync: <message>` as a line (or lines) of stderr. A message may quote text from outside (a service's answer, a
+ * file's content) with line breaks: each line after the first that would start at column 0 is indented, so no quoted
+ * text can start a line that reads as wfsync's own. Lines the message indents itself are kept as they are. A `::`
+ * after the indent is still a workflow command to the runner: stderr's channel neutralises it under Actions.
+ */
+export function wfsyncMessage(message: string): string {
+  return `wfsync: ${message.replace(/\n(?![ \t\n]|$)/g, '\n  ')}\n`;
+}
+
 /** A WfsyncError as the user sees it: its message, then its diagnostics with their code frames. */
 export async function writeWfsyncError(io: CliIO, error: WfsyncError): Promise<void> {
-  await writeOutput(io.stderr, `wfsync: ${error.message}\n`);
+  await writeOutput(io.stderr, wfsyncMessage(error.message));
   if (error.diagnostics.length === 0) return;
   const color = useColor(io, 'stderr');
   await writeOutput(io.stderr, renderDiagnostics(error.diagnostics, error.sources, { color }));

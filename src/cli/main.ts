@@ -9,6 +9,7 @@ import {
   type Invocation,
   openChannels,
   processIO,
+  wfsyncMessage,
   writeWfsyncError,
 } from './context.js';
 import { buildProgram } from './program.js';
@@ -97,7 +98,7 @@ async function reportErrorText(error: unknown, ctx: CommandContext, verbose: boo
     if (verbose && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
     return error.exitCode;
   }
-  await writeOutput(ctx.stderr, `wfsync: unexpected error: ${messageOf(error)}\n`);
+  await writeOutput(ctx.stderr, wfsyncMessage(`unexpected error: ${messageOf(error)}`));
   if (verbose && error instanceof Error && error.stack) await writeOutput(ctx.stderr, `${error.stack}\n`);
   else
     await writeOutput(ctx.stderr, 'Run again with --verbose for details; this is a bug, please report it.\n');

@@ -3,6 +3,7 @@
  * and state file, so that a command copied from the output (or a pull request comment) acts on what the run looked
  * at. Pure: the CLI reads argv, the environment and the config; this gets the facts as data.
  */
+import type { WriteAction } from '../generated/config.js';
 
 /** What a suggested command must repeat of the run that suggests it. */
 export interface RunContext {
@@ -18,7 +19,15 @@ export interface RunContext {
   baseUrl?: string;
   /** The base ref the plan compared with (`--base`, or GITHUB_BASE_REF): repeated only where it changes a plan. */
   base?: string;
+  /**
+   * `--allow` as given (not the target's `allow` list), each write once, in WRITE_ACTIONS order: what it allows
+   * changes what plan and sync do (an update, not changed-locally), so their commands repeat it.
+   */
+  allow?: readonly WriteAction[];
 }
+
+/** The commands that take `--allow` (cli/run-options.ts: allowOption): the others would refuse it. */
+const TAKES_ALLOW: ReadonlySet<string> = new Set(['plan', 'sync']);
 
 /** Characters a POSIX shell reads as themselves in an unquoted word (`=`, `:`, `@`, `%`, `+`, `,` included). */
 const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
@@ -42,7 +51,7 @@ export interface CommandLineOptions {
 }
 
 /**
- * `wfsync [-c <config>] <command> [args…] [--target <name>] [--base-url <url>] [--state <file>] [--base <ref>]`: the
+ * `wfsync [-c <config>] <command> [args…] [--target <name>] [--base-url <url>] [--state <file>] [--allow <writes>] [--base <ref>]`: the
  * command as this run would have to be repeated. With no context, or the default target and files, it is the bare `wfsync <command>`.
  */
 export function commandLine(
@@ -57,8 +66,23 @@ export function commandLine(
   if (run !== undefined && !run.targetIsDefault) words.push('--target', shellWord(run.target));
   if (run?.baseUrl !== undefined) words.push('--base-url', shellWord(run.baseUrl));
   if (run?.statePath !== undefined) words.push('--state', shellWord(run.statePath));
+  if (run?.allow !== undefined && run.allow.length > 0 && TAKES_ALLOW.has(command))
+    words.push('--allow', run.allow.join(','));
   if (options.withBase && run?.base !== undefined) words.push('--base', shellWord(run.base));
   return words.join(' ');
+}
+
+/**
+ * The run of a promoted target's source (`promoteFrom`, Development), for the commands it suggests there: named by its
+ * target, with this run's config and base URL but not its state file (the source's is another).
+ */
+export function sourceRunOf(run: RunContext | undefined, source: string): RunContext {
+  return {
+    target: source,
+    targetIsDefault: false,
+    ...(run?.configPath === undefined ? {} : { configPath: run.configPath }),
+    ...(run?.baseUrl === undefined ? {} : { baseUrl: run.baseUrl }),
+  };
 }
 
 /** Whether suggested commands need more than `wfsync <command>`: where prose can say just "sync" otherwise. */
@@ -68,6 +92,7 @@ export function needsExactCommand(run: RunContext | undefined): boolean {
     (!run.targetIsDefault ||
       run.configPath !== undefined ||
       run.statePath !== undefined ||
-      run.baseUrl !== undefined)
+      run.baseUrl !== undefined ||
+      (run.allow !== undefined && run.allow.length > 0))
   );
 }

@@ -11,7 +11,7 @@ import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
 import { duplicateItem, entryOf, IGNORED_FIELDS } from './build-plan.js';
-import { commandLine, type RunContext } from './command-line.js';
+import { commandLine, type RunContext, sourceRunOf } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { buildDeleteSteps, planRemovedPromotion, type RemovedCopy } from './promotion-delete.js';
 import { remoteVersionOf } from './remote-version.js';
@@ -187,12 +187,7 @@ function layoutsOf(desired: DesiredWorkflow): { layoutIds?: string[] } {
 /** The sentences a promotion plan ends its items with, naming the exact commands of this run and its source. */
 function promotionSteps(input: PromotionInput) {
   const { run, source } = input;
-  const syncSource = code(
-    commandLine(
-      { target: source, targetIsDefault: false, ...(run === undefined ? {} : withoutState(run)) },
-      'sync',
-    ),
-  );
+  const syncSource = code(commandLine(sourceRunOf(run, source), 'sync'));
   const sync = code(commandLine(run, 'sync'));
   return {
     promote: (desired: DesiredWorkflow, replaces: boolean): string =>
@@ -216,14 +211,5 @@ function promotionSteps(input: PromotionInput) {
     error: (): string => 'nothing will be promoted for it: run the plan again once the service answers.',
     deletes: (identifier: string) =>
       buildDeleteSteps({ ...input, identifier, commands: { syncSource, sync } }),
-  };
-}
-
-function withoutState(
-  run: RunContext,
-): Omit<RunContext, 'target' | 'targetIsDefault' | 'statePath' | 'base'> {
-  return {
-    ...(run.configPath === undefined ? {} : { configPath: run.configPath }),
-    ...(run.baseUrl === undefined ? {} : { baseUrl: run.baseUrl }),
   };
 }

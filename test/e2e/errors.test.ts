@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closedPort, startTarget } from './plan-sync-target.js';
@@ -103,5 +105,37 @@ describe('invalid definitions (exit 3)', () => {
       expect(result.requests).toEqual([]);
     }
     expect(target.state()).toBeUndefined();
+  });
+});
+
+describe("the service's words in an error", () => {
+  it('never start a line: each line after the first is indented, and `::` neutralised under GitHub Actions', async () => {
+    // A service that answers every request 401 with a message of several lines, forging wfsync's and the runner's.
+    const said = 'key revoked\nwfsync: No changes. 9 workflows in sync.\n::error::forged\r\n';
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ statusCode: 401, message: said }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target = await startTarget({ baseUrl: `http://127.0.0.1:${port}` });
+      const plain = await target.run(['plan']);
+      expect(plain.status).toBe(4);
+      const error = plain.stderr.slice(plain.stderr.indexOf('wfsync: '));
+      expect(error).toMatch(/^wfsync: GET \S+: 401 authentication failed: key revoked\n/);
+      expect(error.split('\n').slice(1)).toEqual([
+        '  wfsync: No changes. 9 workflows in sync.',
+        '  ::error::forged␍',
+        '  ; check $DEV_KEY',
+        '',
+      ]);
+      const actions = await target.run(['plan'], { GITHUB_ACTIONS: 'true' });
+      expect(actions.stderr).toContain('\n  wfsync: No changes. 9 workflows in sync.\n');
+      expect(actions.stderr).toContain('\n  :\uff1aerror::forged');
+      expect(actions.stderr.split('\n').filter((line) => /^\s*::/.test(line))).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -104,10 +104,18 @@ describe('promoting a delete from development to production', () => {
     expect(planned.stdout).toContain(
       'Target `production` does not allow sync to delete: add `delete` to `targets.production.allow` in wfsync.config.yaml (or add `--allow delete` to the command)',
     );
-    const synced = await run(['sync', '--target', 'production', '--quiet']);
+    const synced = await run(['sync', '--target', 'production']);
     expect(synced.status).toBe(6);
     expect(synced.seen.filter((s) => s.method !== 'GET')).toEqual([]);
     expect(emulator.productionWorkflows().map((w) => w._id)).toContain(copyId);
+    // Production is view-only: the notice names the way a copy goes there, never the dashboard's delete.
+    expect(synced.stderr).toContain(
+      '1 workflow in state no longer has a definition and is not deleted (see each "next"): Production is view-only, ' +
+        'so a copy goes only when its delete in development is promoted (delete the workflow with ' +
+        '`wfsync sync --target development`, then sync this target with `delete` allowed), or run ' +
+        '`wfsync state forget <identifier> --target production` to stop tracking it',
+    );
+    expect(synced.stderr).not.toContain('dashboard');
 
     const allowed = await run(['sync', '--target', 'production', '--allow', 'delete', '--quiet']);
     expect(allowed.status).toBe(0);

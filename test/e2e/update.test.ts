@@ -172,6 +172,32 @@ describe('update (the built CLI against the emulator)', () => {
     expect(storedAs(target, 'password-reset')!.active).toBe(true);
   });
 
+  it("the sync a plan suggests repeats its --allow (not the config's), in every format", async () => {
+    const target = await startTarget({ targetConfig: ['allow: [create, update]'] });
+    expect((await target.run(['sync'])).status).toBe(0);
+    edit(target, 'password-reset.yaml', (text) => text.replace(/^active: true$/m, 'active: false'));
+    // The config allows update already: nothing to repeat.
+    const configured = await target.run(['plan']);
+    expect(configured.status).toBe(2);
+    expect(configured.stdout).toContain('Run "wfsync sync --target dev" to update.');
+
+    const human = await target.run(['plan', '--allow', 'delete,update', '--allow', 'update']);
+    expect(human.status).toBe(2);
+    expect(human.stdout).toContain('Run "wfsync sync --target dev --allow update,delete" to update.');
+    const json = JSON.parse((await target.run(['plan', '--allow', 'delete', '--format', 'json'])).stdout);
+    const item = json.items.find((i: { identifier: string }) => i.identifier === 'password-reset');
+    expect(item.next).toBe('`wfsync sync --target dev --allow delete` will update it.');
+    const markdown = await target.run(['plan', '--allow', 'delete', '--format', 'markdown']);
+    expect(markdown.stdout).toContain('Run "wfsync sync --target dev --allow delete" to update.**');
+    expect(markdown.stdout).toContain(
+      "- After merging, main's sync (`wfsync sync --target dev --allow delete`) will update 1 workflow",
+    );
+    // What the plan said, run: the update happens.
+    const synced = await target.run(['sync', '--allow', 'delete']);
+    expect(synced.status).toBe(0);
+    expect(storedAs(target, 'password-reset')!.active).toBe(false);
+  });
+
   it('drift is never updated, whatever allow says', async () => {
     const target = await startTarget();
     expect((await target.run(['sync'])).status).toBe(0);

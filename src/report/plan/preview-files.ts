@@ -9,7 +9,7 @@ import type { PlanAction } from '../../plan/types.js';
 import { renderWorkflow, sampleData } from '../../render/index.js';
 import { buildPreviewCsp } from '../preview/csp.js';
 import { buildPreviewDocument, buildPreviewWorkflow, type PreviewWorkflow } from '../preview/document.js';
-import { escapeHtml } from '../preview/escape.js';
+import { escapeHtml, escapeLabel } from '../preview/escape.js';
 import { renderPreviewHtml } from '../preview/html.js';
 
 export interface PreviewSource {
@@ -85,7 +85,7 @@ function indexHtml(listed: ReadonlyArray<{ source: PreviewSource; name: string }
   const csp = buildPreviewCsp();
   const items = listed.map(
     ({ source, name }) =>
-      `<li><a href="${escapeHtml(name)}">${escapeHtml(source.identifier)}</a> · ${escapeHtml(source.action)} · ${escapeHtml(source.file)}</li>`,
+      `<li><a href="${escapeHtml(name)}">${escapeLabel(source.identifier)}</a> · ${escapeHtml(source.action)} · ${escapeLabel(source.file)}</li>`,
   );
   return [
     '<!DOCTYPE html>',

@@ -11,7 +11,7 @@ import {
   type PreviewWorkflow,
   SILENT_STEP_TYPES,
 } from './document.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, escapeLabel } from './escape.js';
 
 export interface PreviewHtmlOptions {
   /** Let emails load remote images (http and https); nothing else remote ever loads. */
@@ -31,11 +31,11 @@ export function renderPreviewHtml(doc: PreviewDocument, options: PreviewHtmlOpti
     `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
     '<meta name="referrer" content="no-referrer">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeLabel(title)}</title>`,
     `<style>${PREVIEW_CSS}</style>`,
     '</head>',
     '<body>',
-    `<header class="top"><h1>${escapeHtml(title)}</h1></header>`,
+    `<header class="top"><h1>${escapeLabel(title)}</h1></header>`,
     '<main>',
     ...doc.workflows.map(workflowHtml),
     '</main>',
@@ -46,11 +46,11 @@ export function renderPreviewHtml(doc: PreviewDocument, options: PreviewHtmlOpti
 }
 
 function workflowHtml(workflow: PreviewWorkflow): string {
-  const preview = workflow.preview === undefined ? '' : ` · preview “${escapeHtml(workflow.preview)}”`;
+  const preview = workflow.preview === undefined ? '' : ` · preview “${escapeLabel(workflow.preview)}”`;
   return [
-    `<section class="workflow" data-identifier="${escapeHtml(workflow.identifier)}">`,
-    `<h2>${escapeHtml(workflow.name)}</h2>`,
-    `<div class="file">${escapeHtml(workflow.identifier)} · ${escapeHtml(workflow.file)}${preview}</div>`,
+    `<section class="workflow" data-identifier="${escapeLabel(workflow.identifier)}">`,
+    `<h2>${escapeLabel(workflow.name)}</h2>`,
+    `<div class="file">${escapeLabel(workflow.identifier)} · ${escapeLabel(workflow.file)}${preview}</div>`,
     diagnosticsHtml(workflow),
     '<div class="steps">',
     ...workflow.steps.map(stepHtml),
@@ -63,20 +63,20 @@ function diagnosticsHtml(workflow: PreviewWorkflow): string {
   if (workflow.diagnostics.length === 0) return '';
   const items = workflow.diagnostics.map(
     (d) =>
-      `<li><span class="where">${escapeHtml(`${d.file}:${d.line}:${d.column}`)}</span> ` +
-      `<span class="${d.severity}">${d.severity}</span> ${escapeHtml(d.message)} ` +
-      `<span class="muted">${escapeHtml(d.code)}</span></li>`,
+      `<li><span class="where">${escapeLabel(`${d.file}:${d.line}:${d.column}`)}</span> ` +
+      `<span class="${d.severity}">${d.severity}</span> ${escapeLabel(d.message)} ` +
+      `<span class="muted">${escapeLabel(d.code)}</span></li>`,
   );
   return `<ul class="diagnostics">${items.join('')}</ul>`;
 }
 
 function stepHtml(step: PreviewStep): string {
-  const heading = `<h3>#${step.index} ${escapeHtml(step.name)}<span class="type">${escapeHtml(step.type)}</span></h3>`;
-  return `<article class="step ${escapeHtml(step.type)}" data-step="${step.index}">${heading}${stepBody(step)}</article>`;
+  const heading = `<h3>#${step.index} ${escapeLabel(step.name)}<span class="type">${escapeLabel(step.type)}</span></h3>`;
+  return `<article class="step ${escapeLabel(step.type)}" data-step="${step.index}">${heading}${stepBody(step)}</article>`;
 }
 
 function stepBody(step: PreviewStep): string {
-  if (step.error !== undefined) return `<div class="render-error">${escapeHtml(step.error)}</div>`;
+  if (step.error !== undefined) return `<div class="render-error">${escapeLabel(step.error)}</div>`;
   if (SILENT_STEP_TYPES.has(step.type))
     return '<div class="silent">no message: this step sends nothing</div>';
   const text = step.content ?? '';
@@ -115,7 +115,7 @@ function emailHtml(step: PreviewStep): string {
     step.contentType === 'text'
       ? `<pre class="text-body">${escapeHtml(content)}</pre>`
       : // The only place rendered HTML is rendered: no allow-scripts, no allow-same-origin.
-        `<iframe class="email-body" sandbox="" referrerpolicy="no-referrer" title="${escapeHtml(`email: ${step.name}`)}" srcdoc="${escapeHtml(content)}"></iframe>`;
+        `<iframe class="email-body" sandbox="" referrerpolicy="no-referrer" title="${escapeLabel(`email: ${step.name}`)}" srcdoc="${escapeHtml(content)}"></iframe>`;
   return `${meta === '' ? '' : `<dl class="meta">${meta}</dl>`}${body}`;
 }
 

@@ -120,7 +120,16 @@ function world(options: WorldOptions = {}) {
     },
     ignoredFields: [],
   };
-  const run = () => applyPromotion({ plan, desired: [], source, production, store, concurrency: 2 });
+  const run = () =>
+    applyPromotion({
+      plan,
+      desired: [],
+      source,
+      sourceName: 'development',
+      production,
+      store,
+      concurrency: 2,
+    });
   return { run, applied, recorded, copies };
 }
 

@@ -125,6 +125,16 @@ describe('commandLine', () => {
     );
   });
 
+  it("repeats --allow for plan and sync only (the commands that take it), the default target's too", () => {
+    const run: RunContext = { target: 'dev', targetIsDefault: true, allow: ['update', 'delete'] };
+    expect(commandLine(run, 'sync')).toBe('wfsync sync --allow update,delete');
+    expect(commandLine(run, 'plan', { tail: '--base <branch>' })).toBe(
+      'wfsync plan --base <branch> --allow update,delete',
+    );
+    expect(commandLine(run, 'state forget', { args: ['welcome'] })).toBe('wfsync state forget welcome');
+    expect(commandLine(run, 'pull', { args: ['welcome'] })).toBe('wfsync pull welcome');
+  });
+
   it('keeps a placeholder tail as written', () => {
     expect(commandLine(staging, 'plan', { tail: '--base <branch>' })).toBe(
       'wfsync plan --base <branch> --target staging',

@@ -103,3 +103,24 @@ describe('buildPreviewFiles: layouts', () => {
     );
   });
 });
+
+describe('buildPreviewFiles: hostile labels', () => {
+  it("a service step's name, an identifier and a file show a bidi override or ESC as a visible symbol", () => {
+    const UNSAFE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+    const unsafeIn = (text: string) => UNSAFE.test(text.replace(/[\n\t]/g, ''));
+    const step = (name: string) => ({ name, template: { type: 'sms' as const, content: 'Hi' } });
+    const files = buildPreviewFiles([
+      {
+        identifier: 'order\u202e-shipped',
+        file: 'workflows/\x1b[2Ja.yaml',
+        action: 'changed-locally',
+        workflow: aWorkflow({ steps: [step('Text')] }),
+        service: aWorkflow({ name: 'Order \u2066shipped', steps: [step('Text\u202e\x07')] }),
+      },
+    ]);
+    for (const file of files) expect(unsafeIn(file.text)).toBe(false);
+    const [page, index] = files;
+    expect(page!.text).toContain('<h3>#0 Text\ufffd\u2407<span class="type">sms</span></h3>');
+    expect(index!.text).toContain('order\ufffd-shipped</a> · changed-locally · workflows/\u241b[2Ja.yaml');
+  });
+});

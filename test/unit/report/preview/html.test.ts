@@ -44,4 +44,49 @@ describe('renderPreviewHtml', () => {
     expect(html).toContain('<div class="render-error">Missing helper: &#39;shout&#39;</div>');
     expect(html).toContain('workflows/order-shipped.yaml:12:20</span> <span class="warning">warning</span>');
   });
+
+  it('labels show control characters and bidi overrides as visible symbols; an email keeps its own', () => {
+    // A service step's name and type, a workflow's name, identifier and file, a finding: text a reviewer reads.
+    const UNSAFE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+    const unsafeIn = (text: string) => UNSAFE.test(text.replace(/[\n\t]/g, ''));
+    const page = renderPreviewHtml(
+      aPreviewDocument({
+        identifier: 'order\u2066-shipped',
+        file: 'workflows/\x07order.yaml',
+        name: 'Order \u202egnippihs',
+        steps: [
+          {
+            index: 0,
+            name: 'mail \x1b]8;;https://evil\x07',
+            type: 'email',
+            content: '<p>Hi\u202e</p>',
+            contentType: 'html',
+            payload: {},
+          },
+          { index: 1, name: 'text\x9b31m', type: 'sms\u202e', error: 'Missing helper\x1b[2J', payload: {} },
+        ],
+        diagnostics: [
+          {
+            code: 'render-empty\x85',
+            severity: 'warning',
+            message: '{{x}} renders empty\u2067',
+            file: 'workflows/\x1border.yaml',
+            line: 1,
+            column: 1,
+            endLine: 1,
+            endColumn: 2,
+            pointer: '/steps/0',
+          },
+        ],
+      }),
+      { title: 'wfsync plan \u202dx' },
+    );
+    const srcdoc = /srcdoc="([^"]*)"/.exec(page)?.[1] ?? '';
+    expect(srcdoc).toBe('&#60;p&#62;Hi\u202e&#60;/p&#62;');
+    expect(unsafeIn(page.replace(srcdoc, ''))).toBe(false);
+    expect(page).toContain('<h2>Order \ufffdgnippihs</h2>');
+    expect(page).toContain('<h3>#0 mail \u241b]8;;https://evil\u2407<span class="type">email</span></h3>');
+    expect(page).toContain('<h3>#1 text\ufffd31m<span class="type">sms\ufffd</span></h3>');
+    expect(page).toContain('<div class="render-error">Missing helper\u241b[2J</div>');
+  });
 });
