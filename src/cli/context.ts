@@ -3,6 +3,7 @@ import { createChannel, sanitizeOutput } from '../report/channel.js';
 import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import type { CommandMark } from './command-mark.js';
+import { openStdio } from './stdio.js';
 
 /** What a command may touch of the outside world; main() builds it from the process, tests may pass their own. */
 export interface CliIO {
@@ -58,7 +59,7 @@ export function underGithubActions(env: NodeJS.ProcessEnv): boolean {
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: openStdio('stdout'), stderr: openStdio('stderr'), env: process.env, cwd: process.cwd() };
 }
 
 const RAW = Symbol('wfsync.rawStream');
