@@ -8,7 +8,8 @@
  * A terminal (and anything else: /dev/null, a closed descriptor) keeps Node's own stream, which knows its width and
  * colours. A reader that went away (EPIPE) ends the writing quietly, as for Node's stream (bin/wfsync.cjs); a
  * descriptor its owner made non-blocking and whose pipe is full (EAGAIN) hands the rest, and every later write, to
- * Node's stream, which waits for the reader.
+ * Node's stream, which waits for the reader. A command that serves or watches until Ctrl-C hands both to Node's
+ * streams first (handOver, through context.ts), so a reader that stops reading never blocks its event loop.
  */
 import { EventEmitter } from 'node:events';
 import { fstatSync, writeSync } from 'node:fs';
@@ -47,6 +48,11 @@ export class DirectWriter extends EventEmitter {
     private readonly write1: (fd: number, data: Uint8Array) => number = writeSync,
   ) {
     super();
+  }
+
+  /** From now on, every write goes through Node's stream (which queues what a slow reader has not taken yet). */
+  handOver(): void {
+    if (!this.destroyed) this.fallback ??= this.nodeStream();
   }
 
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, callback?: Callback): boolean {

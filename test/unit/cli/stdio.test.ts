@@ -132,6 +132,26 @@ describe('openStdio and DirectWriter', () => {
     expect(Buffer.concat(chunks).toString()).toBe(expected);
   });
 
+  it("hands every later write to Node's stream when a command will run until Ctrl-C", async () => {
+    const { run, stderr } = await child(
+      [
+        "const out = openStdio('stdout');",
+        "await writeOutput(out, 'direct\\n');",
+        'out.handOver();',
+        "await writeOutput(out, 'through Node\\n');",
+        "const loaded = process.moduleLoadList.includes('NativeModule net');",
+        'process.stderr.write(String(out.fallback === process.stdout && loaded));',
+      ],
+      'pipe',
+    );
+    const chunks: Buffer[] = [];
+    run.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const [code] = await once(run, 'close');
+    expect(code, stderr()).toBe(0);
+    expect(stderr()).toBe('true');
+    expect(Buffer.concat(chunks).toString()).toBe('direct\nthrough Node\n');
+  });
+
   it('writes what a short write left, until all is written', async () => {
     const got: number[] = [];
     const writer = new DirectWriter(
