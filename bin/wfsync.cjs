@@ -3,10 +3,27 @@
 // loader): everything else is loaded only when a command runs, through dist/boot.cjs and its compile cache.
 'use strict';
 const args = process.argv.slice(2);
-// A reader that goes away early (`wfsync plan --help | head`) is not an error: stop writing quietly.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
+// A reader that goes away early (`wfsync plan --help | head`) is not an error: stop writing quietly. Said to each
+// stream as Node makes it, on first use: a run that writes to a pipe or a file writes without them (src/cli/stdio.ts),
+// and making them would load Node's stream modules on every start-up.
+for (const name of ['stdout', 'stderr']) {
+  const quietOnEpipe = (stream) =>
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  const made = Object.getOwnPropertyDescriptor(process, name);
+  if (typeof made?.get !== 'function' || !made.configurable) {
+    quietOnEpipe(process[name]);
+    continue;
+  }
+  let stream;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: made.enumerable,
+    get: () => {
+      if (stream === undefined) stream = quietOnEpipe(made.get.call(process));
+      return stream;
+    },
   });
 }
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {

@@ -3,6 +3,7 @@ import { createChannel, sanitizeOutput } from '../report/channel.js';
 import { renderDiagnostics } from '../report/human.js';
 import { writeOutput } from '../report/write-output.js';
 import type { CommandMark } from './command-mark.js';
+import { DirectWriter, openStdio } from './stdio.js';
 
 /** What a command may touch of the outside world; main() builds it from the process, tests may pass their own. */
 export interface CliIO {
@@ -58,7 +59,7 @@ export function underGithubActions(env: NodeJS.ProcessEnv): boolean {
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: openStdio('stdout'), stderr: openStdio('stderr'), env: process.env, cwd: process.cwd() };
 }
 
 const RAW = Symbol('wfsync.rawStream');
@@ -116,6 +117,15 @@ function channelStream<S extends NodeJS.WritableStream>(
 /** The stream under a channel (listr2 owns the terminal and sanitises what it is given itself). */
 export function rawStream<S extends NodeJS.WritableStream>(stream: S): S {
   return ((stream as unknown as Record<symbol, unknown>)[RAW] as S | undefined) ?? stream;
+}
+
+/**
+ * For a command that runs until Ctrl-C (a server, a watcher): stdout and stderr through Node's own streams from now
+ * on, which queue what a reader has not taken instead of making the process wait for it (stdio.ts).
+ */
+export function handOverToNodeStreams(io: CliIO): void {
+  for (const stream of [rawStream(io.stdout), rawStream(io.stderr)])
+    if (stream instanceof DirectWriter) stream.handOver();
 }
 
 /** A report written to a file (`--output`, `--out`, `$GITHUB_STEP_SUMMARY`) goes through the same rules, colourless. */

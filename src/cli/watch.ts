@@ -3,7 +3,7 @@ import { toDisplayPath } from '../definitions/find.js';
 import { WfsyncError } from '../errors.js';
 import { writeOutput } from '../report/write-output.js';
 import { sameList } from './config-watch.js';
-import { type CommandContext, writeWfsyncError } from './context.js';
+import { type CommandContext, handOverToNodeStreams, writeWfsyncError } from './context.js';
 import { onInterrupt } from './interrupt.js';
 import { type WatchOptions, watchPaths } from './watch-paths.js';
 
@@ -32,6 +32,8 @@ export interface RerunOptions {
  * "watching …" line is said again when what it names changed); a config that does not read keeps the set it had.
  */
 export async function runWatching(ctx: CommandContext, options: RerunOptions): Promise<void> {
+  // It runs until Ctrl-C: a reader that stops reading must not stop it.
+  handOverToNodeStreams(ctx);
   const controller = new AbortController();
   const restore = onInterrupt(() => controller.abort());
   const display = (path: string) => toDisplayPath(ctx.cwd, path);

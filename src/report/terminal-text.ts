@@ -4,8 +4,13 @@
  * (bidi overrides, "Trojan source"), and each grapheme gets a display width for caret alignment.
  */
 
-/** C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates, lone surrogates. */
-const UNSAFE = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069]/gu;
+/**
+ * C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates, lone surrogates: `\p{Cc}` and `\p{Cs}` written
+ * as their ranges (both fixed by Unicode), since V8 looks each `\p{…}` up in ICU as it compiles the pattern: ~3 M
+ * instructions of every run that prints (a test holds the two equal).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+export const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u{d800}-\u{dfff}\u202a-\u202e\u2066-\u2069]/gu;
 
 function visible(ch: string): string {
   const code = ch.charCodeAt(0);
@@ -34,8 +39,8 @@ export const TAB_WIDTH = 4;
 
 // Made on first use: building one loads ICU's break rules (~8 ms), which a run with nothing to frame never needs.
 let segmenter: Intl.Segmenter | undefined;
-const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\ufe0f/u;
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]+$/u;
+// Also made on first use: V8 looks each `\p{…}` up in ICU as it creates the pattern (~2 M instructions).
+let widthPatterns: { emoji: RegExp; zeroWidth: RegExp } | undefined;
 
 // East Asian Wide and Fullwidth blocks (UAX #11), the common ones: close enough for a caret under a line.
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
@@ -62,8 +67,12 @@ function isWideCodePoint(cp: number): boolean {
 }
 
 function graphemeWidth(segment: string): number {
-  if (ZERO_WIDTH.test(segment)) return 0;
-  if (EMOJI.test(segment)) return 2;
+  widthPatterns ??= {
+    emoji: /\p{Emoji_Presentation}|\p{Extended_Pictographic}\ufe0f/u,
+    zeroWidth: /^[\p{Mn}\p{Me}\p{Cf}]+$/u,
+  };
+  if (widthPatterns.zeroWidth.test(segment)) return 0;
+  if (widthPatterns.emoji.test(segment)) return 2;
   const first = segment.codePointAt(0) ?? 0;
   return isWideCodePoint(first) ? 2 : 1;
 }

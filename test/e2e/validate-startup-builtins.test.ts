@@ -72,6 +72,13 @@ describe('wfsync validate start-up: the Node built-ins it loads', () => {
       expect(builtins, name).not.toContain(name);
   });
 
+  it('a plain validate into pipes writes its report without Node making a socket for stdout (src/cli/stdio.ts)', async () => {
+    const { run, builtins } = await builtinsLoaded(['validate'], VALID);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('✔ 2 files valid\n');
+    for (const name of ['net', 'tty']) expect(builtins, name).not.toContain(name);
+  });
+
   it('validate --cache loads node:crypto for the key and the content hashes', async () => {
     const { run, builtins } = await builtinsLoaded(['validate', '--cache'], VALID);
     expect(run.status, run.stderr).toBe(0);

@@ -1,6 +1,6 @@
 import { type RequestRecord, startEmulator } from '../../emulator/index.js';
 import { ExitCode } from '../../exit-codes.js';
-import type { CommandContext } from '../context.js';
+import { type CommandContext, handOverToNodeStreams } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 
 export interface EmulateFlags {
@@ -23,6 +23,8 @@ export async function runEmulate(
   flags: EmulateFlags,
   signal: AbortSignal | undefined,
 ): Promise<number> {
+  // It serves until Ctrl-C: a reader that stops reading must not stop it.
+  handOverToNodeStreams(ctx);
   const emulator = await startEmulator({
     host: flags.host,
     port: flags.port,

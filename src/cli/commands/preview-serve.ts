@@ -5,7 +5,7 @@ import { startPreviewServer } from '../../preview/server.js';
 import { PreviewStore } from '../../preview/store.js';
 import { writeOutput } from '../../report/write-output.js';
 import { configWatchFiles, isEditorArtefact, sameList } from '../config-watch.js';
-import { type CommandContext, writeWfsyncError } from '../context.js';
+import { type CommandContext, handOverToNodeStreams, writeWfsyncError } from '../context.js';
 import { onInterrupt } from '../interrupt.js';
 import { watchPaths } from '../watch-paths.js';
 import type { PreviewFlags } from './preview-flags.js';
@@ -28,6 +28,8 @@ export async function runPreviewServe(
     throw new UsageError(
       `--serve takes no ${refused.length > 0 ? `--${refused[0]}` : '--format'}: the page has its own payload editor and step list`,
     );
+  // It serves until Ctrl-C: a reader that stops reading must not stop it.
+  handOverToNodeStreams(ctx);
   // 1. Config and the definitions, as they are (the page shows broken files in place).
   const project = readProject(flags, ctx.cwd);
   const store = new PreviewStore({ cwd: ctx.cwd, project, paths: args });
