@@ -74,6 +74,7 @@ describe('holdsCredential', () => {
       '0123456789abcdef',
       'Zk3mQ9x_Lp2vR8',
       'tW0yB5nC7hJ4',
+      'Zk3mQ9xLp2vR8tW0yB5n',
       'order-shipped',
       'é',
     );
