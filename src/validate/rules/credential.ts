@@ -32,10 +32,10 @@ export const credentialInDefinition: Rule = {
       const value = values.pop();
       const depth = depths.pop() as number;
       const key = keys.pop() as string | number;
+      // Entries past `depth` are left over from a deeper value met before: only the first `depth` are read.
       if (depth > 0) path[depth - 1] = key;
-      path.length = depth;
       if (typeof value === 'string') {
-        if (holdsCredential(value)) found.push(joinPointer('', ...path));
+        if (holdsCredential(value)) found.push(joinPointer('', ...path.slice(0, depth)));
       } else if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) push(value[i], depth + 1, i);
       } else if (isRecord(value)) {
