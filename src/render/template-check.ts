@@ -74,12 +74,14 @@ const SYSTEM_WORD = /subscriber|step|branding|tenant|actor|preheader/g;
 const OPEN = 123; // {
 const DOT = 46;
 
-// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts); beyond ASCII, none is
-// counted (conservative: a mention next to one takes the scan).
-const ID_CHAR = /[A-Za-z0-9_$:?-]/;
+// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts), `[A-Za-z0-9_$:?-]`,
+// as a look-up table; beyond ASCII, none is counted (conservative: a mention next to one takes the scan).
+const ID_CHARS = new Uint8Array(0x80);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$:?-')
+  ID_CHARS[c.charCodeAt(0)] = 1;
 
 function isIdChar(code: number): boolean {
-  return code < 0x80 && ID_CHAR.test(String.fromCharCode(code));
+  return code < 0x80 && ID_CHARS[code] === 1;
 }
 
 /**
@@ -91,7 +93,9 @@ function isIdChar(code: number): boolean {
  * mention in plain text…) takes the scan. Conservative: false only costs the scan.
  */
 function readsOnlySampleSubscriber(source: string): boolean {
-  for (const match of source.matchAll(SYSTEM_WORD)) {
+  // exec with lastIndex rather than matchAll, as in mayCallHelpers.
+  SYSTEM_WORD.lastIndex = 0;
+  for (let match = SYSTEM_WORD.exec(source); match !== null; match = SYSTEM_WORD.exec(source)) {
     const at = match.index;
     // Part of a longer name (`actorName`, `steps`, `mysubscriber`): not a service variable's segment.
     if (isIdChar(source.charCodeAt(at - 1)) || isIdChar(source.charCodeAt(at + match[0].length))) continue;
