@@ -8,6 +8,7 @@ import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
 import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from '../derive/service-helpers.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
+import { nextMustache } from './mustaches.js';
 import { checkCall, helperName, isCall, type Walk } from './template-calls.js';
 import type { RenderFinding } from './types.js';
 
@@ -15,16 +16,13 @@ const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
 
 // A mustache that can call no helper: `{{path}}`, `{{{path}}}`, `{{&path}}`, `{{#each path}}` (each/if/unless/with),
 // `{{else}}`, `{{/name}}`. Anything else (arguments, sub-expressions, partials, comments…) takes the full walk.
-const MUSTACHE = /\{\{\{?~?\s*([\s\S]*?)\s*~?\}?\}\}/g;
 const PLAIN =
   /^(?:&\s*)?([^\s()=!>#^/{}~"']+)$|^[#^]\s*(?:each|if|unless|with)\s+[^\s()=~"']+$|^\/\s*\S+$|^else$/;
 
 /** Whether `source` may call a helper (so the AST must be walked); false only when every mustache is plain. */
 function mayCallHelpers(source: string): boolean {
-  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
-  MUSTACHE.lastIndex = 0;
-  for (let match = MUSTACHE.exec(source); match !== null; match = MUSTACHE.exec(source)) {
-    const inner = match[1] as string;
+  for (let match = nextMustache(source, 0); match !== undefined; match = nextMustache(source, match.end)) {
+    const { inner } = match;
     if (inner.includes('../')) return true; // a climb is checked against the blocks around it
     const plain = PLAIN.exec(inner);
     if (plain === null) return true;
