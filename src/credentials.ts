@@ -61,21 +61,38 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
  * scan of their characters answers for them instead of three replace passes (a test holds the two answers equal).
  */
 export function holdsCredential(text: string): boolean {
-  if (!hasTokenRun(text) && !/apikey|bearer/i.test(text)) return false;
-  return maskCredentials(text) !== text;
+  return mayHoldCredential(text) && maskCredentials(text) !== text;
 }
 
-/** A run of MIN_TOKEN_CHARACTERS characters of the token alphabet: one pass, no regular expression. */
-function hasTokenRun(text: string): boolean {
-  if (text.length < MIN_TOKEN_CHARACTERS) return false;
+/**
+ * A run of MIN_TOKEN_CHARACTERS characters of the token alphabet, or `apikey`/`bearer` in any case (as
+ * `/apikey|bearer/i` finds them: only ASCII letters fold to these): one pass, no regular expression.
+ */
+function mayHoldCredential(text: string): boolean {
   let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x80 && TOKEN_CHAR[c] === 1) {
-      if (++run === MIN_TOKEN_CHARACTERS) return true;
-    } else run = 0;
+    if (c >= 0x80 || TOKEN_CHAR[c] !== 1) {
+      run = 0;
+      continue;
+    }
+    if (++run === MIN_TOKEN_CHARACTERS) return true;
+    const lower = c | 0x20;
+    if (
+      (lower === 0x61 && startsWithWord(text, i, 'apikey')) ||
+      (lower === 0x62 && startsWithWord(text, i, 'bearer'))
+    )
+      return true;
   }
   return false;
+}
+
+/** Whether `word` (lower-case ASCII letters) is at `at` in `text`, in any case. */
+function startsWithWord(text: string, at: number, word: string): boolean {
+  if (at + word.length > text.length) return false;
+  for (let k = 1; k < word.length; k++)
+    if ((text.charCodeAt(at + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
 }
 
 function stars(text: string): string {
