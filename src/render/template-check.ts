@@ -91,7 +91,7 @@ function isIdChar(code: number): boolean {
  * mention in plain text…) takes the scan. Conservative: false only costs the scan.
  */
 function readsOnlySampleSubscriber(source: string): boolean {
-  // exec with lastIndex rather than matchAll, as in mayCallHelpers.
+  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
   SYSTEM_WORD.lastIndex = 0;
   for (let match = SYSTEM_WORD.exec(source); match !== null; match = SYSTEM_WORD.exec(source)) {
     const at = match.index;
