@@ -15,8 +15,12 @@ import { parseTemplate, scanError } from './parse-template.js';
 import { EXTRACTOR_HELPERS } from './service-helpers.js';
 import type { HbsNode, TemplateScan, VariableType, VariableUsage } from './types.js';
 
-// The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character.
-const VALID_NAME = /^[a-zA-Z_]/;
+// The service checks names with /^[a-zA-Z_][a-zA-Z0-9_-]*?/, which only constrains the first character: an ASCII
+// letter or `_` (tested on the char code, not with a regular expression per name).
+function startsLikeName(name: string): boolean {
+  const c = name.charCodeAt(0) | 0x20; // ASCII letters to lower case; NaN (empty) to 0x20
+  return (c >= 0x61 && c <= 0x7a) || name.charCodeAt(0) === 0x5f;
+}
 
 /** Where the service's extractor would throw, and why. */
 class Unextractable {
@@ -123,7 +127,7 @@ function bodyOf(node: HbsNode): HbsNode[] {
 
 /** shouldAddVariable: `name.match(…)`, which throws when the "name" is not a string. */
 function isName(name: unknown, node: HbsNode | undefined): name is string {
-  if (typeof name === 'string') return VALID_NAME.test(name);
+  if (typeof name === 'string') return startsLikeName(name);
   const what =
     name === undefined ? 'an expression without a name (a sub-expression or `undefined`)' : `\`${name}\``;
   throw new Unextractable(node, `${what} stands where the service's variable extraction expects a name`);

@@ -8,6 +8,7 @@ import { isSystemVariable } from '../derive/names.js';
 import { parseTemplate } from '../derive/parse-template.js';
 import { HANDLEBARS_HELPERS, SERVICE_HELPERS } from '../derive/service-helpers.js';
 import type { HbsNode, HbsProgram } from '../derive/types.js';
+import { nextMustache } from './mustaches.js';
 import { checkCall, helperName, isCall, type Walk } from './template-calls.js';
 import type { RenderFinding } from './types.js';
 
@@ -15,16 +16,13 @@ const COMPARISONS = new Set(['gt', 'gte', 'lt', 'lte', 'eq', 'ne']);
 
 // A mustache that can call no helper: `{{path}}`, `{{{path}}}`, `{{&path}}`, `{{#each path}}` (each/if/unless/with),
 // `{{else}}`, `{{/name}}`. Anything else (arguments, sub-expressions, partials, comments…) takes the full walk.
-const MUSTACHE = /\{\{\{?~?\s*([\s\S]*?)\s*~?\}?\}\}/g;
 const PLAIN =
   /^(?:&\s*)?([^\s()=!>#^/{}~"']+)$|^[#^]\s*(?:each|if|unless|with)\s+[^\s()=~"']+$|^\/\s*\S+$|^else$/;
 
 /** Whether `source` may call a helper (so the AST must be walked); false only when every mustache is plain. */
 function mayCallHelpers(source: string): boolean {
-  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
-  MUSTACHE.lastIndex = 0;
-  for (let match = MUSTACHE.exec(source); match !== null; match = MUSTACHE.exec(source)) {
-    const inner = match[1] as string;
+  for (let match = nextMustache(source, 0); match !== undefined; match = nextMustache(source, match.end)) {
+    const { inner } = match;
     if (inner.includes('../')) return true; // a climb is checked against the blocks around it
     const plain = PLAIN.exec(inner);
     if (plain === null) return true;
@@ -74,12 +72,14 @@ const SYSTEM_WORD = /subscriber|step|branding|tenant|actor|preheader/g;
 const OPEN = 123; // {
 const DOT = 46;
 
-// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts); beyond ASCII, none is
-// counted (conservative: a mention next to one takes the scan).
-const ID_CHAR = /[A-Za-z0-9_$:?-]/;
+// The ASCII characters of a Handlebars ID (`[^\s!"#%-,\.\/;->@\[-\^`\{-~]`, fast-template.ts), `[A-Za-z0-9_$:?-]`,
+// as a look-up table; beyond ASCII, none is counted (conservative: a mention next to one takes the scan).
+const ID_CHARS = new Uint8Array(0x80);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$:?-')
+  ID_CHARS[c.charCodeAt(0)] = 1;
 
 function isIdChar(code: number): boolean {
-  return code < 0x80 && ID_CHAR.test(String.fromCharCode(code));
+  return code < 0x80 && ID_CHARS[code] === 1;
 }
 
 /**
@@ -91,7 +91,9 @@ function isIdChar(code: number): boolean {
  * mention in plain text…) takes the scan. Conservative: false only costs the scan.
  */
 function readsOnlySampleSubscriber(source: string): boolean {
-  for (const match of source.matchAll(SYSTEM_WORD)) {
+  // exec with lastIndex rather than matchAll: no iterator and no copy of the expression for every template.
+  SYSTEM_WORD.lastIndex = 0;
+  for (let match = SYSTEM_WORD.exec(source); match !== null; match = SYSTEM_WORD.exec(source)) {
     const at = match.index;
     // Part of a longer name (`actorName`, `steps`, `mysubscriber`): not a service variable's segment.
     if (isIdChar(source.charCodeAt(at - 1)) || isIdChar(source.charCodeAt(at + match[0].length))) continue;

@@ -73,6 +73,10 @@ function buildOwnFindings(
 ): { findings: Diagnostic[]; covered: Diagnostic[] } {
   const early = buildBeforeSchemaDiagnostics(definition, options);
   const schemaDiagnostics = validateDefinitionSchema(definition);
+  // The common case, nothing found before the rules: their findings are all there is.
+  if (early.length === 0 && schemaDiagnostics.length === 0) {
+    return { findings: buildRuleDiagnostics({ valid: [definition], all: [], options }), covered: [] };
+  }
   const pointers = new Set(early.map((d) => d.pointer));
   // An early rule's precise message replaces the schema's generic one at the same place (when the rule is
   // turned off, the schema's error stays: the service still rejects the value).

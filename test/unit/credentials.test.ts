@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { holdsCredential, maskCredentials } from '../../src/credentials.js';
 
@@ -42,5 +43,47 @@ describe('maskCredentials', () => {
   ])('leaves ordinary text alone: %s', (line) => {
     expect(maskCredentials(line)).toBe(line);
     expect(holdsCredential(line)).toBe(false);
+  });
+});
+
+describe('holdsCredential', () => {
+  it('answers exactly whether maskCredentials would change the text (its quick test never says no wrongly)', () => {
+    // Pieces that make up credentials, near misses and ordinary text, so that short runs, scheme words and hex
+    // runs of every length around the thresholds meet.
+    const piece = fc.constantFrom(
+      'ApiKey ',
+      'bearer\t',
+      'BEARER',
+      'apikey',
+      ' ',
+      '/',
+      '.',
+      '-',
+      '_',
+      '~',
+      '=',
+      '+',
+      '{{',
+      '}}',
+      '"',
+      ':',
+      'a',
+      'Z',
+      '7',
+      'f',
+      '0123456789abcdef',
+      'Zk3mQ9x_Lp2vR8',
+      'tW0yB5nC7hJ4',
+      'Zk3mQ9xLp2vR8tW0yB5n',
+      'order-shipped',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        expect(holdsCredential(text)).toBe(maskCredentials(text) !== text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -15,19 +15,31 @@ export const credentialInDefinition: Rule = {
   defaultSeverity: 'error',
   description: 'no value may look like a credential (ApiKey/Bearer token, an API key, a long random token)',
   check(ctx) {
-    // Iterative: a definition is bounded in depth, but a walk that cannot overflow needs no such argument.
-    const stack: Array<[unknown, string]> = [[ctx.workflow, '']];
+    // Iterative: a definition is bounded in depth, but a walk that cannot overflow needs no such argument. The
+    // stack holds each value with its depth and key (parallel arrays, no tuple per node), and `path` the keys down
+    // to the value being looked at: a pointer is built only for a finding, not for every value of every file.
+    const values: unknown[] = [ctx.workflow];
+    const depths: number[] = [0];
+    const keys: Array<string | number> = [''];
+    const path: Array<string | number> = [];
     const found: string[] = [];
-    while (stack.length > 0) {
-      const [value, pointer] = stack.pop() as [unknown, string];
+    const push = (value: unknown, depth: number, key: string | number): void => {
+      values.push(value);
+      depths.push(depth);
+      keys.push(key);
+    };
+    while (values.length > 0) {
+      const value = values.pop();
+      const depth = depths.pop() as number;
+      const key = keys.pop() as string | number;
+      // Entries past `depth` are left over from a deeper value met before: only the first `depth` are read.
+      if (depth > 0) path[depth - 1] = key;
       if (typeof value === 'string') {
-        if (holdsCredential(value)) found.push(pointer);
+        if (holdsCredential(value)) found.push(joinPointer('', ...path.slice(0, depth)));
       } else if (Array.isArray(value)) {
-        value.forEach((item, i) => {
-          stack.push([item, joinPointer(pointer, i)]);
-        });
+        for (let i = 0; i < value.length; i++) push(value[i], depth + 1, i);
       } else if (isRecord(value)) {
-        for (const [key, child] of Object.entries(value)) stack.push([child, joinPointer(pointer, key)]);
+        for (const name of Object.keys(value)) push(value[name], depth + 1, name);
       }
     }
     for (const pointer of found.reverse()) {
