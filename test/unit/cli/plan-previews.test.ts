@@ -1,26 +1,16 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writePlanPreviews } from '../../../src/cli/plan-previews.js';
 import { BoundaryError } from '../../../src/fs-boundary.js';
 import type { DesiredWorkflow, Plan } from '../../../src/plan/types.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { aWorkflow } from '../../helpers/workflow.js';
 
+const tempProject = useTempProjects('wfsync-previews-');
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfsync-previews-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+  dir = tempProject();
 });
 
 function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] } {
