@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -6,7 +6,8 @@ import {
   type ContractFakeOptions,
   startContractFake,
 } from '../helpers/contract-fake/index.js';
-import { EXAMPLE_IDENTIFIERS, makeProject, ROOT, runCli } from './helpers.js';
+import { useTempProjects } from '../helpers/temp-project.js';
+import { EXAMPLE_IDENTIFIERS, ROOT, runCli } from './helpers.js';
 
 /**
  * wfsync's own CLI against the independent fake written from the contract (test/helpers/contract-fake/): what it
@@ -16,11 +17,10 @@ import { EXAMPLE_IDENTIFIERS, makeProject, ROOT, runCli } from './helpers.js';
 /** Three of the repository's examples: an email with a loop, a critical email, a digest. */
 const EXAMPLES = ['order-shipped', 'password-reset', 'weekly-activity-digest'];
 
+const makeProject = useTempProjects('wfsync-e2e-');
 const fakes: ContractFake[] = [];
-const projects: string[] = [];
 afterEach(async () => {
   await Promise.all(fakes.splice(0).map((f) => f.close()));
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function fakeProject(
@@ -40,11 +40,13 @@ async function fakeProject(
       `    notificationGroups: { transactional: ${fake.groupId} }`,
       '',
     ].join('\n'),
+    ...Object.fromEntries(
+      examples.map((name) => [
+        `workflows/${name}.yaml`,
+        readFileSync(join(ROOT, 'workflows', `${name}.yaml`)),
+      ]),
+    ),
   });
-  projects.push(cwd);
-  mkdirSync(join(cwd, 'workflows'));
-  for (const name of examples)
-    copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
   return { fake, cwd };
 }
 
