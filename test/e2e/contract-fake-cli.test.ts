@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +7,8 @@ import {
   startContractFake,
 } from '../helpers/contract-fake/index.js';
 import { useTempProjects } from '../helpers/temp-project.js';
-import { EXAMPLE_IDENTIFIERS, ROOT, runCli } from './helpers.js';
+import { contractFakeProject } from './contract-fake-project.js';
+import { EXAMPLE_IDENTIFIERS, runCli } from './helpers.js';
 
 /**
  * wfsync's own CLI against the independent fake written from the contract (test/helpers/contract-fake/): what it
@@ -29,24 +30,7 @@ async function fakeProject(
 ): Promise<{ fake: ContractFake; cwd: string }> {
   const fake = await startContractFake(options);
   fakes.push(fake);
-  const cwd = makeProject({
-    'wfsync.config.yaml': [
-      'workflowsDir: workflows',
-      'targets:',
-      '  fake:',
-      `    baseUrl: ${fake.url}`,
-      '    apiKeyEnv: FAKE_KEY',
-      `    notificationGroupId: ${fake.groupId}`,
-      `    notificationGroups: { transactional: ${fake.groupId} }`,
-      '',
-    ].join('\n'),
-    ...Object.fromEntries(
-      examples.map((name) => [
-        `workflows/${name}.yaml`,
-        readFileSync(join(ROOT, 'workflows', `${name}.yaml`)),
-      ]),
-    ),
-  });
+  const cwd = makeProject(contractFakeProject(fake, examples));
   return { fake, cwd };
 }
 
