@@ -1,9 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempProjects } from '../../helpers/temp-project.js';
 import { call, get, post, start, workflowBody } from './helpers.js';
-
-const tempProject = useTempProjects('wfsync-emulator-promote-');
 
 /** Promotion over real HTTP: the changes routes and what applying does to Production. */
 
@@ -130,24 +129,28 @@ describe('promotion to Production', () => {
   });
 
   it('keeps changes, Production copies and promoted groups across a restart on a data file', async () => {
-    const dir = tempProject();
-    const dataFile = join(dir, 'data.json');
-    const options = {
-      dataFile,
-      productionKeys: [PROD],
-      notificationGroups: [{ name: 'Billing', id: 'ab'.repeat(12) }],
-    };
-    const first = await start(options);
-    await post(first, workflowBody(first, { notificationGroupId: 'ab'.repeat(12) }));
-    await applyAll(first);
-    await post(first, workflowBody(first, { name: 'Still Pending' }));
-    const production = first.productionWorkflows();
-    await first.close();
-    const second = await start(options);
-    expect(second.productionWorkflows()).toEqual(production);
-    expect((await pending(second)).length).toBe(1);
-    const groups = (await call(second, 'GET', '/v1/notification-groups', { key: PROD })).body.data;
-    expect(groups.map((g: { _id: string }) => g._id)).toContain(production[0]!._notificationGroupId);
-    expect((await get(second, production[0]!._id, { key: PROD })).status).toBe(200);
+    const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-promote-'));
+    try {
+      const dataFile = join(dir, 'data.json');
+      const options = {
+        dataFile,
+        productionKeys: [PROD],
+        notificationGroups: [{ name: 'Billing', id: 'ab'.repeat(12) }],
+      };
+      const first = await start(options);
+      await post(first, workflowBody(first, { notificationGroupId: 'ab'.repeat(12) }));
+      await applyAll(first);
+      await post(first, workflowBody(first, { name: 'Still Pending' }));
+      const production = first.productionWorkflows();
+      await first.close();
+      const second = await start(options);
+      expect(second.productionWorkflows()).toEqual(production);
+      expect((await pending(second)).length).toBe(1);
+      const groups = (await call(second, 'GET', '/v1/notification-groups', { key: PROD })).body.data;
+      expect(groups.map((g: { _id: string }) => g._id)).toContain(production[0]!._notificationGroupId);
+      expect((await get(second, production[0]!._id, { key: PROD })).status).toBe(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
