@@ -2,16 +2,15 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prCommentMarker } from '../../src/report/plan/markdown.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import {
   type FakeComment,
   type FakeGithub,
@@ -27,6 +26,7 @@ import { startTarget, type Target } from './plan-sync-target.js';
  * a loopback fake of GitHub's comments API, with the built CLI installed in the project (`version: project`).
  */
 
+const tempDir = useTempProjects('wfsync-action-');
 const servers: FakeGithub[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -309,7 +309,7 @@ function fakeNpm(code = 0): {
   calls: () => string[][];
   tokens: () => string[];
 } {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-npm-'));
+  const dir = tempDir();
   const record = join(dir, 'argv.jsonl');
   const tokens = join(dir, 'tokens.txt');
   writeFileSync(
@@ -333,7 +333,7 @@ describe('how the action starts wfsync', () => {
 
   it("by default, the action's own version through npm exec, never an unpinned latest", async () => {
     const npm = fakeNpm();
-    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const workspace = tempDir();
     const run = await runAction({
       inputs: { command: 'validate', 'max-warnings': '0' },
       workspace,
@@ -373,7 +373,7 @@ describe('how the action starts wfsync', () => {
 
   it('args, base-ref and target reach wfsync as literal argv: no shell expands or runs them', async () => {
     const npm = fakeNpm(2);
-    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const workspace = tempDir();
     const args = `--only "order-*" '$(touch pwned-1)' \`touch pwned-2\`;touch pwned-3 \${{ github.token }} "a \\"b\\""`;
     const run = await runAction({
       inputs: {
@@ -418,7 +418,7 @@ describe('how the action starts wfsync', () => {
   });
 
   it('previews: on a pull request a plan writes them into RUNNER_TEMP/wfsync-previews; previews: false, none', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const workspace = tempDir();
     const argv = async (inputs: Record<string, string>) => {
       const npm = fakeNpm();
       const run = await runAction({
@@ -441,7 +441,7 @@ describe('how the action starts wfsync', () => {
   });
 
   it('a plan on a pull request: the relay gets the Markdown and, alone, the token; comment: false keeps it off the pull request', async () => {
-    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const workspace = tempDir();
     const relayArgs = async (inputs: Record<string, string>) => {
       const npm = fakeNpm(2);
       const run = await runAction({
@@ -488,7 +488,7 @@ describe('how the action starts wfsync', () => {
     [{ args: '--only "unclosed' }, 'args: a double quote is not closed'],
   ])('refuses %o before running anything, failing with 64', async (inputs, message) => {
     const npm = fakeNpm();
-    const workspace = mkdtempSync(join(tmpdir(), 'wfsync-ws-'));
+    const workspace = tempDir();
     const run = await runAction({ inputs, workspace, path: [npm.dir] });
     expect(run.status).toBe(64);
     expect(run.stdout).toContain(`::error title=wfsync action::${message}`);

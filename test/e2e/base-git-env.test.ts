@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/git.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import { BIN } from './helpers.js';
 import { pullRequest } from './pull-request-scenario.js';
 
@@ -13,10 +13,7 @@ import { pullRequest } from './pull-request-scenario.js';
  * GIT_INDEX_FILE of the commit under way).
  */
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = useTempProjects('wfsync-git-env-');
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   return new Promise<number | null>((resolve, reject) => {
@@ -26,18 +23,11 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
-
 describe('plan --base addresses the project repository', () => {
   it("GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY of another repository: the project's base, the same plan", async () => {
     const { target, mergeBase } = await pullRequest();
-    const decoy = tempDir('wfsync-decoy-');
+    const decoy = tempDir({ README: 'another repository\n' });
     git(decoy, 'init', '-q', '-b', 'main');
-    writeFileSync(join(decoy, 'README'), 'another repository\n');
     git(decoy, 'add', '-A');
     git(decoy, 'commit', '-q', '-m', 'another repository');
     expect(git(decoy, 'rev-parse', 'main').trim()).not.toBe(mergeBase);
@@ -59,9 +49,9 @@ describe('plan --base addresses the project repository', () => {
   it('from a pre-commit hook in a linked worktree (git sets GIT_DIR and GIT_INDEX_FILE): the base is read and the commit goes on', async () => {
     const { target, mergeBase } = await pullRequest();
     const expected = await target.run(['plan', '--base', 'main', '--format', 'json']);
-    const worktree = join(tempDir('wfsync-worktree-'), 'review');
+    const worktree = join(tempDir(), 'review');
     git(target.cwd, 'worktree', 'add', '-q', '-b', 'review', worktree, 'change');
-    const out = tempDir('wfsync-hook-out-');
+    const out = tempDir();
     const hook = join(target.cwd, '.git/hooks/pre-commit');
     writeFileSync(
       hook,

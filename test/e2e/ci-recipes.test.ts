@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { PINNED_ACTIONS, WFSYNC_ACTION_REPOSITORY, wfsyncActionRef } from '../../src/scaffold/ci/common.js';
 import { buildGithubWorkflows } from '../../src/scaffold/ci/index.js';
+import { tempProject } from '../helpers/temp-project.js';
 import { actionlint, repositoryWorkflows } from './action-lint.js';
 import { ROOT } from './helpers.js';
 
@@ -76,9 +76,8 @@ function expectSetUp(job: Job, fullHistory = false): void {
 
 /** Runs a `run:` script as GitHub does on Linux (`bash -e`), in a temp directory, with `env`. */
 function runStep(script: string, options: { env?: Record<string, string> } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-ci-'));
+  const dir = tempProject({ 'github-output': '' }, 'wfsync-ci-');
   const output = join(dir, 'github-output');
-  writeFileSync(output, '');
   const result = spawnSync('bash', ['-e', '-c', script], {
     cwd: dir,
     env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, ...options.env },

@@ -3,12 +3,12 @@
  * and the job summary, against a loopback fake of GitHub's issue-comments API (action-runner.ts), with the files and
  * variables the runner gives a step.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PR_COMMENT_MARKER, prCommentMarker } from '../../src/report/plan/markdown.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import {
   type FakeComment,
   type FakeGithub,
@@ -21,6 +21,7 @@ import { runCli } from './helpers.js';
 import { relayedPlan } from './relay-document.js';
 
 const MARKER = prCommentMarker('development');
+const tempProject = useTempProjects('wfsync-ghrelay-');
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -42,12 +43,8 @@ interface Step {
 
 /** A relay step's directory and variables: the event, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the token. */
 function step(apiUrl: string, event: { name: string; payload: unknown } = PULL_REQUEST_EVENT): Step {
-  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-ghrelay-'));
-  cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
+  const cwd = tempProject({ 'event.json': JSON.stringify(event.payload), output: '', 'summary.md': '' });
   const write = (name: string, text: string) => writeFileSync(join(cwd, name), text);
-  write('event.json', JSON.stringify(event.payload));
-  write('output', '');
-  write('summary.md', '');
   return {
     cwd,
     env: {

@@ -2,30 +2,22 @@
  * `wfsync ci-relay`, the built CLI, as the CI jobs run it after wfsync: against a loopback stand-in for GitLab's
  * notes API (gitlab-fixture.ts), with the documents a run writes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prCommentMarker } from '../../src/report/plan/markdown.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import { type NotesApi, otherNotes, startNotesApi } from './gitlab-fixture.js';
 import { runCli } from './helpers.js';
 import { relayedPlan } from './relay-document.js';
 
 const MARKER = prCommentMarker('development');
 let api: NotesApi | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await api?.close();
   api = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function workdir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-relay-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const workdir = useTempProjects('wfsync-relay-');
 
 /** What GitLab sets in merge request !7's plan job (no CI_MERGE_REQUEST_IID: a scheduled or branch pipeline). */
 function gitlabEnv(notes: NotesApi | undefined, mergeRequest = true): Record<string, string> {

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aWorkflow, aWorkflowYaml } from '../helpers/workflow.js';
 import { BIN, makeProject, runCli } from './helpers.js';
 
 /**
@@ -17,8 +18,7 @@ const ENV = { PATH: `${SHIM}${delimiter}${process.env.PATH}`, HOME: SHIM, NO_COL
 
 const HOSTILE = 'odd$(touch pwned)';
 const definition = (name: string, identifier: string) =>
-  `name: ${name}\nsteps:\n  - name: s\n    template: { type: in_app, content: hi }\n` +
-  `triggers:\n  - type: event\n    identifier: '${identifier}'\n    variables: []\n`;
+  aWorkflowYaml(aWorkflow({ name, triggers: [{ type: 'event', identifier }] }));
 
 function project(): string {
   return makeProject({

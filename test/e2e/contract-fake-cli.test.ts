@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -6,7 +6,9 @@ import {
   type ContractFakeOptions,
   startContractFake,
 } from '../helpers/contract-fake/index.js';
-import { EXAMPLE_IDENTIFIERS, makeProject, ROOT, runCli } from './helpers.js';
+import { useTempProjects } from '../helpers/temp-project.js';
+import { contractFakeProject } from './contract-fake-project.js';
+import { EXAMPLE_IDENTIFIERS, runCli } from './helpers.js';
 
 /**
  * wfsync's own CLI against the independent fake written from the contract (test/helpers/contract-fake/): what it
@@ -16,11 +18,10 @@ import { EXAMPLE_IDENTIFIERS, makeProject, ROOT, runCli } from './helpers.js';
 /** Three of the repository's examples: an email with a loop, a critical email, a digest. */
 const EXAMPLES = ['order-shipped', 'password-reset', 'weekly-activity-digest'];
 
+const makeProject = useTempProjects('wfsync-e2e-');
 const fakes: ContractFake[] = [];
-const projects: string[] = [];
 afterEach(async () => {
   await Promise.all(fakes.splice(0).map((f) => f.close()));
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function fakeProject(
@@ -29,22 +30,7 @@ async function fakeProject(
 ): Promise<{ fake: ContractFake; cwd: string }> {
   const fake = await startContractFake(options);
   fakes.push(fake);
-  const cwd = makeProject({
-    'wfsync.config.yaml': [
-      'workflowsDir: workflows',
-      'targets:',
-      '  fake:',
-      `    baseUrl: ${fake.url}`,
-      '    apiKeyEnv: FAKE_KEY',
-      `    notificationGroupId: ${fake.groupId}`,
-      `    notificationGroups: { transactional: ${fake.groupId} }`,
-      '',
-    ].join('\n'),
-  });
-  projects.push(cwd);
-  mkdirSync(join(cwd, 'workflows'));
-  for (const name of examples)
-    copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
+  const cwd = makeProject(contractFakeProject(fake, examples));
   return { fake, cwd };
 }
 

@@ -3,14 +3,15 @@
  * PRNG, a sync killed at a moment counted from a request the emulator answered, and the checks after any run.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { checkState } from '../../src/state/check.js';
 import { syntheticDefinition } from '../bench/synthetic.mjs';
-import { BIN, makeProject, ROOT, type RunResult } from './helpers.js';
+import { useTempProjects } from '../helpers/temp-project.js';
+import { BIN, ROOT, type RunResult } from './helpers.js';
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
 export function prng(seed: number): () => number {
@@ -95,10 +96,9 @@ export function useCrashRuns(): (options: {
   settings: readonly string[];
 }) => Promise<{ emulator: RunningEmulator; cwd: string; env: Record<string, string> }> {
   const emulators: RunningEmulator[] = [];
-  const projects: string[] = [];
+  const makeProject = useTempProjects('wfsync-e2e-');
   afterEach(async () => {
     await Promise.all(emulators.splice(0).map((em) => em.close()));
-    for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return async ({ emulator: options, count, settings }) => {
     const em = await startEmulator({
@@ -109,7 +109,6 @@ export function useCrashRuns(): (options: {
     const files: Record<string, string> = {};
     for (let i = 0; i < count; i++) files[`workflows/wf-${i}.yaml`] = syntheticDefinition(i);
     const cwd = makeProject(files);
-    projects.push(cwd);
     cpSync(join(ROOT, 'schemas'), join(cwd, 'schemas'), { recursive: true });
     const target = ['  dev:', `    baseUrl: ${em.url}`, '    apiKeyEnv: DEV_KEY'];
     target.push(

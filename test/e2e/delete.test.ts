@@ -1,9 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startContractFake } from '../helpers/contract-fake/index.js';
 import { git } from '../helpers/git.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { contractFakeProject } from './contract-fake-project.js';
+import { makeProject, runCli } from './helpers.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type TargetRun } from './plan-sync-target.js';
 
 /**
@@ -187,22 +188,10 @@ describe('against the contract fake (written from the contract, not the emulator
       dropResponse: { method: 'DELETE', path: /^\/v1\/workflows\//, nth: 1 },
     });
     closers.push(() => fake.close());
-    const cwd = makeProject({
-      'wfsync.config.yaml': [
-        'workflowsDir: workflows',
-        'targets:',
-        '  fake:',
-        `    baseUrl: ${fake.url}`,
-        '    apiKeyEnv: FAKE_KEY',
-        `    notificationGroupId: ${fake.groupId}`,
-        '    allow: [create, delete]',
-        '',
-      ].join('\n'),
-    });
+    const cwd = makeProject(
+      contractFakeProject(fake, ['password-reset', 'trial-ending'], ['create', 'delete']),
+    );
     closers.push(() => rmSync(cwd, { recursive: true, force: true }));
-    mkdirSync(join(cwd, 'workflows'));
-    for (const name of ['password-reset', 'trial-ending'])
-      copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
     const run = (args: string[]) =>
       runCli([...args, '--target', 'fake'], { cwd, env: { FAKE_KEY: fake.devKey } });
     expect((await run(['sync'])).status).toBe(0);

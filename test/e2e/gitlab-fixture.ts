@@ -1,11 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { git } from '../helpers/git.js';
+import { tempProject, writeFiles } from '../helpers/temp-project.js';
 import { BIN, runCli } from './helpers.js';
 
 /**
@@ -15,24 +15,24 @@ import { BIN, runCli } from './helpers.js';
  * `main`; returns the directory.
  */
 export async function makeGitlabProject(emulator: RunningEmulator): Promise<string> {
-  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-gitlab-'));
+  const cwd = tempProject({}, 'wfsync-gitlab-');
   git(cwd, 'init', '-q', '-b', 'main');
   const init = await runCli(['init', '--ci', 'gitlab'], { cwd });
   if (init.status !== 0) throw new Error(`init failed: ${init.stderr}`);
-  mkdirSync(join(cwd, 'vendor/wfsync'), { recursive: true });
-  writeFileSync(
-    join(cwd, 'vendor/wfsync/package.json'),
-    JSON.stringify({ name: 'wfsync', version: '0.0.0-local', bin: { wfsync: 'cli.mjs' } }),
-  );
-  writeFileSync(
-    join(cwd, 'vendor/wfsync/cli.mjs'),
-    `#!/usr/bin/env node\nawait import(${JSON.stringify(pathToFileURL(BIN).href)});\n`,
-  );
+  writeFiles(cwd, {
+    'vendor/wfsync/package.json': JSON.stringify({
+      name: 'wfsync',
+      version: '0.0.0-local',
+      bin: { wfsync: 'cli.mjs' },
+    }),
+    'vendor/wfsync/cli.mjs': `#!/usr/bin/env node\nawait import(${JSON.stringify(pathToFileURL(BIN).href)});\n`,
+    'package.json': JSON.stringify({
+      name: 'acme',
+      private: true,
+      devDependencies: { wfsync: 'file:./vendor/wfsync' },
+    }),
+  });
   chmodSync(join(cwd, 'vendor/wfsync/cli.mjs'), 0o755);
-  writeFileSync(
-    join(cwd, 'package.json'),
-    JSON.stringify({ name: 'acme', private: true, devDependencies: { wfsync: 'file:./vendor/wfsync' } }),
-  );
   execFileSync('npm', ['install', '--package-lock-only', '--offline', '--no-audit', '--no-fund'], {
     cwd,
     stdio: 'ignore',

@@ -84,9 +84,15 @@ export const EXAMPLE_IDENTIFIERS = [
   'weekly-activity-digest',
 ];
 
-/** A temp project holding a copy of the repository's example workflows and schemas. */
-export function makeExampleProject(extra: Record<string, string> = {}): string {
-  const dir = makeProject(extra);
+/**
+ * A temp project holding a copy of the repository's example workflows and schemas, made by `make` (a
+ * `useTempProjects` maker, for a file that removes its projects).
+ */
+export function makeExampleProject(
+  extra: Record<string, string> = {},
+  make: (files: ProjectFiles) => string = makeProject,
+): string {
+  const dir = make(extra);
   cpSync(join(ROOT, 'workflows'), join(dir, 'workflows'), { recursive: true });
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
   cpSync(join(ROOT, 'wfsync.config.yaml'), join(dir, 'wfsync.config.yaml'));

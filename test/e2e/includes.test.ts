@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { parseJsonOutput } from '../helpers/json-output.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { useTempProjects } from '../helpers/temp-project.js';
+import { ROOT, runCli } from './helpers.js';
 
 /**
  * Template text kept in files of its own (`content: {file: ./emails/order-shipped.html}`), through the built CLI: the
@@ -17,17 +18,15 @@ const HTML = 'workflows/emails/order-shipped.html';
 const SUBJECT = 'workflows/emails/order-shipped.subject.txt';
 const DEFINITION = 'workflows/order-shipped.yaml';
 
-const projects: string[] = [];
+const makeProject = useTempProjects('wfsync-e2e-');
 const emulators: RunningEmulator[] = [];
 afterEach(async () => {
   await Promise.all(emulators.splice(0).map((e) => e.close()));
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A temp copy of the includes project (target `local` by default), with `config` as its wfsync.config.yaml if given. */
 function project(config?: string): string {
-  const dir = makeProject({});
-  projects.push(dir);
+  const dir = makeProject();
   cpSync(FIXTURE, dir, { recursive: true });
   if (config !== undefined) writeFileSync(join(dir, 'wfsync.config.yaml'), config);
   return dir;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { parseJsonOutput } from '../helpers/json-output.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import { makeExampleProject, runCli } from './helpers.js';
 
 /**
@@ -11,11 +12,10 @@ import { makeExampleProject, runCli } from './helpers.js';
  * default target's plan names none. Two emulators on 127.0.0.1:0, one per target.
  */
 
+const tempProject = useTempProjects('wfsync-e2e-');
 const running: RunningEmulator[] = [];
-const projects: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 function targetLines(name: string, emulator: RunningEmulator, keyEnv: string): string[] {
@@ -37,8 +37,7 @@ async function twoTargets(configName = 'wfsync.config.yaml') {
   const production = await startEmulator({ seed: 1 });
   const staging = await startEmulator({ seed: 2 });
   running.push(production, staging);
-  const cwd = makeExampleProject();
-  projects.push(cwd);
+  const cwd = makeExampleProject({}, tempProject);
   const config = [
     'workflowsDir: workflows',
     'defaultTarget: production',

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -8,6 +8,7 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.js';
+import { useTempProjects } from '../helpers/temp-project.js';
 import { makeExampleProject, type RunResult, runCli } from './helpers.js';
 
 /**
@@ -53,19 +54,17 @@ export interface TargetOptions {
   baseUrl?: string;
 }
 
+const tempProject = useTempProjects('wfsync-e2e-');
 const running: RunningEmulator[] = [];
-const projects: string[] = [];
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 export async function startTarget(options: TargetOptions = {}): Promise<Target> {
   const emulator = await startEmulator({ seed: 1, ...options.emulator });
   running.push(emulator);
-  const cwd = makeExampleProject();
-  projects.push(cwd);
+  const cwd = makeExampleProject({}, tempProject);
   writeFileSync(join(cwd, 'wfsync.config.yaml'), configFor(emulator, options));
   const statePath = join(cwd, '.wfsync/state/dev.json');
   return {

@@ -1,9 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredWorkflow } from '../../src/emulator/types.js';
 import { type ContractFake, startContractFake } from '../helpers/contract-fake/index.js';
-import { makeProject, ROOT, runCli } from './helpers.js';
+import { contractFakeProject } from './contract-fake-project.js';
+import { makeProject, runCli } from './helpers.js';
 import { EXAMPLE_IDENTIFIERS, startTarget, type Target } from './plan-sync-target.js';
 
 /**
@@ -222,22 +223,7 @@ describe('update against the independent contract fake', () => {
   it('the same change: one PUT per workflow plus one status call, the files reached, kept templates kept', async () => {
     fake = await startContractFake();
     const service = fake;
-    cwd = makeProject({
-      'wfsync.config.yaml': [
-        'workflowsDir: workflows',
-        'targets:',
-        '  fake:',
-        `    baseUrl: ${service.url}`,
-        '    apiKeyEnv: FAKE_KEY',
-        `    notificationGroupId: ${service.groupId}`,
-        `    notificationGroups: { transactional: ${service.groupId} }`,
-        '    allow: [create, update]',
-        '',
-      ].join('\n'),
-    });
-    mkdirSync(join(cwd, 'workflows'));
-    for (const name of EXAMPLE_IDENTIFIERS)
-      copyFileSync(join(ROOT, 'workflows', `${name}.yaml`), join(cwd, 'workflows', `${name}.yaml`));
+    cwd = makeProject(contractFakeProject(service, EXAMPLE_IDENTIFIERS, ['create', 'update']));
     const project = cwd;
     const run = async (args: string[]) => {
       const before = service.requests.length;

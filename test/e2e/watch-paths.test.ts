@@ -1,8 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WatchOptions, watchPaths } from '../../src/cli/watch-paths.js';
+import { useTempProjects } from '../helpers/temp-project.js';
+
+// Resolved through links (on macOS the temp dir is one, and watchers report the real path); removed after each test,
+// once the watchers (stopped first: hooks after a test run last-registered first) are gone.
+const tempDir = useTempProjects('wfsync-watch-');
 
 /** watchPaths in this process, on real temp directories: each onChange call's paths, in order. */
 interface Session {
@@ -18,11 +22,6 @@ const controllers: AbortController[] = [];
 afterEach(() => {
   for (const controller of controllers.splice(0)) controller.abort();
 });
-
-function tempDir(): string {
-  // realpath: on macOS the temp dir is a symbolic link, and watchers report the real path.
-  return realpathSync(mkdtempSync(join(tmpdir(), 'wfsync-watch-')));
-}
 
 function startWatching(
   roots: string[],

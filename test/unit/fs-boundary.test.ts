@@ -8,17 +8,13 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
-  writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readRegularFile } from '../../src/definitions/read-capped.js';
 import {
   assertNoLinks,
@@ -30,25 +26,10 @@ import {
   prepareWrite,
 } from '../../src/fs-boundary.js';
 import { writeFileAtomically } from '../../src/state/atomic-write.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { useTempProjects, writeFiles } from '../helpers/temp-project.js';
 
 /** A fresh real directory (links resolved, so that roots compare as the boundary sees them). */
-function tempDir(): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'wfsync-boundary-')));
-  dirs.push(dir);
-  return dir;
-}
-
-function put(root: string, files: Record<string, string>): void {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-}
+const tempDir = useTempProjects('wfsync-boundary-');
 
 const SECRET = 'CANARY-7f3a-do-not-print';
 
@@ -57,8 +38,11 @@ function projectAndOutside(): { project: string; outside: string } {
   const top = tempDir();
   const project = path.join(top, 'project');
   const outside = path.join(top, 'outside');
-  put(project, { 'wfsync.config.yaml': 'workflowsDir: workflows\n', 'workflows/ok.yaml': 'name: ok\n' });
-  put(outside, { 'secret.yaml': `token: ${SECRET}\n`, 'dir/inner.yaml': `token: ${SECRET}\n` });
+  writeFiles(project, {
+    'wfsync.config.yaml': 'workflowsDir: workflows\n',
+    'workflows/ok.yaml': 'name: ok\n',
+  });
+  writeFiles(outside, { 'secret.yaml': `token: ${SECRET}\n`, 'dir/inner.yaml': `token: ${SECRET}\n` });
   return { project, outside };
 }
 
@@ -73,8 +57,7 @@ function mkfifo(file: string): boolean {
 
 describe('findProjectRoot', () => {
   it('is the nearest directory with a config (which wins over .git at one level), else .git, else the start', () => {
-    const top = tempDir();
-    put(top, { '.git/HEAD': '', 'a/wfsync.config.yml': '', 'a/b/c/.keep': '', 'd/e/.keep': '' });
+    const top = tempDir({ '.git/HEAD': '', 'a/wfsync.config.yml': '', 'a/b/c/.keep': '', 'd/e/.keep': '' });
     mkdirSync(path.join(top, 'a/.git'));
     expect(findProjectRoot(path.join(top, 'a/b/c'))).toMatchObject({
       dir: path.join(top, 'a'),

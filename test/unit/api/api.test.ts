@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,7 +16,7 @@ import { main } from '../../../src/cli/main.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { git } from '../../helpers/git.js';
 import { jsonOutputProblems } from '../../helpers/json-output.js';
-import { writeFiles } from '../../helpers/temp-project.js';
+import { useTempProjects, writeFiles } from '../../helpers/temp-project.js';
 import { aWorkflowNamed, aWorkflowYaml } from '../../helpers/workflow.js';
 
 /**
@@ -27,6 +26,7 @@ import { aWorkflowNamed, aWorkflowYaml } from '../../helpers/workflow.js';
  */
 
 const NAMES = ['order shipped', 'password reset', 'welcome'];
+const tempProject = useTempProjects('wfsync-api-');
 let emulator: RunningEmulator;
 let cwd: string;
 let env: Record<string, string>;
@@ -36,8 +36,7 @@ async function makeProject(options: { latencyMs?: [number, number]; concurrency?
     seed: 7,
     ...(options.latencyMs ? { faults: { latencyMs: options.latencyMs } } : {}),
   });
-  cwd = mkdtempSync(join(tmpdir(), 'wfsync-api-'));
-  writeFiles(cwd, {
+  cwd = tempProject({
     'wfsync.config.yaml': stringify({
       defaultTarget: 'dev',
       targets: {
@@ -79,7 +78,6 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 
 afterEach(async () => {
   await emulator?.close();
-  if (cwd) rmSync(cwd, { recursive: true, force: true });
 });
 
 describe('the API returns what --format json prints', () => {
@@ -293,21 +291,17 @@ describe("base: git runs with the env option, at the project's repository", () =
   it("a GIT_DIR in env pointing at another repository: the project's base is read", async () => {
     await makeProject();
     const mergeBase = commitProject();
-    const decoy = mkdtempSync(join(tmpdir(), 'wfsync-api-decoy-'));
-    try {
-      git(decoy, 'init', '-q', '-b', 'main');
-      git(decoy, 'commit', '-q', '--allow-empty', '-m', 'another repository');
-      const decoyEnv = {
-        GIT_DIR: join(decoy, '.git'),
-        GIT_WORK_TREE: decoy,
-        GIT_INDEX_FILE: join(decoy, 'x'),
-      };
-      const result = await plan({ cwd, base: 'main', env: { ...env, PATH: process.env.PATH, ...decoyEnv } });
-      expect(result.document.base).toEqual({ ref: 'main', commit: mergeBase });
-      expect(git(decoy, 'rev-parse', 'main').trim()).not.toBe(mergeBase);
-    } finally {
-      rmSync(decoy, { recursive: true, force: true });
-    }
+    const decoy = tempProject();
+    git(decoy, 'init', '-q', '-b', 'main');
+    git(decoy, 'commit', '-q', '--allow-empty', '-m', 'another repository');
+    const decoyEnv = {
+      GIT_DIR: join(decoy, '.git'),
+      GIT_WORK_TREE: decoy,
+      GIT_INDEX_FILE: join(decoy, 'x'),
+    };
+    const result = await plan({ cwd, base: 'main', env: { ...env, PATH: process.env.PATH, ...decoyEnv } });
+    expect(result.document.base).toEqual({ ref: 'main', commit: mergeBase });
+    expect(git(decoy, 'rev-parse', 'main').trim()).not.toBe(mergeBase);
   });
 
   it("git is looked up on env's PATH, not the process's: none there is a usage error", async () => {

@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as Api from '../../../src/api/index.js';
 import type { ServiceClient } from '../../../src/remote/index.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { aWorkflowNamed, aWorkflowYaml } from '../../helpers/workflow.js';
 
 /**
@@ -41,19 +39,14 @@ async function wrapRemoteReads(importOriginal: () => Promise<unknown>) {
   };
 }
 
-const dirs: string[] = [];
+const tempProject = useTempProjects('wfsync-read-only-');
 afterEach(() => {
   seen.length = 0;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A project of one workflow, on the built-in local target (the embedded emulator). */
 function makeProject(): string {
-  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-read-only-'));
-  dirs.push(cwd);
-  mkdirSync(join(cwd, 'workflows'));
-  writeFileSync(join(cwd, 'workflows/order-shipped.yaml'), aWorkflowYaml(aWorkflowNamed('order shipped')));
-  return cwd;
+  return tempProject({ 'workflows/order-shipped.yaml': aWorkflowYaml(aWorkflowNamed('order shipped')) });
 }
 
 describe('the client plan and sync --dry-run read through', () => {

@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRunContext } from '../../../src/api/run-context.js';
 import { readProject } from '../../../src/config/project.js';
 import { resolveTarget, type TargetOptions } from '../../../src/config/target.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 /** What a run's suggested commands repeat, from a real config file in a temp project. */
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempProject = useTempProjects('wfsync-run-context-');
 
 const CONFIG = [
   'defaultTarget: production',
@@ -22,10 +18,7 @@ const CONFIG = [
 ].join('\n');
 
 function contextFor(flags: TargetOptions, env: NodeJS.ProcessEnv = {}, base?: string) {
-  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-run-context-'));
-  dirs.push(cwd);
-  writeFileSync(join(cwd, 'wfsync.config.yaml'), CONFIG);
-  writeFileSync(join(cwd, 'other config.yaml'), CONFIG);
+  const cwd = tempProject({ 'wfsync.config.yaml': CONFIG, 'other config.yaml': CONFIG });
   const resolved = { ...flags, ...(flags.config ? { config: join(cwd, flags.config) } : {}) };
   const project = readProject(resolved, cwd);
   const target = resolveTarget(project, resolved, env);

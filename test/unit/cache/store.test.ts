@@ -1,15 +1,6 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CacheEntry } from '../../../src/cache/entry.js';
 import { CACHE_FORMAT } from '../../../src/cache/key.js';
 import {
@@ -18,17 +9,9 @@ import {
   serializeCache,
   writeStoredCache,
 } from '../../../src/cache/store.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-cache-store-'));
-  made.push(dir);
-  return dir;
-}
+const tempDir = useTempProjects('wfsync-cache-store-');
 
 const ENTRIES = new Map<string, CacheEntry>([
   ['workflows/a.yaml', { file: 'workflows/a.yaml', hash: 'h1', identifier: 'a' }],

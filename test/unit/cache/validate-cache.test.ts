@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CacheEntry } from '../../../src/cache/entry.js';
 import {
   describeCacheUse,
@@ -10,17 +9,9 @@ import {
   type ValidateCache,
 } from '../../../src/cache/validate-cache.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/definitions/limits.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'wfsync-validate-cache-'));
-  made.push(dir);
-  return dir;
-}
+const tempDir = useTempProjects('wfsync-validate-cache-');
 
 const SETTINGS = { rules: { severities: {} }, limits: { ...DEFAULT_LOAD_LIMITS } };
 const ENTRIES = new Map<string, CacheEntry>([['workflows/a.yaml', { file: 'workflows/a.yaml', hash: 'h' }]]);

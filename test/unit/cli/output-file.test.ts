@@ -1,18 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkOutputFile, writeOutputFile } from '../../../src/cli/output-file.js';
 import { BoundaryError } from '../../../src/fs-boundary.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempProject = useTempProjects('wfsync-output-file-');
 
+/** A project at the root of a repository (its own `.git`). */
 function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-output-file-'));
-  dirs.push(dir);
+  const dir = tempProject();
   mkdirSync(join(dir, '.git'));
   return dir;
 }
@@ -20,8 +17,7 @@ function project(): string {
 describe('writeOutputFile', () => {
   it('refuses a link planted after the up-front check, and leaves where it points as it was', async () => {
     const cwd = project();
-    const victim = join(project(), 'victim');
-    writeFileSync(victim, 'keep\n');
+    const victim = join(tempProject({ victim: 'keep\n' }), 'victim');
     checkOutputFile(cwd, '--out', 'plan.json');
     symlinkSync(victim, join(cwd, 'plan.json'));
     const writing = writeOutputFile(cwd, '--out', 'plan.json', '{}\n');

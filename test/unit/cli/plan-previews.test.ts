@@ -1,60 +1,27 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writePlanPreviews } from '../../../src/cli/plan-previews.js';
 import { BoundaryError } from '../../../src/fs-boundary.js';
 import type { DesiredWorkflow, Plan } from '../../../src/plan/types.js';
+import { aPlanItem } from '../../helpers/plan-item.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { aWorkflow } from '../../helpers/workflow.js';
+import { desiredOf } from '../plan/helpers.js';
+import { planOf } from '../report/plan/fixture-plan.js';
 
+const tempProject = useTempProjects('wfsync-previews-');
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'wfsync-previews-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+  dir = tempProject();
 });
 
 function planWith(identifier: string): { plan: Plan; desired: DesiredWorkflow[] } {
-  const definition = aWorkflow({ triggers: [{ type: 'event', identifier }] });
-  const desired: DesiredWorkflow = {
-    identifier,
-    file: `workflows/${identifier}.yaml`,
-    definition,
-    body: {
-      name: definition.name,
-      notificationGroupId: 'g',
-      steps: definition.steps.map((step) => ({ ...step })),
-    },
-    hash: `sha256:${'0'.repeat(64)}`,
-  };
-  const plan: Plan = {
-    version: 1,
-    target: { name: 'dev', baseUrl: 'http://127.0.0.1' },
-    items: [{ identifier, action: 'create', file: desired.file, body: desired.body, changes: [], next: '' }],
-    summary: {
-      create: 1,
-      update: 0,
-      delete: 0,
-      promote: 0,
-      inSync: 0,
-      drifted: 0,
-      changedLocally: 0,
-      missingRemotely: 0,
-      conflict: 0,
-      orphaned: 0,
-      error: 0,
-    },
-    ignoredFields: [],
-  };
+  const desired = desiredOf(aWorkflow({ triggers: [{ type: 'event', identifier }] }));
+  const plan = planOf([aPlanItem(identifier, 'create', { file: desired.file, body: desired.body })], {
+    name: 'dev',
+    baseUrl: 'http://127.0.0.1',
+  });
   return { plan, desired: [desired] };
 }
 

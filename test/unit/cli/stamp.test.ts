@@ -1,26 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readStamp } from '../../../src/cli/stamp.js';
 import { git } from '../../helpers/git.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const MERGE = 'ffffeeee00001111222233334444555566667777';
 const EPOCH = { SOURCE_DATE_EPOCH: '1700000000' };
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+const tempProject = useTempProjects('wfsync-stamp-');
 
 /** A folder that is no git repository (so the git fallback finds nothing) holding an event file. */
 function eventFile(content: string): { cwd: string; path: string } {
-  dir = mkdtempSync(join(tmpdir(), 'wfsync-stamp-'));
-  const path = join(dir, 'event.json');
-  writeFileSync(path, content);
-  return { cwd: dir, path };
+  const cwd = tempProject({ 'event.json': content });
+  return { cwd, path: join(cwd, 'event.json') };
 }
 
 describe('readStamp', () => {
@@ -65,15 +59,11 @@ describe('readStamp', () => {
     };
     const { cwd } = eventFile('{}');
     const project = repo(cwd);
-    const decoy = mkdtempSync(join(tmpdir(), 'wfsync-stamp-decoy-'));
-    try {
-      repo(decoy);
-      const env = { ...EPOCH, PATH: process.env.PATH, GIT_DIR: join(decoy, '.git'), GIT_WORK_TREE: decoy };
-      expect((await readStamp(env, cwd)).commit).toBe(project);
-      // No git on the run's PATH: no commit (the process's PATH is not used).
-      expect((await readStamp({ ...EPOCH, PATH: '/nonexistent' }, cwd)).commit).toBeUndefined();
-    } finally {
-      rmSync(decoy, { recursive: true, force: true });
-    }
+    const decoy = tempProject();
+    repo(decoy);
+    const env = { ...EPOCH, PATH: process.env.PATH, GIT_DIR: join(decoy, '.git'), GIT_WORK_TREE: decoy };
+    expect((await readStamp(env, cwd)).commit).toBe(project);
+    // No git on the run's PATH: no commit (the process's PATH is not used).
+    expect((await readStamp({ ...EPOCH, PATH: '/nonexistent' }, cwd)).commit).toBeUndefined();
   });
 });

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskConfigSecrets } from '../../../src/config/mask.js';
 import { readConfig } from '../../../src/config/read.js';
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import { ConfigError } from '../../../src/errors.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
+
+const tempProject = useTempProjects('wfsync-mask-');
 
 function mask(text: string): string {
   const parsed = parseDefinition('wfsync.config.yaml', new TextEncoder().encode(text));
@@ -63,11 +63,10 @@ describe('maskConfigSecrets', () => {
 
 describe('readConfig', () => {
   it('hands the code frames a masked text, never the key', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wfsync-mask-'));
-    writeFileSync(
-      join(dir, 'wfsync.config.yaml'),
-      'targets:\n  prod:\n    baseUrl: https://api.example.com\n    apiKey: sk_live_0123456789\n',
-    );
+    const dir = tempProject({
+      'wfsync.config.yaml':
+        'targets:\n  prod:\n    baseUrl: https://api.example.com\n    apiKey: sk_live_0123456789\n',
+    });
     let error: unknown;
     try {
       readConfig('wfsync.config.yaml', dir);

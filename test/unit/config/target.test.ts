@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfigFile, readProject } from '../../../src/config/project.js';
 import { readApiKey, resolveTarget } from '../../../src/config/target.js';
 import { ConfigError, UsageError, WfsyncError } from '../../../src/errors.js';
 import { ExitCode } from '../../../src/exit-codes.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const CONFIG = `workflowsDir: defs
 defaultTarget: staging
@@ -25,11 +25,12 @@ targets:
     notificationGroups: { transactional: 6650f0c0ffee00000000b001 }
 `;
 
+const tempProject = useTempProjects('wfsync-config-');
+
 function project(config?: string): { dir: string; sub: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-config-'));
+  const dir = tempProject(config === undefined ? {} : { 'wfsync.config.yaml': config });
   const sub = join(dir, 'a', 'b');
   mkdirSync(sub, { recursive: true });
-  if (config !== undefined) writeFileSync(join(dir, 'wfsync.config.yaml'), config);
   return { dir, sub };
 }
 

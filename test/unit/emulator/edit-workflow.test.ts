@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { get, post, start, workflowBody } from './helpers.js';
+
+const tempProject = useTempProjects('wfsync-emulator-edit-');
 
 describe('editWorkflow (a dashboard edit, for tests)', () => {
   it('changes what GET returns, bumps __v and updatedAt, keeps the identity', async () => {
@@ -53,21 +55,17 @@ describe('editWorkflow (a dashboard edit, for tests)', () => {
   });
 
   it('persists the edit to the data file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-edit-'));
-    try {
-      const dataFile = join(dir, 'data.json');
-      const first = await start({ dataFile });
-      await post(first, workflowBody(first));
-      first.editWorkflow('order-shipped', (w) => {
-        w.description = 'persisted edit';
-      });
-      await first.close();
-      const saved = JSON.parse(await readFile(dataFile, 'utf8'));
-      expect(saved.workflows[0].description).toBe('persisted edit');
-      const second = await start({ dataFile });
-      expect((await get(second, 'order-shipped')).body.data.__v).toBe(1);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = tempProject();
+    const dataFile = join(dir, 'data.json');
+    const first = await start({ dataFile });
+    await post(first, workflowBody(first));
+    first.editWorkflow('order-shipped', (w) => {
+      w.description = 'persisted edit';
+    });
+    await first.close();
+    const saved = JSON.parse(await readFile(dataFile, 'utf8'));
+    expect(saved.workflows[0].description).toBe('persisted edit');
+    const second = await start({ dataFile });
+    expect((await get(second, 'order-shipped')).body.data.__v).toBe(1);
   });
 });

@@ -1,18 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { get, post, start, workflowBody } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-async function tempFile(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-'));
-  dirs.push(dir);
-  return join(dir, 'data.json');
-}
+const tempDir = useTempProjects('wfsync-emulator-');
+const tempFile = () => join(tempDir(), 'data.json');
 
 describe('trigger identifiers (older server, v1)', () => {
   it.each([
@@ -64,7 +56,7 @@ describe('trigger identifiers (older server, v1)', () => {
   });
 
   it('checks only the plain identifier: a suffix that is itself taken makes a second duplicate', async () => {
-    const file = await tempFile();
+    const file = tempFile();
     const seeded = await start({ seed: 21, dataFile: file });
     for (let i = 0; i < 2; i++) await post(seeded, workflowBody(seeded));
     const [, taken] = seeded.workflows().map((w) => w.triggers[0]!.identifier);
@@ -102,7 +94,7 @@ describe('trigger identifiers (newer server, v2)', () => {
   });
 
   it('answers 400 when the identifier and both suffixed tries are taken', async () => {
-    const file = await tempFile();
+    const file = tempFile();
     // Run 1 stores order-shipped, then the first and second suffixes the seed draws.
     const first = await start({ slugGeneration: 'v2', seed: 8, dataFile: file });
     for (let i = 0; i < 3; i++) expect((await post(first, workflowBody(first))).status).toBe(201);

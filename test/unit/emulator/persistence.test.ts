@@ -1,23 +1,15 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WfsyncError } from '../../../src/errors.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { get, post, start, workflowBody } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempProjects('wfsync-emulator-');
 
 describe('data file', () => {
   it('keeps workflows, idempotency keys and the environment across a restart', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const dataFile = join(dir, 'nested', 'emulator.json');
     const first = await start({ dataFile, apiKey: 'local-secret' });
     const body = workflowBody(first);
@@ -50,7 +42,7 @@ describe('data file', () => {
   });
 
   it('never reuses an id of the data file when restarted with the same seed', async () => {
-    const dataFile = join(await tempDir(), 'data.json');
+    const dataFile = join(tempDir(), 'data.json');
     const first = await start({ seed: 77, dataFile });
     await post(first, workflowBody(first));
     await first.close();
@@ -68,7 +60,7 @@ describe('data file', () => {
   });
 
   it('starts empty when the file does not exist yet, and persists reset()', async () => {
-    const dataFile = join(await tempDir(), 'data.json');
+    const dataFile = join(tempDir(), 'data.json');
     const emulator = await start({ dataFile });
     await post(emulator, workflowBody(emulator));
     emulator.reset();
@@ -78,7 +70,7 @@ describe('data file', () => {
   });
 
   it('writes every create of a concurrent burst', async () => {
-    const dataFile = join(await tempDir(), 'data.json');
+    const dataFile = join(tempDir(), 'data.json');
     const emulator = await start({ dataFile });
     const names = Array.from({ length: 15 }, (_, i) => `Workflow ${i}`);
     const replies = await Promise.all(names.map((name) => post(emulator, workflowBody(emulator, { name }))));
@@ -98,7 +90,7 @@ describe('data file', () => {
     ['another version', '{"version": 2}', /unsupported version 2/],
     ['a broken workflow', null, /workflows\[0\]\._id must be an ObjectId/],
   ])('refuses to start on %s, naming the file', async (_what, content, pattern) => {
-    const dataFile = join(await tempDir(), 'data.json');
+    const dataFile = join(tempDir(), 'data.json');
     const identity = Object.fromEntries(
       ['environmentId', 'organizationId', 'creatorId', 'notificationGroupId', 'layoutId'].map((k) => [
         k,
@@ -119,7 +111,7 @@ describe('data file', () => {
   });
 
   it('reads a file written before changes and Production were kept, and refuses a broken change', async () => {
-    const dataFile = join(await tempDir(), 'data.json');
+    const dataFile = join(tempDir(), 'data.json');
     const first = await start({ dataFile, seed: 61 });
     await post(first, workflowBody(first));
     await first.close();
@@ -138,11 +130,9 @@ describe('data file', () => {
   });
 
   it('a data file that is a link leading outside its project is refused unread', async () => {
-    const outside = await tempDir();
-    const project = await tempDir();
+    const secret = join(tempDir({ 'secret.txt': 'CANARY_7f3e{"version":' }), 'secret.txt');
+    const project = tempDir();
     await mkdir(join(project, '.git'));
-    const secret = join(outside, 'secret.txt');
-    await writeFile(secret, 'CANARY_7f3e{"version":');
     const dataFile = join(project, 'local-service.json');
     await symlink(secret, dataFile);
     const attempt = start({ dataFile });

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { call, get, post, start, workflowBody } from './helpers.js';
+
+const tempProject = useTempProjects('wfsync-emulator-put-');
 
 /** `PUT /v1/workflows/{workflowId}` with the service's update semantics, over real HTTP. */
 
@@ -222,17 +223,13 @@ describe('PUT /v1/workflows/{workflowId}', () => {
   });
 
   it('persists the edit to the data file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wfsync-emulator-put-'));
-    try {
-      const dataFile = join(dir, 'data.json');
-      const first = await start({ dataFile });
-      const { _id } = (await post(first, workflowBody(first))).body.data;
-      expect((await put(first, _id, { description: 'kept' })).status).toBe(200);
-      await first.close();
-      const second = await start({ dataFile });
-      expect((await get(second, 'order-shipped')).body.data.description).toBe('kept');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const dir = tempProject();
+    const dataFile = join(dir, 'data.json');
+    const first = await start({ dataFile });
+    const { _id } = (await post(first, workflowBody(first))).body.data;
+    expect((await put(first, _id, { description: 'kept' })).status).toBe(200);
+    await first.close();
+    const second = await start({ dataFile });
+    expect((await get(second, 'order-shipped')).body.data.description).toBe('kept');
   });
 });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDefinitionSources } from '../../../src/config/sources.js';
 import { ExitCode } from '../../../src/exit-codes.js';
 import {
@@ -12,15 +12,12 @@ import {
 } from '../../../src/git/base-definitions.js';
 import { GitBaseError } from '../../../src/git/git.js';
 import { git } from '../../helpers/git.js';
-import { writeFiles } from '../../helpers/temp-project.js';
+import { useTempProjects, writeFiles } from '../../helpers/temp-project.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 
 /** The definitions at the merge-base, read from real git repositories in temp directories. */
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempProject = useTempProjects('wfsync-git-');
 
 function commitAll(cwd: string, message: string): void {
   git(cwd, 'add', '-A');
@@ -33,10 +30,8 @@ function definition(name: string, content: unknown = 'Hello {{who}}'): string {
 }
 
 function repo(files: Record<string, string | Uint8Array>): string {
-  const cwd = mkdtempSync(join(tmpdir(), 'wfsync-git-'));
-  dirs.push(cwd);
+  const cwd = tempProject({ 'wfsync.config.yaml': 'workflowsDir: workflows\n', ...files });
   git(cwd, 'init', '-q', '-b', 'main');
-  writeFiles(cwd, { 'wfsync.config.yaml': 'workflowsDir: workflows\n', ...files });
   commitAll(cwd, 'base');
   git(cwd, 'checkout', '-q', '-b', 'change');
   return cwd;
@@ -231,8 +226,7 @@ describe('readBaseDefinitions: what git cannot give is a clear error (exit 64), 
   });
 
   it('not a git repository', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'wfsync-nogit-'));
-    dirs.push(cwd);
+    const cwd = tempProject();
     expect((await failure(read(cwd))).message).toMatch(
       /is not inside a git work tree, so there is no base to read$/,
     );
@@ -242,8 +236,7 @@ describe('readBaseDefinitions: what git cannot give is a clear error (exit 64), 
     const origin = repo({ 'workflows/alpha.yaml': definition('alpha') });
     writeFiles(origin, { 'workflows/alpha.yaml': definition('alpha', 'changed') });
     commitAll(origin, 'change');
-    const clone = mkdtempSync(join(tmpdir(), 'wfsync-shallow-'));
-    dirs.push(clone);
+    const clone = tempProject();
     git(clone, 'clone', '-q', '--depth', '1', '--branch', 'change', `file://${origin}`, '.');
     const message = (await failure(read(clone, 'origin/main'))).message;
     expect(message).toContain('--base origin/main: git knows no commit by that name.');
@@ -305,13 +298,10 @@ describe("git runs with the run's environment, at the project's repository", () 
     const cwd = repo({ 'workflows/alpha.yaml': definition('alpha') });
     const decoy = repo({ 'workflows/alpha.yaml': definition('alpha') });
     // A `git` first on the run's PATH that writes down its environment, then runs the real one.
-    const bin = mkdtempSync(join(tmpdir(), 'wfsync-git-bin-'));
-    dirs.push(bin);
     const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    writeFileSync(
-      join(bin, 'git'),
-      `#!/bin/sh\n/usr/bin/env -0 > "$WFSYNC_TEST_LOG/$$"\nexec "${real}" "$@"\n`,
-    );
+    const bin = tempProject({
+      git: `#!/bin/sh\n/usr/bin/env -0 > "$WFSYNC_TEST_LOG/$$"\nexec "${real}" "$@"\n`,
+    });
     chmodSync(join(bin, 'git'), 0o755);
     const given = {
       PATH: `${bin}:${process.env.PATH}`,

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readProject } from '../../../src/config/project.js';
 import { answerRender } from '../../../src/preview/api.js';
 import { PreviewStore } from '../../../src/preview/store.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
 const SMS = (text: string) => `name: sms only
 steps:
@@ -24,17 +24,10 @@ triggers:
       - { name: name, type: String }
 `;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempProject = useTempProjects('wfsync-serve-');
 
 async function storeIn(files: Record<string, string>): Promise<{ dir: string; store: PreviewStore }> {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-serve-'));
-  dirs.push(dir);
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(join(dir, 'workflows'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const dir = tempProject(files);
   const store = new PreviewStore({ cwd: dir, project: readProject({}, dir), paths: [] });
   await store.load();
   return { dir, store };

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readConfig } from '../../../src/config/read.js';
@@ -8,13 +5,14 @@ import { deriveTrigger } from '../../../src/derive/trigger.js';
 import { buildConfigFile, CI_API_KEY_ENV, CI_TARGET } from '../../../src/scaffold/config-file.js';
 import { buildExampleWorkflow, EXAMPLE_IDENTIFIER } from '../../../src/scaffold/example-workflow.js';
 import { modeline } from '../../../src/scaffold/schema-ref.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 import { describeAll, validateText } from './helpers.js';
+
+const tempProject = useTempProjects('wfsync-scaffold-');
 
 /** The config as `wfsync` itself reads it: the real reader, schema and config rules (throws when invalid). */
 function readConfigText(text: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'wfsync-scaffold-'));
-  writeFileSync(join(dir, 'wfsync.config.yaml'), text);
-  return readConfig('wfsync.config.yaml', dir).config;
+  return readConfig('wfsync.config.yaml', tempProject({ 'wfsync.config.yaml': text })).config;
 }
 
 describe('the example definition', () => {

@@ -1,37 +1,22 @@
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectSchemaPath, readExistingFiles, writeScaffoldFile } from '../../../src/scaffold/files.js';
+import { useTempProjects } from '../../helpers/temp-project.js';
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'wfsync-files-'));
-}
-
-function put(root: string, path: string, text = '{}'): void {
-  mkdirSync(join(root, path, '..'), { recursive: true });
-  writeFileSync(join(root, path), text);
-}
+const tempDir = useTempProjects('wfsync-files-');
 
 describe('detectSchemaPath', () => {
   it('the repository’s own schemas/ first', () => {
-    const root = tempDir();
-    put(root, 'schemas/workflow.schema.json');
-    put(root, 'node_modules/wfsync/schemas/workflow.schema.json');
+    const root = tempDir({
+      'schemas/workflow.schema.json': '{}',
+      'node_modules/wfsync/schemas/workflow.schema.json': '{}',
+    });
     expect(detectSchemaPath(root)).toBe('./schemas/workflow.schema.json');
   });
 
   it('else the installed package, also when a monorepo hoisted it to a parent', () => {
-    const top = tempDir();
-    put(top, 'node_modules/wfsync/schemas/workflow.schema.json');
+    const top = tempDir({ 'node_modules/wfsync/schemas/workflow.schema.json': '{}' });
     const app = join(top, 'packages/app');
     mkdirSync(app, { recursive: true });
     expect(detectSchemaPath(app)).toBe('../../node_modules/wfsync/schemas/workflow.schema.json');
@@ -45,9 +30,7 @@ describe('detectSchemaPath', () => {
 
 describe('reading and writing', () => {
   it('reads the files that exist; a missing one, or one under a file, is absent', async () => {
-    const root = tempDir();
-    put(root, 'a/b.txt', 'B');
-    put(root, 'file', 'F');
+    const root = tempDir({ 'a/b.txt': 'B', file: 'F' });
     const existing = await readExistingFiles(root, ['a/b.txt', 'a/missing', 'file/under']);
     expect([...existing]).toEqual([['a/b.txt', 'B']]);
   });
@@ -71,8 +54,7 @@ describe('reading and writing', () => {
   });
 
   it('never writes through a symbolic link: the file or a folder on the way, named in the error', async () => {
-    const root = tempDir();
-    put(root, 'shared/settings.json', 'old');
+    const root = tempDir({ 'shared/settings.json': 'old' });
     mkdirSync(join(root, '.vscode'));
     symlinkSync(join(root, 'shared/settings.json'), join(root, '.vscode/settings.json'));
     await expect(writeScaffoldFile(root, '.vscode/settings.json', 'new', 'replace')).rejects.toThrow(
@@ -92,8 +74,7 @@ describe('reading and writing', () => {
   });
 
   it('a write that fails says which file and why', async () => {
-    const root = tempDir();
-    put(root, '.vscode', 'a file where a directory should be');
+    const root = tempDir({ '.vscode': 'a file where a directory should be' });
     await expect(writeScaffoldFile(root, '.vscode/settings.json', '{}', 'create')).rejects.toThrow(
       /^cannot write \.vscode\/settings\.json: /,
     );
