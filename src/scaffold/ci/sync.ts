@@ -89,9 +89,9 @@ function promotionJobs(): string {
   const ready = `needs.${PROMOTED_KEY_JOB}.outputs.present == 'true'`;
   return `  # Promotion to Production (${PROMOTING_GUIDE}):
   # the ${CI_PROMOTED_TARGET} target of wfsync.config.yaml (promoteFrom: ${CI_TARGET}). Its key, the repository secret
-  # ${CI_PROMOTED_KEY_ENV}, only reads; the changes are applied with the Development key. Create the GitHub
-  # environment "${CI_PROMOTED_TARGET}" with required reviewers (Settings > Environments): the promote job waits for
-  # their approval, after they read the plan job's summary.
+  # ${CI_PROMOTED_KEY_ENV}, only reads; the changes are applied with the Development key.
+  # Create the GitHub environment "${CI_PROMOTED_TARGET}" with required reviewers (Settings > Environments): the promote
+  # job waits for their approval, after they read the plan job's summary.
 ${keyJob({
   level: 'notice',
   skipped: 'promotion',
