@@ -11,7 +11,7 @@ import { jsonText } from '../report/channel.js';
 import { plural } from '../text.js';
 import type { CheckStatus, DoctorReport } from './types.js';
 
-/** 0 when nothing failed; otherwise the class of the first failing check (its exit code in the README's table). */
+/** 0 when nothing failed; otherwise the class of the first failing check (its exit code in docs/reference/exit-codes.md). */
 export function doctorExitCode(report: DoctorReport): ExitCode {
   return report.checks.find((check) => check.status === 'fail')?.exitCode ?? ExitCode.Ok;
 }

@@ -13,9 +13,11 @@ import { modeline } from './schema-ref.js';
  */
 export const CI_TARGET = 'development';
 export const CI_API_KEY_ENV = 'WFSYNC_DEVELOPMENT_API_KEY';
-/** The promoted target the main-branch recipes promote to (README: Promoting to Production), and its key's variable. */
+/** The promoted target the main-branch recipes promote to (PROMOTING_GUIDE), and its key's variable. */
 export const CI_PROMOTED_TARGET = 'production';
 export const CI_PROMOTED_KEY_ENV = 'WFSYNC_PRODUCTION_API_KEY';
+/** The page on promotion the CI files `init` writes point at, by URL as the README's links do (users have no docs/). */
+export const PROMOTING_GUIDE = 'https://github.com/wfsync/wfsync/blob/main/docs/guides/promoting.md';
 
 export interface ConfigFileInput {
   /** Relative to the config file, `/` separators. */

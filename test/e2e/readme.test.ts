@@ -218,6 +218,13 @@ describe('the examples of every page, as data', () => {
       );
       // Output shown without the command that makes it cannot be checked: write it as `$ wfsync …` and its output.
       expect(unchecked.map((b) => `${page.path}:${b.line} (${b.lang || 'no language'})`)).toEqual([]);
+      // A console block shows commands and their output: it runs from its first `$ ` line, or says why it cannot.
+      const unrun = page.blocks.filter(
+        (b) => b.lang === 'console' && !isTranscript(b) && !b.directives.some((d) => d.kind === 'skip'),
+      );
+      expect(
+        unrun.map((b) => `${page.path}:${b.line}: a console block that does not start with "$ "`),
+      ).toEqual([]);
     });
 
   it('few blocks skipped, many commands run, in all pages together', () => {

@@ -12,13 +12,21 @@ import { extractBlocks, isTranscript, parseTranscript } from './readme-blocks.js
  */
 
 const PAGE = 'docs/reference/rules.md';
-const BLOCKS = extractBlocks(readFileSync(join(ROOT, PAGE), 'utf8'), PAGE);
+const TEXT = readFileSync(join(ROOT, PAGE), 'utf8');
+const BLOCKS = extractBlocks(TEXT, PAGE);
 const SECTIONS = [...new Set(BLOCKS.map((block) => block.section))].filter((section) => section !== '');
 const RULE_CODES = ruleInfos().map((info) => info.code);
 
 describe(PAGE, () => {
   it('an entry for every rule, in the order --list-rules gives, and none for another', () => {
     expect(SECTIONS).toEqual(RULE_CODES);
+  });
+
+  it('every entry says how to fix what it reports (a **Fix:** paragraph)', () => {
+    const entries = TEXT.split(/^## /m).slice(1);
+    const unfixed = entries.filter((entry) => !/^\*\*Fix:\*\* \S/m.test(entry)).map((e) => e.split('\n')[0]);
+    expect(entries).toHaveLength(RULE_CODES.length);
+    expect(unfixed).toEqual([]);
   });
 
   for (const rule of SECTIONS)

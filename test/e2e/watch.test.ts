@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validNumbered } from '../fixtures/workflow-texts.js';
-import { BIN, makeExampleProject, makeProject, runCli } from './helpers.js';
+import { BIN, makeExampleProject, makeProject, ROOT, runCli } from './helpers.js';
+import { extractBlocks, findMissingLine, parseTranscript } from './readme-blocks.js';
 
 /** The built CLI left running, with its output so far and a way to wait for what comes next. */
 interface Running {
@@ -154,6 +155,31 @@ describe('wfsync validate --watch (the built CLI)', () => {
     ).toHaveLength(2);
     expect(run.stdout().startsWith('✔ 9 files valid\n\n── ')).toBe(true);
     expect(run.stderr()).toBe(WATCHING);
+  });
+
+  it('docs/guides/local-dry-run.md: the session the page shows (the README test skips it: it runs until Ctrl-C)', async () => {
+    const page = 'docs/guides/local-dry-run.md';
+    const blocks = extractBlocks(readFileSync(join(ROOT, page), 'utf8'), page).filter((block) =>
+      block.body.startsWith('$ wfsync validate --watch\n'),
+    );
+    expect(blocks).toHaveLength(1);
+    const [step, ...more] = parseTranscript(blocks[0]!.body);
+    expect(more).toEqual([]);
+    const cwd = makeExampleProject();
+    const run = start(step!.command.text.split(' ').slice(1), cwd);
+    await run.next(/^✔ 9 files valid$/);
+    await run.stderrHas(WATCHING);
+    // The page's edits: the tour's typo in order-shipped.yaml, saved, then fixed and saved again.
+    const file = join(cwd, 'workflows/order-shipped.yaml');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('type: in_app', 'type: in_ap'));
+    await run.next(/^✖ 1 problem \(1 error, 0 warnings\) in 1 of 9 files$/);
+    writeFileSync(file, text);
+    await run.next(/^✔ 9 files valid$/);
+    const { status } = await run.stop('SIGINT');
+    expect(status).toBe(0);
+    // Every line the page shows, in order (the separator's time aside: readme-blocks.ts normalizeLine).
+    expect(findMissingLine(step!.expected, run.stdout(), run.stderr())).toBe(undefined);
   });
 
   it('sees new and deleted subdirectories, deleted files and config edits; SIGTERM also ends it with 0', async () => {

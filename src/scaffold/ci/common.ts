@@ -11,7 +11,7 @@ import { CI_API_KEY_ENV, CI_TARGET } from '../config-file.js';
 /**
  * The actions the recipes use, each pinned to the full commit SHA of a release of its current major (a tag can be
  * moved, a commit cannot), with the release in a trailing comment that Dependabot keeps up to date together with the
- * SHA (README: "Keeping the pinned actions current"). Each SHA is the one the release tag points at in the action's
+ * SHA (docs/guides/github.md, "Keeping the pinned actions current"). Each SHA is the one the release tag points at in the action's
  * own repository.
  */
 export const PINNED_ACTIONS = {

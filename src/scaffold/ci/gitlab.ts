@@ -10,7 +10,13 @@
  */
 import { parse } from 'yaml';
 import { isRecord } from '../../json.js';
-import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
+import {
+  CI_API_KEY_ENV,
+  CI_PROMOTED_KEY_ENV,
+  CI_PROMOTED_TARGET,
+  CI_TARGET,
+  PROMOTING_GUIDE,
+} from '../config-file.js';
 import { CI_NODE_VERSION } from './common.js';
 import {
   buildGitlabDriftScript,
@@ -74,8 +80,8 @@ export function buildGitlabPipeline(): string {
 # - wfsync-plan-${CI_PROMOTED_TARGET} and wfsync-promote (the default branch, after the sync; skipped with a warning
 #   without the masked variable ${CI_PROMOTED_KEY_ENV}, the Production key, which only reads): what promoting
 #   would do, then a manual job in the protected environment ${CI_PROMOTED_TARGET} (Operate > Environments: protect it
-#   and name who may deploy) that applies exactly the reviewed workflows' pending changes (README: Promoting to
-#   Production).
+#   and name who may deploy) that applies exactly the reviewed workflows' pending changes
+#   (${PROMOTING_GUIDE}).
 # - wfsync-drift (pipeline schedules: add one in Build > Pipeline schedules, e.g. daily): a read-only plan of
 #   ${CI_TARGET}; drift (exit 6) fails the job naming the workflows.
 

@@ -3,7 +3,13 @@
  * add, one run at a time, through wfsync's action; a workflow that needs a person (exit 6) fails the run with a
  * clear annotation. Pure.
  */
-import { CI_API_KEY_ENV, CI_PROMOTED_KEY_ENV, CI_PROMOTED_TARGET, CI_TARGET } from '../config-file.js';
+import {
+  CI_API_KEY_ENV,
+  CI_PROMOTED_KEY_ENV,
+  CI_PROMOTED_TARGET,
+  CI_TARGET,
+  PROMOTING_GUIDE,
+} from '../config-file.js';
 import {
   ADD_THE_KEY,
   expr,
@@ -81,10 +87,11 @@ function promotionJobs(): string {
       ${CI_API_KEY_ENV}: ${expr(`secrets.${CI_API_KEY_ENV}`)}
       ${CI_PROMOTED_KEY_ENV}: ${expr(`secrets.${CI_PROMOTED_KEY_ENV}`)}`;
   const ready = `needs.${PROMOTED_KEY_JOB}.outputs.present == 'true'`;
-  return `  # Promotion to Production (README: Promoting to Production): the ${CI_PROMOTED_TARGET} target of wfsync.config.yaml
-  # (promoteFrom: ${CI_TARGET}). Its key, the repository secret ${CI_PROMOTED_KEY_ENV}, only reads; the changes are
-  # applied with the Development key. Create the GitHub environment "${CI_PROMOTED_TARGET}" with required reviewers
-  # (Settings > Environments): the promote job waits for their approval, after they read the plan job's summary.
+  return `  # Promotion to Production (${PROMOTING_GUIDE}):
+  # the ${CI_PROMOTED_TARGET} target of wfsync.config.yaml (promoteFrom: ${CI_TARGET}). Its key, the repository secret
+  # ${CI_PROMOTED_KEY_ENV}, only reads; the changes are applied with the Development key.
+  # Create the GitHub environment "${CI_PROMOTED_TARGET}" with required reviewers (Settings > Environments): the promote
+  # job waits for their approval, after they read the plan job's summary.
 ${keyJob({
   level: 'notice',
   skipped: 'promotion',

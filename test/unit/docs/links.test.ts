@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROMOTING_GUIDE } from '../../../src/scaffold/config-file.js';
 import { findBrokenLinks } from '../../helpers/doc-links.js';
 import { listDocPages, REPO_ROOT } from '../../helpers/doc-pages.js';
 
@@ -41,6 +42,17 @@ describe('README.md, the page the npm package ships alone', () => {
     expect(targets.length).toBeGreaterThan(10);
     // The link checker above follows these as relative links: a page that moves or a heading that changes fails it.
     expect(targets.filter((t) => !t.startsWith('https://') && !t.startsWith('#'))).toEqual([]);
+  });
+});
+
+describe("the docs URLs the program writes into users' files", () => {
+  it('name a page of this repository that exists (the CI files init writes point at the promoting guide)', () => {
+    const { repository } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      repository: { url: string };
+    };
+    const prefix = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
+    expect(PROMOTING_GUIDE.startsWith(prefix)).toBe(true);
+    expect(existsSync(join(REPO_ROOT, PROMOTING_GUIDE.slice(prefix.length)))).toBe(true);
   });
 });
 

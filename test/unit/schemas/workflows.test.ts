@@ -1,5 +1,6 @@
 // workflows/ is the example set users copy from and CI dogfoods: every file must be valid, say exactly what the
-// service will derive, and together they must show every feature the README points at.
+// service will derive, and together they must show every feature the docs point at (docs/getting-started.md,
+// docs/reference/definition-format.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { parseDefinition } from '../../../src/definitions/parse.js';
