@@ -10,20 +10,12 @@
  */
 import { isRecord } from '../json.js';
 
-export type StepMatchKind = 'kept' | 'new' | 'removed' | 'replaced';
+import type { StepMatch } from '../generated/plan-output.js';
 
-/** One step as the plan shows its matching. */
-export interface StepMatch {
-  /** The step's name (the file's; the service's for a removed step), or its channel and position when it has none. */
-  name: string;
-  /** The step's channel (`template.type`): the file's, the service's for a removed step. */
-  channel: string;
-  match: StepMatchKind;
-  /** replaced: the channel the service's step had. */
-  from?: string;
-  /** kept: the service's template the step keeps (its `_templateId`). */
-  templateId?: string;
-}
+/** One step as the plan shows its matching, typed from schemas/plan-output.schema.json. */
+export type { StepMatch };
+
+export type StepMatchKind = StepMatch['match'];
 
 /** What the matching gives an update: per file step, the template it keeps (if any), and the list to show. */
 export interface StepMatching {
