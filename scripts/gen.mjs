@@ -74,6 +74,7 @@ export const OUTPUT_SCHEMAS = [
     rootType: 'CodeClimateOutput',
   },
   { file: 'schemas/preview-output.schema.json', typesModule: 'preview-output.ts', rootType: 'PreviewOutput' },
+  { file: 'schemas/state-output.schema.json', typesModule: 'state-output.ts', rootType: 'StateOutput' },
 ];
 
 /**
