@@ -25,10 +25,10 @@ export interface StateOutput1 {
     [k: string]: StateEntry | undefined;
   };
   /**
-   * By identifier: creates an earlier run started and did not finish (settled by the next sync).
+   * By identifier: writes an earlier run started and did not finish (a create, or an update: `kind` says), settled by the next run.
    */
   pending: {
-    [k: string]: PendingCreate | undefined;
+    [k: string]: PendingCreate | PendingUpdate | undefined;
   };
 }
 export interface StateEntry {
@@ -51,6 +51,22 @@ export interface PendingCreate {
   name: string;
   hash: string;
   idempotencyKey: string;
+  startedAt: string;
+}
+/**
+ * An update whose PUT was started and not recorded: the next run's plan compares the service with the file and finishes, records or hands it to a person.
+ */
+export interface PendingUpdate {
+  kind: 'update';
+  identifier: string;
+  /**
+   * The workflow's `_id` the PUT is sent to.
+   */
+  id: string;
+  /**
+   * The hash of the desired body the update writes.
+   */
+  hash: string;
   startedAt: string;
 }
 /**

@@ -2,7 +2,11 @@
  * Per-target state: a cache of identity (identifier → workflow _id) plus the hash of the definition each workflow
  * was created from. Never the only truth: plan/sync look identifiers up on the service when an entry is missing.
  */
-import type { PendingCreate as PendingCreateDocument, StateEntry } from '../generated/state-output.js';
+import type {
+  PendingCreate as PendingCreateDocument,
+  PendingUpdate,
+  StateEntry,
+} from '../generated/state-output.js';
 
 /**
  * One workflow wfsync knows (`workflows`, by identifier), typed from schemas/state-output.schema.json (`state show
@@ -24,15 +28,7 @@ export type PendingCreate = PendingCreateDocument & { kind?: undefined };
  * Written (atomically) BEFORE an update's PUT, removed when the update is recorded: the next run's plan compares the
  * service with the file and finishes, records or hands it to a person (plan/build-plan.ts).
  */
-export interface PendingUpdate {
-  kind: 'update';
-  identifier: string;
-  /** The workflow's `_id` the PUT is sent to. */
-  id: string;
-  /** The desired body's hash the update writes. */
-  hash: string;
-  startedAt: string;
-}
+export type { PendingUpdate };
 
 /** One journal entry: a create or an update that was started and not yet recorded. */
 export type PendingWrite = PendingCreate | PendingUpdate;
