@@ -67,36 +67,30 @@ export type BaseVersion =
 /** The base a plan was compared against: the ref given (as resolved), and the merge-base of HEAD with it. */
 export type PlanBase = NonNullable<PlanDocument['base']>;
 
-/** What every plan item holds, whatever its action. */
-interface PlanItemBase {
-  identifier: string;
-  /** Definition file (absent for orphaned). */
-  file?: string;
-  name?: string;
-  /** The workflow's `_id` on the service, when known. */
-  remoteId?: string;
-  /** The id state records, when it has one. */
-  stateId?: string;
-  desiredHash?: string;
-  /** Hash state recorded when the workflow was created (or adopted). */
-  stateHash?: string;
-  /** Identifies the service's version (`updatedAt`/`__v`) so `sync --plan` can refuse a stale plan. */
-  remoteVersion?: string;
-  /** Field-level differences: empty but for a differing item. */
-  changes: FieldChange[];
-  /** What a person (or sync) should do next, one sentence. */
-  next: string;
-  /** Problems the service would reject, found while planning (e.g. trigger variables it would derive differently). */
-  diagnostics?: Diagnostic[];
-}
+/** One item of the plan document, as the schema types it: what each field means is said there. */
+type PlanItemDocument = PlanDocument['items'][number];
+
+/**
+ * What every plan item holds, whatever its action: its identifier, file and name, the ids and hashes that tell a
+ * stale plan (`sync --plan`), the field-level changes (empty but for a differing item), the next step, and the
+ * problems the service would reject, found while planning.
+ */
+type PlanItemBase = Pick<
+  PlanItemDocument,
+  | 'identifier'
+  | 'file'
+  | 'name'
+  | 'remoteId'
+  | 'stateId'
+  | 'desiredHash'
+  | 'stateHash'
+  | 'remoteVersion'
+  | 'changes'
+  | 'next'
+> & { diagnostics?: Diagnostic[] };
 
 /** Where an item is in its definition file (pull/file-diff.ts for a differing item, the trigger for a create). */
-interface FileLines {
-  /** 1-based line in the definition file: a differing item's first change (with `diff`), a create's trigger. */
-  line?: number;
-  /** Last line of the first change (the first hunk's), at or after `line`. */
-  endLine?: number;
-}
+type FileLines = Pick<PlanItemDocument, 'line' | 'endLine'>;
 
 /** Not on the service: sync will POST `body`. */
 export interface CreateItem extends PlanItemBase, FileLines {
