@@ -8,9 +8,8 @@
  * template); a new step and a removed one with the same name are one step whose channel changed ("replaced": the
  * service never changes a template's type, so it gets a new one). Pure.
  */
-import { isRecord } from '../json.js';
-
 import type { StepMatch } from '../generated/plan-output.js';
+import { isRecord } from '../json.js';
 
 /** One step as the plan shows its matching, typed from schemas/plan-output.schema.json. */
 export type { StepMatch };
