@@ -55,8 +55,10 @@ export const SCHEMAS = [
 ];
 
 /**
- * The `--format json` documents: types only (the programmatic API's results, src/api/documents.ts). Tests validate the
- * documents against these schemas (test/helpers/json-output.ts, with the schemas they refer to); the CLI never does.
+ * The documents wfsync prints (`--format json`, and `--format codeclimate`): types only, for the programmatic API's
+ * results (src/api/documents.ts) and the code that builds them (the plan, the preview, Code Quality issues). Tests
+ * validate the documents against these schemas (test/helpers/json-output.ts, with the schemas they refer to); the CLI
+ * never does.
  */
 export const OUTPUT_SCHEMAS = [
   {
@@ -66,6 +68,13 @@ export const OUTPUT_SCHEMAS = [
   },
   { file: 'schemas/plan-output.schema.json', typesModule: 'plan-output.ts', rootType: 'PlanOutput' },
   { file: 'schemas/sync-output.schema.json', typesModule: 'sync-output.ts', rootType: 'SyncOutput' },
+  {
+    file: 'schemas/codeclimate-output.schema.json',
+    typesModule: 'codeclimate-output.ts',
+    rootType: 'CodeClimateOutput',
+  },
+  { file: 'schemas/preview-output.schema.json', typesModule: 'preview-output.ts', rootType: 'PreviewOutput' },
+  { file: 'schemas/state-output.schema.json', typesModule: 'state-output.ts', rootType: 'StateOutput' },
 ];
 
 /**

@@ -8,22 +8,13 @@
  * template); a new step and a removed one with the same name are one step whose channel changed ("replaced": the
  * service never changes a template's type, so it gets a new one). Pure.
  */
+import type { StepMatch } from '../generated/plan-output.js';
 import { isRecord } from '../json.js';
 
-export type StepMatchKind = 'kept' | 'new' | 'removed' | 'replaced';
+/** One step as the plan shows its matching, typed from schemas/plan-output.schema.json. */
+export type { StepMatch };
 
-/** One step as the plan shows its matching. */
-export interface StepMatch {
-  /** The step's name (the file's; the service's for a removed step), or its channel and position when it has none. */
-  name: string;
-  /** The step's channel (`template.type`): the file's, the service's for a removed step. */
-  channel: string;
-  match: StepMatchKind;
-  /** replaced: the channel the service's step had. */
-  from?: string;
-  /** kept: the service's template the step keeps (its `_templateId`). */
-  templateId?: string;
-}
+export type StepMatchKind = StepMatch['match'];
 
 /** What the matching gives an update: per file step, the template it keeps (if any), and the list to show. */
 export interface StepMatching {

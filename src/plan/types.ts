@@ -3,9 +3,37 @@
  * from (desired definitions, state, what the service returned); no I/O, no clock.
  */
 import type { Diagnostic } from '../diagnostic.js';
+import type {
+  CreatePreview,
+  CreateWorkflowBody,
+  ErrorOutput,
+  FieldChange,
+  PlanOutput,
+  PreflightCheck,
+  RenderedChanges,
+  StepFlow,
+} from '../generated/plan-output.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
-import type { RenderedStep } from '../render/types.js';
+import type { PlanAction, PlanSummary } from './actions.js';
 import type { StepMatch } from './step-match.js';
+
+/**
+ * The parts of a plan that its JSON document shows as they are, typed from schemas/plan-output.schema.json (through
+ * `npm run gen`): written once, in the schema, so the plan and its document cannot disagree.
+ */
+export type {
+  CreatePreview,
+  CreateWorkflowBody,
+  FieldChange,
+  PlanAction,
+  PlanSummary,
+  PreflightCheck,
+  RenderedChanges,
+  StepFlow,
+};
+
+/** The plan document, as the schema types it. */
+type PlanDocument = Exclude<PlanOutput, ErrorOutput>;
 
 /** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
 export interface DesiredWorkflow {
@@ -20,29 +48,12 @@ export interface DesiredWorkflow {
   hash: string;
 }
 
-/** The request body of POST /v1/workflows, as wfsync sends it. */
-export interface CreateWorkflowBody {
-  name: string;
-  notificationGroupId: string;
-  steps: Array<Record<string, unknown>>;
-  description?: string;
-  tags?: string[];
-  active?: boolean;
-  critical?: boolean;
-  preferenceSettings?: Record<string, boolean>;
-  data?: Record<string, unknown>;
-}
-
-import type { PlanAction, PlanSummary } from './actions.js';
-
-export type { PlanAction, PlanSummary };
-
 /**
  * What told a differing workflow's class (drifted, changed-locally, conflict): `state`, the hash state recorded when
  * it was created; `base`, the definition as it was at the base commit (`plan --base`); `unknown`, neither (without
  * state or a base, wfsync cannot tell whether the file or the service changed).
  */
-export type PlanAttribution = 'state' | 'base' | 'unknown';
+export type PlanAttribution = NonNullable<PlanDocument['items'][number]['attribution']>;
 
 /** A definition as it was at the base commit (`plan --base`), for one identifier. */
 export type BaseVersion =
@@ -53,56 +64,33 @@ export type BaseVersion =
   /** A definition had it, but could not be read or built (invalid there, declared twice…): one sentence. */
   | { status: 'unreadable'; reason: string };
 
-/** The base a plan was compared against: the ref given, and the merge-base of HEAD with it. */
-export interface PlanBase {
-  /** The ref as resolved (`origin/main`, `main`, a commit). */
-  ref: string;
-  /** The merge-base commit (40 hex digits): the definitions were read as they were there. */
-  commit: string;
-}
+/** The base a plan was compared against: the ref given (as resolved), and the merge-base of HEAD with it. */
+export type PlanBase = NonNullable<PlanDocument['base']>;
 
-export interface FieldChange {
-  /** JSON pointer into the definition (`/steps/0/template/content`). */
-  pointer: string;
-  /** The same as the user reads it: `steps[0].template.content`. */
-  path: string;
-  kind: 'changed' | 'only-in-file' | 'only-on-service';
-  /** The file's value (after defaults). Absent for only-on-service. */
-  desired?: unknown;
-  /** The service's value. Absent for only-in-file. */
-  actual?: unknown;
-}
+/** One item of the plan document, as the schema types it: what each field means is said there. */
+type PlanItemDocument = PlanDocument['items'][number];
 
-/** What every plan item holds, whatever its action. */
-interface PlanItemBase {
-  identifier: string;
-  /** Definition file (absent for orphaned). */
-  file?: string;
-  name?: string;
-  /** The workflow's `_id` on the service, when known. */
-  remoteId?: string;
-  /** The id state records, when it has one. */
-  stateId?: string;
-  desiredHash?: string;
-  /** Hash state recorded when the workflow was created (or adopted). */
-  stateHash?: string;
-  /** Identifies the service's version (`updatedAt`/`__v`) so `sync --plan` can refuse a stale plan. */
-  remoteVersion?: string;
-  /** Field-level differences: empty but for a differing item. */
-  changes: FieldChange[];
-  /** What a person (or sync) should do next, one sentence. */
-  next: string;
-  /** Problems the service would reject, found while planning (e.g. trigger variables it would derive differently). */
-  diagnostics?: Diagnostic[];
-}
+/**
+ * What every plan item holds, whatever its action: its identifier, file and name, the ids and hashes that tell a
+ * stale plan (`sync --plan`), the field-level changes (empty but for a differing item), the next step, and the
+ * problems the service would reject, found while planning.
+ */
+type PlanItemBase = Pick<
+  PlanItemDocument,
+  | 'identifier'
+  | 'file'
+  | 'name'
+  | 'remoteId'
+  | 'stateId'
+  | 'desiredHash'
+  | 'stateHash'
+  | 'remoteVersion'
+  | 'changes'
+  | 'next'
+> & { diagnostics?: Diagnostic[] };
 
 /** Where an item is in its definition file (pull/file-diff.ts for a differing item, the trigger for a create). */
-interface FileLines {
-  /** 1-based line in the definition file: a differing item's first change (with `diff`), a create's trigger. */
-  line?: number;
-  /** Last line of the first change (the first hunk's), at or after `line`. */
-  endLine?: number;
-}
+type FileLines = Pick<PlanItemDocument, 'line' | 'endLine'>;
 
 /** Not on the service: sync will POST `body`. */
 export interface CreateItem extends PlanItemBase, FileLines {
@@ -154,16 +142,7 @@ export interface DifferingItem extends PlanItemBase, FileLines {
 }
 
 /** The request body of PUT /v1/workflows/{id}: the whole desired body, kept steps carrying their `_templateId`. */
-export interface UpdateWorkflowBody {
-  name: string;
-  notificationGroupId: string;
-  steps: Array<Record<string, unknown>>;
-  description?: string;
-  tags?: string[];
-  critical?: boolean;
-  preferenceSettings?: Record<string, boolean>;
-  data?: Record<string, unknown>;
-}
+export type UpdateWorkflowBody = Omit<CreateWorkflowBody, 'active'>;
 
 /**
  * Found on the service, changed in the file only, and the target allows `update`: sync will PUT `body` (when anything
@@ -242,98 +221,25 @@ export function isDiffering(item: PlanItem): item is DifferingItem | UpdateItem 
   );
 }
 
-/**
- * The message steps a differing workflow changes, rendered as the service would send them, the service's version and
- * the file's, with one sample (the file's, so a difference is the template's).
- */
-export interface RenderedChanges {
-  /** The trigger payload both sides were rendered with (the sample built from the file's variables). */
-  payload: Record<string, unknown>;
-  /** At least one: a differing workflow whose messages render the same has no `rendered`. */
-  steps: [RenderedStepChange, ...RenderedStepChange[]];
-}
-
-export interface RenderedStepChange {
-  /** Position in `steps[]` (the file's; past its end, a step only the service has). */
-  index: number;
-  /** The file's name for the step (the service's when only it has the step), or its type and position. */
-  name: string;
-  type: string;
-  /** The service's version of the step, rendered; absent when only the file has the step. */
-  before?: RenderedText;
-  /** The file's version, rendered; absent when only the service has the step. */
-  after?: RenderedText;
-}
+/** One changed message step of a differing workflow, rendered on both sides (plan/rendered-changes.ts). */
+export type RenderedStepChange = RenderedChanges['steps'][number];
 
 /** A rendered message: the strings as the service would produce them, each capped (`truncated` says one was cut). */
-export type RenderedText = Pick<
-  RenderedStep,
-  'subject' | 'preheader' | 'senderName' | 'title' | 'content' | 'contentType' | 'cta' | 'error'
-> & { truncated?: true };
+export type RenderedText = NonNullable<RenderedStepChange['before']>;
 
-/** What a create makes, as a reviewer reads it (plan/preview.ts). */
-export interface CreatePreview {
-  /** The trigger identifier the app calls. */
-  trigger: string;
-  steps: PreviewStep[];
-  /** The payload fields the app must send: the trigger's variables, declared or as the service derives them. */
-  payload: Array<{ name: string; type?: string }>;
-  /** Whether `payload` is the definition's own list or what the service will derive from the templates. */
-  payloadFrom: 'declared' | 'derived';
-  /** Subscriber fields the workflow needs (`email`, `phone`). */
-  subscriberVariables: string[];
-  /** The notification group the workflow goes to. */
-  group: PreviewGroup;
-}
+/** One step of a create's preview (plan/preview.ts). */
+export type PreviewStep = CreatePreview['steps'][number];
 
-export interface PreviewStep {
-  name: string;
-  /** The channel (`email`, `sms`, `in_app`, `chat`, `push`) or kind (`digest`, `delay`…) of the step. */
-  type: string;
-  /** email only. */
-  subject?: string;
-  /** Set when the step is declared inactive. */
-  active?: false;
-}
+/** The notification group a create goes to (plan/preview.ts). */
+export type PreviewGroup = CreatePreview['group'];
 
-export interface PreviewGroup {
-  id: string;
-  /** `group:<name>` resolved through the target's config; absent for an id written in the file. */
-  name?: string;
-  /** `default`: the target's default group (the file names none); `named`: `group:<name>`; `id`: an id in the file. */
-  from: 'default' | 'named' | 'id';
-}
-
-/** A workflow's steps as a reviewer follows them (plan/step-flow.ts builds it). */
-export interface StepFlow {
-  /** The trigger identifier the app calls. */
-  trigger: string;
-  steps: FlowStep[];
-}
-
-export interface FlowStep {
-  /** Position in `steps[]`. */
-  index: number;
-  /** The step's name, or its type and position (`email 2`) when it has none. */
-  name: string;
-  /** The step template's type: `email`, `sms`, `in_app`, `chat`, `push`, `digest`, `delay`, `trigger`, `custom`. */
-  type: string;
-  /** delay: what it waits (`2 hours`, `until sendAt`); digest: its window (`1 hour, by orderId`). */
-  detail?: string;
-  /** One summary per filter group (`payload.amount > 100 AND payload.plan = "pro"`): the step runs if any passes. */
-  conditions?: string[];
-  /** Declared inactive: the service skips it. */
-  inactive?: true;
-  /** How many variants (alternative versions chosen by their own filters) the step has. */
-  variants?: number;
-  /** A field of this step differs between the service and the file. */
-  changed?: true;
-}
+/** One step of a flowchart (plan/step-flow.ts). */
+export type FlowStep = StepFlow['steps'][number];
 
 export interface Plan {
   /** Version of the plan JSON format. */
   version: 1;
-  target: { name: string; baseUrl: string };
+  target: PlanDocument['target'];
   /** Sorted by identifier; orphaned and deleted entries last (state's, then the base's). */
   items: PlanItem[];
   summary: PlanSummary;
@@ -350,17 +256,4 @@ export interface Plan {
  * create?) and the notification groups the workflows to create use. A refused check stops plan and sync, so a
  * plan that is printed holds only the other statuses.
  */
-export interface PlanPreflight {
-  environment: PreflightCheck;
-  notificationGroups: PreflightCheck;
-}
-
-export interface PreflightCheck {
-  /**
-   * `passed`: asked, nothing would be refused. `refused`: sync would fail (the command stops). `skipped`: not asked
-   * (nothing to create). `unavailable`: asked, but the service could not tell (an older service without the route).
-   */
-  status: 'passed' | 'refused' | 'skipped' | 'unavailable';
-  /** One sentence: what was found, or why nothing was. */
-  message: string;
-}
+export type PlanPreflight = NonNullable<PlanDocument['preflight']>;

@@ -8,6 +8,7 @@
  * of one report never share one (a repeat gets `-2`, `-3`…). Pure.
  */
 import type { Diagnostic, Severity } from '../diagnostic.js';
+import type { CodeClimateIssue } from '../generated/codeclimate-output.js';
 import { jsonText, neutralizeMarkdown } from './channel.js';
 import type { CommandFailure } from './failure.js';
 import { truncateText } from './plan/text.js';
@@ -15,18 +16,10 @@ import { hash53 } from './sarif.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import type { ValidateReport } from './validate-report.js';
 
-export type CodeClimateSeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
+/** One issue, in the Code Climate spec's key order (typed from schemas/codeclimate-output.schema.json). */
+export type { CodeClimateIssue };
 
-/** One issue, in the Code Climate spec's key order. */
-export interface CodeClimateIssue {
-  type: 'issue';
-  check_name: string;
-  description: string;
-  categories: string[];
-  location: { path: string; lines: { begin: number; end: number } };
-  severity: CodeClimateSeverity;
-  fingerprint: string;
-}
+export type CodeClimateSeverity = CodeClimateIssue['severity'];
 
 /** An issue before its fingerprint: `identity` says what the problem is (no line, no message). */
 export interface CodeClimateProblem {

@@ -2,51 +2,33 @@
  * Per-target state: a cache of identity (identifier → workflow _id) plus the hash of the definition each workflow
  * was created from. Never the only truth: plan/sync look identifiers up on the service when an entry is missing.
  */
-export interface StateEntry {
-  /** The workflow's `_id` on the service. */
-  id: string;
-  /** `sha256:<hex>` of the create body it was created (or adopted) from. */
-  hash: string;
-  /** created: by sync; adopted: by pull or because the service already matched; rebuilt: by `wfsync state rebuild`. */
-  origin: 'created' | 'adopted' | 'rebuilt';
-  /** Definition file when recorded (display path), for humans. */
-  file?: string;
-  /**
-   * The service's version of the workflow when the entry was recorded (`<_id>@<updatedAt>#<__v>`): while the service
-   * still shows it, nobody has changed the workflow since wfsync wrote or read it. Absent in entries written before
-   * it was recorded, and by `state rebuild`/`pull`.
-   */
-  remoteVersion?: string;
-  /** ISO timestamp of when the entry was written. */
-  recordedAt: string;
-}
+import type {
+  PendingCreate as PendingCreateDocument,
+  PendingUpdate,
+  StateEntry,
+} from '../generated/state-output.js';
 
-/** Written (atomically) BEFORE each POST, removed after the create is recorded: an interrupted create is reconciled. */
-export interface PendingCreate {
-  /** Absent: a create (every entry written before updates were journaled is one). */
-  kind?: undefined;
-  identifier: string;
-  /** Every identifier the service might derive (both slug generations): all are looked up when reconciling. */
-  lookupIdentifiers: string[];
-  name: string;
-  hash: string;
-  idempotencyKey: string;
-  startedAt: string;
-}
+/**
+ * One workflow wfsync knows (`workflows`, by identifier), typed from schemas/state-output.schema.json (`state show
+ * --format json` prints the file by it): its `_id`; `hash`, `sha256:<hex>` of the create body it was created (or
+ * adopted) from; `origin`, created by sync, adopted by pull or because the service already matched, or rebuilt by
+ * `wfsync state rebuild`; the definition `file` when recorded (display path, for humans); the service's
+ * `remoteVersion` when recorded; `recordedAt`, an ISO timestamp.
+ */
+export type { StateEntry };
+
+/**
+ * Written (atomically) BEFORE each POST, removed after the create is recorded: an interrupted create is reconciled,
+ * looking up every identifier the service might derive (`lookupIdentifiers`: both slug generations). `kind` absent:
+ * a create (every entry written before updates were journaled is one).
+ */
+export type PendingCreate = PendingCreateDocument & { kind?: undefined };
 
 /**
  * Written (atomically) BEFORE an update's PUT, removed when the update is recorded: the next run's plan compares the
  * service with the file and finishes, records or hands it to a person (plan/build-plan.ts).
  */
-export interface PendingUpdate {
-  kind: 'update';
-  identifier: string;
-  /** The workflow's `_id` the PUT is sent to. */
-  id: string;
-  /** The desired body's hash the update writes. */
-  hash: string;
-  startedAt: string;
-}
+export type { PendingUpdate };
 
 /** One journal entry: a create or an update that was started and not yet recorded. */
 export type PendingWrite = PendingCreate | PendingUpdate;

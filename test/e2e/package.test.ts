@@ -214,6 +214,25 @@ describe('the npm package', () => {
     expect([...imported].filter((name) => !(name in pkg.dependencies)).sort()).toEqual([]);
   });
 
+  it('every package the built code loads by a path inside it (not by its name) is pinned to one release', () => {
+    // A later release may close its files with an exports map (undici, handlebars 5 do): a range would let npm
+    // install one where that path no longer loads, in every user's project. Pinned, the path is the one built against.
+    const deep = new Set<string>();
+    for (const file of filesUnder(join(release.dir, 'dist')).filter((f) => /\.c?js$/.test(f))) {
+      const code = readFileSync(join(release.dir, 'dist', file), 'utf8');
+      const required = [...code.matchAll(/\brequire\(\s*(['"])([^'"]+)\1\s*\)/g)].map((m) => m[2]!);
+      for (const specifier of [...importedSpecifiers(file, code), ...required]) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+        if (specifier !== name) deep.add(name);
+      }
+    }
+    expect([...deep].sort()).toEqual(expect.arrayContaining(['ajv', 'handlebars']));
+    const ranges = [...deep].sort().map((name) => [name, pkg.dependencies[name]]);
+    expect(ranges.filter(([, range]) => !/^\d+\.\d+\.\d+$/.test(range ?? ''))).toEqual([]);
+  });
+
   it('installed from the tarball into a fresh project: npx wfsync --version, help, init, validate, sync, plan', async () => {
     const project = await installInto('acme-app', { version: '1.0.0' });
     expect(existsSync(join(project, 'node_modules/wfsync/src'))).toBe(false);

@@ -3,41 +3,23 @@
  * what the PR's plan artifact reuses. Pure: built from what the renderer returned and the data it was given.
  */
 import type { Diagnostic } from '../../diagnostic.js';
+import type {
+  ErrorOutput,
+  PreviewOutput,
+  PreviewStep,
+  PreviewWorkflow,
+} from '../../generated/preview-output.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
 import type { RenderData, RenderedStep, RenderedWorkflow } from '../../render/index.js';
 
-/** One step as its recipient would see it: the rendered strings exactly as the service would produce them. */
-export interface PreviewStep extends RenderedStep {
-  /**
-   * Email: the layout the service puts the body into, which the preview does not show (wfsync cannot read the
-   * environment's layouts): said in every format, beside the email.
-   */
-  layout?: string;
-  /** The trigger payload the step was rendered with. */
-  payload: Record<string, unknown>;
-}
+/**
+ * The document's parts, typed from schemas/preview-output.schema.json (through `npm run gen`): a step as its recipient
+ * would see it (the rendered strings exactly as the service would produce them, the layout an email goes into, the
+ * payload it was rendered with), and a workflow with the data it was rendered with and its findings.
+ */
+export type { PreviewStep, PreviewWorkflow };
 
-export interface PreviewWorkflow {
-  identifier: string;
-  /** The definition file (display path). */
-  file: string;
-  /** The workflow's name. */
-  name: string;
-  /** The named payload (`--preview`) the steps were rendered with; absent for the sample data or `--payload`. */
-  preview?: string;
-  /** The subscriber the steps were rendered with. */
-  subscriber: Record<string, unknown>;
-  /** The events a digest collected, when the workflow digests or `--events` gave them. */
-  events?: Record<string, unknown>[];
-  steps: PreviewStep[];
-  /** The renderer's findings (and any other problem of the workflow), with file:line:col. */
-  diagnostics: Diagnostic[];
-}
-
-export interface PreviewDocument {
-  schemaVersion: typeof SCHEMA_VERSION;
-  workflows: PreviewWorkflow[];
-}
+export type PreviewDocument = Exclude<PreviewOutput, ErrorOutput>;
 
 export interface PreviewWorkflowInput {
   identifier: string;
