@@ -140,8 +140,8 @@ export function describeEnvironment(
   return warn(
     `${name}${derived}: workflows are view-only there; plan, pull and state show work, but sync to target ` +
       `"${target.name}" would be refused (401) for every workflow to create`,
-    `to sync, give ${target.apiKeyEnv} the Development environment's key and bring the workflows here with the ` +
-      "dashboard's promotion (publish) step",
+    `to sync, give ${target.apiKeyEnv} the Development environment's key; to bring workflows here, give this key to ` +
+      `a target with promoteFrom: "${target.name}" (it only reads)`,
   );
 }
 

@@ -141,8 +141,8 @@ function environmentRefusal(
     `the API key in $${target.apiKeyEnv} belongs to the service's ${quoteServiceText(environment.name)} environment${derived}, ` +
     `where workflows are view-only: only a Development-environment key may ${verb}, so sync would be refused ` +
     `(401) for ${what}. ` +
-    `Give target "${target.name}" the Development environment's API key and sync there, then bring the workflows ` +
-    "to this environment with the dashboard's promotion (publish) step; nothing was sent"
+    `Give target "${target.name}" the Development environment's API key and sync there, then, to bring them ` +
+    `to this environment, give this key to a target whose promoteFrom is "${target.name}" (it only reads); nothing was sent`
   );
 }
 

@@ -58,7 +58,7 @@ export function buildConfigFile({ workflowsDir, configSchemaRef, ci }: ConfigFil
     '#',
     `# A real service environment. Uncomment and fill in, then \`wfsync plan --target ${CI_TARGET}\`.`,
     "# Its key must be the Development environment's: only a Development key may create workflows. Production",
-    "# takes them from Development through the dashboard's promotion (publish) step.",
+    `# takes them from Development when their changes are promoted: the ${CI_PROMOTED_TARGET} target below.`,
     ...CI_USES[ci],
     '# targets:',
     `#   ${CI_TARGET}:`,

@@ -159,7 +159,7 @@ describe('wfsync doctor', () => {
     const run = await target.run(['doctor'], { DEV_KEY: PROD_KEY });
     expect(run.stdout).toContain(
       `  warn  key's environment    "Production" (derived from another one): workflows are view-only there; plan, pull and state show work, but sync to target "dev" would be refused (401) for every workflow to create\n` +
-        "                             → to sync, give DEV_KEY the Development environment's key and bring the workflows here with the dashboard's promotion (publish) step\n",
+        '                             → to sync, give DEV_KEY the Development environment\'s key; to bring workflows here, give this key to a target with promoteFrom: "dev" (it only reads)\n',
     );
     expect(run.stdout).toContain('\n9 ok, 1 warning, 1 skipped: exit 0\n');
     expect(run.status).toBe(0);

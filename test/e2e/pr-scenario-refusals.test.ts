@@ -95,7 +95,7 @@ describe('the pull request planned against its base, refused before merge', () =
     const runs = await planEveryFormat(target, [], { DEV_KEY: PROD_KEY });
     const message = runs.json.run.stderr.match(/^wfsync: (.*)$/m)?.[1] ?? '';
     expect(message).toMatch(
-      /^the API key in \$DEV_KEY belongs to the service's "Production" environment .*only a Development-environment key may create them, so sync would be refused \(401\) for the \d+ workflows? to create \([^)]*password-changed[^)]*\)\. Give target "dev" the Development environment's API key and sync there, then bring the workflows to this environment with the dashboard's promotion \(publish\) step; nothing was sent$/,
+      /^the API key in \$DEV_KEY belongs to the service's "Production" environment .*only a Development-environment key may create them, so sync would be refused \(401\) for the \d+ workflows? to create \([^)]*password-changed[^)]*\)\. Give target "dev" the Development environment's API key and sync there, then, to bring them to this environment, give this key to a target whose promoteFrom is "dev" \(it only reads\); nothing was sent$/,
     );
     for (const c of Object.values(runs)) {
       expectCommon(c, 4, message, [PROD_KEY, target.emulator.apiKey]);
@@ -111,11 +111,11 @@ describe('the pull request planned against its base, refused before merge', () =
       error: { code: 'auth', message, exitCode: 4 },
     });
     expectFailureComment(runs.markdown, 4, 'auth');
-    expect(runs.markdown.run.stdout).toContain("the dashboard's promotion (publish) step");
+    expect(runs.markdown.run.stdout).toContain('give this key to a target whose promoteFrom is');
     expect(runs.markdown.run.stdout).toContain('**What to do:** fix the API key the job gives this target');
     expect(expectFailureAnnotations(runs.github, 4, 'auth')).toHaveLength(1);
     expect(runs.github.run.stdout).toContain('Development-environment key may create them');
-    expect(runs.github.summary).toContain("the dashboard's promotion (publish) step");
+    expect(runs.github.summary).toContain('give this key to a target whose promoteFrom is');
     expect(target.stored()).toEqual(['order-shipped', 'password-reset', 'trial-ending']);
   });
 

@@ -44,7 +44,7 @@ describe('a Production key for a target with something to create', () => {
     expect(planned.status).toBe(4);
     expect(planned.stdout).toBe('');
     expect(planned.stderr).toContain(
-      `wfsync: the API key in $DEV_KEY belongs to the service's "Production" environment (derived from another one), where workflows are view-only: only a Development-environment key may create them, so sync would be refused (401) for the 9 workflows to create (appointment-reminder, comment-mention, deployment-failed, invoice-overdue, monthly-usage-report and 4 more). Give target "dev" the Development environment's API key and sync there, then bring the workflows to this environment with the dashboard's promotion (publish) step; nothing was sent\n`,
+      `wfsync: the API key in $DEV_KEY belongs to the service's "Production" environment (derived from another one), where workflows are view-only: only a Development-environment key may create them, so sync would be refused (401) for the 9 workflows to create (appointment-reminder, comment-mention, deployment-failed, invoice-overdue, monthly-usage-report and 4 more). Give target "dev" the Development environment's API key and sync there, then, to bring them to this environment, give this key to a target whose promoteFrom is "dev" (it only reads); nothing was sent\n`,
     );
     expect(planned.posts).toBe(0);
     expect(preflightRequests(planned)).toEqual(['GET /v1/environments/me', 'GET /v1/notification-groups']);
@@ -55,7 +55,9 @@ describe('a Production key for a target with something to create', () => {
     for (const args of [['sync'], ['sync', '--dry-run'], ['sync', '--format', 'json']]) {
       const run = await target.run(args, { DEV_KEY: PROD_KEY });
       expect(run.status, args.join(' ')).toBe(4);
-      expect(run.stderr).toContain("the dashboard's promotion (publish) step; nothing was sent");
+      expect(run.stderr).toContain(
+        'give this key to a target whose promoteFrom is "dev" (it only reads); nothing was sent',
+      );
       expect(run.posts).toBe(0);
     }
     expect(target.stored()).toEqual([]);

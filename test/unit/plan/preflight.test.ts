@@ -125,8 +125,8 @@ describe('buildPreflight', () => {
         'the API key in $PROD_KEY belongs to the service\'s "Production" environment (derived from another one), ' +
         'where workflows are view-only: only a Development-environment key may create them, so sync would be ' +
         'refused (401) for the 2 workflows to create (alpha-one, beta-two). Give target "prod" the Development ' +
-        "environment's API key and sync there, then bring the workflows to this environment with the dashboard's " +
-        'promotion (publish) step; nothing was sent',
+        "environment's API key and sync there, then, to bring them to this environment, give this key to a target " +
+        'whose promoteFrom is "prod" (it only reads); nothing was sent',
     });
     expect(result.preflight.environment.status).toBe('refused');
     // Production's groups are not the ones the definitions were written for: not judged.

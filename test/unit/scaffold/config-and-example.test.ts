@@ -78,7 +78,7 @@ describe('the config file', () => {
     expect([CI_TARGET, CI_API_KEY_ENV]).toEqual(['development', 'WFSYNC_DEVELOPMENT_API_KEY']);
     expect(text).toContain(
       "# Its key must be the Development environment's: only a Development key may create workflows. Production\n" +
-        "# takes them from Development through the dashboard's promotion (publish) step.\n",
+        '# takes them from Development when their changes are promoted: the production target below.\n',
     );
     expect(text).toContain('#   development:\n');
     expect(text).toContain('#     apiKeyEnv: WFSYNC_DEVELOPMENT_API_KEY\n');
