@@ -291,13 +291,12 @@ for (const [label, extra] of [
     rateLimit: { limit: RATE, windowSeconds: 1 },
   });
   useTarget(rlDir, limited, extra);
-  for (const [command, perWorkflow] of [
-    ['plan', 1],
-    ['sync', 3],
-  ]) {
+  for (const command of ['plan', 'sync']) {
     // Exit 5 (the service kept answering 429 however long wfsync waited) is a result here, reported in the table.
     const r = await run(rlDir, limited, [command]);
-    const idealMs = ((perWorkflow * rlCount) / RATE) * 1000;
+    // The limiter's own figure (issue 25: ≤ 1.05 × requests ÷ rate): the requests this run sent, at the rate. How
+    // many it needs is the other rows' business (a list read can stand for hundreds of lookups).
+    const idealMs = (r.requests / RATE) * 1000;
     rlRows.push([
       label,
       command,
@@ -317,7 +316,7 @@ for (const [label, extra] of [
 }
 rmSync(rlDir, { recursive: true, force: true });
 console.log(
-  `\n${rlCount} workflows against a ${RATE} requests/s limit (token bucket, burst ${RATE}); ideal = requests needed / ${RATE} per s; ` +
+  `\n${rlCount} workflows against a ${RATE} requests/s limit (token bucket, burst ${RATE}); ideal = requests sent / ${RATE} per s; ` +
     'network = first request to last, as the emulator saw them (the limiter alone, without start-up and loading)',
 );
 console.log(table(rlRows));
