@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { RenderedChanges, StepFlow } from '../../src/plan/types.js';
 import { neutralizeMarkdown } from '../../src/report/channel.js';
 import { flowchartPart, renderedPart } from '../../src/report/plan/markdown-flow.js';
+import { markupLines } from '../helpers/markdown-markup.js';
 
 const HOSTILE = [
   '````',
@@ -18,34 +19,6 @@ const HOSTILE = [
   '%%{init: {"securityLevel": "loose"}}%%',
   'click s0 "https://evil.example"',
 ].join('\n');
-
-/** A line without its code spans (a run of backticks to the next run of the same length): code, never markup. */
-function withoutCodeSpans(line: string): string {
-  return line.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
-}
-
-/** The lines outside any fenced block of `markdown`, code spans taken out. */
-function outsideFences(markdown: string): string[] {
-  const out: string[] = [];
-  let fence: string | undefined;
-  for (const line of markdown.split('\n')) {
-    const trimmed = line.trimStart();
-    const run = /^(`{3,}|~{3,})/.exec(trimmed)?.[1];
-    if (fence === undefined) {
-      if (run !== undefined) fence = run;
-      else out.push(withoutCodeSpans(line));
-    } else if (
-      run !== undefined &&
-      run[0] === fence[0] &&
-      run.length >= fence.length &&
-      trimmed.trim() === run
-    ) {
-      fence = undefined;
-    }
-  }
-  expect(fence, 'every fence is closed').toBeUndefined();
-  return out;
-}
 
 describe('the plan comment: rendered messages and flowcharts', () => {
   it('a hostile rendering stays inside its diff block; mentions, references and markers are broken', () => {
@@ -72,7 +45,7 @@ describe('the plan comment: rendered messages and flowcharts', () => {
       ],
     };
     const text = neutralizeMarkdown(renderedPart(rendered, 'the comment').shown);
-    for (const line of outsideFences(text)) {
+    for (const line of markupLines(text)) {
       expect(line).not.toMatch(/<img|<\/details>|!\[|\]\(|<!--/);
     }
     expect(text).not.toMatch(/(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])/);
@@ -102,6 +75,6 @@ describe('the plan comment: rendered messages and flowcharts', () => {
       );
       expect(line).not.toMatch(/%%|click|<img|<\/?details|`/);
     }
-    expect(outsideFences(text).join('\n')).not.toMatch(/<img|!\[|<!--/);
+    expect(markupLines(text).join('\n')).not.toMatch(/<img|!\[|<!--/);
   });
 });

@@ -18,6 +18,7 @@ import {
   renderSyncStepSummary,
 } from '../../../src/report/plan/markdown.js';
 import { planRenderers, syncRenderers } from '../../../src/report/plan/renderers.js';
+import { expectMarkupInert, UNSAFE } from '../../helpers/markdown-markup.js';
 import { runnerCommands } from '../../helpers/runner.js';
 import { item, planOf, syncOf } from './plan/fixture-plan.js';
 
@@ -48,9 +49,6 @@ const EVIL = `${HOSTILE}${FORGED}`;
 
 /** Far past any cap a format has. */
 const LONG = `${HOSTILE} ${'x'.repeat(200_000)}`;
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the test
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** The plan items of the new write paths, every text field from outside hostile. */
 function hostilePlan(text: string): Plan {
@@ -118,45 +116,9 @@ function hostileSync(text: string): SyncResult {
 
 const OWN_MARK = 'own-mark-5f0c1a';
 
-/** A line without its code spans (a run of backticks to the next run of the same length): code, never markup. */
-function withoutCodeSpans(line: string): string {
-  return line.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
-}
-
-/** The markup of a markdown text: its lines outside fenced blocks, code spans taken out; every fence closed. */
-function markupOf(markdown: string): string {
-  const out: string[] = [];
-  let fence: string | undefined;
-  for (const line of markdown.split('\n')) {
-    const run = /^(`{3,}|~{3,})/.exec(line.trimStart())?.[1];
-    if (fence === undefined) {
-      if (run !== undefined) fence = run;
-      else out.push(withoutCodeSpans(line));
-    } else if (
-      run !== undefined &&
-      run[0] === fence[0] &&
-      run.length >= fence.length &&
-      line.trim() === run
-    ) {
-      fence = undefined;
-    }
-  }
-  expect(fence, 'every fence is closed').toBeUndefined();
-  return out.join('\n');
-}
-
 /** What markdown from outside must never be: HTML, an image or link, a live mention or reference, a marker. */
 function expectMarkdownInert(markdown: string, markers: number) {
-  expect(markdown.split('<!--')).toHaveLength(markers + 1);
-  // GitLab runs a note's lines that start with `/` as quick actions (`/approve`, `/merge`).
-  expect(markdown).not.toMatch(/^\/[a-z]/m);
-  expect(markdown).not.toMatch(/(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])/);
-  expect(markdown).not.toMatch(/(?<!&)#\d|GH-\d/);
-  expect(markdown).not.toContain('\x1b');
-  expect(markdown).not.toMatch(UNSAFE);
-  const markup = markupOf(markdown);
-  expect(markup).not.toMatch(/<img|(?<!\\)\]\(https:/);
-  expect(markup.split('</details>').length).toBe(markup.split('<details').length);
+  const markup = expectMarkupInert(markdown, markers);
   expect(markup).not.toMatch(/^\s*::error::forged|^✔ in sync {3}forged-line/m);
 }
 
