@@ -7,6 +7,7 @@ import {
   startContractFake,
 } from '../helpers/contract-fake/index.js';
 import { makeProject, ROOT, runCli } from './helpers.js';
+import { promotedConfig } from './promotion-harness.js';
 
 /**
  * Promotion to Production (issue 28), the built CLI against the independent fake written from the contract
@@ -26,22 +27,7 @@ afterEach(async () => {
 async function setup(options: ContractFakeOptions = {}) {
   const fake = await startContractFake(options);
   fakes.push(fake);
-  const cwd = makeProject({
-    'wfsync.config.yaml': [
-      'workflowsDir: workflows',
-      'targets:',
-      '  development:',
-      `    baseUrl: ${fake.url}`,
-      '    apiKeyEnv: DEV_KEY',
-      `    notificationGroupId: ${fake.groupId}`,
-      `    notificationGroups: { transactional: ${fake.groupId} }`,
-      '  production:',
-      `    baseUrl: ${fake.url}`,
-      '    apiKeyEnv: PROD_KEY',
-      '    promoteFrom: development',
-      '',
-    ].join('\n'),
-  });
+  const cwd = makeProject({ 'wfsync.config.yaml': promotedConfig(fake.url, fake.groupId) });
   projects.push(cwd);
   mkdirSync(join(cwd, 'workflows'));
   for (const name of EXAMPLES)

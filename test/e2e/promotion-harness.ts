@@ -69,6 +69,29 @@ async function keyLog(target: string): Promise<{ url: string; seen: Seen[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+/**
+ * The config of a project with a `development` target (key in DEV_KEY, `groupId` its default and `transactional`
+ * group) and a `production` target promoted from it (key in PROD_KEY), both at `url`; `productionAllow` the
+ * production target's `allow` list when given (`[create, delete]`).
+ */
+export function promotedConfig(url: string, groupId: string, productionAllow?: string): string {
+  return [
+    'workflowsDir: workflows',
+    'targets:',
+    '  development:',
+    `    baseUrl: ${url}`,
+    '    apiKeyEnv: DEV_KEY',
+    `    notificationGroupId: ${groupId}`,
+    `    notificationGroups: { transactional: ${groupId} }`,
+    '  production:',
+    `    baseUrl: ${url}`,
+    '    apiKeyEnv: PROD_KEY',
+    '    promoteFrom: development',
+    ...(productionAllow === undefined ? [] : [`    allow: ${productionAllow}`]),
+    '',
+  ].join('\n');
+}
+
 export async function setup(options: { productionAllow?: string } = {}) {
   const emulator = await startEmulator({ seed: 7, apiKey: DEV_KEY, productionKeys: [PROD_KEY] });
   closers.push(() => emulator.close());
@@ -78,21 +101,7 @@ export async function setup(options: { productionAllow?: string } = {}) {
   for (const identifier of LEFT_OUT) rmSync(join(cwd, `workflows/${identifier}.yaml`));
   writeFileSync(
     join(cwd, 'wfsync.config.yaml'),
-    [
-      'workflowsDir: workflows',
-      'targets:',
-      '  development:',
-      `    baseUrl: ${proxy.url}`,
-      '    apiKeyEnv: DEV_KEY',
-      `    notificationGroupId: ${emulator.notificationGroupId}`,
-      `    notificationGroups: { transactional: ${emulator.notificationGroupId} }`,
-      '  production:',
-      `    baseUrl: ${proxy.url}`,
-      '    apiKeyEnv: PROD_KEY',
-      '    promoteFrom: development',
-      ...(options.productionAllow === undefined ? [] : [`    allow: ${options.productionAllow}`]),
-      '',
-    ].join('\n'),
+    promotedConfig(proxy.url, emulator.notificationGroupId, options.productionAllow),
   );
   const run = async (args: string[], env: Record<string, string> = {}) => {
     const before = proxy.seen.length;
