@@ -1,5 +1,5 @@
 import { MockAgent } from 'undici';
-import type { ClientEvent, ClientOptions } from '../../src/remote/index.js';
+import type { ClientEvent, ClientOptions, ServiceClient } from '../../src/remote/index.js';
 
 export const API_KEY = 'wfs_test_0123456789abcdef0123456789abcdef';
 export const ORIGIN = 'https://api.example.test';
@@ -120,4 +120,30 @@ export function expectNoKey(texts: Iterable<unknown>, key = API_KEY): void {
     const serialized = typeof text === 'string' ? text : JSON.stringify(text);
     if (serialized?.includes(key)) throw new Error(`the API key leaked into: ${serialized.slice(0, 200)}`);
   }
+}
+
+/**
+ * A ServiceClient that answers only with `parts`: every other route throws (`<name>: <route> not expected`), so a
+ * test fails on any request it did not plan for. `close` does nothing unless given.
+ */
+export function stubClient(name: string, parts: Partial<ServiceClient>): ServiceClient {
+  const refuse = (route: string) => async () => {
+    throw new Error(`${name}: ${route} not expected`);
+  };
+  return {
+    createWorkflow: refuse('createWorkflow'),
+    updateWorkflow: refuse('updateWorkflow'),
+    setWorkflowStatus: refuse('setWorkflowStatus'),
+    deleteWorkflow: refuse('deleteWorkflow'),
+    getWorkflow: refuse('getWorkflow'),
+    getCurrentEnvironment: refuse('getCurrentEnvironment'),
+    listNotificationGroups: refuse('listNotificationGroups'),
+    listWorkflows: refuse('listWorkflows'),
+    listPendingChanges: refuse('listPendingChanges'),
+    countPendingChanges: refuse('countPendingChanges'),
+    applyChange: refuse('applyChange'),
+    applyChanges: refuse('applyChanges'),
+    close: async () => {},
+    ...parts,
+  };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readRemovedCopies } from '../../../src/api/promotion-delete.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
-import type { ServiceChange, ServiceClient } from '../../../src/remote/index.js';
+import type { ServiceChange } from '../../../src/remote/index.js';
 import type { StateFile } from '../../../src/state/types.js';
+import { stubClient } from '../../helpers/remote.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 import { desiredOf, storedFor } from '../plan/helpers.js';
 
@@ -22,21 +23,7 @@ function client(
   asked: string[],
   changes: ServiceChange[] = [],
 ) {
-  const refuse = async () => {
-    throw new Error(`${name}: not expected`);
-  };
-  const stub: ServiceClient = {
-    createWorkflow: refuse,
-    updateWorkflow: refuse,
-    setWorkflowStatus: refuse,
-    deleteWorkflow: refuse,
-    getCurrentEnvironment: refuse,
-    listNotificationGroups: refuse,
-    listWorkflows: refuse,
-    countPendingChanges: refuse,
-    applyChange: refuse,
-    applyChanges: refuse,
-    close: async () => {},
+  return stubClient(name, {
     getWorkflow: async (id) => {
       asked.push(`${name} GET ${id}`);
       return workflows.get(id);
@@ -45,8 +32,7 @@ function client(
       asked.push(`${name} changes`);
       return changes;
     },
-  };
-  return stub;
+  });
 }
 
 function stateOf(ids: Record<string, string>): StateFile {

@@ -3,8 +3,9 @@ import { applyPromotion } from '../../../src/apply/promote-plan.js';
 import type { ApplyStore } from '../../../src/apply/store.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
 import type { Plan } from '../../../src/plan/types.js';
-import type { ServiceChange, ServiceClient } from '../../../src/remote/index.js';
+import type { ServiceChange } from '../../../src/remote/index.js';
 import type { StateEntry, StateFile } from '../../../src/state/types.js';
+import { stubClient } from '../../helpers/remote.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 import { clone, desiredOf, storedFor } from '../plan/helpers.js';
 
@@ -43,20 +44,7 @@ function world(options: WorldOptions = {}) {
       : [{ _id: OURS, _entityId: SOURCE_ID, type: 'NotificationTemplate', enabled: false }]),
   ];
   const applied: string[] = [];
-  const refuse = async () => {
-    throw new Error('not expected');
-  };
-  const source: ServiceClient = {
-    createWorkflow: refuse,
-    updateWorkflow: refuse,
-    setWorkflowStatus: refuse,
-    deleteWorkflow: refuse,
-    getWorkflow: refuse,
-    getCurrentEnvironment: refuse,
-    listNotificationGroups: refuse,
-    listWorkflows: refuse,
-    countPendingChanges: refuse,
-    applyChanges: refuse,
+  const source = stubClient('development', {
     listPendingChanges: async () => changes,
     applyChange: async (id) => {
       applied.push(id);
@@ -66,15 +54,11 @@ function world(options: WorldOptions = {}) {
       if (how === 'answer-lost') throw new Error('socket hang up');
       return [changes.find((c) => c._id === id)!];
     },
-    close: async () => {},
-  };
-  const production: ServiceClient = {
-    ...source,
-    applyChange: refuse,
-    listPendingChanges: refuse,
+  });
+  const production = stubClient('production', {
     listWorkflows: async () => [...copies.values()].map((w) => ({ _id: w._id, _parentId: SOURCE_ID })),
     getWorkflow: async (id) => copies.get(id),
-  };
+  });
   const entry: StateEntry = { id: COPY_ID, hash: desired.hash, origin: 'created', recordedAt: '' };
   const recorded: Record<string, StateEntry> = { alpha: entry };
   const store: ApplyStore = {

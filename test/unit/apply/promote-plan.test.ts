@@ -3,8 +3,9 @@ import { applyPromotion } from '../../../src/apply/promote-plan.js';
 import type { ApplyStore } from '../../../src/apply/store.js';
 import type { WorkflowResponse } from '../../../src/generated/workflow-response.js';
 import type { DesiredWorkflow, Plan, PlanItem } from '../../../src/plan/types.js';
-import type { ServiceChange, ServiceClient } from '../../../src/remote/index.js';
+import type { ServiceChange } from '../../../src/remote/index.js';
 import type { StateEntry, StateFile } from '../../../src/state/types.js';
+import { stubClient } from '../../helpers/remote.js';
 import { aWorkflowNamed } from '../../helpers/workflow.js';
 import { clone, desiredOf, storedFor } from '../plan/helpers.js';
 
@@ -36,20 +37,7 @@ function service(desired: DesiredWorkflow[], others: ServiceChange[]) {
   ];
   const applied: string[] = [];
   const copies = new Map<string, WorkflowResponse>();
-  const refuse = async () => {
-    throw new Error('not expected');
-  };
-  const source: ServiceClient = {
-    createWorkflow: refuse,
-    updateWorkflow: refuse,
-    setWorkflowStatus: refuse,
-    deleteWorkflow: refuse,
-    getWorkflow: refuse,
-    getCurrentEnvironment: refuse,
-    listNotificationGroups: refuse,
-    listWorkflows: refuse,
-    countPendingChanges: refuse,
-    applyChanges: refuse,
+  const source = stubClient('development', {
     listPendingChanges: async () => changes,
     applyChange: async (id) => {
       applied.push(id);
@@ -61,17 +49,13 @@ function service(desired: DesiredWorkflow[], others: ServiceChange[]) {
       }
       return [change];
     },
-    close: async () => {},
-  };
-  const production: ServiceClient = {
-    ...source,
-    applyChange: refuse,
-    listPendingChanges: refuse,
+  });
+  const production = stubClient('production', {
     listWorkflows: async () =>
       [...copies.values()].map((w) => ({ _id: w._id, _parentId: String(w._parentId) })),
     getWorkflow: async (id) => copies.get(id),
     listNotificationGroups: async () => [],
-  };
+  });
   return { sources, source, production, applied };
 }
 
