@@ -191,7 +191,7 @@ describe('update (the built CLI against the emulator)', () => {
     const markdown = await target.run(['plan', '--allow', 'delete', '--format', 'markdown']);
     expect(markdown.stdout).toContain('Run "wfsync sync --target dev --allow delete" to update.**');
     expect(markdown.stdout).toContain(
-      "- After merging, main's sync (`wfsync sync --target dev --allow delete`) will update 1 workflow",
+      "- After merging, a sync with this plan's `--allow` (`wfsync sync --target dev --allow delete`) will update 1 workflow",
     );
     // What the plan said, run: the update happens.
     const synced = await target.run(['sync', '--allow', 'delete']);

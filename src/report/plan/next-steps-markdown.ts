@@ -28,11 +28,16 @@ export function buildNextSteps(view: ReportView, options: NextStepsOptions): str
     options.run ?? (options.targetFlag ? { target: options.targetFlag, targetIsDefault: false } : undefined);
   const commands = { plan: commandLine(run, 'plan', { withBase: true }), sync: commandLine(run, 'sync') };
   const steps =
-    options.kind === 'plan' ? planSteps(view, people, commands) : syncSteps(view, people, commands);
+    options.kind === 'plan' ? planSteps(view, people, commands, run) : syncSteps(view, people, commands);
   return ['### Next steps', '', ...steps.map((step) => `- ${escapeProse(step)}`)].join('\n');
 }
 
-function planSteps(view: ReportView, people: number, commands: Commands): string[] {
+function planSteps(
+  view: ReportView,
+  people: number,
+  commands: Commands,
+  run: RunContext | undefined,
+): string[] {
   const row = (key: string) => view.counts.find((r) => r.key === key)?.count ?? 0;
   const creates = view.entries.filter((e) => e.label === PLAN_ACTIONS.create.label).map((e) => e.identifier);
   const promotes = view.entries
@@ -46,7 +51,7 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
     ? 'in Production (by applying their pending deletes in Development, nothing else)'
     : 'on the service';
   const errors = row('error');
-  const sync = view.command === 'plan' ? "After merging, main's sync" : 'This sync';
+  const sync = view.command === 'plan' ? afterMerging(run) : 'This sync';
   const steps: string[] = [];
   // First: what cannot be undone by another change.
   if (deletes.length > 0) {
@@ -93,6 +98,17 @@ function planSteps(view: ReportView, people: number, commands: Commands): string
     );
   }
   return steps;
+}
+
+/**
+ * Who acts after merging. Main's sync does what this plan says only with the same writes allowed: a plan run with
+ * `--allow` speaks of a sync given that flag too (its command, shown beside, carries it), not of main's sync, whose
+ * CI may allow less (the target's `allow` in the config is what both read).
+ */
+function afterMerging(run: RunContext | undefined): string {
+  return run?.allow !== undefined && run.allow.length > 0
+    ? "After merging, a sync with this plan's `--allow`"
+    : "After merging, main's sync";
 }
 
 function syncSteps(view: ReportView, people: number, commands: Commands): string[] {

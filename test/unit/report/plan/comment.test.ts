@@ -81,6 +81,22 @@ describe('the plan comment', () => {
     expect(creates).toContain("main's sync (`wfsync sync`) will create 1 workflow: `a`.");
   });
 
+  it("speaks of a sync with the plan's --allow, not of main's, when the plan was given --allow", () => {
+    // Main's CI may allow less than the flag did: the comment must not promise that main's sync will delete.
+    const plan = planOf([item('gone', 'delete'), item('c-drift', 'drifted')]);
+    const run = { target: 'dev', targetIsDefault: false, allow: ['delete' as const] };
+    const out = renderPlanMarkdown(plan, { command: 'plan', run });
+    expect(out).toContain(
+      "- After merging, a sync with this plan's `--allow` (`wfsync sync --target dev --allow delete`) will DELETE 1 workflow on the service: `gone`",
+    );
+    expect(out).toContain("so after merging, a sync with this plan's `--allow` will report it again");
+    expect(out).not.toContain("main's sync");
+    const configured = renderPlanMarkdown(plan, { command: 'plan', run: { ...run, allow: [] } });
+    expect(configured).toContain(
+      "- After merging, main's sync (`wfsync sync --target dev`) will DELETE 1 workflow",
+    );
+  });
+
   it('holds each marker exactly once, even when a workflow is named after it', () => {
     const plan = planOf([item(PR_COMMENT_MARKER, 'drifted', { name: prCommentMarker('staging') })]);
     const out = renderPlanMarkdown(plan, { command: 'plan', stamp: STAMP });
