@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import {
@@ -8,6 +7,9 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../src/emulator/index.js';
+
+export { closedPort } from '../helpers/closed-port.js';
+
 import { useTempProjects } from '../helpers/temp-project.js';
 import { makeExampleProject, type RunResult, runCli } from './helpers.js';
 
@@ -104,25 +106,4 @@ function configFor(emulator: RunningEmulator, options: TargetOptions): string {
     ...(options.targetConfig ?? []).map((line) => `    ${line}`),
     '',
   ].join('\n');
-}
-
-/**
- * A loopback port nothing listens on, checked by a refused connection. Drawn below the kernel's ephemeral range
- * (32768–60999 on Linux), where the servers of tests running meanwhile (`listen(0)`) and outgoing connections never
- * land: a port bound and released there could be taken by another test's server before this one's run used it.
- */
-export async function closedPort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect({ port, host: '127.0.0.1' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-    });
-    if (refused) return port;
-  }
-  throw new Error('no closed loopback port found below the ephemeral range');
 }

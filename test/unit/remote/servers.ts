@@ -2,6 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach } from 'vitest';
+import { closedPort as closedLoopbackPort } from '../../helpers/closed-port.js';
 
 // Real servers on 127.0.0.1:0 for what neither the emulator nor MockAgent can do: bodies cut off mid-stream,
 // servers that never answer, ports nobody listens on, TLS handshakes that fail. Closed after each test.
@@ -38,11 +39,7 @@ export function rawResponse(status: string, headers: Record<string, string>, bod
 
 /** A base URL on a port nobody listens on. */
 export async function closedPort(): Promise<string> {
-  const server = createServer();
-  const host = await listen(server);
-  servers.splice(servers.indexOf(server), 1);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://${host}`;
+  return `http://127.0.0.1:${await closedLoopbackPort()}`;
 }
 
 /** An https server on 127.0.0.1 with the given certificate; it answers 200 to whoever gets through. */
