@@ -11,8 +11,9 @@
 // every start-up (measured in CONTRIBUTING.md, "Benchmarks").
 //
 // The layout is flat, every file straight in dist/: the entries cli.js, index.js (the programmatic API, the package's
-// `.` export) and emulator.js (the local service, for the sync benchmark), and shared chunks that the commands other than validate load when they run (`--version` loads
-// nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
+// `.` export) and emulator.js (the local service, for the sync benchmark); the CLI's entries boot.cjs and cli.cjs, the
+// one chunk of all that cli.cjs loads at start (initial-HASH.cjs), and the chunks each command imports when it runs
+// (`--version` loads nothing of dist/). src/version.ts reads ../package.json, which holds from src/ and dist/ alike.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -92,6 +93,14 @@ await build({
 // And the runtime helpers of the generated validators, from ajv (with fast-deep-equal): two
 // small files. And undici, the HTTP client of every run that talks to a service: about a hundred files that Node's
 // require would compile on every such run before its first request. Their licences go with them (dist/THIRD-PARTY-NOTICES.md).
+//
+// Everything cli.cjs requires as it loads (rolldown's `$initial`: the entry's static imports, all the way down) goes
+// into one chunk, which every command loads whole anyway: left to rolldown, it made some twenty-five chunks of it (one
+// per set of commands that share a module), and each chunk costs a validate run a file read, a checksum, a V8
+// deserialisation and a module wrapper of its own (~0.2-0.4 M instructions each, ~9 M together on Node 24; CONTRIBUTING.md,
+// "Benchmarks"). What a command imports with `import()` stays in chunks of its own, loaded when it runs. boot.cjs's
+// own modules stay out: boot.cjs shares no chunk with the CLI (checked below).
+const BOOT_ONLY = /[\\/]src[\\/]cli[\\/](boot|compile-cache|checksum)\.ts$/;
 const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal', 'undici'];
 const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 await build({
@@ -99,7 +108,13 @@ await build({
   external: (id) => shared.external(id) && !bundled(id),
   plugins: [lazyRequires()],
   input: { cli: 'src/cli/main.ts', boot: 'src/cli/boot.ts' },
-  output: { ...output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+  output: {
+    ...output,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'], test: (id) => !BOOT_ONLY.test(id) }] },
+  },
 });
 
 // boot.cjs must share no chunk with the CLI: Node's require loads it, the compile cache loads the chunks, and a chunk
