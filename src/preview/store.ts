@@ -12,6 +12,7 @@ import { scanDefinitionFiles } from '../definitions/find.js';
 import { includesOf } from '../definitions/include-references.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { createFsBoundary, type FsBoundary, toDisplayPath } from '../fs-boundary.js';
+import { compareText } from '../text.js';
 import type { RuleOptions } from '../validate/rules/types.js';
 import type { DataOverrides } from './preview-input.js';
 import { buildPreviewRules, namedPreviewsOf, type PreviewRules } from './preview-project.js';
@@ -201,7 +202,7 @@ export class PreviewStore {
       this.#workflows.set(file, entry);
     }
     // Keep the page's order: file order.
-    const sorted = [...this.#workflows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = [...this.#workflows.entries()].sort(([a], [b]) => compareText(a, b));
     this.#workflows.clear();
     for (const [file, entry] of sorted) this.#workflows.set(file, entry);
   }
