@@ -312,7 +312,7 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
   }));
   if (context.files.length > 0) all.sort((a, b) => compareText(a.file, b.file));
   const checked = new Set(scan.files);
-  // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
+  // After every per-file finding of a file, as validate reports them, so ties sort the same way.
   for (const finding of duplicateDiagnostics(all, identifiers, setup)) {
     if (!checked.has(finding.diagnostic.file)) continue;
     if (isSuppressed(finding.diagnostic)) suppressed.push(finding.diagnostic);

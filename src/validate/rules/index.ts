@@ -165,7 +165,7 @@ export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagno
 
 /**
  * The `before-schema` rules on one parsed definition, whatever its shape. The schema's findings at the pointers these
- * report are superseded by them (see buildFileValidation). Pure; sorted.
+ * report are superseded by them (see buildFileChecks). Pure; sorted.
  */
 export function buildBeforeSchemaDiagnostics(
   definition: LoadedDefinition,
