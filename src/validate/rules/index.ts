@@ -26,15 +26,7 @@ import { variableTypeMismatch, variableUndeclared, variableUnused } from './vari
 import { displayPath } from './walk.js';
 
 export { renderFindingsToDiagnostics } from './render-diagnostics.js';
-export type {
-  IncludedSpan,
-  ReportOptions,
-  Rule,
-  RuleContext,
-  RuleInfo,
-  RuleOptions,
-  SeverityOverride,
-} from './types.js';
+export type { RuleOptions, SeverityOverride } from './types.js';
 
 /** The per-file rules, in the order the docs list them. */
 export const RULES: readonly Rule[] = [
