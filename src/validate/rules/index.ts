@@ -210,16 +210,6 @@ function includedDiagnostic(
   const message = finding.message.endsWith('.')
     ? `${finding.message.slice(0, -1)}${note}.`
     : `${finding.message}${note}`;
-  return {
-    code: finding.code,
-    severity: finding.severity,
-    message,
-    file: span.file,
-    pointer: finding.pointer,
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    includedBy: definitionFile,
-  };
+  const { file, line, column, endLine, endColumn } = span;
+  return { ...finding, message, file, line, column, endLine, endColumn, includedBy: definitionFile };
 }
