@@ -2,6 +2,8 @@
  * The one type for every problem a user can fix: YAML syntax errors, schema violations, rule findings,
  * config problems and the service's 400/422 messages all become Diagnostics, collected and reported together.
  */
+import { compareText } from './text.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Span {
@@ -51,11 +53,11 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   }
   return unique.sort(
     (a, b) =>
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      compareText(a.file, b.file) ||
       a.line - b.line ||
       a.column - b.column ||
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+      compareText(a.code, b.code),
   );
 }
 

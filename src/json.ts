@@ -60,20 +60,10 @@ export function jsonDepthExceeds(value: unknown, maxDepth: number): boolean {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
     if (depth > maxDepth) return true;
-    if (Array.isArray(node)) {
-      for (const item of node) {
-        if (typeof item === 'object' && item !== null) {
-          nodes.push(item);
-          depths.push(depth + 1);
-        }
-      }
-    } else {
-      for (const key in node) {
-        const item = (node as Record<string, unknown>)[key];
-        if (typeof item === 'object' && item !== null) {
-          nodes.push(item);
-          depths.push(depth + 1);
-        }
+    for (const item of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof item === 'object' && item !== null) {
+        nodes.push(item);
+        depths.push(depth + 1);
       }
     }
   }

@@ -115,7 +115,6 @@ export async function runValidation(options: ValidateOptions & { cwd: string }):
   }
   // 3. The report every format renders, and the exit code.
   const report: ValidateReport = {
-    version: 1,
     tool: { name: 'wfsync', version: VERSION },
     files: checked.files,
     diagnostics: options.quiet

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { messageOf } from '../errors.js';
 import { PLAN_ACTIONS, planActionMeta } from '../plan/actions.js';
+import { entryOf } from '../plan/build-plan.js';
 import { commandLine, type RunContext, sourceRunOf } from '../plan/command-line.js';
 import type {
   CreateItem,
@@ -176,9 +177,7 @@ async function updateChecked(
     const base = { identifier: item.identifier, ...(item.file === undefined ? {} : { file: item.file }) };
     return failedOutcome(base, 'the plan updates a workflow no definition given to sync has');
   }
-  const entry = Object.hasOwn(initial.workflows, item.identifier)
-    ? initial.workflows[item.identifier]
-    : undefined;
+  const entry = entryOf(initial, item.identifier);
   return updateOne(ctx, item, desired, entry);
 }
 
@@ -191,9 +190,7 @@ async function adopt(
   again: string,
 ): Promise<ItemOutcome> {
   const result = reportOnly(item);
-  const entry = Object.hasOwn(initial.workflows, item.identifier)
-    ? initial.workflows[item.identifier]
-    : undefined;
+  const entry = entryOf(initial, item.identifier);
   const { remoteId, desiredHash } = item;
   if (remoteId === undefined || desiredHash === undefined) return { result };
   const known = entry !== undefined && entry.id === remoteId && entry.hash === desiredHash;

@@ -1,20 +1,13 @@
 import { messageOf } from '../errors.js';
 import { remoteVersionOf } from '../plan/remote-version.js';
 import type { DeleteItem } from '../plan/types.js';
-import type { ServiceClient } from '../remote/index.js';
 import { commandEndingKind, runForWorkflow, type WorkflowResponse } from '../remote/index.js';
-import { failedOutcome, type ItemOutcome, type SyncAdvice } from './create-failure.js';
-import type { ApplyEvent } from './events.js';
+import { failedOutcome, type ItemOutcome } from './create-failure.js';
+import type { CreateContext } from './create-one.js';
 import type { SyncItemResult } from './result.js';
-import type { ApplyStore } from './store.js';
 
-export interface DeleteContext {
-  client: ServiceClient;
-  store: ApplyStore;
-  emit: (event: ApplyEvent) => void;
-  /** The commands failures suggest, exact for this run. */
-  advice: SyncAdvice;
-}
+/** What a delete needs of apply's context (create-one.ts CreateContext). */
+export type DeleteContext = Pick<CreateContext, 'client' | 'store' | 'emit' | 'advice'>;
 
 /**
  * One delete: (1) read the workflow again, and skip it (a person's) unless the service still holds the version the

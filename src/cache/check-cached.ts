@@ -15,7 +15,7 @@ import type { FsBoundary } from '../fs-boundary.js';
 import { buildCacheEntry, type CacheEntry, type IncludeFingerprint, readCacheEntry } from './entry.js';
 import { buildFingerprint } from './fingerprint.js';
 import { hashContent } from './hash.js';
-import { buildCacheMerge, type CacheMerge, type SeenFile } from './merge.js';
+import { buildCacheMerge, type CacheMerge, type CacheMergeInput, type SeenFile } from './merge.js';
 
 /** One definition file checked (check/), or its stored outcome reused. */
 export interface FileOutcome {
@@ -40,14 +40,11 @@ export type CheckBytes = (
   bytes: Uint8Array,
 ) => { outcome: FileOutcome; definition: LoadedDefinition | undefined };
 
-export interface CacheInput {
-  /** Absolute project root: entry paths are relative to it, so a cache outlives a moved checkout. */
-  root: string;
-  /** The stored entries by path (cache/store.ts), unchecked. */
-  stored: ReadonlyMap<string, unknown>;
-  /** Absolute directories the run searches (for dropping the entries of files gone from them: merge.ts). */
-  searched: readonly string[];
-}
+/**
+ * The project root (entry paths are relative to it, so a cache outlives a moved checkout), the stored entries, and
+ * the directories the run searches (merge.ts).
+ */
+export type CacheInput = Pick<CacheMergeInput, 'root' | 'stored' | 'searched'>;
 
 export interface CacheRun extends CacheMerge {
   /** Files whose stored outcome was reused. */

@@ -31,6 +31,7 @@ import type { LoadedDefinition, ParseResult } from '../definitions/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostic.js';
 import { createFsBoundary } from '../fs-boundary.js';
 import type { WorkflowDefinition } from '../generated/workflow.js';
+import { compareText } from '../text.js';
 import { buildFileChecks, buildProjectChecks } from '../validate/index.js';
 import { IDENTIFIER_DUPLICATE, identifierOf } from '../validate/rules/identifier-duplicate.js';
 import { type RuleOptions, ruleSeverity } from '../validate/rules/index.js';
@@ -309,16 +310,16 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
     file,
     outcome: i < outcomes.length ? outcomes[i]! : context.outcomes[i - outcomes.length]!,
   }));
-  if (context.files.length > 0) all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  if (context.files.length > 0) all.sort((a, b) => compareText(a.file, b.file));
   const checked = new Set(scan.files);
-  // After every per-file finding of a file, as in buildValidation, so ties sort the same way.
+  // After every per-file finding of a file, as validate reports them, so ties sort the same way.
   for (const finding of duplicateDiagnostics(all, identifiers, setup)) {
     if (!checked.has(finding.diagnostic.file)) continue;
     if (isSuppressed(finding.diagnostic)) suppressed.push(finding.diagnostic);
     else diagnostics.push(finding.diagnostic);
     sources.set(finding.diagnostic.file, finding.text);
   }
-  if (context.files.length > 0) for (const owners of identifiers.values()) owners.sort(compareFiles);
+  if (context.files.length > 0) for (const owners of identifiers.values()) owners.sort(compareText);
   return {
     files: scan.files,
     definitions,
@@ -333,10 +334,6 @@ function mergeOutcomes(scan: ScanResult, outcomes: readonly FileOutcome[], setup
 
 function isSuppressed(diagnostic: Diagnostic): diagnostic is SuppressedDiagnostic {
   return (diagnostic as Partial<SuppressedDiagnostic>).suppressedBy !== undefined;
-}
-
-function compareFiles(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

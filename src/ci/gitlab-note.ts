@@ -5,6 +5,7 @@
  * `PRIVATE-TOKEN`. The token (WFSYNC_GITLAB_TOKEN) goes in that header only and is never part of a message.
  */
 import { GITLAB_TOKEN_ENV } from '../scaffold/ci/gitlab-scripts.js';
+import type { CommentUpsert } from './github-comment.js';
 import { buildNoteBody, jobUrl, type NoteInput } from './note-body.js';
 import type { RelayOutput } from './output.js';
 import { safeName } from './verdict.js';
@@ -17,12 +18,8 @@ export interface NoteTarget {
   mergeRequest: string;
 }
 
-export interface NoteUpsert extends NoteTarget {
-  marker: string;
-  body: string;
-  /** Create a note when there is none yet (a plan with nothing to change leaves the merge request alone). */
-  createWhenNew: boolean;
-}
+/** The note to write, as a GitHub comment is (`createWhenNew`: a plan with nothing to change leaves it alone). */
+export type NoteUpsert = NoteTarget & Pick<CommentUpsert, 'marker' | 'body' | 'createWhenNew'>;
 
 export type NoteResult = { action: 'created' | 'updated'; id: number } | { action: 'skipped' };
 

@@ -1,7 +1,6 @@
 import { CommanderError } from 'commander';
 import { configFileNameIn } from '../config/project.js';
 import { messageOf, WfsyncError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
 import { RemoteError } from '../remote/errors.js';
 import { renderFailureCodeClimate } from '../report/codeclimate.js';
 import type { CommandFailure, FailureCode } from '../report/failure.js';
@@ -35,7 +34,8 @@ export function describeFailure(error: unknown, exitCode: number): CommandFailur
   }
   if (error instanceof WfsyncError) {
     return {
-      code: CODE_OF_EXIT[exitCode] ?? 'failed',
+      // The error's own code (errors.ts tells it by the exit code); `service` and `aborted` are `failed` here.
+      code: error.code === 'service' || error.code === 'aborted' ? 'failed' : error.code,
       message: error.message,
       exitCode,
       diagnostics: error.diagnostics,
@@ -43,15 +43,6 @@ export function describeFailure(error: unknown, exitCode: number): CommandFailur
   }
   return { code: 'internal', message: `unexpected error: ${messageOf(error)}`, exitCode, diagnostics: [] };
 }
-
-/** A WfsyncError's failure code, by the exit code it ends the run with; any other exit is `failed`. */
-const CODE_OF_EXIT: Partial<Record<number, FailureCode>> = {
-  [ExitCode.Usage]: 'usage',
-  [ExitCode.Invalid]: 'invalid',
-  [ExitCode.Auth]: 'auth',
-  [ExitCode.RateLimited]: 'rate-limited',
-  [ExitCode.Changes]: 'stale-plan',
-};
 
 /**
  * The failure as the one document on stdout the command's `--format` promises: the error document for `json`, a

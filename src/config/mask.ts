@@ -1,3 +1,4 @@
+import { createPositions, type Positions } from '../definitions/positions.js';
 import type { LoadedDefinition } from '../definitions/types.js';
 import { joinPointer, type Span } from '../diagnostic.js';
 import { isRecord } from '../json.js';
@@ -18,9 +19,9 @@ const SECRET_LINE = /^(\s*(?:-\s+)?["']?([A-Za-z_-]+)["']?\s*:[ \t]*)(\S.*)$/;
 export function maskConfigSecrets(text: string, definition: LoadedDefinition | undefined): string {
   const chars = [...text.split('\n').map((line) => maskSecretLine(line))].join('\n').split('');
   if (definition) {
-    const offsets = lineOffsets(text);
+    const positions = createPositions(text);
     for (const pointer of secretPointers(definition.value, ''))
-      maskSpan(chars, offsets, definition.locate(pointer, 'value'));
+      maskSpan(chars, positions, definition.locate(pointer, 'value'));
   }
   return chars.join('');
 }
@@ -55,16 +56,10 @@ function secretPointers(root: unknown, base: string): string[] {
   return found;
 }
 
-function lineOffsets(text: string): number[] {
-  const offsets = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) offsets.push(i + 1);
-  return offsets;
-}
-
 /** Stars over a span's characters, line breaks kept. */
-function maskSpan(chars: string[], offsets: readonly number[], span: Span): void {
-  const start = (offsets[span.line - 1] ?? chars.length) + span.column - 1;
-  const end = (offsets[span.endLine - 1] ?? chars.length) + span.endColumn - 1;
+function maskSpan(chars: string[], positions: Positions, span: Span): void {
+  const start = positions.offsetOf(span.line, span.column);
+  const end = positions.offsetOf(span.endLine, span.endColumn);
   for (let i = Math.max(0, start); i < Math.min(end, chars.length); i++) {
     if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = '*';
   }

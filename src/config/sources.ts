@@ -3,21 +3,17 @@
  * `exclude`, turned into the DefinitionSources the file search (definitions/find.ts), the git base
  * (git/base-definitions.ts) and `--watch` all ask, so they agree on which file is a definition.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type picomatchType from 'picomatch';
 import type { DefinitionSources, SourceClass } from '../definitions/find.js';
 import { isWithin } from '../definitions/find.js';
+import { onFirstUse } from '../derive/first-use.js';
 
 /**
  * picomatch, loaded on first use: a plain folder (`workflows`, the default) needs none, and every `wfsync validate`
  * (a pre-commit hook's, on every commit) would otherwise pay for loading it.
  */
-let loaded: typeof picomatchType | undefined;
-function picomatch(): typeof picomatchType {
-  loaded ??= createRequire(import.meta.url)('picomatch') as typeof picomatchType;
-  return loaded;
-}
+const picomatch = onFirstUse<typeof picomatchType>('picomatch');
 
 /** Characters that make a pattern a glob for picomatch (a path without them is a plain folder or file). */
 const GLOB_CHARACTER = /[*?[\]{}()!+@]/;

@@ -9,6 +9,7 @@ import {
   type ProjectRoot,
   toDisplayPath,
 } from '../fs-boundary.js';
+import { compareText } from '../text.js';
 
 // The callback API promised: node:fs/promises would load a dozen more of Node's own modules (readline, streams) on
 // every start-up of a command that only lists folders (bench:startup).
@@ -148,9 +149,9 @@ export async function scanDefinitionFiles(
       else outside.push({ path: given, why });
     } else throw new UsageError(`not a file or directory: ${given}`);
   }
-  unreadable.sort((a, b) => compare(a.path, b.path));
-  refused.sort((a, b) => compare(a.path, b.path));
-  return { files: [...found].sort(compare), unreadable, directories, refused, outside };
+  unreadable.sort((a, b) => compareText(a.path, b.path));
+  refused.sort((a, b) => compareText(a.path, b.path));
+  return { files: [...found].sort(compareText), unreadable, directories, refused, outside };
 }
 
 /**
@@ -249,9 +250,4 @@ async function isDirectory(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Code-unit order: the same on every machine and locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

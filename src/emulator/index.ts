@@ -6,10 +6,4 @@
  * paths a real network has.
  */
 export { startEmulator } from './server.js';
-export type {
-  EmulatorOptions,
-  FaultOptions,
-  PendingChange,
-  RequestRecord,
-  RunningEmulator,
-} from './types.js';
+export type { EmulatorOptions, FaultOptions, RequestRecord, RunningEmulator } from './types.js';

@@ -23,6 +23,7 @@ import {
 } from '../definitions/limits.js';
 import { parseDefinition } from '../definitions/parse.js';
 import type { ParseResult } from '../definitions/types.js';
+import { FILE_START } from '../diagnostic.js';
 import { findProjectRoot } from '../fs-boundary.js';
 import { compareText } from '../text.js';
 import { identifierOf } from '../validate/rules/identifier-duplicate.js';
@@ -157,10 +158,7 @@ export async function readBaseDefinitions(options: BaseOptions): Promise<BaseDef
               message,
               file,
               pointer: '',
-              line: 1,
-              column: 1,
-              endLine: 1,
-              endColumn: 1,
+              ...FILE_START,
             },
           ],
         };

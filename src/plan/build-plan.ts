@@ -110,6 +110,18 @@ function pendingUpdateOf(state: StateFile, identifier: string): PendingUpdate | 
 /** What every item of a definition holds, whatever its action. */
 type ItemBase = Omit<PlanItem, 'action' | 'next'> & { file: string };
 
+/** The fields of an item that a definition and its state entry give, whatever the action. */
+export function itemBaseOf(desired: DesiredWorkflow, entry: StateEntry | undefined): ItemBase {
+  return {
+    identifier: desired.identifier,
+    file: desired.file,
+    name: desired.definition.name,
+    desiredHash: desired.hash,
+    ...(entry === undefined ? {} : { stateId: entry.id, stateHash: entry.hash }),
+    changes: [],
+  };
+}
+
 function planDesired(
   desired: DesiredWorkflow,
   known: Known,
@@ -119,14 +131,7 @@ function planDesired(
 ): PlanItem {
   const { entry } = known;
   const atBase = () => baseOf(desired.identifier);
-  const base: ItemBase = {
-    identifier: desired.identifier,
-    file: desired.file,
-    name: desired.definition.name,
-    desiredHash: desired.hash,
-    ...(entry === undefined ? {} : { stateId: entry.id, stateHash: entry.hash }),
-    changes: [],
-  };
+  const base = itemBaseOf(desired, entry);
   const byId = observation?.byId;
   const byIdentifier = observation?.byIdentifier;
   if (entry !== undefined) {
@@ -332,7 +337,7 @@ function planRemovedAtBase(
   return { ...found, action: 'orphaned', next: say.orphanedChangedSinceBase(identifier) };
 }
 
-function summarize(items: readonly PlanItem[]): PlanSummary {
+export function summarize(items: readonly PlanItem[]): PlanSummary {
   // The table lists every action once, in the order the summary prints.
   const summary = Object.fromEntries(
     PLAN_ACTION_NAMES.map((a) => [PLAN_ACTIONS[a].summaryKey, 0]),

@@ -6,6 +6,7 @@
  * (name length, step count, unique tags…) are validate's; these are the ones that need the service's data.
  */
 import type { CheckedDefinition } from '../check/check-definitions.js';
+import type { ResolvedTarget } from '../config/target.js';
 import { type Diagnostic, FILE_START, type Span } from '../diagnostic.js';
 import type { CurrentEnvironment, NotificationGroup, PreflightFacts } from '../remote/index.js';
 import { plural } from '../text.js';
@@ -13,12 +14,7 @@ import { isWrite } from './actions.js';
 import type { CreateItem, Plan, PlanItem, PlanPreflight, PreflightCheck } from './types.js';
 
 /** What of the target the checks word their findings with (ResolvedTarget fits). */
-export interface PreflightTarget {
-  name: string;
-  kind: 'local' | 'remote';
-  /** The variable the API key comes from. */
-  apiKeyEnv: string;
-}
+export type PreflightTarget = Pick<ResolvedTarget, 'name' | 'kind' | 'apiKeyEnv'>;
 
 export interface PreflightInput {
   plan: Plan;

@@ -9,13 +9,12 @@ import type { WriteAction } from '../generated/config.js';
 import type { RemoteLookup, RemoteObservation } from '../remote/index.js';
 import type { StateEntry, StateFile } from '../state/types.js';
 import { compareText } from '../text.js';
-import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from './actions.js';
-import { duplicateItem, entryOf, IGNORED_FIELDS } from './build-plan.js';
+import { duplicateItem, entryOf, IGNORED_FIELDS, itemBaseOf, summarize } from './build-plan.js';
 import { commandLine, type RunContext, sourceRunOf } from './command-line.js';
 import { compareWorkflow } from './compare.js';
 import { buildDeleteSteps, planRemovedPromotion, type RemovedCopy } from './promotion-delete.js';
 import { remoteVersionOf } from './remote-version.js';
-import type { DesiredWorkflow, Plan, PlanItem, PlanSummary } from './types.js';
+import type { DesiredWorkflow, Plan, PlanItem } from './types.js';
 
 export interface PromotionInput {
   target: { name: string; baseUrl: string };
@@ -67,15 +66,11 @@ export function buildPromotionPlan(input: PromotionInput): Plan {
       }),
     );
   const items = [...planned, ...orphans];
-  const summary = Object.fromEntries(
-    PLAN_ACTION_NAMES.map((a) => [PLAN_ACTIONS[a].summaryKey, 0]),
-  ) as PlanSummary;
-  for (const item of items) summary[PLAN_ACTIONS[item.action].summaryKey]++;
   return {
     version: 1,
     target: { ...input.target },
     items,
-    summary,
+    summary: summarize(items),
     ignoredFields: [...IGNORED_FIELDS],
   };
 }
@@ -86,14 +81,7 @@ function planOne(input: PromotionInput, desired: DesiredWorkflow, say: Steps): P
   const { identifier } = desired;
   const entry = entryOf(input.state, identifier);
   const sourceEntry = entryOf(input.sourceState, identifier);
-  const base = {
-    identifier,
-    file: desired.file,
-    name: desired.definition.name,
-    desiredHash: desired.hash,
-    ...(entry === undefined ? {} : { stateId: entry.id, stateHash: entry.hash }),
-    changes: [],
-  };
+  const base = itemBaseOf(desired, entry);
   const observed = input.development.get(identifier);
   const lookup =
     observed?.byId?.status === 'found' || observed?.byIdentifier === undefined

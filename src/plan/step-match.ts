@@ -14,8 +14,6 @@ import { isRecord } from '../json.js';
 /** One step as the plan shows its matching, typed from schemas/plan-output.schema.json. */
 export type { StepMatch };
 
-export type StepMatchKind = StepMatch['match'];
-
 /** What the matching gives an update: per file step, the template it keeps (if any), and the list to show. */
 export interface StepMatching {
   /** By the file's step index: the service's `_templateId` the step keeps, undefined for a new one. */

@@ -33,7 +33,7 @@ export type {
 };
 
 /** The plan document, as the schema types it. */
-type PlanDocument = Exclude<PlanOutput, ErrorOutput>;
+export type PlanDocument = Exclude<PlanOutput, ErrorOutput>;
 
 /** One definition as wfsync will send it to one target. Built before planning; hash computed in the I/O layer. */
 export interface DesiredWorkflow {

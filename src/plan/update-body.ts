@@ -7,16 +7,10 @@
 import type { WorkflowResponse } from '../generated/workflow-response.js';
 import { isRecord } from '../json.js';
 import { matchSteps, type StepMatch } from './step-match.js';
-import type { DesiredWorkflow, FieldChange, UpdateWorkflowBody } from './types.js';
+import type { DesiredWorkflow, FieldChange, UpdateItem, UpdateWorkflowBody } from './types.js';
 
-export interface UpdateParts {
-  /** Absent when only `active` differs: no PUT. */
-  body?: UpdateWorkflowBody;
-  /** Set when `active` differs: the status route's value. */
-  active?: boolean;
-  steps: StepMatch[];
-  notes: string[];
-}
+/** What an update item writes and says (types.ts UpdateItem), its notes always listed. */
+export type UpdateParts = Pick<UpdateItem, 'body' | 'active' | 'steps'> & { notes: string[] };
 
 export type BuiltUpdate = { update: UpdateParts } | { blocked: string };
 

@@ -16,15 +16,12 @@ import { UsageError, WfsyncError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { type FsBoundary, toDisplayPath } from '../fs-boundary.js';
 import { isRecord, JsonTooDeepError, parseJson } from '../json.js';
+import type { RenderData } from '../render/index.js';
 
 export type Json = Record<string, unknown>;
 
 /** What replaces the sample data; each part given replaces that part whole. */
-export interface DataOverrides {
-  payload?: Json;
-  subscriber?: Json;
-  events?: Json[];
-}
+export type DataOverrides = Partial<Pick<RenderData, 'payload' | 'subscriber' | 'events'>>;
 
 export type DataKind = keyof DataOverrides;
 

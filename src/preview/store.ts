@@ -12,15 +12,13 @@ import { scanDefinitionFiles } from '../definitions/find.js';
 import { includesOf } from '../definitions/include-references.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { createFsBoundary, type FsBoundary, toDisplayPath } from '../fs-boundary.js';
+import type { PreviewStep } from '../generated/preview-output.js';
+import { compareText } from '../text.js';
 import type { RuleOptions } from '../validate/rules/types.js';
 import type { DataOverrides } from './preview-input.js';
 import { buildPreviewRules, namedPreviewsOf, type PreviewRules } from './preview-project.js';
 
-export interface ServedStep {
-  index: number;
-  name: string;
-  type: string;
-}
+export type ServedStep = Pick<PreviewStep, 'index' | 'name' | 'type'>;
 
 export interface ServedWorkflow {
   /** Display path of the definition: the page's key for it. */
@@ -201,7 +199,7 @@ export class PreviewStore {
       this.#workflows.set(file, entry);
     }
     // Keep the page's order: file order.
-    const sorted = [...this.#workflows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = [...this.#workflows.entries()].sort(([a], [b]) => compareText(a, b));
     this.#workflows.clear();
     for (const [file, entry] of sorted) this.#workflows.set(file, entry);
   }

@@ -1,4 +1,5 @@
 /** The renderer's public shapes (see src/render/index.ts). */
+import type { PreviewStep } from '../generated/preview-output.js';
 
 /** What a step is rendered with: the service's context for one subscriber and one trigger. */
 export interface RenderData {
@@ -31,27 +32,11 @@ export interface RenderFinding {
   end?: number;
 }
 
-export interface RenderedStep {
-  /** Position in steps[]. */
-  index: number;
-  /** The step's name (or its type and position when it has none). */
-  name: string;
-  /** The step template's type: email, sms, push, chat, in_app, digest, delay, trigger, custom… */
-  type: string;
-  /** Email: rendered and trimmed as the service does. */
-  subject?: string;
-  preheader?: string;
-  senderName?: string;
-  /** Push (and in-app where it has one). */
-  title?: string;
-  /** Rendered text; for email the HTML body (customHtml as is, editor blocks laid out). */
-  content?: string;
-  contentType?: 'html' | 'text';
-  /** In-app. */
-  cta?: { label?: string; url?: string; buttons?: Array<{ type: string; content: string }> };
-  /** Set when the service would fail to render this step: its message, as the service would say it. */
-  error?: string;
-}
+/**
+ * One step as the service renders it: the preview document's step (schemas/preview-output.schema.json, through
+ * `npm run gen`) without what the preview adds (the email's layout note, the payload it was rendered with).
+ */
+export type RenderedStep = Omit<PreviewStep, 'layout' | 'payload'>;
 
 export interface RenderedWorkflow {
   steps: RenderedStep[];

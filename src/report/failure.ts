@@ -5,29 +5,17 @@
  * (renderFailureGithub). Pure; the CLI builds the value from the error.
  */
 import type { Diagnostic } from '../diagnostic.js';
+import type { ErrorObject } from '../generated/validate-output.js';
 import { SCHEMA_VERSION } from '../plan/schema-version.js';
-import type { RemoteErrorKind } from '../remote/types.js';
 import { jsonText } from './channel.js';
 import { capAnnotations, escapeData, escapeProperty, formatAnnotation } from './github.js';
 import { diagnosticJson } from './json.js';
 
 /**
- * Stable codes, by what the user can do: `usage` (64), `invalid` (3), `auth` (4), `rate-limited` (5), `stale-plan`
- * (2: `sync --plan` refused a reviewed plan), `service-<kind>` (the service answered wrongly or not at all),
- * `failed` (anything else wfsync explains), `internal` (a bug).
+ * Stable codes, by what the user can do, as the error document's schema lists them (schemas/error-output.schema.json,
+ * through `npm run gen`): `service-<kind>` for every RemoteError kind but `auth` and `rate-limited`.
  */
-export type FailureCode =
-  | 'usage'
-  | 'invalid'
-  | 'auth'
-  | 'rate-limited'
-  | 'stale-plan'
-  | `service-${ServiceFailureKind}`
-  | 'failed'
-  | 'internal';
-
-/** RemoteError kinds other than `auth` and `rate-limited` (which keep their own codes). */
-export type ServiceFailureKind = Exclude<RemoteErrorKind, 'auth' | 'rate-limited'>;
+export type FailureCode = ErrorObject['code'];
 
 export interface CommandFailure {
   code: FailureCode;

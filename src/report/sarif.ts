@@ -1,3 +1,4 @@
+import type { ArtifactLocation, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import { compareText } from '../text.js';
 import type { RuleInfo } from '../validate/rules/types.js';
@@ -11,54 +12,7 @@ const SRCROOT = '%SRCROOT%';
 /** Key for our partial fingerprint: rule + file + JSON pointer, so a finding keeps its identity when lines move. */
 export const FINGERPRINT_KEY = 'wfsyncPointerHash/v1';
 
-type SarifLevel = 'error' | 'warning' | 'note';
-
-/** The part of SARIF 2.1.0 that wfsync writes. */
-export interface SarifLog {
-  $schema: string;
-  version: '2.1.0';
-  runs: [SarifRun];
-}
-
-export interface SarifRun {
-  tool: { driver: { name: string; version: string; semanticVersion: string; rules: SarifRule[] } };
-  originalUriBaseIds?: Record<string, { uri: string }>;
-  columnKind: 'utf16CodeUnits';
-  artifacts: Array<{ location: SarifArtifactLocation }>;
-  results: SarifResult[];
-}
-
-export interface SarifRule {
-  id: string;
-  shortDescription: { text: string };
-  fullDescription: { text: string };
-  helpUri?: string;
-  defaultConfiguration: { level: SarifLevel };
-}
-
-export interface SarifArtifactLocation {
-  uri: string;
-  uriBaseId?: string;
-  index?: number;
-}
-
-export interface SarifResult {
-  ruleId: string;
-  ruleIndex: number;
-  level: SarifLevel;
-  message: { text: string };
-  locations: Array<{
-    physicalLocation: {
-      artifactLocation: SarifArtifactLocation;
-      region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
-    };
-  }>;
-  partialFingerprints: Record<string, string>;
-  /** A finding a `wfsync-disable` comment silenced (`--verbose` only): SARIF's in-source suppression. */
-  suppressions?: Array<{ kind: 'inSource'; justification: string }>;
-}
-
-const LEVEL: Record<Severity, SarifLevel> = {
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   error: 'error',
   warning: 'warning',
   info: 'note',
@@ -83,7 +37,7 @@ export function renderSarif(report: ValidateReport, options: RenderOptions): str
   const artifactIndex = new Map(files.map((f, i) => [f, i]));
   const occurrences = new Map<string, number>();
 
-  const log: SarifLog = {
+  const log: Log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -122,7 +76,7 @@ export function renderSarif(report: ValidateReport, options: RenderOptions): str
   return `${jsonText(log)}\n`;
 }
 
-function buildRule(rule: RuleInfo): SarifRule {
+function buildRule(rule: RuleInfo): ReportingDescriptor {
   const text = rule.description === '' ? rule.code : rule.description;
   return {
     id: rule.code,
@@ -136,8 +90,8 @@ function buildRule(rule: RuleInfo): SarifRule {
 function buildResult(
   d: Diagnostic,
   refs: { ruleIndex: number; artifactIndex: number | undefined; fingerprint: string },
-): SarifResult {
-  const locations: SarifResult['locations'] =
+): Result {
+  const locations: Result['locations'] =
     d.file === ''
       ? []
       : [
@@ -164,7 +118,7 @@ function buildResult(
 }
 
 /** A relative display path becomes a `%SRCROOT%`-relative URI reference; an absolute one, a file URI. */
-function artifactLocation(file: string): SarifArtifactLocation {
+function artifactLocation(file: string): ArtifactLocation {
   if (isAbsolutePath(file)) return { uri: fileUri(file) };
   return { uri: encodePath(file), uriBaseId: SRCROOT };
 }

@@ -9,7 +9,6 @@ export interface Style {
   cyan: Paint;
   dim: Paint;
   bold: Paint;
-  underline: Paint;
 }
 
 const identity: Paint = (text) => text;
@@ -24,7 +23,6 @@ const PALETTE: Record<keyof Style, readonly [open: number, close: number]> = {
   // bold and dim share their reset code (22), hence the re-open below when they nest.
   dim: [2, 22],
   bold: [1, 22],
-  underline: [4, 24],
 };
 
 /** The SGR sequences the palette emits (`\x1b[31m`…): what the terminal channel lets through when color is on. */

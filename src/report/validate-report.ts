@@ -4,7 +4,6 @@ import type { SuppressedDiagnostic } from '../validate/suppressions.js';
 
 /** The result of `wfsync validate`, ready to render. Built once; every renderer reads the same object. */
 export interface ValidateReport {
-  version: 1;
   tool: { name: 'wfsync'; version: string };
   /** Every file checked, sorted (display paths). */
   files: string[];

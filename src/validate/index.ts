@@ -20,26 +20,11 @@ export interface ValidationInput {
 }
 
 /**
- * Schema first, then the named rules on every definition the schema accepted (their types hold there), plus the
- * project-wide rules on all. Pure: the same definitions and options always give the same sorted diagnostics.
- */
-export function buildValidation(input: ValidationInput): Diagnostic[] {
-  return sortDiagnostics([...buildFileValidation(input), ...buildProjectChecks(input).diagnostics]);
-}
-
-/**
- * What each definition alone can tell: the schema, then the per-file rules where the schema passed. Each file's
- * findings depend on that file only, so the definitions may be split into groups and the results concatenated
- * (check/ checks each file on its own); sorting the concatenation gives buildValidation's order. Pure; sorted.
- */
-export function buildFileValidation(input: ValidationInput): Diagnostic[] {
-  return buildFileChecks(input).diagnostics;
-}
-
-/**
- * buildFileValidation with the `wfsync-disable` comments of each definition (and of the files it includes) applied:
- * the findings they silence apart, for `--verbose`. The project-wide rule's codes are never unused here (its findings
- * come later, from buildProjectChecks). Pure; sorted.
+ * What each definition alone can tell: the schema, then the per-file rules where the schema passed, with the
+ * `wfsync-disable` comments of each definition (and of the files it includes) applied: the findings they silence
+ * apart, for `--verbose`. Each file's findings depend on that file only, so the definitions may be split into groups
+ * and the results concatenated (check/ checks each file on its own). The project-wide rule's codes are never unused
+ * here (its findings come later, from buildProjectChecks). Pure; sorted.
  */
 export function buildFileChecks({ definitions, options }: ValidationInput): SuppressionResult {
   const diagnostics: Diagnostic[] = [];

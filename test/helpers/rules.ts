@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { Diagnostic } from '../../src/diagnostic.js';
+import { type Diagnostic, sortDiagnostics } from '../../src/diagnostic.js';
+import { buildFileChecks, buildProjectChecks, type ValidationInput } from '../../src/validate/index.js';
 import { buildRuleDiagnostics, type RuleOptions } from '../../src/validate/rules/index.js';
 import { validateDefinitionSchema } from '../../src/validate/schema.js';
 import { loadYaml } from './load-yaml.js';
@@ -24,6 +25,14 @@ export function checkUnvalidated(text: string, options: RuleOptions = {}, ...cod
   const definition = loadYaml(text);
   const diagnostics = buildRuleDiagnostics({ valid: [definition], all: [definition], options });
   return codes.length === 0 ? diagnostics : diagnostics.filter((d) => codes.includes(d.code));
+}
+
+/**
+ * Schema first, then the per-file rules, plus the project-wide rule on all, sorted: what `wfsync validate` reports of
+ * these definitions (check/ gets it file by file, then the project rule).
+ */
+export function validation(input: ValidationInput): Diagnostic[] {
+  return sortDiagnostics([...buildFileChecks(input).diagnostics, ...buildProjectChecks(input).diagnostics]);
 }
 
 /** The fields a rule test asserts. */

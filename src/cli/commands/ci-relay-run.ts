@@ -5,6 +5,7 @@ import { relay } from '../../ci/relay.js';
 import type { CiProvider, RelayedCommand, Verdict } from '../../ci/verdict.js';
 import { WfsyncError } from '../../errors.js';
 import { ExitCode } from '../../exit-codes.js';
+import { escapeData } from '../../report/github.js';
 import type { CommandContext } from '../context.js';
 
 /** `wfsync ci-relay`'s flags (ci-relay.ts declares them). */
@@ -90,9 +91,4 @@ function formatLine(
     return `${mark()}::${level} title=${title}::${escapeData(text)}`;
   }
   return level === 'warning' ? `warning: ${title}: ${text}` : `${title}: ${text}`;
-}
-
-/** An annotation's data as GitHub's workflow commands escape it (`%`, CR, LF). */
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

@@ -30,7 +30,7 @@ export async function runPreview(ctx: CommandContext, args: string[], flags: Pre
   // 1. Config, then the definitions asked for (invalid ones stop here: exit 3, all reported).
   const project = readProject(flags, ctx.cwd);
   const rules = buildPreviewRules(project);
-  const { definitions } = await selectDefinitions(args, { project, rules, cwd: ctx.cwd });
+  const definitions = await selectDefinitions(args, { project, rules, cwd: ctx.cwd });
   // 2. The data given instead of the samples (a missing file: 64; not JSON or not the right shape: 3).
   const overrides = readOverrides(flags, ctx.cwd);
   const step = flags.step === undefined ? undefined : parseStep(flags.step);

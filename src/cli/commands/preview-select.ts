@@ -9,11 +9,6 @@ import { ExitCode } from '../../exit-codes.js';
 import { closestFirst, type PreviewRules } from '../../preview/preview-project.js';
 import { plural } from '../../text.js';
 
-export interface Selection {
-  definitions: CheckedDefinition[];
-  checked: CheckResult;
-}
-
 /**
  * The workflows `wfsync preview [file|identifier…]` names, loaded as validate loads them: an argument that is a path
  * on disk is a file or directory, anything else a trigger identifier (looked up in the workflows directory). Errors
@@ -23,7 +18,7 @@ export interface Selection {
 export async function selectDefinitions(
   args: readonly string[],
   { project, rules, cwd }: { project: ProjectOptions; rules: PreviewRules; cwd: string },
-): Promise<Selection> {
+): Promise<CheckedDefinition[]> {
   const paths = args.filter((arg) => existsSync(path.resolve(cwd, arg)));
   const identifiers = args.filter((arg) => !paths.includes(arg));
   const defaultDir = path.relative(cwd, project.workflowsDir) || '.';
@@ -70,8 +65,7 @@ export async function selectDefinitions(
     throw new UsageError(
       `no workflow definitions (*.yaml, *.yml) found in ${paths.length > 0 ? paths.join(', ') : `${defaultDir}/`}`,
     );
-  const definitions = checked.definitions.filter((d) => wantedFiles.has(d.file));
-  return { definitions, checked };
+  return checked.definitions.filter((d) => wantedFiles.has(d.file));
 }
 
 function unknownWorkflow(identifier: string, checked: CheckResult): UsageError {

@@ -11,12 +11,12 @@
 import planSchema from '../../../schemas/plan-output.schema.json' with { type: 'json' };
 import syncSchema from '../../../schemas/sync-output.schema.json' with { type: 'json' };
 import { buildSyncVerdict, SYNC_OUTCOME_NAMES, SYNC_OUTCOMES, type SyncResult } from '../../apply/result.js';
-import type { ErrorOutput, PlanOutput } from '../../generated/plan-output.js';
+import type { ErrorOutput } from '../../generated/plan-output.js';
 import type { SyncOutput } from '../../generated/sync-output.js';
-import { isRecord } from '../../json.js';
+import { isRecord, type Json } from '../../json.js';
 import { PLAN_ACTION_NAMES, PLAN_ACTIONS } from '../../plan/actions.js';
 import { SCHEMA_VERSION } from '../../plan/schema-version.js';
-import type { Plan } from '../../plan/types.js';
+import type { Plan, PlanDocument } from '../../plan/types.js';
 import { buildPlanVerdict } from '../../plan/verdict.js';
 import { jsonText } from '../channel.js';
 import { DIAGNOSTIC_KEYS } from '../json.js';
@@ -33,10 +33,6 @@ const CHANGE_KEYS = keysOf(planSchema.$defs.FieldChange);
 const SYNC_KEYS = keysOf(syncSchema.$defs.SyncOutput);
 const OUTCOME_KEYS = keysOf(syncSchema.$defs.SyncItemResult);
 
-type Json = Record<string, unknown>;
-
-/** `plan --format json` and `plan --out`, typed from its schema. */
-type PlanDocument = Exclude<PlanOutput, ErrorOutput>;
 /** `sync --format json`, typed from its schema. */
 type SyncDocument = Exclude<SyncOutput, ErrorOutput>;
 

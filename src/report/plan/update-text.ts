@@ -1,16 +1,13 @@
 /** An update's step matching, status change and notes (plan/update-body.ts) as the text formats list them. Pure. */
 import type { StepMatch } from '../../plan/step-match.js';
+import type { UpdateItem } from '../../plan/types.js';
 import { oneLine, truncateText } from './text.js';
 
 /** Longest step name or channel shown (characters): the service's may be of any length. */
 export const MAX_STEP_TEXT = 60;
 
 /** What an update item (or an `updated` outcome) carries for a reviewer. */
-export interface UpdateDetails {
-  steps?: StepMatch[];
-  notes?: string[];
-  active?: boolean;
-}
+export type UpdateDetails = Partial<Pick<UpdateItem, 'steps' | 'notes' | 'active'>>;
 
 /** `kept      email  "Send email"` per step, in the plan's order (the file's steps, then the removed ones). */
 export function stepMatchLines(steps: readonly StepMatch[]): string[] {

@@ -26,15 +26,7 @@ import { variableTypeMismatch, variableUndeclared, variableUnused } from './vari
 import { displayPath } from './walk.js';
 
 export { renderFindingsToDiagnostics } from './render-diagnostics.js';
-export type {
-  IncludedSpan,
-  ReportOptions,
-  Rule,
-  RuleContext,
-  RuleInfo,
-  RuleOptions,
-  SeverityOverride,
-} from './types.js';
+export type { RuleOptions, SeverityOverride } from './types.js';
 
 /** The per-file rules, in the order the docs list them. */
 export const RULES: readonly Rule[] = [
@@ -92,15 +84,11 @@ const SUPPRESSION_INFOS = new Map<string, RuleInfo>(SUPPRESSION_RULES.map((rule)
 /** The severity of a finding about a `wfsync-disable` comment under `options`; undefined when turned off. */
 export function suppressionSeverity(code: string, options: RuleOptions): Severity | undefined {
   const info = SUPPRESSION_INFOS.get(code);
-  return info === undefined ? undefined : severityOf(info, options);
+  return info === undefined ? undefined : ruleSeverity(info, options);
 }
 
 /** A rule's severity under `options` (`rules:`, a file's overrides merged in); undefined when turned off. */
 export function ruleSeverity(info: RuleInfo, options: RuleOptions): Severity | undefined {
-  return severityOf(info, options);
-}
-
-function severityOf(info: RuleInfo, options: RuleOptions): Severity | undefined {
   const override = options.severities?.[info.code];
   if (override === 'off') return undefined;
   return override ?? info.defaultSeverity;
@@ -121,7 +109,7 @@ function activeRules(stage: readonly Rule[], options: RuleOptions): readonly Act
   // A loop, not flatMap: flatMap's array per rule cost validate ~30 ms at 2,000 files when this ran twice a file.
   const active: ActiveRule[] = [];
   for (const rule of stage) {
-    const severity = severityOf(rule, options);
+    const severity = ruleSeverity(rule, options);
     if (severity !== undefined) active.push({ rule, severity });
   }
   return active;
@@ -147,7 +135,7 @@ export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagno
     const active = activeAfter(options);
     for (const definition of valid) runRules(definition, options, active, diagnostics);
   }
-  const duplicateSeverity = severityOf(IDENTIFIER_DUPLICATE, options);
+  const duplicateSeverity = ruleSeverity(IDENTIFIER_DUPLICATE, options);
   if (duplicateSeverity !== undefined) {
     for (const { definition, pointer, message } of findDuplicateIdentifiers(all)) {
       diagnostics.push({
@@ -165,7 +153,7 @@ export function buildRuleDiagnostics({ valid, all, options }: RuleInput): Diagno
 
 /**
  * The `before-schema` rules on one parsed definition, whatever its shape. The schema's findings at the pointers these
- * report are superseded by them (see buildFileValidation). Pure; sorted.
+ * report are superseded by them (see buildFileChecks). Pure; sorted.
  */
 export function buildBeforeSchemaDiagnostics(
   definition: LoadedDefinition,
@@ -222,16 +210,6 @@ function includedDiagnostic(
   const message = finding.message.endsWith('.')
     ? `${finding.message.slice(0, -1)}${note}.`
     : `${finding.message}${note}`;
-  return {
-    code: finding.code,
-    severity: finding.severity,
-    message,
-    file: span.file,
-    pointer: finding.pointer,
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    includedBy: definitionFile,
-  };
+  const { file, line, column, endLine, endColumn } = span;
+  return { ...finding, message, file, line, column, endLine, endColumn, includedBy: definitionFile };
 }

@@ -9,9 +9,9 @@ import { loadDefinitionBytes, readDefinitionBytes, scanDiagnostics } from '../..
 import type { LoadedDefinition, ParseResult } from '../../../src/definitions/types.js';
 import { sortDiagnostics } from '../../../src/diagnostic.js';
 import { createFsBoundary } from '../../../src/fs-boundary.js';
-import { buildValidation } from '../../../src/validate/index.js';
 import type { RuleOptions } from '../../../src/validate/rules/index.js';
 import { BROKEN_DEFINITIONS, VALID, validNumbered } from '../../fixtures/workflow-texts.js';
+import { validation } from '../../helpers/rules.js';
 import { useTempProjects } from '../../helpers/temp-project.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../workflows/', import.meta.url));
@@ -42,7 +42,7 @@ const RULES: RuleOptions = { severities: { 'variable-undeclared': 'info' } };
 
 /**
  * The reference: every file read by yaml alone (no fast path: loadDefinitionBytes), all definitions validated
- * together (buildValidation), and every decoded text.
+ * together (validation), and every decoded text.
  */
 async function readReference(cwd: string) {
   const scan = await scanDefinitionFiles([], { cwd, defaultDir: 'workflows' });
@@ -58,14 +58,14 @@ async function readReference(cwd: string) {
     if (loaded.text !== undefined) sources.set(file, loaded.text);
     read.push(...loaded.diagnostics);
   }
-  const diagnostics = sortDiagnostics([...read, ...buildValidation({ definitions, options: RULES })]);
+  const diagnostics = sortDiagnostics([...read, ...validation({ definitions, options: RULES })]);
   return { definitions, diagnostics, sources };
 }
 
 const check = (cwd: string) => checkDefinitions([], { cwd, defaultDir: 'workflows', rules: RULES });
 
 describe('checkDefinitions', () => {
-  it('gives what the reference read + buildValidation give, with the texts of files with findings', async () => {
+  it('gives what the reference read + validation give, with the texts of files with findings', async () => {
     const cwd = project(PROJECT);
     const result = await check(cwd);
     const reference = await readReference(cwd);

@@ -12,8 +12,8 @@ import {
 import type { Diagnostic } from '../../../src/diagnostic.js';
 import { validateWorkflowDefinition } from '../../../src/generated/validators.js';
 import { buildDesired } from '../../../src/plan/desired.js';
-import { buildValidation } from '../../../src/validate/index.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
+import { validation } from '../../helpers/rules.js';
 import { parseText, useTempDir } from './helpers.js';
 import { emailWithContent, readWorkflows, useIncludesProject, write } from './includes-helpers.js';
 
@@ -23,7 +23,7 @@ const GROUPS = { defaultId: '6650f0c0ffee00000000a000', named: {} };
 
 async function validateProject(cwd: string): Promise<Diagnostic[]> {
   const read = await readWorkflows(cwd);
-  return [...read.diagnostics, ...buildValidation({ definitions: read.definitions, options: {} })];
+  return [...read.diagnostics, ...validation({ definitions: read.definitions, options: {} })];
 }
 
 describe('rules and plans see the included text', () => {

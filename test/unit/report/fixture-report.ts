@@ -130,7 +130,6 @@ export function buildFixtureReport(): ValidateReport {
     }),
   ];
   return {
-    version: 1,
     tool: { name: 'wfsync', version: '1.2.3' },
     files: ['workflows/digest.yaml', o, w],
     diagnostics: sortDiagnostics(diagnostics),
@@ -147,7 +146,6 @@ export function buildFixtureReport(): ValidateReport {
 /** A small report with just these diagnostics (and their files as the checked files). */
 export function reportOf(diagnostics: Diagnostic[], extra: Partial<ValidateReport> = {}): ValidateReport {
   return {
-    version: 1,
     tool: { name: 'wfsync', version: '0.0.0-test' },
     files: [...new Set(diagnostics.map((d) => d.file))].sort(),
     diagnostics: sortDiagnostics(diagnostics),

@@ -1,20 +1,22 @@
+import type { Log as SarifLog } from 'sarif';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic, Severity } from '../../../src/diagnostic.js';
-import {
-  FINGERPRINT_KEY,
-  fileUri,
-  renderSarif,
-  SARIF_SCHEMA,
-  type SarifLog,
-} from '../../../src/report/sarif.js';
+import { FINGERPRINT_KEY, fileUri, renderSarif, SARIF_SCHEMA } from '../../../src/report/sarif.js';
 import type { ValidateReport } from '../../../src/report/validate-report.js';
 import { buildFixtureReport, diagnostic, RULES, reportOf } from './fixture-report.js';
 
+/** @types/sarif's log with every part required: the parts renderSarif fills in, which these tests read. */
+type Filled<T> = T extends readonly (infer U)[]
+  ? Filled<U>[]
+  : T extends object
+    ? { [K in keyof T]-?: Filled<NonNullable<T[K]>> }
+    : T;
+
 // Structure checked by hand against SARIF 2.1.0's essentials: the schema cannot be downloaded here.
-function sarif(report: ValidateReport, cwd?: string): SarifLog {
+function sarif(report: ValidateReport, cwd?: string): Filled<SarifLog> {
   const text = renderSarif(report, { color: false, ...(cwd === undefined ? {} : { cwd }) });
   expect(text.endsWith('}\n')).toBe(true);
-  return JSON.parse(text) as SarifLog;
+  return JSON.parse(text) as Filled<SarifLog>;
 }
 
 function d(file: string, severity: Severity, fields: Partial<Diagnostic> = {}): Diagnostic {

@@ -11,7 +11,7 @@ describe('createStyle', () => {
   it('wraps text in open and close codes with color, and leaves empty text alone', () => {
     const style = createStyle(true);
     expect(style.red('x')).toBe('\x1b[31mx\x1b[39m');
-    expect(style.underline('x')).toBe('\x1b[4mx\x1b[24m');
+    expect(style.bold('x')).toBe('\x1b[1mx\x1b[22m');
     expect(style.red('')).toBe('');
   });
 

@@ -1,12 +1,12 @@
 import { parseDefinition } from '../../../src/definitions/parse.js';
 import type { Diagnostic } from '../../../src/diagnostic.js';
-import { buildValidation } from '../../../src/validate/index.js';
+import { validation } from '../../helpers/rules.js';
 
 /** What `wfsync validate` reports for one file's text: the real loader, schema and every rule at default severity. */
 export function validateText(text: string, file = 'workflows/new.yaml'): Diagnostic[] {
   const parsed = parseDefinition(file, new TextEncoder().encode(text));
   if (!parsed.definition) return parsed.diagnostics;
-  return [...parsed.diagnostics, ...buildValidation({ definitions: [parsed.definition], options: {} })];
+  return [...parsed.diagnostics, ...validation({ definitions: [parsed.definition], options: {} })];
 }
 
 /** `code message` per finding, for readable assertion failures. */

@@ -8,8 +8,8 @@ import type { LoadedDefinition } from '../../../src/definitions/types.js';
 import { slugifyV1, slugifyV2 } from '../../../src/derive/slug.js';
 import { deriveTrigger } from '../../../src/derive/trigger.js';
 import type { WorkflowDefinition } from '../../../src/generated/workflow.js';
-import { buildValidation } from '../../../src/validate/index.js';
 import { validateDefinitionSchema } from '../../../src/validate/schema.js';
+import { validation } from '../../helpers/rules.js';
 
 const DIR = new URL('../../../workflows/', import.meta.url);
 const FILES = readdirSync(DIR)
@@ -60,7 +60,7 @@ describe.each(loaded)('workflows/%s', (name, definition) => {
 });
 
 test('the whole set passes every rule without a warning (given the groups a config would define)', () => {
-  const diagnostics = buildValidation({
+  const diagnostics = validation({
     definitions: loaded.map(([, definition]) => definition),
     options: { notificationGroups: ['transactional'] },
   });

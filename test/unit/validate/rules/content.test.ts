@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFileChecks, buildValidation } from '../../../../src/validate/index.js';
-import { brief, check, loadYaml, TRIGGER } from '../../../helpers/rules.js';
+import { buildFileChecks } from '../../../../src/validate/index.js';
+import { brief, check, loadYaml, TRIGGER, validation } from '../../../helpers/rules.js';
 
 /** Workflow whose single step's template (line 5) holds the given flow-mapping fields. */
 function template(fields: string): string {
@@ -105,7 +105,7 @@ describe('cta-action-empty', () => {
   it("reports an empty action once, with the service's reason, through the whole validation", () => {
     const text = template('type: in_app, content: hi, cta: {type: redirect, action: ""}') + TRIGGER;
     const definition = loadYaml(text);
-    expect(buildValidation({ definitions: [definition], options: {} }).map(brief)).toEqual([
+    expect(validation({ definitions: [definition], options: {} }).map(brief)).toEqual([
       {
         code: 'cta-action-empty',
         severity: 'error',
@@ -120,7 +120,7 @@ describe('cta-action-empty', () => {
 
   it('leaves the schema error in place when the rule is turned off', () => {
     const text = template('type: in_app, content: hi, cta: {type: redirect, action: ""}') + TRIGGER;
-    const codes = buildValidation({
+    const codes = validation({
       definitions: [loadYaml(text)],
       options: { severities: { 'cta-action-empty': 'off' } },
     }).map((d) => d.code);
@@ -139,7 +139,7 @@ describe('cta-action-empty', () => {
 
   it('survives definitions of any shape (it runs before the schema)', () => {
     for (const text of ['steps: 3\n', 'steps: [1, {template: 2}, {template: {cta: []}}]\n', 'name: x\n']) {
-      expect(() => buildValidation({ definitions: [loadYaml(text)], options: {} })).not.toThrow();
+      expect(() => validation({ definitions: [loadYaml(text)], options: {} })).not.toThrow();
     }
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type Diagnostic, sortDiagnostics, splitPointer } from '../../../../src/diagnostic.js';
-import { buildFileValidation, buildValidation } from '../../../../src/validate/index.js';
+import { buildFileChecks } from '../../../../src/validate/index.js';
 import {
   KNOWN_RULE_CODES,
   RULES,
@@ -13,6 +13,7 @@ import {
 import { syntheticDefinition } from '../../../bench/synthetic.mjs';
 import { runCap, runs } from '../../../helpers/fc-runs.js';
 import { loadYaml } from '../../../helpers/load-yaml.js';
+import { validation } from '../../../helpers/rules.js';
 import {
   ruleOptions,
   tidyWorkflowText,
@@ -28,7 +29,7 @@ import { editedWorkflow } from '../../definitions/yaml-arbitraries.js';
 
 function validate(texts: readonly string[], options: RuleOptions = {}): Diagnostic[] {
   const definitions = texts.map((text, i) => loadYaml(text, `workflows/w${i}.yaml`));
-  return buildValidation({ definitions, options });
+  return validation({ definitions, options });
 }
 
 /** The node a JSON pointer names in `value`, or undefined when it names nothing. */
@@ -136,12 +137,12 @@ describe('the rules on generated workflows (property-based)', () => {
     fc.assert(
       fc.property(fc.array(workflowText, { minLength: 2, maxLength: 3 }), ruleOptions, (texts, options) => {
         const definitions = texts.map((text, i) => loadYaml(text, `workflows/w${i}.yaml`));
-        const alone = definitions.flatMap((definition) =>
-          buildFileValidation({ definitions: [definition], options }),
+        const alone = definitions.flatMap(
+          (definition) => buildFileChecks({ definitions: [definition], options }).diagnostics,
         );
-        expect(buildFileValidation({ definitions, options })).toEqual(sortDiagnostics(alone));
+        expect(buildFileChecks({ definitions, options }).diagnostics).toEqual(sortDiagnostics(alone));
         // Only identifier-duplicate compares files.
-        const together = buildValidation({ definitions, options });
+        const together = validation({ definitions, options });
         expect(together.filter((d) => d.code !== 'identifier-duplicate')).toEqual(sortDiagnostics(alone));
       }),
       { numRuns: runs(50) },

@@ -6,8 +6,8 @@ import { includesOf } from '../../../../src/definitions/include-references.js';
 import { includedTextsFor } from '../../../../src/definitions/includes.js';
 import type { LoadedDefinition } from '../../../../src/definitions/types.js';
 import type { Diagnostic } from '../../../../src/diagnostic.js';
-import { buildValidation } from '../../../../src/validate/index.js';
 import { readDefinitions } from '../../../helpers/read-definitions.js';
+import { validation } from '../../../helpers/rules.js';
 
 /**
  * Rules on template text kept in files of their own (`content: {file: …}`), loaded by the real loader from real
@@ -35,7 +35,7 @@ async function validate(files: Record<string, string>): Promise<{
   const read = await readDefinitions([], { cwd, defaultDir: 'workflows' });
   expect(read.diagnostics).toEqual([]);
   return {
-    diagnostics: buildValidation({ definitions: read.definitions, options: {} }),
+    diagnostics: validation({ definitions: read.definitions, options: {} }),
     definitions: read.definitions,
   };
 }
