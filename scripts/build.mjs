@@ -100,7 +100,7 @@ await build({
 // deserialisation and a module wrapper of its own (~0.2-0.4 M instructions each, ~9 M together on Node 24; CONTRIBUTING.md,
 // "Benchmarks"). What a command imports with `import()` stays in chunks of its own, loaded when it runs. boot.cjs's
 // own modules stay out: boot.cjs shares no chunk with the CLI (checked below).
-const BOOT_ONLY = /[\\/]src[\\/]cli[\\/](boot|compile-cache|checksum)\.ts$/;
+const BOOT_ONLY = /[\\/]src[\\/]cli[\\/](boot|compile-cache)\.ts$/;
 const BUNDLED = ['commander', 'js-yaml', 'p-limit', 'yocto-queue', 'ajv', 'fast-deep-equal', 'undici'];
 const bundled = (id) => BUNDLED.some((name) => id === name || id.startsWith(`${name}/`));
 await build({
