@@ -116,7 +116,7 @@ export interface ErrorObject {
    * The request that failed, for a `service-*`, `auth` or `rate-limited` error that came from the service.
    */
   endpoint?: {
-    method: 'GET' | 'POST' | 'DELETE';
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
     /**
      * The request path on the service (no host, no credentials).
      */

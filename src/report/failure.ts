@@ -24,7 +24,7 @@ export interface CommandFailure {
   exitCode: number;
   diagnostics: readonly Diagnostic[];
   /** The request that failed, when the service was asked. */
-  endpoint?: { method: string; path: string };
+  endpoint?: ErrorObject['endpoint'];
   /** The HTTP status the service answered, when it answered. */
   status?: number;
 }

@@ -24,7 +24,7 @@ export function doctorCommand(ctx: CommandContext): Command {
         '  wfsync doctor --target production --format json\n' +
         '\nExit codes: 0 every check passed (warnings allowed), else the first failing check’s: 1 Node too old, ' +
         'service\nunreachable or state file unreadable, 3 invalid config or definitions, or a missing notification ' +
-        'group,\n4 API key missing or rejected, 64 usage error.',
+        'group,\n4 API key missing or rejected, 5 rate limited past the retries, 64 usage error.',
     )
     .action(lazyAction(ctx, async () => (await import('./doctor-run.js')).runDoctor));
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkNode } from '../../../src/doctor/checks.js';
 import { doctorExitCode, renderDoctorHuman, renderDoctorJson } from '../../../src/doctor/render.js';
 import { DOCTOR_CHECKS, type DoctorCheck, type DoctorReport } from '../../../src/doctor/types.js';
+import { ExitCode } from '../../../src/exit-codes.js';
 import { jsonOutputProblems } from '../../helpers/json-output.js';
 
 /** A report whose every check is ok but those given. */
@@ -48,6 +49,17 @@ describe('doctor report', () => {
     expect(document.summary).toEqual({ ok: DOCTOR_CHECKS.length - 1, warn: 0, fail: 1, skipped: 0 });
     expect(document.exitCode).toBe(4);
     expect(jsonOutputProblems('doctor', { ...document, extra: 1 })).not.toEqual([]);
+  });
+
+  it('JSON: a check may fail with any code but the plan-only ones (a 429 outlasting the retries is 5)', () => {
+    // A check fails with whatever WfsyncError its step threw (results.ts, failedWith): the schema must take each.
+    const planOnly: number[] = [ExitCode.Ok, ExitCode.Changes, ExitCode.NeedsPerson];
+    for (const code of Object.values(ExitCode).filter((c) => !planOnly.includes(c))) {
+      const document = JSON.parse(
+        renderDoctorJson(reportWith({ 'key-accepted': { status: 'fail', message: 'no', exitCode: code } })),
+      );
+      expect([code, jsonOutputProblems('doctor', document)]).toEqual([code, []]);
+    }
   });
 });
 
