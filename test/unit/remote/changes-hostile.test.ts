@@ -4,49 +4,11 @@
  * `bulk` or `x/../../y` can never steer a write into another route; a page longer than asked for is refused, so the
  * entries read stay bounded (MAX_PAGES pages of PAGE_LIMIT) whatever the service answers.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/remote/index.js';
 import { PAGE_LIMIT } from '../../../src/remote/paging.js';
 import { VirtualClock } from '../../helpers/remote.js';
-
-const servers: Array<ReturnType<typeof createServer>> = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.closeAllConnections();
-          s.close(() => resolve());
-        }),
-    ),
-  );
-});
-
-interface Seen {
-  method: string;
-  path: string;
-}
-
-async function service(
-  answer: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<{ url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    req.resume();
-    seen.push({ method: req.method ?? '', path: req.url ?? '' });
-    answer(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-}
+import { answerJson as json, httpService as service } from './servers.js';
 
 function clientOf(url: string) {
   const clock = new VirtualClock();

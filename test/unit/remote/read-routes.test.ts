@@ -1,45 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, RemoteError } from '../../../src/remote/index.js';
 import { recordEvents, VirtualClock } from '../../helpers/remote.js';
 import { clientFor, emulator, rejection } from './emulator-helpers.js';
+import { answerJson as json, httpService as service } from './servers.js';
 
 /** The two read-only routes about the key's environment, over real HTTP: the emulator, or a server of our own. */
 
 const CANARY = 'wfs_canary_7d3f0e9a1b2c4d5e6f708192a3b4c5d6';
-
-const servers: Array<ReturnType<typeof createServer>> = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.closeAllConnections();
-          s.close(() => resolve());
-        }),
-    ),
-  );
-});
-
-/** A service of our own on 127.0.0.1:0 answering with `answer` (called with the request number, from 1). */
-async function service(
-  answer: (req: IncomingMessage, res: ServerResponse, n: number) => void,
-): Promise<{ url: string; paths: string[] }> {
-  const paths: string[] = [];
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? '');
-    answer(req, res, paths.length);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-}
 
 function clientOf(url: string, options: { onEvent?: (e: unknown) => void; basePath?: string } = {}) {
   const clock = new VirtualClock();
@@ -130,11 +97,11 @@ describe('getCurrentEnvironment', () => {
   it('a body that does not parse is retried, and described without quoting it', async () => {
     // Unquoted, so that the parser's own message would quote the key's first characters.
     const broken = `{"data":{"apiKeys":[{"key":${CANARY}}]}}`;
-    const { url, paths } = await service((_req, res) => json(res, 200, broken));
+    const { url, seen } = await service((_req, res) => json(res, 200, broken));
     const error = await rejection(clientOf(url).getCurrentEnvironment());
     expect(error.kind).toBe('protocol');
     expect(error.message).toContain('200 with a body that is not valid JSON');
-    expect(paths).toHaveLength(3);
+    expect(seen).toHaveLength(3);
     for (const text of [error.message, error.stack, JSON.stringify(error), String(error.cause)]) {
       expect(text).not.toContain(CANARY.slice(0, 8));
     }
@@ -142,15 +109,15 @@ describe('getCurrentEnvironment', () => {
 
   it('an answer nested past the limit is a protocol error, not retried, never a stack overflow', async () => {
     const deep = `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    const { url, paths } = await service((_req, res) => json(res, 200, deep));
+    const { url, seen } = await service((_req, res) => json(res, 200, deep));
     const error = await rejection(clientOf(url).listNotificationGroups());
     expect(error.kind).toBe('protocol');
     expect(error.message).toContain('200 with a response nested deeper than 128 levels');
-    expect(paths).toHaveLength(1);
+    expect(seen).toHaveLength(1);
   });
 
   it('goes through the same retries, base path and auth errors as a workflow GET', async () => {
-    const { url, paths } = await service((req, res, n) => {
+    const { url, seen } = await service((req, res, n) => {
       if (n === 1) {
         res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' });
         res.end('{"statusCode":503,"message":"Service Unavailable"}');
@@ -159,7 +126,7 @@ describe('getCurrentEnvironment', () => {
     });
     const environment = await clientOf(url, { basePath: '/api' }).getCurrentEnvironment();
     expect(environment?.name).toBe('Development');
-    expect(paths).toEqual(['/api/v1/environments/me', '/api/v1/environments/me']);
+    expect(seen.map((r) => r.path)).toEqual(['/api/v1/environments/me', '/api/v1/environments/me']);
 
     const { url: refusing } = await service((_req, res) =>
       json(res, 401, { statusCode: 401, message: 'API Key not found' }),

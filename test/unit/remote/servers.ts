@@ -1,5 +1,6 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach } from 'vitest';
 import { closedPort as closedLoopbackPort } from '../../helpers/closed-port.js';
@@ -29,6 +30,41 @@ export async function rawServer(onRequest: (socket: Socket, request: number) => 
     socket.once('data', () => onRequest(socket, ++requests));
   });
   return `http://${await listen(server)}`;
+}
+
+/** A request a `httpService` received. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+}
+
+/**
+ * A service of our own on 127.0.0.1:0 answering each request with `answer` (given the request number, from 1), and
+ * the requests it saw, in order. Closed after each test, keep-alive connections included.
+ */
+export async function httpService(
+  answer: (req: IncomingMessage, res: ServerResponse, request: number) => void,
+): Promise<{ url: string; seen: SeenRequest[] }> {
+  const seen: SeenRequest[] = [];
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    seen.push({ method: req.method ?? '', path: req.url ?? '' });
+    answer(req, res, seen.length);
+  });
+  servers.push({
+    close: (callback) => {
+      server.closeAllConnections();
+      server.close(() => callback());
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+/** A JSON answer; a string body is sent as it is (for bodies that are not JSON). */
+export function answerJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 /** A raw HTTP/1.1 response head (and a body that may be shorter than its Content-Length). */
